@@ -1,0 +1,88 @@
+"""The replay contract (``shared/spec/replay.md``): a game file in, the resulting state out.
+
+Each ruleset package provides ``replay(data) -> dict``; this module reads the
+file, picks the ruleset by ``game`` and prints one JSON object. A file that is
+unreadable or malformed exits with status 2 and a one-line message.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Mapping
+from typing import Any, TextIO
+
+from engine.errors import EngineError
+
+
+class ReplayFormatError(EngineError):
+    """The replay file itself is unreadable or malformed."""
+
+    code = "bad_replay"
+
+
+Runner = Callable[[Mapping[str, Any]], dict[str, Any]]
+
+
+def _runners() -> dict[str, Runner]:
+    from engine.tichu.replay import replay as tichu
+
+    runners: dict[str, Runner] = {"tichu": tichu}
+    try:
+        from engine.chinois.replay import replay as chinois
+
+        runners["chinois"] = chinois
+    except ImportError:  # pragma: no cover - the ruleset is not installed yet
+        pass
+    try:
+        from engine.tysiacha.replay import replay as tysiacha
+
+        runners["tysiacha"] = tysiacha
+    except ImportError:  # pragma: no cover
+        pass
+    return runners
+
+
+def run_replay(data: Any) -> dict[str, Any]:
+    """Replay a parsed game file; raises :class:`ReplayFormatError` if it is malformed."""
+    if not isinstance(data, Mapping):
+        raise ReplayFormatError("the file must hold a JSON object")
+    game = data.get("game")
+    runners = _runners()
+    if game not in runners:
+        raise ReplayFormatError(f"unknown game {game!r} (known: {', '.join(sorted(runners))})")
+    try:
+        return runners[game](data)
+    except ReplayFormatError:
+        raise
+    except EngineError as exc:
+        # Bad cards, wrong counts and malformed actions are format errors here.
+        raise ReplayFormatError(str(exc)) from None
+
+
+def load(stream: TextIO) -> Any:
+    """Parse JSON, turning any decoding problem into :class:`ReplayFormatError`."""
+    try:
+        return json.load(stream)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ReplayFormatError(f"bad JSON: {exc}") from None
+
+
+def main(path: str, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+    """Run ``python -m engine replay PATH`` and return the exit status."""
+    try:
+        if path == "-":
+            data = load(sys.stdin)
+        else:
+            try:
+                with open(path, encoding="utf-8") as f:
+                    data = load(f)
+            except OSError as exc:
+                raise ReplayFormatError(f"cannot read {path}: {exc.strerror}") from None
+        result = run_replay(data)
+    except ReplayFormatError as exc:
+        print(f"error: {exc}", file=err)
+        return 2
+    json.dump(result, out)
+    out.write("\n")
+    return 0

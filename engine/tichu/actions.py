@@ -1,0 +1,140 @@
+"""Tichu actions as small frozen records, and their JSON form (the replay contract's)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cards import Card, format_cards, parse_card, rank_from_token, rank_token
+from engine.errors import BadActionError, EngineError
+
+
+@dataclass(frozen=True, slots=True)
+class GrandTichu:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineGrand:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class CallTichu:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    seat: int
+    give: tuple[tuple[int, Card], ...]
+    """(target seat, card) pairs, one per other seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    seat: int
+    cards: tuple[Card, ...]
+    wish: int | None = None
+    phoenix: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Gift:
+    seat: int
+    to: int
+
+
+Action = GrandTichu | DeclineGrand | CallTichu | Exchange | Play | Pass | Gift
+
+_NAMES: dict[type, str] = {
+    GrandTichu: "grand_tichu",
+    DeclineGrand: "decline_grand",
+    CallTichu: "tichu",
+    Exchange: "exchange",
+    Play: "play",
+    Pass: "pass",
+    Gift: "gift",
+}
+
+
+def _int(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            return int(value)
+        raise BadActionError(f"{what} must be a whole number, not {value!r}")
+    return value
+
+
+def _rank(value: Any, what: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        raise BadActionError(f"{what} must be a rank such as \"7\" or \"A\", not {value!r}")
+    try:
+        return rank_from_token(value)
+    except EngineError as exc:
+        raise BadActionError(f"{what}: {exc}") from None
+
+
+def action_from_json(data: Any) -> Action:
+    """Build an action from its replay form; raises :class:`BadActionError` (or a card error)."""
+    if not isinstance(data, Mapping):
+        raise BadActionError(f"an action must be an object, not {data!r}")
+    if "seat" not in data:
+        raise BadActionError("an action needs a 'seat'")
+    seat = _int(data["seat"], "seat")
+    do = data.get("do")
+    if do == "grand_tichu":
+        return GrandTichu(seat)
+    if do == "decline_grand":
+        return DeclineGrand(seat)
+    if do == "tichu":
+        return CallTichu(seat)
+    if do == "pass":
+        return Pass(seat)
+    if do == "gift":
+        if "to" not in data:
+            raise BadActionError("a gift needs 'to'")
+        return Gift(seat, _int(data["to"], "to"))
+    if do == "exchange":
+        give = data.get("give")
+        if not isinstance(give, Mapping):
+            raise BadActionError("an exchange needs 'give': an object from seat to card")
+        pairs = tuple((_int(k, "exchange target"), parse_card(v)) for k, v in give.items())
+        return Exchange(seat, pairs)
+    if do == "play":
+        cards = data.get("cards")
+        if not isinstance(cards, list) or not cards:
+            raise BadActionError("a play needs 'cards': a non-empty list")
+        wish = data.get("wish")
+        phoenix = data.get("phoenix")
+        return Play(
+            seat,
+            tuple(parse_card(c) for c in cards),
+            None if wish is None else _rank(wish, "wish"),
+            None if phoenix is None else _rank(phoenix, "phoenix"),
+        )
+    raise BadActionError(f"unknown action {do!r}")
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """The replay form of an action."""
+    out: dict[str, Any] = {"seat": action.seat, "do": _NAMES[type(action)]}
+    if isinstance(action, Exchange):
+        out["give"] = {str(target): str(c) for target, c in action.give}
+    elif isinstance(action, Play):
+        out["cards"] = format_cards(action.cards)
+        if action.wish is not None:
+            out["wish"] = rank_token(action.wish)
+        if action.phoenix is not None:
+            out["phoenix"] = rank_token(action.phoenix)
+    elif isinstance(action, Gift):
+        out["to"] = action.to
+    return out

@@ -1,0 +1,168 @@
+"""Tichu combinations: what a set of cards is, and what beats what.
+
+A :class:`Combo` names one reading of a set of cards: its kind, its rank (the
+rank that decides comparisons: the top of a straight or stairs, the triple of
+a full house, half a rank above the single beneath for a Phoenix single) and
+its length in cards. ``phoenix`` is the rank the Phoenix stands for in a
+multi-card combination, else None.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import NamedTuple
+
+from engine.cards import Card
+from engine.tichu.cards import DOG, DRAGON, MAHJONG, PHOENIX, RANK, SUIT
+
+DRAGON_RANK = 16
+ACE = 14
+
+
+class Kind(StrEnum):
+    SINGLE = "single"
+    PAIR = "pair"
+    STAIRS = "stairs"
+    TRIPLE = "triple"
+    FULL_HOUSE = "full_house"
+    STRAIGHT = "straight"
+    DOG = "dog"
+    FOUR_BOMB = "four_bomb"
+    STRAIGHT_FLUSH = "straight_flush"
+
+
+BOMB_KINDS = frozenset({Kind.FOUR_BOMB, Kind.STRAIGHT_FLUSH})
+
+
+class Combo(NamedTuple):
+    kind: Kind
+    rank: float
+    length: int
+    cards: tuple[Card, ...]
+    phoenix: int | None = None
+
+    @property
+    def is_bomb(self) -> bool:
+        return self.kind in BOMB_KINDS
+
+
+def bomb_strength(combo: Combo) -> tuple[int, int, float]:
+    """Order of bombs: any straight flush above any four; longer, then higher."""
+    if combo.kind is Kind.STRAIGHT_FLUSH:
+        return (1, combo.length, combo.rank)
+    return (0, 4, combo.rank)
+
+
+def beats(new: Combo, top: Combo | None) -> bool:
+    """Whether ``new`` may be played on ``top`` (None: on a lead)."""
+    if top is None:
+        return True
+    if new.kind is Kind.DOG or top.kind is Kind.DOG:
+        return False
+    new_bomb = new.kind in BOMB_KINDS
+    if top.kind in BOMB_KINDS:
+        return new_bomb and bomb_strength(new) > bomb_strength(top)
+    if new_bomb:
+        return True
+    return new.kind == top.kind and new.length == top.length and new.rank > top.rank
+
+
+def phoenix_single_rank(top: Combo | None) -> float | None:
+    """The Phoenix single's value on ``top``: 1½ on a lead, half above a single,
+    None where it cannot be played as a single (on the Dragon or on a non-single)."""
+    if top is None:
+        return 1.5
+    if top.kind is not Kind.SINGLE or top.rank >= DRAGON_RANK:
+        return None
+    return top.rank + 0.5
+
+
+def _classify(counts: dict[int, int], cards: tuple[Card, ...], phoenix: int | None,
+              has_mahjong: bool) -> Combo | None:
+    """Classify a multiset of ranks (rank -> count, Phoenix already placed)."""
+    n = len(cards)
+    ranks = sorted(counts)
+    distinct = len(ranks)
+    if has_mahjong:
+        # The Mahjong is a 1 and only fits a straight.
+        if n >= 5 and distinct == n and ranks[-1] - ranks[0] == n - 1:
+            return Combo(Kind.STRAIGHT, ranks[-1], n, cards, phoenix)
+        return None
+    if distinct == 1:
+        kind = {2: Kind.PAIR, 3: Kind.TRIPLE}.get(n)
+        if kind is not None:
+            return Combo(kind, ranks[0], n, cards, phoenix)
+        if n == 4 and phoenix is None:
+            return Combo(Kind.FOUR_BOMB, ranks[0], 4, cards, None)
+        return None
+    if n == 5 and distinct == 2:
+        low, high = ranks
+        if counts[low] == 3 and counts[high] == 2:
+            return Combo(Kind.FULL_HOUSE, low, 5, cards, phoenix)
+        if counts[high] == 3 and counts[low] == 2:
+            return Combo(Kind.FULL_HOUSE, high, 5, cards, phoenix)
+        return None
+    consecutive = ranks[-1] - ranks[0] == distinct - 1
+    if not consecutive:
+        return None
+    if distinct == n and n >= 5:
+        if phoenix is None and len({SUIT[c] for c in cards}) == 1:
+            return Combo(Kind.STRAIGHT_FLUSH, ranks[-1], n, cards, None)
+        return Combo(Kind.STRAIGHT, ranks[-1], n, cards, phoenix)
+    if n == 2 * distinct and distinct >= 2 and all(counts[r] == 2 for r in ranks):
+        return Combo(Kind.STAIRS, ranks[-1], n, cards, phoenix)
+    return None
+
+
+def readings(cards: tuple[Card, ...] | list[Card], top: Combo | None = None) -> list[Combo]:
+    """Every reading of a set of cards, highest first (empty: not a combination).
+
+    ``top`` only matters for a lone Phoenix, whose value depends on what it is
+    played on; a lone Phoenix that cannot be played there has no reading.
+    """
+    cs = tuple(sorted(cards, key=lambda c: (RANK[c], SUIT[c])))
+    n = len(cs)
+    if n == 0 or len(set(cs)) != n:
+        return []
+    if n == 1:
+        c = cs[0]
+        if c == DOG:
+            return [Combo(Kind.DOG, 0, 1, cs)]
+        if c == PHOENIX:
+            value = phoenix_single_rank(top)
+            return [] if value is None else [Combo(Kind.SINGLE, value, 1, cs)]
+        return [Combo(Kind.SINGLE, RANK[c], 1, cs)]
+    if DOG in cs or DRAGON in cs:
+        return []
+    has_phoenix = PHOENIX in cs
+    has_mahjong = MAHJONG in cs
+    counts: dict[int, int] = {}
+    for c in cs:
+        if c != PHOENIX:
+            counts[RANK[c]] = counts.get(RANK[c], 0) + 1
+    if not has_phoenix:
+        found = _classify(counts, cs, None, has_mahjong)
+        return [] if found is None else [found]
+    out: list[Combo] = []
+    for stand_in in range(ACE, 1, -1):
+        trial = dict(counts)
+        trial[stand_in] = trial.get(stand_in, 0) + 1
+        found = _classify(trial, cs, stand_in, has_mahjong)
+        if found is not None:
+            out.append(found)
+    out.sort(key=lambda combo: combo.rank, reverse=True)
+    return out
+
+
+def best_reading(cards: tuple[Card, ...] | list[Card], top: Combo | None,
+                 phoenix: int | None = None) -> Combo | None:
+    """The highest reading that may be played on ``top`` (None if there is none).
+
+    With ``phoenix``, only the reading where the Phoenix stands for that rank.
+    """
+    for combo in readings(cards, top):
+        if phoenix is not None and combo.phoenix != phoenix:
+            continue
+        if beats(combo, top):
+            return combo
+    return None

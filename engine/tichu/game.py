@@ -1,0 +1,534 @@
+"""The Tichu state machine for one game: deals, calls, exchange, play and scoring.
+
+Every action has a check that raises (``check``), a boolean twin (``can``) and
+the action itself (``apply``), which runs the check before it changes anything.
+A game is its options, its seed (or the hands given for each deal) and its list
+of actions: replaying them rebuilds it exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from engine.cards import Card, shuffled
+from engine.errors import (
+    AlreadyDecidedError,
+    BadActionError,
+    BadSeatError,
+    CardNotInHandError,
+    DealOverError,
+    DuplicateCardError,
+    EngineError,
+    GameOverError,
+    NotYourTurnError,
+    WrongPhaseError,
+)
+from engine.tichu.actions import (
+    Action,
+    CallTichu,
+    DeclineGrand,
+    Exchange,
+    Gift,
+    GrandTichu,
+    Pass,
+    Play,
+)
+from engine.tichu.cards import DECK, DOG, DRAGON, MAHJONG, POINTS, RANK
+from engine.tichu.combos import ACE, Combo, Kind, beats, readings
+from engine.tichu.errors import (
+    AlreadyCalledError,
+    AlreadyPlayedError,
+    BadExchangeError,
+    BadGiftTargetError,
+    BadPhoenixReadingError,
+    BadWishError,
+    CannotPassOnLeadError,
+    DoesNotBeatError,
+    DogOnlyOnLeadError,
+    NoBombBeforeLeadError,
+    NoBombOnDogError,
+    NotACombinationError,
+    SeatOutError,
+    WishMustBePlayedError,
+)
+from engine.tichu.legal import analyse_hand
+from engine.tichu.view import Call, DealResult, Phase, TichuView, TrickPlay
+
+GRAND_PACKET = 8
+CALL_VALUES = {Call.TICHU: 100, Call.GRAND_TICHU: 200}
+DOUBLE_VICTORY_POINTS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What an applied action did, for logs and messages."""
+
+    action: Action
+    combo: Combo | None = None
+    out_of_turn: bool = False
+    wish_fulfilled: bool = False
+    went_out: bool = False
+    trick_taken_by: int | None = None
+    trick_given_to: int | None = None
+    lead: int | None = None
+    exchange_done: bool = False
+    deal_result: DealResult | None = None
+    winner: int | None = None
+
+
+class TichuGame:
+    """One game of Tichu for four seats, partners opposite."""
+
+    n_seats = 4
+
+    def __init__(self, *, target: int = 1000, seed: int | str | None = None,
+                 hands: Sequence[Sequence[Card]] | None = None) -> None:
+        """Start a game and its first deal: from ``hands`` if given, else from ``seed``."""
+        if target <= 0:
+            raise BadActionError("the target must be positive")
+        self.target = target
+        self.seed = seed
+        self.scores = [0] * (self.n_seats // 2)
+        self.history: list[DealResult] = []
+        self.winner: int | None = None
+        self.deal_number = -1
+        self.actions: list[Action] = []
+        self._start_deal(hands)
+
+    # ----------------------------------------------------------------- deals
+    def deal_hands(self, number: int) -> list[list[Card]]:
+        """The seeded hands of deal ``number`` (14 cards each, first 8 seen first)."""
+        if self.seed is None:
+            raise BadActionError("this game has no seed; give the hands of each deal")
+        deck = shuffled(DECK, f"{self.seed}:{number}")
+        size = len(deck) // self.n_seats
+        return [deck[s * size:(s + 1) * size] for s in range(self.n_seats)]
+
+    def next_deal(self, hands: Sequence[Sequence[Card]] | None = None) -> None:
+        """Start the next deal once the current one is over."""
+        if self.phase is Phase.GAME_OVER:
+            raise GameOverError("the game is over")
+        if self.phase is not Phase.DEAL_OVER:
+            raise WrongPhaseError("the current deal is not over")
+        self._start_deal(hands)
+
+    def _start_deal(self, hands: Sequence[Sequence[Card]] | None) -> None:
+        n = self.n_seats
+        self.deal_number += 1
+        dealt = [list(h) for h in (hands if hands is not None else self.deal_hands(self.deal_number))]
+        check_deal(dealt, n)
+        self.dealt: list[tuple[Card, ...]] = [tuple(h) for h in dealt]
+        self.hands: list[list[Card]] = dealt
+        self.phase = Phase.GRAND
+        self.turn: int | None = None
+        self.grand_decided = [False] * n
+        self.calls: list[Call | None] = [None] * n
+        self.has_played = [False] * n
+        self.gives: list[dict[int, Card] | None] = [None] * n
+        self.received: list[dict[int, Card]] = [{} for _ in range(n)]
+        self.trick: list[TrickPlay] = []
+        self.passed = [False] * n
+        self.won: list[list[Card]] = [[] for _ in range(n)]
+        self.out: list[int] = []
+        self.wish: int | None = None
+        self.dog_led = False
+        self.gift_cards: list[Card] = []
+        self.bombs_played = [0] * n
+
+    # --------------------------------------------------------------- helpers
+    def partner(self, seat: int) -> int:
+        return (seat + self.n_seats // 2) % self.n_seats
+
+    def team(self, seat: int) -> int:
+        return seat % (self.n_seats // 2)
+
+    def next_with_cards(self, seat: int) -> int | None:
+        """The first seat after ``seat`` (or ``seat`` itself, last) still holding cards."""
+        for step in range(1, self.n_seats + 1):
+            s = (seat + step) % self.n_seats
+            if self.hands[s]:
+                return s
+        return None
+
+    def _lead_from(self, seat: int) -> int | None:
+        """``seat`` if it still holds cards, else the next seat that does."""
+        return seat if self.hands[seat] else self.next_with_cards(seat)
+
+    @property
+    def top(self) -> Combo | None:
+        return self.trick[-1].combo if self.trick else None
+
+    # ----------------------------------------------------------------- views
+    def view(self, seat: int | None = None) -> TichuView:
+        """What ``seat`` may know (None: the public view, with no hand)."""
+        if seat is not None and not 0 <= seat < self.n_seats:
+            raise BadSeatError(f"no seat {seat}")
+        counts = tuple(
+            len(h) if self.grand_decided[s] or self.phase is not Phase.GRAND else GRAND_PACKET
+            for s, h in enumerate(self.hands)
+        )
+        if seat is None:
+            hand: tuple[Card, ...] = ()
+            given: dict[int, Card] = {}
+            received: dict[int, Card] = {}
+        else:
+            visible = self.hands[seat]
+            if self.phase is Phase.GRAND and not self.grand_decided[seat]:
+                visible = list(self.dealt[seat][:GRAND_PACKET])
+            hand = tuple(visible)
+            given = dict(self.gives[seat] or {})
+            received = dict(self.received[seat])
+        return TichuView(
+            seat=seat,
+            n_seats=self.n_seats,
+            phase=self.phase,
+            deal_number=self.deal_number,
+            turn=self.turn,
+            hand=hand,
+            hand_counts=counts,
+            grand_decided=tuple(self.grand_decided),
+            calls=tuple(self.calls),
+            has_played=tuple(self.has_played),
+            exchanged=tuple(g is not None for g in self.gives),
+            given=given,
+            received=received,
+            trick=tuple(self.trick),
+            passed=tuple(self.passed),
+            wish=self.wish,
+            out=tuple(self.out),
+            trick_points=tuple(sum(POINTS[c] for c in pile) for pile in self.won),
+            scores=tuple(self.scores),
+            target=self.target,
+            history=tuple(self.history),
+            winner=self.winner,
+            bombs_played=tuple(self.bombs_played),
+        )
+
+    # ---------------------------------------------------------------- checks
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or not 0 <= seat < self.n_seats:
+            raise BadSeatError(f"no seat {seat!r}")
+
+    def _check_live(self) -> None:
+        if self.phase is Phase.GAME_OVER:
+            raise GameOverError("the game is over")
+        if self.phase is Phase.DEAL_OVER:
+            raise DealOverError("the deal is over")
+
+    def _check_phase(self, *phases: Phase) -> None:
+        self._check_live()
+        if self.phase not in phases:
+            raise WrongPhaseError(f"not allowed in phase {self.phase.value}")
+
+    def check(self, action: Action) -> Combo | None:
+        """Raise the :class:`EngineError` that ``action`` would meet, else return
+        the combination a play would be read as (None for other actions)."""
+        self._check_seat(action.seat)
+        seat = action.seat
+        if isinstance(action, (GrandTichu, DeclineGrand)):
+            self._check_phase(Phase.GRAND)
+            if self.grand_decided[seat]:
+                raise AlreadyDecidedError("this seat has already decided on Grand Tichu")
+            return None
+        if isinstance(action, CallTichu):
+            self._check_phase(Phase.EXCHANGE, Phase.PLAY)
+            if self.calls[seat] is not None:
+                raise AlreadyCalledError("this seat has already called")
+            if self.has_played[seat]:
+                raise AlreadyPlayedError("Tichu must be called before the first card")
+            return None
+        if isinstance(action, Exchange):
+            self._check_exchange(action)
+            return None
+        if isinstance(action, Play):
+            return self._check_play(action)
+        if isinstance(action, Pass):
+            self._check_pass(seat)
+            return None
+        if isinstance(action, Gift):
+            self._check_phase(Phase.GIFT)
+            if seat != self.turn:
+                raise NotYourTurnError("only the Dragon's winner gives the trick away")
+            if not isinstance(action.to, int) or action.to not in range(self.n_seats) or \
+                    self.team(action.to) == self.team(seat):
+                raise BadGiftTargetError("the Dragon trick must go to an opponent")
+            return None
+        raise BadActionError(f"unknown action {action!r}")
+
+    def can(self, action: Action) -> bool:
+        """Whether ``action`` is legal now."""
+        try:
+            self.check(action)
+        except EngineError:
+            return False
+        return True
+
+    def _check_exchange(self, action: Exchange) -> None:
+        self._check_phase(Phase.EXCHANGE)
+        seat = action.seat
+        if self.gives[seat] is not None:
+            raise AlreadyDecidedError("this seat has already given its cards")
+        targets = [t for t, _ in action.give]
+        others = sorted(s for s in range(self.n_seats) if s != seat)
+        if sorted(targets) != others:
+            raise BadExchangeError("give exactly one card to each other seat")
+        cards = [c for _, c in action.give]
+        if len(set(cards)) != len(cards):
+            raise DuplicateCardError("each gift must be a different card")
+        for c in cards:
+            if c not in self.hands[seat]:
+                raise CardNotInHandError(f"{c} is not in this hand")
+
+    def _wish_binds(self, seat: int) -> bool:
+        """Whether the open wish obliges ``seat`` (on its turn) to play the wished rank."""
+        if self.wish is None:
+            return False
+        return analyse_hand(self.hands[seat], self.top, wish=self.wish)[2]
+
+    def _check_play(self, action: Play) -> Combo:
+        self._check_phase(Phase.PLAY)
+        seat = action.seat
+        hand = self.hands[seat]
+        if not hand:
+            raise SeatOutError("this seat has no cards left")
+        cards = action.cards
+        if len(set(cards)) != len(cards):
+            raise DuplicateCardError("a card is named twice")
+        for c in cards:
+            if c not in hand:
+                raise CardNotInHandError(f"{c} is not in this hand")
+        if action.wish is not None:
+            if MAHJONG not in cards:
+                raise BadWishError("only a play with the Mahjong may wish")
+            if not 2 <= action.wish <= ACE:
+                raise BadWishError("wish for a rank from 2 to A")
+        top = self.top
+        options = readings(cards, top)
+        if not options:
+            if readings(cards):
+                raise DoesNotBeatError("the Phoenix cannot be played on the Dragon")
+            raise NotACombinationError("these cards are not a combination")
+        if action.phoenix is not None:
+            options = [o for o in options if o.phoenix == action.phoenix]
+            if not options:
+                raise BadPhoenixReadingError("the Phoenix cannot stand for that rank here")
+        on_turn = seat == self.turn
+        if not on_turn:
+            bombs = [o for o in options if o.is_bomb]
+            if not bombs:
+                raise NotYourTurnError("it is not this seat's turn; only a bomb may be played")
+            if top is None:
+                if self.dog_led:
+                    raise NoBombOnDogError("no bomb on the Dog")
+                raise NoBombBeforeLeadError("out of turn, a bomb needs a combination to beat")
+            if not beats(bombs[0], top):
+                raise DoesNotBeatError("this bomb does not beat the one on the table")
+            return bombs[0]
+        combo = next((o for o in options if beats(o, top)), None)
+        if combo is None:
+            if options[0].kind is Kind.DOG:
+                raise DogOnlyOnLeadError("the Dog may only be led")
+            raise DoesNotBeatError("this does not beat the combination on the table")
+        if not combo.is_bomb and self.wish is not None and \
+                not any(RANK[c] == self.wish for c in cards) and self._wish_binds(seat):
+            raise WishMustBePlayedError("the wished rank must be played")
+        return combo
+
+    def _check_pass(self, seat: int) -> None:
+        self._check_phase(Phase.PLAY)
+        if not self.hands[seat]:
+            raise SeatOutError("this seat has no cards left")
+        if seat != self.turn:
+            raise NotYourTurnError("it is not this seat's turn")
+        if not self.trick:
+            raise CannotPassOnLeadError("the lead must play")
+        if self._wish_binds(seat):
+            raise WishMustBePlayedError("the wished rank must be played")
+
+    # ---------------------------------------------------------------- apply
+    def apply(self, action: Action) -> Applied:
+        """Check ``action`` and carry it out; raises :class:`EngineError` and changes
+        nothing if it is refused."""
+        combo = self.check(action)
+        self.actions.append(action)
+        seat = action.seat
+        if isinstance(action, (GrandTichu, DeclineGrand)):
+            self.grand_decided[seat] = True
+            if isinstance(action, GrandTichu):
+                self.calls[seat] = Call.GRAND_TICHU
+            if all(self.grand_decided):
+                self.phase = Phase.EXCHANGE
+            return Applied(action)
+        if isinstance(action, CallTichu):
+            self.calls[seat] = Call.TICHU
+            return Applied(action)
+        if isinstance(action, Exchange):
+            return self._apply_exchange(action)
+        if isinstance(action, Play):
+            assert combo is not None
+            return self._apply_play(action, combo)
+        if isinstance(action, Pass):
+            return self._apply_pass(action)
+        assert isinstance(action, Gift)
+        return self._apply_gift(action)
+
+    def _apply_exchange(self, action: Exchange) -> Applied:
+        seat = action.seat
+        gives = dict(action.give)
+        for c in gives.values():
+            self.hands[seat].remove(c)
+        self.gives[seat] = gives
+        if not all(g is not None for g in self.gives):
+            return Applied(action)
+        for giver, given in enumerate(self.gives):
+            assert given is not None
+            for target, c in given.items():
+                self.hands[target].append(c)
+                self.received[target][giver] = c
+        self.phase = Phase.PLAY
+        self.turn = next(s for s, h in enumerate(self.hands) if MAHJONG in h)
+        return Applied(action, exchange_done=True, lead=self.turn)
+
+    def _apply_play(self, action: Play, combo: Combo) -> Applied:
+        seat = action.seat
+        hand = self.hands[seat]
+        for c in action.cards:
+            hand.remove(c)
+        self.has_played[seat] = True
+        out_of_turn = seat != self.turn
+        if combo.is_bomb:
+            self.bombs_played[seat] += 1
+        fulfilled = self.wish is not None and any(RANK[c] == self.wish for c in combo.cards)
+        if fulfilled:
+            self.wish = None
+        if MAHJONG in combo.cards:
+            self.wish = action.wish
+        went_out = not hand
+        if went_out:
+            self.out.append(seat)
+        self.dog_led = False
+        if combo.kind is Kind.DOG:
+            self.won[seat].append(DOG)
+            self.dog_led = True
+            result = self._maybe_end_deal(action, combo, went_out=went_out)
+            if result is not None:
+                return result
+            self.turn = self._lead_from(self.partner(seat))
+            return Applied(action, combo, went_out=went_out, lead=self.turn)
+        self.trick.append(TrickPlay(seat, combo, out_of_turn))
+        self.passed = [False] * self.n_seats
+        if self._double_victory() is not None:
+            return self._end_deal(Applied(action, combo, out_of_turn, fulfilled, went_out))
+        if went_out and len(self.out) == self.n_seats - 1:
+            # The third seat out takes its last trick, and gives it if the Dragon won it.
+            return self._take_trick(Applied(action, combo, out_of_turn, fulfilled, went_out))
+        self.turn = self.next_with_cards(seat)
+        return Applied(action, combo, out_of_turn, fulfilled, went_out)
+
+    def _maybe_end_deal(self, action: Action, combo: Combo, *, went_out: bool) -> Applied | None:
+        if self._double_victory() is not None or len(self.out) >= self.n_seats - 1:
+            return self._end_deal(Applied(action, combo, went_out=went_out))
+        return None
+
+    def _apply_pass(self, action: Pass) -> Applied:
+        seat = action.seat
+        self.passed[seat] = True
+        owner = self.trick[-1].seat
+        waiting = [s for s in range(self.n_seats) if s != owner and self.hands[s] and not self.passed[s]]
+        if not waiting:
+            return self._take_trick(Applied(action))
+        self.turn = self.next_with_cards(seat)
+        return Applied(action)
+
+    def _take_trick(self, done: Applied) -> Applied:
+        winner = self.trick[-1].seat
+        cards = [c for play in self.trick for c in play.combo.cards]
+        dragon = self.trick[-1].combo.cards == (DRAGON,)
+        self.trick = []
+        self.passed = [False] * self.n_seats
+        if dragon:
+            self.gift_cards = cards
+            self.phase = Phase.GIFT
+            self.turn = winner
+            return _replace(done, trick_taken_by=winner)
+        self.won[winner].extend(cards)
+        if len(self.out) >= self.n_seats - 1:
+            return self._end_deal(_replace(done, trick_taken_by=winner))
+        self.turn = self._lead_from(winner)
+        return _replace(done, trick_taken_by=winner, lead=self.turn)
+
+    def _apply_gift(self, action: Gift) -> Applied:
+        self.won[action.to].extend(self.gift_cards)
+        self.gift_cards = []
+        self.phase = Phase.PLAY
+        done = Applied(action, trick_given_to=action.to)
+        if len(self.out) >= self.n_seats - 1:
+            return self._end_deal(done)
+        self.turn = self._lead_from(action.seat)
+        return _replace(done, lead=self.turn)
+
+    # --------------------------------------------------------------- scoring
+    def _double_victory(self) -> int | None:
+        if len(self.out) >= 2 and self.team(self.out[0]) == self.team(self.out[1]):
+            return self.team(self.out[0])
+        return None
+
+    def _end_deal(self, done: Applied) -> Applied:
+        teams = self.n_seats // 2
+        card_points = [0] * teams
+        double = self._double_victory()
+        if double is not None:
+            card_points[double] = DOUBLE_VICTORY_POINTS
+        else:
+            last = next(s for s in range(self.n_seats) if s not in self.out)
+            piles = [list(p) for p in self.won]
+            piles[self.out[0]].extend(piles[last])
+            piles[last] = []
+            for s, pile in enumerate(piles):
+                card_points[self.team(s)] += sum(POINTS[c] for c in pile)
+            card_points[1 - self.team(last)] += sum(POINTS[c] for c in self.hands[last])
+        call_points = [0] * teams
+        first = self.out[0]
+        for s, call in enumerate(self.calls):
+            if call is not None:
+                value = CALL_VALUES[call]
+                call_points[self.team(s)] += value if s == first else -value
+        result = DealResult(
+            number=self.deal_number,
+            out=tuple(self.out),
+            card_points=tuple(card_points),
+            call_points=tuple(call_points),
+            calls=tuple(self.calls),
+            double_victory=double,
+        )
+        self.history.append(result)
+        for t in range(teams):
+            self.scores[t] += result.scores[t]
+        self.trick = []
+        self.turn = None
+        best = max(self.scores)
+        if best >= self.target and self.scores.count(best) == 1:
+            self.winner = self.scores.index(best)
+            self.phase = Phase.GAME_OVER
+        else:
+            self.phase = Phase.DEAL_OVER
+        return _replace(done, deal_result=result, winner=self.winner)
+
+
+def _replace(done: Applied, **changes: object) -> Applied:
+    return replace(done, **changes)  # type: ignore[arg-type]
+
+
+def check_deal(hands: Sequence[Sequence[Card]], n_seats: int = 4) -> None:
+    """Raise :class:`BadActionError` unless ``hands`` deal the whole deck evenly."""
+    if len(hands) != n_seats:
+        raise BadActionError(f"a deal needs {n_seats} hands, not {len(hands)}")
+    size = len(DECK) // n_seats
+    for s, h in enumerate(hands):
+        if len(h) != size:
+            raise BadActionError(f"hand {s} has {len(h)} cards, not {size}")
+    seen = [c for h in hands for c in h]
+    if len(set(seen)) != len(seen):
+        dup = next(c for c in seen if seen.count(c) > 1)
+        raise BadActionError(f"card {dup} is dealt twice")

@@ -1,0 +1,298 @@
+"""Legal plays: every distinct set of cards a seat may play now, each with its reading.
+
+The generators build card sets rank by rank from the hand, so that no set is
+produced twice: where the Phoenix gives a set two readings (``5 6 7 8 P`` as
+4-8 or 5-9), only the highest is produced. Everything here reads a
+:class:`~engine.tichu.view.TichuView`, so the bot's menus, the computer
+players and the engine's own checks share one source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import combinations, product
+
+from engine.cards import Card
+from engine.tichu.cards import DOG, DRAGON, MAHJONG, PHOENIX, RANK, SUIT
+from engine.tichu.combos import ACE, DRAGON_RANK, Combo, Kind, beats, bomb_strength
+from engine.tichu.view import Phase, TichuView
+
+_PAIR_SETS = [(Kind.PAIR, 2), (Kind.TRIPLE, 3)]
+
+
+class _Hand:
+    """A hand grouped by rank, with its special cards flagged."""
+
+    __slots__ = ("by_rank", "dog", "dragon", "mahjong", "phoenix")
+
+    def __init__(self, hand: Iterable[Card]) -> None:
+        by_rank: list[list[Card]] = [[] for _ in range(ACE + 1)]
+        self.dog = self.dragon = self.mahjong = self.phoenix = False
+        for c in sorted(hand):
+            if c < 52:
+                by_rank[RANK[c]].append(c)
+            elif c == PHOENIX:
+                self.phoenix = True
+            elif c == MAHJONG:
+                self.mahjong = True
+                by_rank[1].append(c)
+            elif c == DRAGON:
+                self.dragon = True
+            elif c == DOG:
+                self.dog = True
+        self.by_rank = by_rank
+
+
+def _singles(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
+    floor = top.rank if top is not None else 0
+    if top is None:
+        if h.dog:
+            out.append(Combo(Kind.DOG, 0, 1, (DOG,)))
+        if h.mahjong:
+            out.append(Combo(Kind.SINGLE, 1, 1, (MAHJONG,)))
+    for r in range(max(2, int(floor) + 1), ACE + 1):
+        for c in h.by_rank[r]:
+            out.append(Combo(Kind.SINGLE, r, 1, (c,)))
+    if h.phoenix and floor < DRAGON_RANK:
+        out.append(Combo(Kind.SINGLE, (floor if top is not None else 1) + 0.5, 1, (PHOENIX,)))
+    if h.dragon and floor < DRAGON_RANK:
+        out.append(Combo(Kind.SINGLE, DRAGON_RANK, 1, (DRAGON,)))
+
+
+def _of_a_kind(h: _Hand, kind: Kind, k: int, floor: float, out: list[Combo]) -> None:
+    for r in range(max(2, int(floor) + 1), ACE + 1):
+        cs = h.by_rank[r]
+        if len(cs) >= k:
+            for combo in combinations(cs, k):
+                out.append(Combo(kind, r, k, combo))
+        if h.phoenix and len(cs) >= k - 1:
+            for combo in combinations(cs, k - 1):
+                out.append(Combo(kind, r, k, (*combo, PHOENIX), r))
+
+
+def _stairs(h: _Hand, pairs: int, floor: float, out: list[Combo]) -> None:
+    by_rank = h.by_rank
+    length = 2 * pairs
+    for top in range(max(1 + pairs, int(floor) + 1), ACE + 1):
+        window = range(top - pairs + 1, top + 1)
+        short = [r for r in window if len(by_rank[r]) < 2]
+        if not short:
+            for parts in product(*(combinations(by_rank[r], 2) for r in window)):
+                out.append(Combo(Kind.STAIRS, top, length, sum(parts, ())))
+        if not h.phoenix or len(short) > 1:
+            continue
+        gaps = short if short else list(window)
+        for gap in gaps:
+            if not by_rank[gap]:
+                continue
+            options = [
+                [(c, PHOENIX) for c in by_rank[r]] if r == gap else combinations(by_rank[r], 2)
+                for r in window
+            ]
+            for parts in product(*options):
+                out.append(Combo(Kind.STAIRS, top, length, sum(parts, ()), gap))
+
+
+def _full_houses(h: _Hand, floor: float, out: list[Combo]) -> None:
+    by_rank = h.by_rank
+    pairs = {r: list(combinations(by_rank[r], 2)) for r in range(2, ACE + 1) if len(by_rank[r]) >= 2}
+    for t in range(max(2, int(floor) + 1), ACE + 1):
+        if len(by_rank[t]) < 3:
+            continue
+        for triple in combinations(by_rank[t], 3):
+            for p, options in pairs.items():
+                if p != t:
+                    for pair in options:
+                        out.append(Combo(Kind.FULL_HOUSE, t, 5, triple + pair))
+            if h.phoenix:
+                # Triple plus a lone card that the Phoenix pairs.
+                for p in range(2, ACE + 1):
+                    if p != t:
+                        for c in by_rank[p]:
+                            out.append(Combo(Kind.FULL_HOUSE, t, 5, (*triple, c, PHOENIX), p))
+    if h.phoenix:
+        # Two natural pairs and the Phoenix: it joins the higher pair.
+        ranks = sorted(pairs)
+        for i, low in enumerate(ranks):
+            for high in ranks[i + 1:]:
+                if high <= floor:
+                    continue
+                for lp in pairs[low]:
+                    for hp in pairs[high]:
+                        out.append(Combo(Kind.FULL_HOUSE, high, 5, (*lp, *hp, PHOENIX), high))
+
+
+def _straights(h: _Hand, length: int, floor: float, out: list[Combo]) -> None:
+    by_rank = h.by_rank
+    for top in range(max(length, int(floor) + 1), ACE + 1):
+        lo = top - length + 1
+        window = range(lo, top + 1)
+        missing = [r for r in window if not by_rank[r]]
+        if not missing:
+            for cards in product(*(by_rank[r] for r in window)):
+                if cards[0] != MAHJONG and len({SUIT[c] for c in cards}) == 1:
+                    continue  # a straight flush: listed with the bombs
+                out.append(Combo(Kind.STRAIGHT, top, length, cards))
+        if not h.phoenix or len(missing) > 1:
+            continue
+        gaps = missing if missing else list(window)
+        for gap in gaps:
+            if gap < 2:
+                continue  # the Phoenix never stands for the Mahjong
+            if gap == lo and top < ACE:
+                continue  # same set reads higher with the Phoenix on top
+            options = [by_rank[r] if r != gap else (PHOENIX,) for r in window]
+            for cards in product(*options):
+                out.append(Combo(Kind.STRAIGHT, top, length, cards, gap))
+
+
+def _bombs(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
+    by_rank = h.by_rank
+    found: list[Combo] = []
+    for r in range(2, ACE + 1):
+        if len(by_rank[r]) == 4:
+            found.append(Combo(Kind.FOUR_BOMB, r, 4, tuple(by_rank[r])))
+    for suit in range(4):
+        present = [False] * (ACE + 2)
+        for r in range(2, ACE + 1):
+            for c in by_rank[r]:
+                if SUIT[c] == suit:
+                    present[r] = True
+        start = 2
+        while start <= ACE:
+            if not present[start]:
+                start += 1
+                continue
+            end = start
+            while present[end + 1]:
+                end += 1
+            for lo in range(start, end - 3):
+                for hi in range(lo + 4, end + 1):
+                    cards = tuple(c for r in range(lo, hi + 1) for c in by_rank[r] if SUIT[c] == suit)
+                    found.append(Combo(Kind.STRAIGHT_FLUSH, hi, hi - lo + 1, cards))
+            start = end + 1
+    if top is None or not top.is_bomb:
+        out.extend(found)
+    else:
+        strength = bomb_strength(top)
+        out.extend(b for b in found if bomb_strength(b) > strength)
+
+
+def _plain_plays(h: _Hand, top: Combo | None) -> list[Combo]:
+    """Non-bomb combinations: all of them on a lead, else those beating ``top``."""
+    out: list[Combo] = []
+    if top is None:
+        _singles(h, None, out)
+        for kind, k in _PAIR_SETS:
+            _of_a_kind(h, kind, k, 0, out)
+        for pairs in range(2, 8):
+            _stairs(h, pairs, 0, out)
+        _full_houses(h, 0, out)
+        for length in range(5, 15):
+            _straights(h, length, 0, out)
+        return out
+    kind = top.kind
+    if kind is Kind.SINGLE:
+        _singles(h, top, out)
+    elif kind is Kind.PAIR:
+        _of_a_kind(h, Kind.PAIR, 2, top.rank, out)
+    elif kind is Kind.TRIPLE:
+        _of_a_kind(h, Kind.TRIPLE, 3, top.rank, out)
+    elif kind is Kind.STAIRS:
+        _stairs(h, top.length // 2, top.rank, out)
+    elif kind is Kind.FULL_HOUSE:
+        _full_houses(h, top.rank, out)
+    elif kind is Kind.STRAIGHT:
+        _straights(h, top.length, top.rank, out)
+    return out
+
+
+def analyse_hand(hand: Sequence[Card], top: Combo | None, *, on_turn: bool = True,
+                 wish: int | None = None, bombs_allowed: bool = True,
+                 ) -> tuple[list[Combo], bool, bool]:
+    """Legal plays for a hand in a given position, whether it may pass, and whether
+    the wish binds it.
+
+    ``on_turn`` False means the seat may only bomb (out of turn, on an open trick).
+    A seat bound by ``wish`` (it holds a natural card of that rank and some legal
+    play contains one) keeps only the plays holding such a card, plus every
+    bomb, and may not pass.
+    """
+    if not hand:
+        return [], False, False
+    h = _Hand(hand)
+    bombs: list[Combo] = []
+    if bombs_allowed:
+        _bombs(h, top, bombs)
+    if not on_turn:
+        return bombs, False, False
+    plain = _plain_plays(h, top)
+    if wish is not None and h.by_rank[wish]:
+        wished = [c for c in plain if any(RANK[x] == wish for x in c.cards)]
+        if wished or any(any(RANK[x] == wish for x in b.cards) for b in bombs):
+            return wished + bombs, False, True
+    return plain + bombs, top is not None, False
+
+
+def plays_for_hand(hand: Sequence[Card], top: Combo | None, *, on_turn: bool = True,
+                   wish: int | None = None, bombs_allowed: bool = True) -> tuple[list[Combo], bool]:
+    """Legal plays for a hand in a given position, and whether it may pass."""
+    plays, may_pass, _ = analyse_hand(hand, top, on_turn=on_turn, wish=wish,
+                                      bombs_allowed=bombs_allowed)
+    return plays, may_pass
+
+
+def _position(view: TichuView) -> tuple[bool, bool] | None:
+    """(on_turn, bombs_allowed) for the viewing seat, or None if it may not play."""
+    seat = view.seat
+    if seat is None or view.phase is not Phase.PLAY or not view.hand:
+        return None
+    if view.turn == seat:
+        return True, True
+    if view.trick:
+        return False, True
+    return None
+
+
+def legal_plays(view: TichuView) -> list[Combo]:
+    """Every distinct set of cards the viewing seat may play now, bombs included.
+
+    On its turn: the combinations that may be led or that beat the trick (only
+    those fulfilling the wish where it binds), and every playable bomb. Out of
+    turn: the bombs that beat the open trick. Otherwise nothing.
+    """
+    position = _position(view)
+    if position is None:
+        return []
+    on_turn, bombs_allowed = position
+    plays, _ = plays_for_hand(view.hand, view.top, on_turn=on_turn, wish=view.wish,
+                              bombs_allowed=bombs_allowed)
+    return plays
+
+
+def can_pass(view: TichuView) -> bool:
+    """Whether the viewing seat may pass now (its turn, a trick open, no wish duty)."""
+    position = _position(view)
+    if position is None or not position[0] or view.top is None:
+        return False
+    _, allowed = plays_for_hand(view.hand, view.top, wish=view.wish)
+    return allowed
+
+
+def can_call_tichu(view: TichuView) -> bool:
+    """Whether the viewing seat may call Tichu now."""
+    seat = view.seat
+    return (
+        seat is not None
+        and view.phase in (Phase.EXCHANGE, Phase.PLAY)
+        and view.calls[seat] is None
+        and not view.has_played[seat]
+    )
+
+
+def gift_targets(view: TichuView) -> tuple[int, ...]:
+    """The seats the viewing seat may give the Dragon trick to (empty if none)."""
+    seat = view.seat
+    if seat is None or view.phase is not Phase.GIFT or view.turn != seat:
+        return ()
+    return view.opponents(seat)

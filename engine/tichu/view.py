@@ -1,0 +1,121 @@
+"""What one seat may know of a Tichu game (or, with seat None, what everyone may).
+
+Views are the only thing the bot's renderers, menus and computer players read.
+A public view (``seat is None``) carries no hand; a seat's view carries that
+seat's hand and nobody else's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from engine.cards import Card
+from engine.tichu.combos import Combo
+
+
+class Phase(StrEnum):
+    GRAND = "grand"
+    EXCHANGE = "exchange"
+    PLAY = "play"
+    GIFT = "gift"
+    DEAL_OVER = "deal_over"
+    GAME_OVER = "game_over"
+
+
+class Call(StrEnum):
+    TICHU = "tichu"
+    GRAND_TICHU = "grand_tichu"
+
+
+@dataclass(frozen=True, slots=True)
+class TrickPlay:
+    """One play in the open trick (passes are not plays)."""
+
+    seat: int
+    combo: Combo
+    out_of_turn: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """The outcome of one finished deal."""
+
+    number: int
+    out: tuple[int, ...]
+    """Seats in the order they went out (the last seat may be missing)."""
+    card_points: tuple[int, ...]
+    """Per team: card points taken (200/0 on a double victory)."""
+    call_points: tuple[int, ...]
+    """Per team: bonuses and penalties of Tichu and Grand Tichu calls."""
+    calls: tuple[Call | None, ...]
+    """Per seat: the call made in this deal."""
+    double_victory: int | None
+    """The team that went out first and second, if any."""
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(c + b for c, b in zip(self.card_points, self.call_points, strict=True))
+
+
+@dataclass(frozen=True, slots=True)
+class TichuView:
+    """A snapshot of the game as ``seat`` sees it (``seat`` None: the public view)."""
+
+    seat: int | None
+    n_seats: int
+    phase: Phase
+    deal_number: int
+    """0-based index of the current deal."""
+    turn: int | None
+    """Seat expected to act in phase play (its turn) or gift (its choice)."""
+    hand: tuple[Card, ...]
+    """The viewing seat's cards; empty in the public view. Before its Grand Tichu
+    decision a seat sees only its first 8 cards."""
+    hand_counts: tuple[int, ...]
+    grand_decided: tuple[bool, ...]
+    calls: tuple[Call | None, ...]
+    has_played: tuple[bool, ...]
+    """Per seat: has it played a card in this deal (then it may no longer call Tichu)."""
+    exchanged: tuple[bool, ...]
+    """Per seat: has it given its three cards."""
+    given: dict[int, Card]
+    """The viewing seat's own gifts in the exchange (target seat -> card)."""
+    received: dict[int, Card]
+    """Cards the viewing seat received in the exchange (giving seat -> card)."""
+    trick: tuple[TrickPlay, ...]
+    passed: tuple[bool, ...]
+    """Per seat: has it passed since the last play of the open trick."""
+    wish: int | None
+    """The open, unfulfilled wish (a rank 2..14), or None."""
+    out: tuple[int, ...]
+    trick_points: tuple[int, ...]
+    """Per seat: card points in the tricks it has taken so far this deal."""
+    scores: tuple[int, ...]
+    target: int
+    history: tuple[DealResult, ...]
+    winner: int | None
+    bombs_played: tuple[int, ...] = field(default=())
+    """Per seat: bombs played in this deal."""
+
+    @property
+    def top(self) -> Combo | None:
+        """The combination to beat, or None on a lead."""
+        return self.trick[-1].combo if self.trick else None
+
+    @property
+    def trick_winner(self) -> int | None:
+        return self.trick[-1].seat if self.trick else None
+
+    def team_of(self, seat: int) -> int:
+        return seat % 2
+
+    def partner(self, seat: int) -> int:
+        return (seat + self.n_seats // 2) % self.n_seats
+
+    def opponents(self, seat: int) -> tuple[int, ...]:
+        return tuple(s for s in range(self.n_seats) if s % 2 != seat % 2)
+
+    @property
+    def last_deal(self) -> DealResult | None:
+        return self.history[-1] if self.history else None
