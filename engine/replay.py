@@ -28,18 +28,6 @@ def _runners() -> dict[str, Runner]:
     from engine.tichu.replay import replay as tichu
 
     runners: dict[str, Runner] = {"tichu": tichu}
-    try:
-        from engine.chinois.replay import replay as chinois
-
-        runners["chinois"] = chinois
-    except ImportError:  # pragma: no cover - the ruleset is not installed yet
-        pass
-    try:
-        from engine.tysiacha.replay import replay as tysiacha
-
-        runners["tysiacha"] = tysiacha
-    except ImportError:  # pragma: no cover
-        pass
     return runners
 
 

@@ -29,7 +29,7 @@ POINTS: tuple[int, ...] = tuple(
 )
 
 
-def card_points(cards: "list[Card] | tuple[Card, ...] | set[Card]") -> int:
+def card_points(cards: list[Card] | tuple[Card, ...] | set[Card]) -> int:
     """Card points of a pile: 5s 5, tens and Kings 10, Dragon 25, Phoenix -25."""
     return sum(POINTS[c] for c in cards)
 

@@ -94,6 +94,8 @@ class TichuGame:
         self.winner: int | None = None
         self.deal_number = -1
         self.actions: list[Action] = []
+        self.deal_log: list[tuple[tuple[tuple[Card, ...], ...], list[Action]]] = []
+        """Per deal: the hands as dealt and the actions applied in it."""
         self._start_deal(hands)
 
     # ----------------------------------------------------------------- deals
@@ -119,6 +121,7 @@ class TichuGame:
         dealt = [list(h) for h in (hands if hands is not None else self.deal_hands(self.deal_number))]
         check_deal(dealt, n)
         self.dealt: list[tuple[Card, ...]] = [tuple(h) for h in dealt]
+        self.deal_log.append((tuple(self.dealt), []))
         self.hands: list[list[Card]] = dealt
         self.phase = Phase.GRAND
         self.turn: int | None = None
@@ -352,6 +355,7 @@ class TichuGame:
         nothing if it is refused."""
         combo = self.check(action)
         self.actions.append(action)
+        self.deal_log[-1][1].append(action)
         seat = action.seat
         if isinstance(action, (GrandTichu, DeclineGrand)):
             self.grand_decided[seat] = True
@@ -505,6 +509,9 @@ class TichuGame:
         self.history.append(result)
         for t in range(teams):
             self.scores[t] += result.scores[t]
+        if self.trick:
+            # A double victory leaves a trick open; its cards no longer count.
+            self.won[self.trick[-1].seat].extend(c for p in self.trick for c in p.combo.cards)
         self.trick = []
         self.turn = None
         best = max(self.scores)

@@ -13,8 +13,9 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations, product
 
 from engine.cards import Card
-from engine.tichu.cards import DOG, DRAGON, MAHJONG, PHOENIX, RANK, SUIT
-from engine.tichu.combos import ACE, DRAGON_RANK, Combo, Kind, beats, bomb_strength
+from engine.tichu.cards import DECK as _CARD
+from engine.tichu.cards import DOG, DRAGON, MAHJONG, PHOENIX, RANK
+from engine.tichu.combos import ACE, DRAGON_RANK, Combo, Kind, bomb_strength
 from engine.tichu.view import Phase, TichuView
 
 _PAIR_SETS = [(Kind.PAIR, 2), (Kind.TRIPLE, 3)]
@@ -23,14 +24,17 @@ _PAIR_SETS = [(Kind.PAIR, 2), (Kind.TRIPLE, 3)]
 class _Hand:
     """A hand grouped by rank, with its special cards flagged."""
 
-    __slots__ = ("by_rank", "dog", "dragon", "mahjong", "phoenix")
+    __slots__ = ("by_rank", "dog", "dragon", "mahjong", "paired_prefix", "phoenix",
+                 "present_prefix", "suit_masks")
 
     def __init__(self, hand: Iterable[Card]) -> None:
         by_rank: list[list[Card]] = [[] for _ in range(ACE + 1)]
         self.dog = self.dragon = self.mahjong = self.phoenix = False
+        masks = [0, 0, 0, 0]
         for c in sorted(hand):
             if c < 52:
-                by_rank[RANK[c]].append(c)
+                by_rank[c // 4 + 2].append(c)
+                masks[c & 3] |= 1 << (c // 4 + 2)
             elif c == PHOENIX:
                 self.phoenix = True
             elif c == MAHJONG:
@@ -41,6 +45,9 @@ class _Hand:
             elif c == DOG:
                 self.dog = True
         self.by_rank = by_rank
+        self.suit_masks = masks
+        self.present_prefix = _prefix([bool(cs) for cs in by_rank])
+        self.paired_prefix = _prefix([len(cs) >= 2 for cs in by_rank])
 
 
 def _singles(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
@@ -70,27 +77,56 @@ def _of_a_kind(h: _Hand, kind: Kind, k: int, floor: float, out: list[Combo]) -> 
                 out.append(Combo(kind, r, k, (*combo, PHOENIX), r))
 
 
-def _stairs(h: _Hand, pairs: int, floor: float, out: list[Combo]) -> None:
+def _prefix(flags: list[bool]) -> list[int]:
+    """prefix[i] = how many of flags[0..i-1] are set."""
+    out = [0]
+    total = 0
+    for f in flags:
+        total += f
+        out.append(total)
+    return out
+
+
+def _stairs_window(h: _Hand, lo: int, top: int, short_count: int, out: list[Combo]) -> None:
+    """Every stairs on ranks lo..top, the Phoenix pairing the one short rank, or any
+    rank when none is short."""
     by_rank = h.by_rank
-    length = 2 * pairs
-    for top in range(max(1 + pairs, int(floor) + 1), ACE + 1):
-        window = range(top - pairs + 1, top + 1)
-        short = [r for r in window if len(by_rank[r]) < 2]
-        if not short:
-            for parts in product(*(combinations(by_rank[r], 2) for r in window)):
-                out.append(Combo(Kind.STAIRS, top, length, sum(parts, ())))
-        if not h.phoenix or len(short) > 1:
+    length = 2 * (top - lo + 1)
+    window = range(lo, top + 1)
+    if not short_count:
+        for parts in product(*(combinations(by_rank[r], 2) for r in window)):
+            out.append(Combo(Kind.STAIRS, top, length, sum(parts, ())))
+    if not h.phoenix:
+        return
+    gaps = [r for r in window if len(by_rank[r]) < 2] if short_count else window
+    for gap in gaps:
+        if not by_rank[gap]:
             continue
-        gaps = short if short else list(window)
-        for gap in gaps:
-            if not by_rank[gap]:
-                continue
-            options = [
-                [(c, PHOENIX) for c in by_rank[r]] if r == gap else combinations(by_rank[r], 2)
-                for r in window
-            ]
-            for parts in product(*options):
-                out.append(Combo(Kind.STAIRS, top, length, sum(parts, ()), gap))
+        options = [
+            [(c, PHOENIX) for c in by_rank[r]] if r == gap else combinations(by_rank[r], 2)
+            for r in window
+        ]
+        for parts in product(*options):
+            out.append(Combo(Kind.STAIRS, top, length, sum(parts, ()), gap))
+
+
+def _stairs(h: _Hand, pairs: int | None, floor: float, out: list[Combo]) -> None:
+    """Stairs of ``pairs`` pairs above ``floor``; of every length when ``pairs`` is None."""
+    paired = h.paired_prefix
+    allowed = 1 if h.phoenix else 0
+    if pairs is None:
+        for lo in range(2, ACE):
+            for top in range(lo + 1, ACE + 1):
+                short_count = top - lo + 1 - (paired[top + 1] - paired[lo])
+                if short_count > allowed:
+                    break
+                _stairs_window(h, lo, top, short_count, out)
+        return
+    for top in range(max(1 + pairs, int(floor) + 1), ACE + 1):
+        lo = top - pairs + 1
+        short_count = pairs - (paired[top + 1] - paired[lo])
+        if short_count <= allowed:
+            _stairs_window(h, lo, top, short_count, out)
 
 
 def _full_houses(h: _Hand, floor: float, out: list[Combo]) -> None:
@@ -122,28 +158,47 @@ def _full_houses(h: _Hand, floor: float, out: list[Combo]) -> None:
                         out.append(Combo(Kind.FULL_HOUSE, high, 5, (*lp, *hp, PHOENIX), high))
 
 
-def _straights(h: _Hand, length: int, floor: float, out: list[Combo]) -> None:
+def _straight_window(h: _Hand, lo: int, top: int, missing_count: int, out: list[Combo]) -> None:
+    """Every straight on ranks lo..top (a set read at its highest), the Phoenix filling
+    the one missing rank, or any rank when none is missing."""
     by_rank = h.by_rank
+    length = top - lo + 1
+    window = range(lo, top + 1)
+    if not missing_count:
+        for cards in product(*(by_rank[r] for r in window)):
+            if cards[0] != MAHJONG and len({c & 3 for c in cards}) == 1:
+                continue  # a straight flush: listed with the bombs
+            out.append(Combo(Kind.STRAIGHT, top, length, cards))
+    if not h.phoenix:
+        return
+    gaps = [r for r in window if not by_rank[r]] if missing_count else window
+    for gap in gaps:
+        if gap < 2:
+            continue  # the Phoenix never stands for the Mahjong
+        if gap == lo and top < ACE:
+            continue  # same set reads higher with the Phoenix on top
+        options = [by_rank[r] if r != gap else (PHOENIX,) for r in window]
+        for cards in product(*options):
+            out.append(Combo(Kind.STRAIGHT, top, length, cards, gap))
+
+
+def _straights(h: _Hand, length: int | None, floor: float, out: list[Combo]) -> None:
+    """Straights of ``length`` above ``floor``; of every length when ``length`` is None."""
+    present = h.present_prefix
+    allowed = 1 if h.phoenix else 0
+    if length is None:
+        for lo in range(1, ACE - 3):
+            for top in range(lo + 4, ACE + 1):
+                missing_count = top - lo + 1 - (present[top + 1] - present[lo])
+                if missing_count > allowed:
+                    break
+                _straight_window(h, lo, top, missing_count, out)
+        return
     for top in range(max(length, int(floor) + 1), ACE + 1):
         lo = top - length + 1
-        window = range(lo, top + 1)
-        missing = [r for r in window if not by_rank[r]]
-        if not missing:
-            for cards in product(*(by_rank[r] for r in window)):
-                if cards[0] != MAHJONG and len({SUIT[c] for c in cards}) == 1:
-                    continue  # a straight flush: listed with the bombs
-                out.append(Combo(Kind.STRAIGHT, top, length, cards))
-        if not h.phoenix or len(missing) > 1:
-            continue
-        gaps = missing if missing else list(window)
-        for gap in gaps:
-            if gap < 2:
-                continue  # the Phoenix never stands for the Mahjong
-            if gap == lo and top < ACE:
-                continue  # same set reads higher with the Phoenix on top
-            options = [by_rank[r] if r != gap else (PHOENIX,) for r in window]
-            for cards in product(*options):
-                out.append(Combo(Kind.STRAIGHT, top, length, cards, gap))
+        missing_count = length - (present[top + 1] - present[lo])
+        if missing_count <= allowed:
+            _straight_window(h, lo, top, missing_count, out)
 
 
 def _bombs(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
@@ -152,25 +207,22 @@ def _bombs(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
     for r in range(2, ACE + 1):
         if len(by_rank[r]) == 4:
             found.append(Combo(Kind.FOUR_BOMB, r, 4, tuple(by_rank[r])))
-    for suit in range(4):
-        present = [False] * (ACE + 2)
-        for r in range(2, ACE + 1):
-            for c in by_rank[r]:
-                if SUIT[c] == suit:
-                    present[r] = True
-        start = 2
-        while start <= ACE:
-            if not present[start]:
-                start += 1
+    for suit, mask in enumerate(h.suit_masks):
+        if mask.bit_count() < 5:
+            continue
+        r = 2
+        while r <= ACE:
+            if not mask >> r & 1:
+                r += 1
                 continue
-            end = start
-            while present[end + 1]:
+            end = r
+            while mask >> (end + 1) & 1:
                 end += 1
-            for lo in range(start, end - 3):
+            for lo in range(r, end - 3):
                 for hi in range(lo + 4, end + 1):
-                    cards = tuple(c for r in range(lo, hi + 1) for c in by_rank[r] if SUIT[c] == suit)
+                    cards = tuple(_CARD[(x - 2) * 4 + suit] for x in range(lo, hi + 1))
                     found.append(Combo(Kind.STRAIGHT_FLUSH, hi, hi - lo + 1, cards))
-            start = end + 1
+            r = end + 1
     if top is None or not top.is_bomb:
         out.extend(found)
     else:
@@ -185,11 +237,9 @@ def _plain_plays(h: _Hand, top: Combo | None) -> list[Combo]:
         _singles(h, None, out)
         for kind, k in _PAIR_SETS:
             _of_a_kind(h, kind, k, 0, out)
-        for pairs in range(2, 8):
-            _stairs(h, pairs, 0, out)
+        _stairs(h, None, 0, out)
         _full_houses(h, 0, out)
-        for length in range(5, 15):
-            _straights(h, length, 0, out)
+        _straights(h, None, 0, out)
         return out
     kind = top.kind
     if kind is Kind.SINGLE:

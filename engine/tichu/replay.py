@@ -7,9 +7,9 @@ from typing import Any
 
 from engine.cards import Card, format_cards, parse_card, rank_token
 from engine.errors import BadActionError, EngineError
-from engine.tichu.actions import Action, action_from_json
+from engine.tichu.actions import Action, action_from_json, action_to_json
 from engine.tichu.cards import sort_key
-from engine.tichu.game import TichuGame
+from engine.tichu.game import TichuGame, check_deal
 from engine.tichu.legal import can_pass, legal_plays
 from engine.tichu.view import Phase
 
@@ -55,8 +55,6 @@ def parse_file(data: Mapping[str, Any]) -> tuple[int, list[tuple[list[list[Card]
         if not isinstance(deal, Mapping):
             raise BadActionError(f"deal {i} must be an object")
         hands = _hands(deal, i)
-        from engine.tichu.game import check_deal
-
         try:
             check_deal(hands)
         except EngineError as exc:
@@ -92,6 +90,21 @@ def state_json(game: TichuGame) -> dict[str, Any]:
         "scores": list(game.scores),
         "winner": game.winner,
     }
+
+
+def to_replay(game: TichuGame, *, trace: bool = False) -> dict[str, Any]:
+    """The replay file of a game: every deal's hands and actions, as the contract has them."""
+    out: dict[str, Any] = {
+        "game": "tichu",
+        "target": game.target,
+        "deals": [
+            {"hands": [format_cards(h) for h in hands], "actions": [action_to_json(a) for a in acts]}
+            for hands, acts in game.deal_log
+        ],
+    }
+    if trace:
+        out["trace"] = True
+    return out
 
 
 def replay(data: Mapping[str, Any]) -> dict[str, Any]:

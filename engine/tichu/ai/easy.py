@@ -1,0 +1,46 @@
+"""The ``easy`` level: a uniformly random legal action."""
+
+from __future__ import annotations
+
+import random
+
+from engine.tichu.actions import (
+    Action,
+    DeclineGrand,
+    Exchange,
+    Gift,
+    GrandTichu,
+    Pass,
+    Play,
+)
+from engine.tichu.cards import MAHJONG
+from engine.tichu.legal import can_pass, gift_targets, legal_plays
+from engine.tichu.view import Phase, TichuView
+
+
+class EasyPlayer:
+    """Random legal play; calls Grand Tichu now and then, never Tichu."""
+
+    grand_rate = 0.02
+
+    def act(self, view: TichuView, rng: random.Random) -> Action | None:
+        seat = view.seat
+        if seat is None:
+            return None
+        if view.phase is Phase.GRAND and not view.grand_decided[seat]:
+            return GrandTichu(seat) if rng.random() < self.grand_rate else DeclineGrand(seat)
+        if view.phase is Phase.EXCHANGE and not view.exchanged[seat]:
+            cards = rng.sample(list(view.hand), view.n_seats - 1)
+            targets = [t for t in range(view.n_seats) if t != seat]
+            return Exchange(seat, tuple(zip(targets, cards, strict=True)))
+        if view.phase is Phase.GIFT:
+            opponents = gift_targets(view)
+            return Gift(seat, rng.choice(opponents)) if opponents else None
+        if view.phase is not Phase.PLAY or view.turn != seat:
+            return None
+        plays = legal_plays(view)
+        if can_pass(view) and (not plays or rng.random() < 0.4):
+            return Pass(seat)
+        play = rng.choice(plays)
+        wish = rng.choice([None, *range(2, 15)]) if MAHJONG in play.cards else None
+        return Play(seat, play.cards, wish)

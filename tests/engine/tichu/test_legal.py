@@ -1,0 +1,61 @@
+"""legal_plays against known counts (perft-style fixtures) and against brute force."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.cards import parse_cards
+from engine.tichu.cards import DECK, PHOENIX
+from engine.tichu.combos import readings
+from engine.tichu.legal import plays_for_hand
+from tests.engine.tichu.brute import brute_force_plays
+
+CASES = json.loads((Path(__file__).parents[2] / "fixtures" / "tichu_legal_counts.json").read_text())
+TOPS = [None, "6c 6d", "7h", "PHOENIX", "2c 3d 4h 5s 6c", "5c 5d 5h 8c 8d", "4c 4d 5c 5d",
+        "Tc Td Th", "6c 6d 6h 6s", "3h 4h 5h 6h 7h", "DRAGON", "MAHJONG", "Ac"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{' '.join(c['hand'][:3])}-{c['top']}")
+def test_legal_play_counts(case: dict) -> None:  # type: ignore[type-arg]
+    hand = parse_cards(case["hand"])
+    top = readings(parse_cards(case["top"]))[0] if case["top"] else None
+    plays, _ = plays_for_hand(hand, top)
+    assert len(plays) == case["count"]
+    assert len({frozenset(p.cards) for p in plays}) == len(plays)  # each set once
+    assert dict(Counter(p.kind.value for p in plays)) == case["by_kind"]
+
+
+hands = st.lists(st.sampled_from(DECK), min_size=1, max_size=14, unique=True)
+phoenix_hands = st.lists(st.sampled_from([c for c in DECK if c != PHOENIX]), min_size=4,
+                         max_size=13, unique=True).map(lambda h: [*h, DECK[PHOENIX]])
+
+
+@settings(max_examples=40, deadline=None)
+@given(hand=st.one_of(hands, phoenix_hands), top=st.sampled_from(TOPS),
+       wish=st.sampled_from([None, 2, 7, 14]))
+def test_generator_matches_brute_force(hand: list, top: str | None, wish: int | None) -> None:  # type: ignore[type-arg]
+    under = readings(parse_cards(top.split()))[0] if top else None
+    plays, can_pass = plays_for_hand(hand, under, wish=wish)
+    expected = brute_force_plays(hand, under, wish)
+    got = {frozenset(p.cards): p for p in plays}
+    assert set(got) == set(expected)
+    for cards, combo in got.items():
+        want = expected[cards]
+        assert (combo.kind, combo.rank, combo.length) == (want.kind, want.rank, want.length)
+    bound = wish is not None and any(
+        any(c < 52 and c // 4 + 2 == wish for c in k) for k in expected
+    ) and any(c < 52 and c // 4 + 2 == wish for c in hand)
+    assert can_pass == (under is not None and not bound)
+
+
+def test_mahjong_wish_ranks_are_all_offered_in_straights() -> None:
+    hand = parse_cards(["MAHJONG", "2c", "3d", "4h", "5s", "PHOENIX"])
+    plays, _ = plays_for_hand(hand, None)
+    straights = {p.rank for p in plays if p.kind.value == "straight"}
+    assert straights == {5, 6}
