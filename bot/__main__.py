@@ -1,0 +1,45 @@
+"""``python -m bot``: start the bot, or explain how to get a token and offer the demo."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import discord
+import yarl
+
+from bot.config import Settings
+
+NO_TOKEN = """\
+No DISCORD_TOKEN is set, so the bot cannot log in to Discord. To get one, open \
+https://discord.com/developers/applications, create an application, open its Bot page \
+and press "Reset Token"; put it in a file named .env at the top of this project as \
+DISCORD_TOKEN=your-token (see .env.example for the other keys). No privileged intent is \
+needed. To invite the bot, open OAuth2 → URL Generator, tick the scopes "bot" and \
+"applications.commands", and the permissions View Channels, Send Messages, Send Messages \
+in Threads, Create Public Threads, Embed Links, Attach Files, Read Message History and \
+Manage Messages (to delete its own "your turn" pings); open the generated link and pick \
+your server. Set DEV_GUILD_ID to your server's id while testing to see the commands at once.
+
+Meanwhile, `make demo` plays a whole game of four computer players through the real bot \
+against a local Discord emulator, printing the table log and saving the images it posted."""
+
+
+def main() -> int:
+    settings = Settings()
+    logging.basicConfig(level=settings.log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if settings.discord_token is None or not settings.discord_token.get_secret_value():
+        print(NO_TOKEN)
+        return 1
+    from bot.app import TichuBot
+
+    discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
+    bot = TichuBot(settings)
+    bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,96 @@
+"""The bot: discord.py client, store, table service, commands and components wired together."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.cogs.tichu import TichuCog
+from bot.config import Settings
+from bot.i18n import t
+from bot.i18n.translator import CatalogTranslator
+from bot.store import Repository, open_repository
+from bot.tables import TableService, ids
+from bot.views.components import GameButton, GameSelect
+from bot.views.controller import Controller, locale_of
+from bot.views.presenter import TablePresenter
+
+log = logging.getLogger(__name__)
+
+
+class TichuBot(commands.Bot):
+    """A discord.py bot hosting Tichu tables. Needs no privileged intents."""
+
+    def __init__(self, settings: Settings, *, repo: Repository | None = None,
+                 **options: Any) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents,
+                         help_command=None, **options)
+        self.settings = settings
+        self._given_repo = repo
+        self.controller = Controller(self)
+        self.presenter = TablePresenter(self)
+        self._sweeper: asyncio.Task[None] | None = None
+        self.restored = asyncio.Event()
+
+    async def setup_hook(self) -> None:
+        repo = self._given_repo or open_repository(self.settings.database)
+        await repo.open()
+        self.service = TableService(repo, ai_delay=self.settings.ai_delay,
+                                    lobby_timeout=self.settings.lobby_timeout,
+                                    presenter=self.presenter)
+        await self.tree.set_translator(CatalogTranslator())
+        await self.add_cog(TichuCog(self))
+        self.add_dynamic_items(GameButton, GameSelect)
+        await self.service.restore()
+        self.restored.set()
+        if self.settings.dev_guild_id:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+        self._sweeper = asyncio.create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        """Expire idle lobbies now and then."""
+        while True:
+            await asyncio.sleep(self.settings.sweep_interval)
+            try:
+                await self.service.expire_idle_lobbies()
+            except Exception:
+                log.exception("lobby sweep failed")
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer component clicks that no component of ours claims (forged or foreign IDs)."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        parsed = ids.parse(custom_id)
+        present = interaction.message is not None and any(
+            getattr(child, "custom_id", None) == custom_id
+            for row in interaction.message.components
+            for child in getattr(row, "children", [row])
+        )
+        if parsed is not None and present:
+            return  # a GameButton / GameSelect handles it
+        await asyncio.sleep(0)
+        if not interaction.response.is_done():
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.send_message(
+                    t(locale_of(interaction), "error.forged"), ephemeral=True)
+
+    async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        service = getattr(self, "service", None)
+        if service is not None:
+            await service.close()
+            await service.repo.close()
+        await super().close()

@@ -1,0 +1,1 @@
+"""Slash commands, one group per game."""

@@ -1,0 +1,28 @@
+"""Settings, read once from the environment and ``.env`` (pydantic-settings)."""
+
+from __future__ import annotations
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DISCORD_API_BASE = "https://discord.com/api/v10"
+DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
+
+
+class Settings(BaseSettings):
+    """Every key is listed in ``.env.example``. The token is never logged."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore",
+                                      env_ignore_empty=True)
+
+    discord_token: SecretStr | None = None
+    database: str = Field(default="data/tichu.sqlite3",
+                          description="SQLite file path (or sqlite:///path)")
+    log_level: str = "INFO"
+    dev_guild_id: int | None = Field(
+        default=None, description="Sync commands to this guild only, instantly (development)")
+    discord_api_base: str = DISCORD_API_BASE
+    discord_gateway_url: str = DISCORD_GATEWAY_URL
+    ai_delay: float = Field(default=1.2, ge=0, description="Seconds a computer player waits")
+    lobby_timeout: float = Field(default=1800, gt=0, description="Idle lobby lifetime, seconds")
+    sweep_interval: float = Field(default=60, gt=0, description="How often lobbies are checked")

@@ -1,0 +1,46 @@
+"""Every user-facing sentence, looked up by key in the player's language.
+
+Catalogs are JSON files beside this module (``en.json``, ``fr.json``) with the
+same keys and the same ``{placeholders}``; a test keeps them in step.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+LANGUAGES = ("en", "fr")
+DEFAULT = "en"
+
+
+@cache
+def catalog(lang: str) -> dict[str, str]:
+    """The flat key → text mapping of one language."""
+    text = resources.files("bot.i18n").joinpath(f"{lang}.json").read_text(encoding="utf-8")
+    data: dict[str, str] = json.loads(text)
+    return data
+
+
+def language(locale: object) -> str:
+    """``fr``, ``fr-FR`` or a discord.Locale for French → ``fr``; anything else → ``en``."""
+    code = str(getattr(locale, "value", locale) or "").lower()
+    base = code.split("-")[0]
+    return base if base in LANGUAGES else DEFAULT
+
+
+def t(locale: object, key: str, **values: Any) -> str:
+    """The text of ``key`` in the language of ``locale``, with ``values`` filled in.
+
+    A key missing from a catalog falls back to English, then to the key itself, so
+    a gap shows up as a visible key rather than a crash.
+    """
+    lang = language(locale)
+    text = catalog(lang).get(key) or catalog(DEFAULT).get(key) or key
+    if values:
+        try:
+            return text.format(**values)
+        except (KeyError, IndexError, ValueError):
+            return text
+    return text

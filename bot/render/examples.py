@@ -1,0 +1,231 @@
+"""Fixed example inputs for the images: docs, benchmarks and snapshot tests use them.
+
+The views are built directly (the Tichu engine is not needed), and describe
+plausible moments of a game: a trick in play, a hand after the exchange, a
+finished deal with a double victory, and a finished game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from bot.render.trick import SeatInfo
+from engine.cards import Card, parse_cards
+from engine.tichu.combos import Combo, readings
+from engine.tichu.view import Call, DealResult, Phase, TichuView, TrickPlay
+
+NAMES = ("Alice", "Bob", "Chloé", "Dmitri")
+"""Seat 0..3; Alice and Chloé play together against Bob and Dmitri."""
+
+
+def combo(tokens: str) -> Combo:
+    """The highest reading of the cards written in ``tokens`` (space separated)."""
+    found = readings(parse_cards(tokens.split()))
+    if not found:
+        raise ValueError(f"not a combination: {tokens}")
+    return found[0]
+
+
+def cards(tokens: str) -> tuple[Card, ...]:
+    return tuple(parse_cards(tokens.split()))
+
+
+HISTORY: tuple[DealResult, ...] = (
+    DealResult(0, (1, 0, 2), (45, 55), (0, 100), (None, Call.TICHU, None, None), None),
+    DealResult(1, (0, 3, 2), (70, 30), (100, 0), (Call.TICHU, None, None, None), None),
+    DealResult(2, (2, 0), (200, 0), (0, 0), (None, None, None, None), 0),
+    DealResult(3, (3, 2, 0), (35, 65), (0, 200), (None, None, None, Call.GRAND_TICHU), None),
+    DealResult(4, (1, 3), (0, 200), (-100, 100), (Call.TICHU, Call.TICHU, None, None), 1),
+    DealResult(5, (0, 1, 3), (85, 15), (100, 0), (Call.TICHU, None, None, None), None),
+    DealResult(6, (2, 1, 0), (75, 25), (0, 0), (None, None, None, None), None),
+    DealResult(7, (0, 2), (200, 0), (200, 0), (Call.GRAND_TICHU, None, None, None), 0),
+)
+"""Eight deals that end 1010 to 790."""
+
+
+def totals(history: tuple[DealResult, ...]) -> tuple[int, int]:
+    a = sum(d.scores[0] for d in history)
+    b = sum(d.scores[1] for d in history)
+    return (a, b)
+
+
+def _base(history: tuple[DealResult, ...]) -> TichuView:
+    return TichuView(
+        seat=None, n_seats=4, phase=Phase.PLAY, deal_number=len(history), turn=1,
+        hand=(), hand_counts=(0, 5, 7, 9), grand_decided=(True,) * 4,
+        calls=(Call.TICHU, None, None, Call.GRAND_TICHU), has_played=(True,) * 4,
+        exchanged=(True,) * 4, given={}, received={}, trick=(), passed=(False,) * 4,
+        wish=None, out=(), trick_points=(0,) * 4, scores=totals(history), target=1000,
+        history=history, winner=None, bombs_played=(0,) * 4,
+    )
+
+
+def table_view() -> TichuView:
+    """Public view mid-trick: Alice is out first, a wish for 8 is open, Bob to play."""
+    history = HISTORY[:3]
+    trick = (
+        TrickPlay(3, combo("9c 9h")),
+        TrickPlay(1, combo("Jd Js")),
+        TrickPlay(2, combo("Kh PHOENIX")),
+    )
+    return replace(
+        _base(history), trick=trick, passed=(False, False, False, True), wish=8, out=(0,),
+        trick_points=(35, 10, 0, 20), turn=1, bombs_played=(0, 1, 0, 0),
+    )
+
+
+def table_views() -> dict[str, TichuView]:
+    """Public views of every phase, for tests and docs."""
+    history = HISTORY[:3]
+    base = _base(history)
+    return {
+        "play": table_view(),
+        "lead": replace(base, trick=(), turn=3, out=(0,), calls=(Call.TICHU, None, None, None)),
+        "grand": replace(base, phase=Phase.GRAND, turn=None, hand_counts=(8, 8, 14, 8),
+                         grand_decided=(True, False, True, False),
+                         calls=(None, None, Call.GRAND_TICHU, None), has_played=(False,) * 4,
+                         exchanged=(False,) * 4),
+        "exchange": replace(base, phase=Phase.EXCHANGE, turn=None, hand_counts=(14, 14, 11, 14),
+                            calls=(None, Call.TICHU, None, None), has_played=(False,) * 4,
+                            exchanged=(False, True, True, False)),
+        "gift": replace(base, phase=Phase.GIFT, turn=2, out=(2, 1),
+                        hand_counts=(3, 0, 0, 6),
+                        trick=(TrickPlay(0, combo("Ac")), TrickPlay(2, combo("DRAGON"))),
+                        trick_points=(20, 40, 15, 0)),
+        "bomb": replace(base, out=(), hand_counts=(4, 2, 7, 5), turn=2, trick=(
+            TrickPlay(0, combo("3c 4d 5h 6s 7c 8d")),
+            TrickPlay(3, combo("Qc Qd Qh Qs")),
+            TrickPlay(1, combo("4s 5s 6s 7s 8s"), out_of_turn=True),
+        ), passed=(False, False, False, False)),
+    }
+
+
+def hand_view() -> TichuView:
+    """Chloé's view (seat 2) after the exchange: two bombs, the Phoenix and the Dragon."""
+    hand = cards("DOG 3h 5c 5d 5h 5s 7s 8s 9s Ts Js PHOENIX DRAGON Ac")
+    return replace(
+        table_view(), seat=2, hand=hand, hand_counts=(14, 14, 14, 14), trick=(), out=(),
+        passed=(False,) * 4, wish=None, turn=2,
+        received={1: cards("3h")[0], 0: cards("Ac")[0], 3: cards("DOG")[0]},
+        given={1: cards("2c")[0], 0: cards("Kd")[0], 3: cards("4h")[0]},
+        has_played=(False,) * 4, trick_points=(0,) * 4,
+    )
+
+
+HAND_SELECTED: tuple[Card, ...] = cards("7s 8s 9s Ts Js")
+
+
+def exchange_view() -> TichuView:
+    """Alice's view (seat 0) while choosing her three gifts."""
+    hand = cards("MAHJONG 2c 3d 4h 6c 7d 9h Tc Qs Kd Kh Ah As PHOENIX")
+    return replace(
+        table_view(), seat=0, phase=Phase.EXCHANGE, hand=hand, hand_counts=(14,) * 4,
+        trick=(), out=(), wish=None, turn=None, exchanged=(False,) * 4,
+        has_played=(False,) * 4, calls=(None,) * 4, trick_points=(0,) * 4,
+    )
+
+
+EXCHANGE_CHOICE: tuple[Card, Card | None, Card] = (
+    cards("2c")[0], cards("As")[0], cards("3d")[0])
+"""(left, partner, right)."""
+
+
+def deal_over_view() -> TichuView:
+    """Public view after a deal won double by Alice and Chloé, Dmitri's Grand Tichu lost."""
+    history = (*HISTORY[:3], DealResult(3, (0, 2), (200, 0), (100, -200),
+                                        (Call.TICHU, None, None, Call.GRAND_TICHU), 0))
+    return replace(_base(history), phase=Phase.DEAL_OVER, turn=None, out=(0, 2),
+                   hand_counts=(0, 6, 0, 8))
+
+
+def game_over_view() -> TichuView:
+    """Public view of a finished game (Alice and Chloé reach the target)."""
+    return replace(_base(HISTORY), phase=Phase.GAME_OVER, turn=None, winner=0,
+                   out=(0, 2), hand_counts=(0, 5, 0, 3))
+
+
+def trick_seats() -> list[SeatInfo]:
+    """Four seats of a Chinois round in progress."""
+    return [
+        SeatInfo("Alice", bid=2, tricks=1, points=34, is_turn=False),
+        SeatInfo("Bob", bid=0, tricks=1, points=21, is_dealer=True),
+        SeatInfo("Chloé", bid=3, tricks=2, points=40),
+        SeatInfo("Dmitri", bid=1, tricks=0, points=12, is_turn=True),
+    ]
+
+
+TRICK = [(1, cards("Kh")[0]), (2, cards("Ah")[0]), (3, cards("7h")[0])]
+TRICK_LEADER = 1
+TRICK_TRUMP_CARD = cards("9s")[0]
+TRICK_TRUMP_SUIT = 3
+
+GRID_COLUMNS = ["#", "Alice", "Bob", "Chloé", "Dmitri"]
+GRID_ROWS = [
+    ["1", "12", "3", "15", "-5"],
+    ["2", "22", "13", "15", "5"],
+    ["3", "22", "23", "30", "17"],
+    ["4", "34", "21", "40", "12"],
+    ["5", "49", "31", "40", "24"],
+]
+
+
+def gallery() -> dict[str, Callable[[], bytes]]:
+    """Every example image by file stem: the docs examples and the snapshot references."""
+    from bot.render import (
+        render_deal_summary,
+        render_exchange,
+        render_game_over,
+        render_hand,
+        render_score_grid,
+        render_table,
+        render_trick_table,
+    )
+
+    views = table_views()
+    left, partner, right = EXCHANGE_CHOICE
+    out: dict[str, Callable[[], bytes]] = {
+        "table": lambda: render_table(views["play"], NAMES),
+        "table-fr": lambda: render_table(views["play"], NAMES, locale="fr"),
+        "table-bomb": lambda: render_table(views["bomb"], NAMES),
+        "table-grand": lambda: render_table(views["grand"], NAMES),
+        "table-exchange": lambda: render_table(views["exchange"], NAMES, locale="fr"),
+        "table-gift": lambda: render_table(views["gift"], NAMES),
+        "table-lead": lambda: render_table(views["lead"], NAMES),
+        "hand": lambda: render_hand(hand_view(), selected=HAND_SELECTED),
+        "hand-fr": lambda: render_hand(hand_view(), locale="fr"),
+        "exchange": lambda: render_exchange(exchange_view(), left, partner, right, NAMES),
+        "exchange-partial": lambda: render_exchange(exchange_view(), left, None, None, NAMES,
+                                                    locale="fr"),
+        "deal-summary": lambda: render_deal_summary(deal_over_view(), NAMES),
+        "deal-summary-fr": lambda: render_deal_summary(deal_over_view(), NAMES, locale="fr"),
+        "game-over": lambda: render_game_over(game_over_view(), NAMES),
+        "trick-table": lambda: render_trick_table(
+            trick_seats(), TRICK, leader=TRICK_LEADER, trump_card=TRICK_TRUMP_CARD,
+            trump_suit=TRICK_TRUMP_SUIT, header="Chinois · Round 5 (7 cards)", winner=2),
+        "trick-table-3": lambda: render_trick_table(
+            three_seats(), THREE_TRICK, leader=1, trump_suit=2, header="Tysiacha · Deal 3",
+            locale="fr", footer="Contrat : 120 (Alice)"),
+        "score-grid": lambda: render_score_grid(
+            GRID_COLUMNS, GRID_ROWS, title="Chinois · Score sheet", highlight_rows=[4],
+            highlight_cells=[(4, 3)], total_row=True, footer="Target: 100"),
+    }
+    return out
+
+
+SNAPSHOTS = ("table", "table-fr", "table-grand", "table-gift", "table-bomb", "hand",
+             "exchange-partial", "deal-summary", "game-over", "trick-table", "trick-table-3",
+             "score-grid")
+"""The gallery images kept as snapshot references under ``tests/render/snapshots``."""
+
+
+def three_seats() -> list[SeatInfo]:
+    """Three seats of a Tysiacha deal in progress."""
+    return [
+        SeatInfo("Alice", tricks=2, points=120, is_turn=True, note="Mariage ♥"),
+        SeatInfo("Bob", tricks=1, points=40, is_dealer=True),
+        SeatInfo("Chloé", tricks=0, points=0),
+    ]
+
+
+THREE_TRICK = [(1, cards("As")[0]), (2, cards("Ts")[0])]

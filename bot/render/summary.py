@@ -1,0 +1,292 @@
+"""End-of-deal and end-of-game images: the deal's score breakdown, the score sheet
+and a chart of both teams' running totals."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import accumulate
+
+from PIL import Image, ImageDraw
+
+from bot.render.draw import (
+    DIM,
+    GOLD,
+    GREEN,
+    INK,
+    MUTED,
+    PANEL,
+    PANEL_STRONG,
+    RED,
+    RGB,
+    TEXT,
+    canvas,
+    draw_text,
+    encode,
+    fit,
+    pill,
+    team_color,
+)
+from bot.render.fonts import font
+from bot.render.labels import label, ordinal
+from bot.render.seats import check_names, seat_name, team_name
+from engine.tichu.view import Call, DealResult, TichuView
+
+SUMMARY_W, SUMMARY_H = 1000, 660
+CALL_VALUES = {Call.TICHU: 100, Call.GRAND_TICHU: 200}
+MEDALS: dict[int, RGB] = {1: (250, 204, 70), 2: (206, 214, 224), 3: (214, 140, 84),
+                          4: (150, 150, 150)}
+
+
+def signed(n: int) -> str:
+    """``+45``, ``−100`` (with a true minus sign), ``0``."""
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+
+def number(n: int) -> str:
+    """An integer with a true minus sign."""
+    return f"−{-n}" if n < 0 else str(n)
+
+
+def full_order(deal: DealResult, n_seats: int) -> list[int]:
+    """The out order completed with the seats that never went out."""
+    return list(deal.out) + [s for s in range(n_seats) if s not in deal.out]
+
+
+def call_lines(deal: DealResult, team: int, names: Sequence[str],
+               locale: str) -> list[tuple[str, bool]]:
+    """(text, made) for each call of ``team`` in ``deal``."""
+    lines = []
+    first = deal.out[0] if deal.out else None
+    for seat, call in enumerate(deal.calls):
+        if call is None or seat % 2 != team:
+            continue
+        made = seat == first
+        value = CALL_VALUES.get(call, 0)
+        text = (f"{seat_name(names, seat)} · {label(locale, call.value)} "
+                f"{'✓' if made else '✗'} {signed(value if made else -value)}")
+        lines.append((text, made))
+    return lines
+
+
+def _medal(d: ImageDraw.ImageDraw, cx: float, cy: float, place: int, locale: str) -> None:
+    d.ellipse((cx - 22, cy - 22, cx + 22, cy + 22), fill=MEDALS.get(place, MEDALS[4]),
+              outline=(255, 255, 255, 150), width=2)
+    d.text((cx, cy + 1), ordinal(locale, place), font=font(18, "bold"), fill=INK, anchor="mm")
+
+
+def draw_deal_summary(view: TichuView, names: Sequence[str], locale: str = "en") -> Image.Image:
+    """The deal summary image, before encoding."""
+    deal = view.last_deal
+    if deal is None:
+        raise ValueError("no finished deal in this view (history is empty)")
+    check_names(view, names)
+    img, d = canvas((SUMMARY_W, SUMMARY_H))
+    d.rounded_rectangle((12, 12, SUMMARY_W - 12, 76), radius=14, fill=PANEL_STRONG)
+    draw_text(d, (SUMMARY_W / 2, 44), label(locale, "deal_n", n=deal.number + 1), 32, "bold",
+              TEXT, "mm")
+    draw_text(d, (SUMMARY_W - 32, 44), label(locale, "target_n", n=view.target), 20, "regular",
+              MUTED, "rm")
+    top = 92
+    if deal.double_victory is not None:
+        team = deal.double_victory
+        winners = team_name(names, team, view.n_seats)
+        text = f"★ {label(locale, 'double_victory')} · {winners} ★"
+        pill(d, SUMMARY_W / 2, top, fit(text, 900, 24, "bold"), 24, (*GOLD, 245), INK,
+             height=44, align="center")
+        top += 60
+    totals = view.scores
+    for team in (0, 1):
+        x0 = 28 if team == 0 else SUMMARY_W / 2 + 10
+        x1 = SUMMARY_W / 2 - 10 if team == 0 else SUMMARY_W - 28
+        color = team_color(team)
+        box = (x0, top, x1, top + 372)
+        d.rounded_rectangle(box, radius=16, fill=PANEL, outline=(*color, 200), width=3)
+        d.ellipse((x0 + 18, top + 22, x0 + 36, top + 40), fill=color)
+        draw_text(d, (x0 + 46, top + 31), fit(team_name(names, team, view.n_seats),
+                                               x1 - x0 - 64, 24, "bold"), 24, "bold", TEXT, "lm")
+        y = top + 76
+        draw_text(d, (x0 + 20, y), label(locale, "card_points"), 22, "regular", MUTED, "lm")
+        draw_text(d, (x1 - 20, y), signed(deal.card_points[team]), 26, "bold", TEXT, "rm")
+        y += 42
+        draw_text(d, (x0 + 20, y), label(locale, "call_points"), 22, "regular", MUTED, "lm")
+        draw_text(d, (x1 - 20, y), signed(deal.call_points[team]), 26, "bold", TEXT, "rm")
+        y += 34
+        lines = call_lines(deal, team, names, locale) or [(label(locale, "no_calls"), True)]
+        for text, made in lines[:2]:
+            fg = DIM if text == label(locale, "no_calls") else GREEN if made else RED
+            draw_text(d, (x0 + 36, y), fit(text, x1 - x0 - 56, 20), 20, "regular", fg, "lm")
+            y += 30
+        y = top + 250
+        d.line((x0 + 20, y - 22, x1 - 20, y - 22), fill=(255, 255, 255, 60), width=2)
+        score = deal.scores[team]
+        draw_text(d, (x0 + 20, y), label(locale, "deal_score"), 22, "bold", TEXT, "lm")
+        draw_text(d, (x1 - 20, y), signed(score), 30, "bold",
+                  GREEN if score > 0 else RED if score < 0 else TEXT, "rm")
+        y += 48
+        total = totals[team] if team < len(totals) else 0
+        draw_text(d, (x0 + 20, y), label(locale, "total"), 22, "bold", TEXT, "lm")
+        draw_text(d, (x1 - 20, y), number(total), 32, "bold", color, "rm")
+        # progress towards the target
+        bar = (x0 + 20, y + 30, x1 - 20, y + 44)
+        d.rounded_rectangle(bar, radius=7, fill=(0, 0, 0, 120))
+        frac = max(0.0, min(1.0, total / view.target)) if view.target else 0.0
+        if frac > 0:
+            d.rounded_rectangle((bar[0], bar[1], bar[0] + (bar[2] - bar[0]) * frac, bar[3]),
+                                radius=7, fill=color)
+    # out order
+    y = top + 412
+    draw_text(d, (40, y), label(locale, "out_order"), 22, "bold", MUTED, "lm")
+    order = full_order(deal, view.n_seats)
+    slot = (SUMMARY_W - 260) / max(len(order), 1)
+    for i, seat in enumerate(order):
+        cx = 240 + slot * i
+        _medal(d, cx + 22, y, i + 1, locale)
+        draw_text(d, (cx + 52, y), fit(seat_name(names, seat), slot - 64, 22, "bold"), 22,
+                  "bold", team_color(seat % 2), "lm")
+    return img
+
+
+def render_deal_summary(view: TichuView, names: Sequence[str], *, locale: str = "en") -> bytes:
+    """PNG of the last finished deal (``view.last_deal``): card points and call bonuses
+    per team, each call made or failed, the double victory if any, the out order,
+    the deal's score and the running totals against the target.
+
+    Raises ValueError when the view has no finished deal.
+    """
+    return encode(draw_deal_summary(view, names, locale))
+
+
+# --- Game over ------------------------------------------------------------------------
+
+GAME_W = 1000
+ROW_H = 36
+CHART_H = 330
+
+
+def _notes(deal: DealResult, names: Sequence[str], locale: str) -> str:
+    parts = []
+    if deal.double_victory is not None:
+        parts.append(label(locale, "double_victory"))
+    first = deal.out[0] if deal.out else None
+    for seat, call in enumerate(deal.calls):
+        if call is not None:
+            parts.append(f"{seat_name(names, seat)} {label(locale, call.value)} "
+                         f"{'✓' if seat == first else '✗'}")
+    return " · ".join(parts)
+
+
+def _nice_step(span: float) -> int:
+    for step in (50, 100, 200, 250, 500, 1000, 2000):
+        if span / step <= 6:
+            return step
+    return 5000
+
+
+def _chart(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
+           series: list[list[int]], target: int, locale: str) -> None:
+    x0, y0, x1, y1 = box
+    d.rounded_rectangle(box, radius=16, fill=PANEL)
+    draw_text(d, (x0 + 20, y0 + 24), label(locale, "chart"), 22, "bold", TEXT, "lm")
+    px0, py0, px1, py1 = x0 + 80, y0 + 52, x1 - 30, y1 - 44
+    values = [v for s in series for v in s] + [target, 0]
+    lo, hi = min(values), max(values)
+    step = _nice_step(hi - lo)
+    lo = (lo // step) * step
+    hi = -((-hi) // step) * step
+    if hi == lo:
+        hi = lo + step
+    n = max(len(series[0]) - 1, 1)
+
+    def pt(i: int, v: float) -> tuple[float, float]:
+        return (px0 + (px1 - px0) * i / n, py1 - (py1 - py0) * (v - lo) / (hi - lo))
+
+    v = lo
+    while v <= hi:
+        y = pt(0, v)[1]
+        d.line((px0, y, px1, y), fill=(255, 255, 255, 40 if v else 90), width=1 if v else 2)
+        draw_text(d, (px0 - 12, y), number(v), 18, "regular", MUTED, "rm", shadow=False)
+        v += step
+    label_every = max(1, n // 12)
+    for i in range(n + 1):
+        if i % label_every == 0 or i == n:
+            draw_text(d, (pt(i, lo)[0], py1 + 22), str(i), 18, "regular", MUTED, "mm",
+                      shadow=False)
+    ty = pt(0, target)[1]
+    x = px0
+    while x < px1:
+        d.line((x, ty, min(x + 14, px1), ty), fill=GOLD, width=3)
+        x += 24
+    draw_text(d, (px1, ty - 16), label(locale, "target_n", n=target), 18, "bold", GOLD, "rm")
+    for team, values_ in enumerate(series):
+        color = team_color(team)
+        points = [pt(i, val) for i, val in enumerate(values_)]
+        if len(points) > 1:
+            d.line(points, fill=color, width=5, joint="curve")
+        for x, y in points:
+            d.ellipse((x - 6, y - 6, x + 6, y + 6), fill=color, outline=(20, 20, 20), width=2)
+
+
+def draw_game_over(view: TichuView, names: Sequence[str], locale: str = "en") -> Image.Image:
+    """The final score sheet and chart, before encoding."""
+    check_names(view, names)
+    history = view.history
+    rows = len(history)
+    sheet_top = 96 + (0 if view.winner is None else 56)
+    sheet_h = 48 + ROW_H * (rows + 1) + 16
+    height = sheet_top + sheet_h + 24 + CHART_H + 24
+    img, d = canvas((GAME_W, height))
+    d.rounded_rectangle((12, 12, GAME_W - 12, 76), radius=14, fill=PANEL_STRONG)
+    draw_text(d, (GAME_W / 2, 44), label(locale, "game_over"), 32, "bold", TEXT, "mm")
+    draw_text(d, (GAME_W - 32, 44), label(locale, "target_n", n=view.target), 20, "regular",
+              MUTED, "rm")
+    if view.winner is not None:
+        text = f"★ {label(locale, 'wins', name=team_name(names, view.winner, view.n_seats))} ★"
+        pill(d, GAME_W / 2, 92, fit(text, 900, 26, "bold"), 26, (*team_color(view.winner), 245),
+             INK, height=46, align="center")
+    # score sheet
+    box = (24, sheet_top, GAME_W - 24, sheet_top + sheet_h)
+    d.rounded_rectangle(box, radius=16, fill=PANEL)
+    cols = (70, 190, 300, 430, 540)
+    header_y = sheet_top + 30
+    draw_text(d, (cols[0], header_y), label(locale, "deal"), 20, "bold", MUTED, "mm")
+    for team in (0, 1):
+        cx = (cols[1 + 2 * team] + cols[2 + 2 * team]) / 2
+        draw_text(d, (cx, header_y), fit(team_name(names, team, view.n_seats), 230, 20, "bold"),
+                  20, "bold", team_color(team), "mm")
+    draw_text(d, (610, header_y), label(locale, "calls"), 20, "bold", MUTED, "lm")
+    running = [list(accumulate(deal.scores[t] for deal in history)) for t in (0, 1)]
+    y = header_y + 44
+    for i, deal in enumerate(history):
+        if i % 2 == 0:
+            d.rectangle((36, y - ROW_H / 2, GAME_W - 36, y + ROW_H / 2), fill=(255, 255, 255, 14))
+        draw_text(d, (cols[0], y), str(deal.number + 1), 20, "bold", TEXT, "mm", shadow=False)
+        for team in (0, 1):
+            score = deal.scores[team]
+            draw_text(d, (cols[1 + 2 * team] + 30, y), signed(score), 20, "regular",
+                      GREEN if score > 0 else RED if score < 0 else MUTED, "rm", shadow=False)
+            draw_text(d, (cols[2 + 2 * team] + 40, y), number(running[team][i]), 22, "bold",
+                      team_color(team), "rm", shadow=False)
+        notes = _notes(deal, names, locale)
+        if notes:
+            draw_text(d, (610, y), fit(notes, GAME_W - 660, 18), 18, "regular", MUTED, "lm",
+                      shadow=False)
+        y += ROW_H
+    d.line((40, y - ROW_H / 2 + 2, GAME_W - 40, y - ROW_H / 2 + 2), fill=(255, 255, 255, 80),
+           width=2)
+    draw_text(d, (cols[0], y + 4), label(locale, "total"), 20, "bold", TEXT, "mm")
+    for team in (0, 1):
+        total = view.scores[team] if team < len(view.scores) else 0
+        draw_text(d, (cols[2 + 2 * team] + 40, y + 4), number(total), 26, "bold", team_color(team),
+                  "rm")
+    series = [[0, *running[t]] for t in (0, 1)]
+    chart_top = sheet_top + sheet_h + 24
+    _chart(d, (24, chart_top, GAME_W - 24, chart_top + CHART_H), series, view.target, locale)
+    return img
+
+
+def render_game_over(view: TichuView, names: Sequence[str], *, locale: str = "en") -> bytes:
+    """PNG of the finished game: the winner, the score sheet deal by deal (each deal's
+    score, running totals, calls and double victories, from ``view.history``) and a
+    line chart of both teams' running totals with the target line.
+    """
+    return encode(draw_game_over(view, names, locale))

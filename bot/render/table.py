@@ -1,0 +1,338 @@
+"""The public Tichu table: seats, card counts, calls, the trick, the wish and the scores.
+
+Only public fields of a public view are read; a seat's view is refused, and
+``hand``, ``given`` and ``received`` are never touched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.render.cards import SHADOW_PAD, back_sprite, card_height, card_sprite, shadowed_sprite
+from bot.render.draw import (
+    DIM,
+    GOLD,
+    INK,
+    MUTED,
+    PANEL,
+    PANEL_STRONG,
+    TEXT,
+    Box,
+    Color,
+    canvas,
+    draw_text,
+    fit,
+    glow,
+    paste,
+    pill,
+    team_color,
+    text_width,
+)
+from bot.render.fonts import font
+from bot.render.labels import label, ordinal
+from bot.render.palette import encode_tichu
+from bot.render.seats import check_names, combo_text, rank_text, seat_name, team_name
+from engine.tichu.cards import MAHJONG, POINTS
+from engine.tichu.view import Call, Phase, TichuView, TrickPlay
+
+W, H = 1000, 860
+PANEL_W, PANEL_H = 250, 172
+PANELS: dict[int, tuple[int, int]] = {
+    0: ((W - PANEL_W) // 2, H - 18 - PANEL_H),
+    1: (W - 16 - PANEL_W, 380),
+    2: ((W - PANEL_W) // 2, 84),
+    3: (16, 380),
+}
+"""Top-left corner of each seat's panel, by seat (seat 0 at the bottom, play turning
+counter-clockwise: 1 on the right, 2 at the top, 3 on the left)."""
+
+CENTER_PHASES = frozenset({Phase.GRAND, Phase.EXCHANGE, Phase.DEAL_OVER, Phase.GAME_OVER})
+"""Phases whose progress is announced in the middle of the table (no trick there)."""
+TRICK_ZONE: Box = (282, 278, 718, 664)
+BACK_W = 46
+MEDALS = {1: (250, 204, 70), 2: (206, 214, 224), 3: (214, 140, 84), 4: (150, 150, 150)}
+
+
+@lru_cache(maxsize=16)
+def _fan(count: int) -> Image.Image:
+    """``count`` card backs fanned like a held hand (cached)."""
+    back = back_sprite(BACK_W)
+    size = (190, 90)
+    img = Image.new("RGBA", size, (0, 0, 0, 0))
+    if count <= 0:
+        return img
+    step = min(16.0, (size[0] - BACK_W - 24) / max(count - 1, 1))
+    spread = min(5.0, 40.0 / max(count, 1))
+    width = BACK_W + step * (count - 1)
+    x0 = (size[0] - width) / 2
+    for i in range(count):
+        angle = (i - (count - 1) / 2) * spread
+        rotated = back.rotate(-angle, resample=Image.Resampling.BICUBIC, expand=True)
+        lift = abs(i - (count - 1) / 2) * spread * 0.35
+        x = x0 + i * step - (rotated.width - BACK_W) / 2
+        y = 10 + lift - (rotated.height - back.height) / 2
+        img.alpha_composite(rotated, (round(x), max(0, round(y))))
+    return img
+
+
+def _header(d: ImageDraw.ImageDraw, view: TichuView, names: Sequence[str], locale: str) -> None:
+    d.rounded_rectangle((12, 12, W - 12, 72), radius=14, fill=PANEL_STRONG)
+    for team in (0, 1):
+        color = team_color(team)
+        score = str(view.scores[team]) if team < len(view.scores) else "0"
+        name = fit(team_name(names, team, view.n_seats), 300, 22, "bold")
+        if team == 0:
+            d.ellipse((28, 33, 46, 51), fill=color)
+            draw_text(d, (56, 42), name, 22, "bold", TEXT, "lm")
+            draw_text(d, (420, 42), score, 34, "bold", color, "rm")
+        else:
+            d.ellipse((W - 46, 33, W - 28, 51), fill=color)
+            draw_text(d, (W - 56, 42), name, 22, "bold", TEXT, "rm")
+            draw_text(d, (580, 42), score, 34, "bold", color, "lm")
+    draw_text(d, (W / 2, 30), label(locale, "deal_n", n=view.deal_number + 1), 20, "bold",
+              TEXT, "mm")
+    draw_text(d, (W / 2, 55), label(locale, "target_n", n=view.target), 18, "regular",
+              MUTED, "mm")
+
+
+def _medal(d: ImageDraw.ImageDraw, cx: float, cy: float, place: int, locale: str) -> None:
+    color = MEDALS.get(place, MEDALS[4])
+    d.ellipse((cx - 33, cy - 33, cx + 33, cy + 33), fill=(0, 0, 0, 90))
+    d.ellipse((cx - 30, cy - 30, cx + 30, cy + 30), fill=color, outline=(255, 255, 255, 160),
+              width=3)
+    d.text((cx, cy + 1), ordinal(locale, place), font=font(22, "bold"), fill=INK, anchor="mm")
+
+
+Chip = tuple[str, Color, Color]
+
+
+def _status_chips(view: TichuView, seat: int, locale: str) -> list[Chip]:
+    """(text, background, foreground) of the chips under a seat, most important first."""
+    chips: list[Chip] = []
+    call = view.calls[seat] if seat < len(view.calls) else None
+    if call is Call.GRAND_TICHU:
+        chips.append((label(locale, "grand_tichu"), (214, 40, 46, 235), (255, 255, 255)))
+    elif call is Call.TICHU:
+        chips.append((label(locale, "tichu"), (250, 200, 70, 240), INK))
+    phase = view.phase
+    if phase is Phase.GRAND:
+        done = view.grand_decided[seat]
+        chips.append((label(locale, "decided" if done else "deciding"),
+                      (110, 214, 120, 200) if done else (255, 255, 255, 40),
+                      INK if done else TEXT))
+    elif phase is Phase.EXCHANGE:
+        done = view.exchanged[seat]
+        chips.append((label(locale, "gave" if done else "choosing"),
+                      (110, 214, 120, 200) if done else (255, 255, 255, 40),
+                      INK if done else TEXT))
+    elif phase is Phase.GIFT and view.turn == seat:
+        chips.append((label(locale, "must_give_dragon"), (214, 40, 46, 235), (255, 255, 255)))
+    points = view.trick_points[seat] if seat < len(view.trick_points) else 0
+    if points and phase in (Phase.PLAY, Phase.GIFT):
+        chips.append((label(locale, "points_n", n=points), (0, 0, 0, 90), MUTED))
+    return chips
+
+
+def _seat(img: Image.Image, d: ImageDraw.ImageDraw, view: TichuView, seat: int,
+          names: Sequence[str], locale: str) -> None:
+    x0, y0 = PANELS[seat]
+    box = (x0, y0, x0 + PANEL_W, y0 + PANEL_H)
+    color = team_color(seat % 2)
+    is_turn = view.turn == seat and view.phase in (Phase.PLAY, Phase.GIFT)
+    if is_turn:
+        for i, alpha in enumerate((40, 70, 110)):
+            grow = 9 - i * 3
+            d.rounded_rectangle((box[0] - grow, box[1] - grow, box[2] + grow, box[3] + grow),
+                                radius=18 + grow, outline=(*GOLD, alpha), width=3)
+    d.rounded_rectangle(box, radius=16, fill=PANEL, outline=GOLD if is_turn else (*color, 150),
+                        width=4 if is_turn else 2)
+    # name with the team's colour
+    d.ellipse((x0 + 14, y0 + 17, x0 + 28, y0 + 31), fill=color)
+    draw_text(d, (x0 + 36, y0 + 24), fit(seat_name(names, seat), PANEL_W - 50, 24, "bold"), 24,
+              "bold", TEXT, "lm")
+    # cards held, or the place this seat went out in
+    count = view.hand_counts[seat] if seat < len(view.hand_counts) else 0
+    fan_y = y0 + 44
+    if seat in view.out:
+        place = view.out.index(seat) + 1
+        _medal(d, x0 + 60, fan_y + 40, place, locale)
+        draw_text(d, (x0 + 104, fan_y + 40), label(locale, "out"), 24, "bold", TEXT, "lm")
+    else:
+        fan = _fan(count)
+        paste(img, fan, (x0 + 4, fan_y - 4))
+        if view.phase is Phase.PLAY and seat < len(view.passed) and view.passed[seat]:
+            d.rounded_rectangle((x0 + 10, fan_y + 6, x0 + 190, fan_y + 78), radius=10,
+                                fill=(10, 30, 20, 150))
+            pill(d, x0 + 100, fan_y + 26, label(locale, "passed"), 20, (255, 255, 255, 60),
+                 TEXT, height=32, align="center")
+        cx, cy = x0 + PANEL_W - 30, fan_y + 42
+        d.ellipse((cx - 23, cy - 23, cx + 23, cy + 23), fill=(250, 248, 240),
+                  outline=(*color, 255), width=3)
+        d.text((cx, cy + 1), str(count), font=font(24, "bold"), fill=INK, anchor="mm")
+    # chips
+    x: float = x0 + 12
+    y = y0 + PANEL_H - 40
+    for text, bg, fg in _status_chips(view, seat, locale):
+        width = text_width(text, 18, "bold") + 18
+        if x + width > x0 + PANEL_W - 10:
+            break
+        pill(d, x, y, text, 18, bg, fg, height=30)
+        x += width + 6
+    if is_turn:
+        tag = label(locale, "turn")
+        tw = text_width(tag, 20, "bold") + 40
+        ty = y0 + PANEL_H - 14 if seat == 2 else y0 - 30
+        pill(d, x0 + PANEL_W / 2, ty, "▶ " + tag, 20, GOLD, INK, height=32,
+             align="center", pad=int((tw - text_width(tag, 20, "bold")) / 2))
+
+
+def _cards_row(img: Image.Image, cards: Sequence[int], cx: float, top: float, width: int,
+               max_w: float, max_step: float, shadow: bool = True) -> Box:
+    """A centred row of overlapping cards; returns its box."""
+    n = len(cards)
+    step = min(max_step, (max_w - width) / (n - 1)) if n > 1 else 0
+    total = width + step * (n - 1)
+    x = cx - total / 2
+    for i, c in enumerate(cards):
+        if shadow:
+            paste(img, shadowed_sprite(c, width), (x + i * step - SHADOW_PAD, top - SHADOW_PAD))
+        else:
+            paste(img, card_sprite(c, width), (x + i * step, top))
+    return (x, top, x + total, top + card_height(width))
+
+
+def _trick(img: Image.Image, d: ImageDraw.ImageDraw, view: TichuView, names: Sequence[str],
+           locale: str) -> None:
+    x0, y0, x1, y1 = TRICK_ZONE
+    cx = (x0 + x1) / 2
+    plays: tuple[TrickPlay, ...] = view.trick
+    if not plays:
+        cy = (y0 + y1) / 2
+        if view.phase is Phase.PLAY and view.turn is not None:
+            text = label(locale, "leads", name=seat_name(names, view.turn))
+            draw_text(d, (cx, cy), fit(text, x1 - x0, 28, "bold"), 28, "bold", MUTED, "mm")
+        elif view.phase in CENTER_PHASES:
+            title, detail = _phase_texts(view, names, locale)
+            d.rounded_rectangle((x0 + 10, cy - 62, x1 - 10, cy + 62), radius=18,
+                                fill=PANEL_STRONG)
+            draw_text(d, (cx, cy - 22), fit(title, x1 - x0 - 50, 32, "bold"), 32, "bold", TEXT,
+                      "mm")
+            if detail:
+                draw_text(d, (cx, cy + 26), fit(detail, x1 - x0 - 50, 22), 22, "regular", GOLD,
+                          "mm")
+        return
+    last = plays[-1]
+    earlier = plays[:-1]
+    shown = earlier[-3:]
+    hidden = len(earlier) - len(shown)
+    if shown:
+        slot = (x1 - x0) / len(shown)
+        for i, play in enumerate(shown):
+            scx = x0 + slot * (i + 0.5)
+            _cards_row(img, play.combo.cards, scx, y0, 58, slot - 16, 22, shadow=False)
+            name = fit(seat_name(names, play.seat), slot - 12, 18, "bold")
+            draw_text(d, (scx, y0 + 82 + 14), name, 18, "bold", team_color(play.seat % 2), "mm")
+            if i:
+                draw_text(d, (x0 + slot * i, y0 + 40), "›", 30, "bold", DIM, "mm")
+        if hidden:
+            pill(d, x0, y0 - 6, label(locale, "earlier_plays", n=hidden), 18,
+                 (0, 0, 0, 120), MUTED, height=28, align="center")
+    top = y0 + (130 if shown else 70)
+    # the play to beat: big, with a glow and a label
+    color = team_color(last.seat % 2)
+    caption = f"{seat_name(names, last.seat)} · {combo_text(last.combo, locale)}"
+    caption = fit(caption, x1 - x0 - 20, 20, "bold")
+    bomb = last.combo.is_bomb
+    paste(img, glow((460, 260), (255, 80, 50) if bomb else GOLD, 110 if bomb else 70),
+          (cx - 230, top - 4))
+    if bomb:
+        pill(d, cx, top - 4, caption, 20, (214, 40, 46, 240), TEXT, height=32, align="center",
+             outline=(*color, 255))
+    else:
+        pill(d, cx, top - 4, caption, 20, (*color, 235), INK, height=32, align="center")
+    row = _cards_row(img, last.combo.cards, cx, top + 36, 120, x1 - x0, 40)
+    notes = []
+    if last.combo.phoenix is not None:
+        notes.append(label(locale, "phoenix_as", rank=rank_text(last.combo.phoenix)))
+    if last.out_of_turn:
+        notes.append(label(locale, "out_of_turn"))
+    if notes:
+        draw_text(d, (cx, row[3] + 16), fit(" · ".join(notes), x1 - x0, 18, "bold"), 18, "bold",
+                  (255, 190, 110), "mm")
+
+
+def _corner_panels(img: Image.Image, d: ImageDraw.ImageDraw, view: TichuView,
+                   names: Sequence[str], locale: str) -> None:
+    if view.wish is not None:
+        box = (26, 92, 250, 172)
+        d.rounded_rectangle(box, radius=14, fill=PANEL_STRONG, outline=(*GOLD, 200), width=2)
+        paste(img, card_sprite(MAHJONG, 46), (38, 99))
+        draw_text(d, (98, 116), label(locale, "wish"), 20, "bold", MUTED, "lm")
+        draw_text(d, (98, 150), rank_text(view.wish), 36, "bold", GOLD, "lm")
+    title, detail = _phase_texts(view, names, locale)
+    if title and not (view.phase in CENTER_PHASES and not view.trick):
+        right = W - 26
+        width = max(text_width(title, 22, "bold"), text_width(detail, 18)) + 32
+        width = min(max(width, 180), 330)
+        banner: Box = (right - width, 92, right, 172 if detail else 134)
+        d.rounded_rectangle(banner, radius=14, fill=PANEL_STRONG)
+        draw_text(d, (banner[0] + 16, 114), fit(title, width - 28, 22, "bold"), 22, "bold", TEXT,
+                  "lm")
+        if detail:
+            draw_text(d, (banner[0] + 16, 148), fit(detail, width - 28, 18), 18, "regular", MUTED,
+                      "lm")
+
+
+def _phase_texts(view: TichuView, names: Sequence[str], locale: str) -> tuple[str, str]:
+    n = view.n_seats
+    if view.phase is Phase.GRAND:
+        return (label(locale, "phase_grand"),
+                label(locale, "phase_grand_detail", n=sum(view.grand_decided), total=n))
+    if view.phase is Phase.EXCHANGE:
+        return (label(locale, "phase_exchange"),
+                label(locale, "phase_exchange_detail", n=sum(view.exchanged), total=n))
+    if view.phase is Phase.GIFT:
+        who = seat_name(names, view.turn) if view.turn is not None else "?"
+        return label(locale, "phase_gift"), label(locale, "phase_gift_detail", name=who)
+    if view.phase is Phase.DEAL_OVER:
+        return label(locale, "phase_deal_over"), ""
+    if view.phase is Phase.GAME_OVER:
+        detail = ""
+        if view.winner is not None:
+            detail = label(locale, "wins", name=team_name(names, view.winner, n))
+        return label(locale, "phase_game_over"), detail
+    if view.trick:
+        points = sum(POINTS[c] for play in view.trick for c in play.combo.cards)
+        shown = f"−{-points}" if points < 0 else str(points)
+        return label(locale, "trick"), label(locale, "points_n", n=shown)
+    return "", ""
+
+
+def draw_table(view: TichuView, names: Sequence[str], locale: str = "en") -> Image.Image:
+    """The table image of a public view, before encoding."""
+    if view.seat is not None:
+        raise ValueError("the table image is public: pass the public view (seat None)")
+    check_names(view, names)
+    img, d = canvas((W, H))
+    _header(d, view, names, locale)
+    _corner_panels(img, d, view, names, locale)
+    for seat in range(min(view.n_seats, 4)):
+        _seat(img, d, view, seat, names, locale)
+    _trick(img, d, view, names, locale)
+    return img
+
+
+def render_table(view: TichuView, names: Sequence[str], *, locale: str = "en") -> bytes:
+    """PNG of the public table: seats and names (partners opposite, play turning
+    counter-clockwise from seat 0 at the bottom), cards held, Tichu and Grand Tichu
+    calls, who is out and in what order, whose turn it is, the trick with the last
+    play most prominent, the open wish, team scores and the target, and the
+    phase's progress (Grand Tichu decisions, exchange, Dragon gift).
+
+    Reads only public fields; raises ValueError for a seat's view (``seat`` not None)
+    or when ``names`` does not cover every seat.
+    """
+    return encode_tichu(draw_table(view, names, locale))

@@ -1,0 +1,81 @@
+"""The store: everything the bot keeps, behind the :class:`Repository` interface.
+
+``open_repository(url_or_path)`` picks the backend; SQLite is the only one today.
+"""
+
+from __future__ import annotations
+
+from bot.store.models import (
+    ActionRecord,
+    CorruptRowError,
+    GamePlayerResult,
+    GameResult,
+    LeaderboardRow,
+    Repository,
+    SeatRecord,
+    SequenceConflictError,
+    StoreError,
+    TableRecord,
+    TableStatus,
+)
+from bot.store.sqlite import SQLiteRepository
+
+__all__ = [
+    "ActionRecord",
+    "CorruptRowError",
+    "GamePlayerResult",
+    "GameResult",
+    "LeaderboardRow",
+    "Repository",
+    "SQLiteRepository",
+    "SeatRecord",
+    "SequenceConflictError",
+    "StoreError",
+    "TableRecord",
+    "TableStatus",
+    "open_repository",
+]
+
+_SQLITE_PREFIX = "sqlite://"
+_POSTGRES_SCHEMES = ("postgres", "postgresql")
+
+
+def open_repository(url_or_path: str) -> Repository:
+    """The repository for ``url_or_path``, not yet opened (``await repo.open()``).
+
+    - a plain path, or ``":memory:"`` → SQLite on that file;
+    - ``sqlite:///relative/path.db``, ``sqlite:////absolute/path.db``,
+      ``sqlite:///:memory:`` or ``sqlite://`` (in memory) → SQLite;
+    - ``postgresql://…`` (or ``postgres://``, ``postgresql+driver://``) and any other
+      ``scheme://`` → :class:`StoreError` ``unsupported_backend``.
+    """
+    text = url_or_path.strip()
+    if not text:
+        raise StoreError("unsupported_backend", "no database given (empty path or URL)")
+    if text.lower().startswith("sqlite:"):
+        rest = text[len(_SQLITE_PREFIX):]
+        well_formed = text[:len(_SQLITE_PREFIX)].lower() == _SQLITE_PREFIX
+        if well_formed and rest in ("", "/"):
+            return SQLiteRepository(":memory:")
+        if not well_formed or not rest.startswith("/"):
+            raise StoreError(
+                "unsupported_backend",
+                f"bad SQLite URL {url_or_path!r}: use sqlite:///relative.db or "
+                "sqlite:////absolute/path.db",
+            )
+        return SQLiteRepository(rest[1:])
+    scheme, separator, _ = text.partition("://")
+    if separator:
+        base = scheme.split("+", 1)[0].lower()
+        if base in _POSTGRES_SCHEMES:
+            raise StoreError(
+                "unsupported_backend",
+                "PostgreSQL is not supported yet: only SQLite is implemented "
+                "(give a file path or a sqlite:/// URL)",
+            )
+        raise StoreError(
+            "unsupported_backend",
+            f"unknown database scheme {scheme!r}: only SQLite paths and sqlite:/// URLs "
+            "are supported",
+        )
+    return SQLiteRepository(text)

@@ -1,0 +1,115 @@
+"""Encoding shared by the store backends: compact JSON and UTC timestamps.
+
+Writing refuses what cannot be stored with :class:`StoreError`; reading fails
+only with :class:`CorruptRowError`, whose message says where (``where`` names the
+table, action or game), never with ``json.JSONDecodeError``/``KeyError``/``ValueError``.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.store.models import CorruptRowError, StoreError
+
+# -- writing ---------------------------------------------------------------------
+
+
+def dump_json(value: object, what: str) -> str:
+    """``value`` as compact JSON text (no spaces, UTF-8 kept as is, no NaN)."""
+    try:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as error:
+        raise StoreError("not_json", f"{what} cannot be stored as JSON: {error}") from error
+
+
+def utc_now() -> datetime:
+    """The current time, in UTC."""
+    return datetime.now(UTC)
+
+
+def format_timestamp(moment: datetime) -> str:
+    """``moment`` in UTC as fixed-width ISO-8601 text, which sorts as time does.
+
+    A naive datetime is taken to be UTC already (as ``datetime.utcnow()`` gives)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+# -- reading ---------------------------------------------------------------------
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def load_json(text: object, where: str) -> Any:
+    """Parse stored JSON text."""
+    if not isinstance(text, str):
+        raise CorruptRowError(f"{where}: expected JSON text, found {type(text).__name__}")
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError) as error:  # JSONDecodeError is a ValueError
+        raise CorruptRowError(f"{where}: invalid JSON ({error})") from error
+
+
+def load_json_object(text: object, where: str) -> dict[str, Any]:
+    """Parse stored JSON text that must be an object."""
+    value = load_json(text, where)
+    if not isinstance(value, dict):
+        raise CorruptRowError(f"{where}: expected a JSON object, found {type(value).__name__}")
+    return value
+
+
+def load_int_list(text: object, where: str) -> list[int]:
+    """Parse stored JSON text that must be an array of integers."""
+    value = load_json(text, where)
+    if not isinstance(value, list) or not all(type(item) is int for item in value):
+        raise CorruptRowError(f"{where}: expected a JSON array of integers")
+    return value
+
+
+def parse_timestamp(value: object, where: str) -> datetime:
+    """A stored timestamp as an aware datetime in UTC."""
+    if not isinstance(value, str):
+        raise CorruptRowError(f"{where}: expected a timestamp, found {type(value).__name__}")
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError as error:
+        raise CorruptRowError(f"{where}: bad timestamp {value!r}") from error
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def as_int(value: object, where: str) -> int:
+    """A stored integer (a bool, text or real number is corrupt)."""
+    if type(value) is not int:
+        raise CorruptRowError(f"{where}: expected an integer, found {value!r}")
+    return value
+
+
+def as_optional_int(value: object, where: str) -> int | None:
+    """A stored integer or NULL."""
+    return None if value is None else as_int(value, where)
+
+
+def as_str(value: object, where: str) -> str:
+    """A stored text."""
+    if not isinstance(value, str):
+        raise CorruptRowError(f"{where}: expected text, found {value!r}")
+    return value
+
+
+def as_optional_str(value: object, where: str) -> str | None:
+    """A stored text or NULL."""
+    return None if value is None else as_str(value, where)
+
+
+def as_flag(value: object, where: str) -> bool:
+    """A stored 0/1 flag."""
+    if value not in (0, 1) or type(value) is not int:
+        raise CorruptRowError(f"{where}: expected 0 or 1, found {value!r}")
+    return value == 1

@@ -1,0 +1,188 @@
+"""Records the store keeps, and the one interface every backend implements.
+
+All SQL lives behind :class:`Repository`; the bot talks to nothing else. SQLite
+(aiosqlite) is the backend today; PostgreSQL can slot in beside it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Protocol
+
+
+class StoreError(Exception):
+    """Anything the store cannot do; ``code`` says what for the bot's messages."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class CorruptRowError(StoreError):
+    """A stored row cannot be read back (bad JSON, impossible values)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("corrupt_row", message)
+
+
+class SequenceConflictError(StoreError):
+    """An action with this sequence number is already stored for the table."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("sequence_conflict", message)
+
+
+class TableStatus(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+    EXPIRED = "expired"
+
+    @property
+    def is_active(self) -> bool:
+        return self in (TableStatus.LOBBY, TableStatus.PLAYING)
+
+
+@dataclass(slots=True)
+class SeatRecord:
+    seat: int
+    user_id: int | None = None
+    """The Discord user sitting here, or None for a computer player / empty seat."""
+    name: str = ""
+    bot_level: str | None = None
+    """``easy``/``normal``/``hard`` for a computer player, else None."""
+
+
+@dataclass(slots=True)
+class ActionRecord:
+    seq: int
+    """1, 2, 3 … per table, with no gaps."""
+    payload: dict[str, Any]
+    """The action in its replay JSON form, plus bot fields such as ``"by": "timer"``."""
+    created_at: datetime | None = None
+
+
+@dataclass(slots=True)
+class TableRecord:
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    game: str
+    status: TableStatus
+    seed: str
+    options: dict[str, Any] = field(default_factory=dict)
+    """Game options: ``target``, ``turn_timer`` (seconds or None), and so on."""
+    locale: str = "en"
+    thread_id: int | None = None
+    message_id: int | None = None
+    """The table message, edited in place."""
+    ping_message_id: int | None = None
+    """The short "your turn" message, deleted when the next one is posted."""
+    seats: list[SeatRecord] = field(default_factory=list)
+    actions: list[ActionRecord] = field(default_factory=list)
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+@dataclass(slots=True)
+class GamePlayerResult:
+    seat: int
+    user_id: int | None
+    bot_level: str | None
+    name: str
+    team: int
+    won: bool
+    stats: dict[str, int] = field(default_factory=dict)
+    """Per-player counters derived from the action log (calls made and won, bombs…)."""
+
+
+@dataclass(slots=True)
+class GameResult:
+    table_id: int
+    guild_id: int
+    game: str
+    scores: list[int]
+    winner: int | None
+    """Winning team (Tichu) or seat; None for a draw."""
+    players: list[GamePlayerResult]
+    replay: dict[str, Any]
+    """The replay file of the whole game (``python -m engine replay`` plays it)."""
+    finished_at: datetime | None = None
+    id: int | None = None
+
+
+@dataclass(slots=True)
+class LeaderboardRow:
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    stats: dict[str, int] = field(default_factory=dict)
+    """Summed per-player counters, e.g. ``tichu_called``, ``tichu_won``."""
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+class Repository(Protocol):
+    """Everything the bot stores. Every method commits before it returns."""
+
+    async def open(self) -> None:
+        """Connect and apply pending migrations."""
+
+    async def close(self) -> None: ...
+
+    async def schema_version(self) -> int: ...
+
+    async def ensure_guild(self, guild_id: int, locale: str) -> None:
+        """Create or update the guild's row (its locale for public messages)."""
+
+    async def create_table(self, *, guild_id: int, channel_id: int, host_id: int, game: str,
+                           seed: str, options: dict[str, Any], locale: str,
+                           seats: list[SeatRecord]) -> TableRecord:
+        """Insert a new table in status lobby with its seats, and return it with its id."""
+
+    async def update_table(self, table_id: int, *, status: TableStatus | None = None,
+                           thread_id: int | None = None, message_id: int | None = None,
+                           ping_message_id: int | None = None,
+                           options: dict[str, Any] | None = None) -> None:
+        """Change some fields of a table (None leaves a field unchanged)."""
+
+    async def clear_ping(self, table_id: int) -> None:
+        """Forget the table's ping message id."""
+
+    async def save_seats(self, table_id: int, seats: list[SeatRecord]) -> None:
+        """Replace the table's seats."""
+
+    async def append_action(self, table_id: int, action: ActionRecord) -> None:
+        """Append one action; raises :class:`SequenceConflictError` if ``seq`` is taken
+        or is not the next number."""
+
+    async def load_table(self, table_id: int) -> TableRecord | None:
+        """The table with its seats and actions in order; None if there is no such table.
+        Raises :class:`CorruptRowError` if a row cannot be read."""
+
+    async def active_table_ids(self) -> list[int]:
+        """Ids of tables in status lobby or playing (to rebuild after a restart)."""
+
+    async def find_active_table(self, channel_id: int) -> int | None:
+        """The active table whose channel or thread is ``channel_id``, if any."""
+
+    async def record_game(self, result: GameResult) -> int:
+        """Store a finished game and mark its table finished, in one transaction."""
+
+    async def leaderboard(self, guild_id: int, game: str, *, limit: int = 10,
+                          offset: int = 0) -> list[LeaderboardRow]:
+        """Human players of a guild by wins, then win rate, then games."""
+
+    async def player_stats(self, guild_id: int, game: str, user_id: int) -> LeaderboardRow | None:
+        """One player's totals in a guild (None if they never finished a game)."""
+
+    async def recent_games(self, guild_id: int, game: str, *, user_id: int | None = None,
+                           limit: int = 10) -> list[GameResult]:
+        """The last finished games, newest first."""

@@ -1,0 +1,689 @@
+"""The SQLite backend of the store (aiosqlite), behind :class:`Repository`.
+
+One connection per repository, in autocommit mode: every method runs under an
+``asyncio.Lock`` and, when it writes more than one statement, inside its own
+``BEGIN IMMEDIATE … COMMIT``, so coroutines never mix their statements in one
+transaction and every write is committed before the method returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from types import TracebackType
+from typing import Any, Literal, Self
+
+import aiosqlite
+
+from bot.store.codec import (
+    as_flag,
+    as_int,
+    as_optional_int,
+    as_optional_str,
+    as_str,
+    dump_json,
+    format_timestamp,
+    load_int_list,
+    load_json_object,
+    parse_timestamp,
+    utc_now,
+)
+from bot.store.migrate import Migration, apply_migrations, schema_version
+from bot.store.models import (
+    ActionRecord,
+    CorruptRowError,
+    GamePlayerResult,
+    GameResult,
+    LeaderboardRow,
+    SeatRecord,
+    SequenceConflictError,
+    StoreError,
+    TableRecord,
+    TableStatus,
+)
+
+log = logging.getLogger(__name__)
+
+Params = Sequence[object] | Mapping[str, object]
+Begin = Literal["BEGIN", "BEGIN IMMEDIATE"]
+
+_ACTIVE = tuple(status.value for status in TableStatus if status.is_active)
+_OVER = tuple(status.value for status in TableStatus if not status.is_active)
+_STATUSES = frozenset(status.value for status in TableStatus)
+
+_TABLE_COLUMNS = (
+    "id, guild_id, channel_id, thread_id, message_id, ping_message_id, host_id, game, "
+    "status, seed, options, locale, created_at, updated_at"
+)
+
+# A guild's human players of one game (``entries``), their totals (``totals``) and
+# the name they had in their latest game (``latest``), ranked; ``{user_filter}`` is
+# empty or narrows to one user. A user seated twice in one game counts it once.
+_PLAYER_TOTALS = """
+WITH entries AS (
+    SELECT gp.user_id, gp.game_id, gp.seat, gp.name, gp.won, g.finished_at
+    FROM games AS g
+    JOIN game_players AS gp ON gp.game_id = g.id
+    WHERE g.guild_id = :guild_id AND g.game = :game AND gp.user_id IS NOT NULL
+      {user_filter}
+),
+totals AS (
+    SELECT user_id,
+           COUNT(DISTINCT game_id) AS games,
+           COUNT(DISTINCT CASE WHEN won = 1 THEN game_id END) AS wins
+    FROM entries
+    GROUP BY user_id
+),
+latest AS (
+    SELECT user_id, name FROM (
+        SELECT user_id, name,
+               ROW_NUMBER() OVER (PARTITION BY user_id
+                                  ORDER BY finished_at DESC, game_id DESC, seat) AS pick
+        FROM entries
+    ) WHERE pick = 1
+),
+ranked AS (
+    SELECT t.user_id, l.name, t.games, t.wins,
+           ROW_NUMBER() OVER (ORDER BY t.wins DESC, CAST(t.wins AS REAL) / t.games DESC,
+                                       t.games DESC, t.user_id) AS rank
+    FROM totals AS t JOIN latest AS l ON l.user_id = t.user_id
+),
+page AS (
+    SELECT * FROM ranked ORDER BY rank LIMIT :limit OFFSET :offset
+),
+stat_totals AS (
+    SELECT e.user_id, s.key, SUM(s.value) AS total
+    FROM entries AS e
+    JOIN game_player_stats AS s ON s.game_id = e.game_id AND s.seat = e.seat
+    WHERE e.user_id IN (SELECT user_id FROM page)
+    GROUP BY e.user_id, s.key
+)
+SELECT p.rank, p.user_id, p.name, p.games, p.wins, st.key, st.total
+FROM page AS p LEFT JOIN stat_totals AS st ON st.user_id = p.user_id
+ORDER BY p.rank, st.key
+"""
+
+
+def _table_missing(table_id: int) -> StoreError:
+    return StoreError("unknown_table", f"table {table_id} does not exist")
+
+
+def _check_page(limit: int, offset: int) -> None:
+    if limit < 0 or offset < 0:
+        raise StoreError("invalid_argument", f"limit and offset must be >= 0, got {limit}, {offset}")
+
+
+def _check_seats(seats: Sequence[SeatRecord], where: str) -> list[tuple[object, ...]]:
+    numbers = [seat.seat for seat in seats]
+    if len(set(numbers)) != len(numbers):
+        raise StoreError("invalid_seats", f"{where}: two seats share a number: {numbers}")
+    return [(seat.seat, seat.user_id, seat.name, seat.bot_level) for seat in seats]
+
+
+def _check_stats(player: GamePlayerResult, where: str) -> list[tuple[str, int]]:
+    rows: list[tuple[str, int]] = []
+    for key, value in player.stats.items():
+        if not isinstance(key, str) or not key or type(value) is not int:
+            raise StoreError(
+                "invalid_stats",
+                f"{where}, seat {player.seat}: stats must map names to integers, "
+                f"got {key!r}: {value!r}",
+            )
+        rows.append((key, value))
+    return rows
+
+
+class SQLiteRepository:
+    """The store in one SQLite file (or ``":memory:"``), through aiosqlite.
+
+    ``migrations`` replaces the packaged migrations (tests use it to stage a
+    database at an older version)."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        busy_timeout_ms: int = 5000,
+        migrations: Sequence[Migration] | None = None,
+    ) -> None:
+        self._path = os.fspath(path)
+        self._busy_timeout_ms = int(busy_timeout_ms)
+        self._migrations = list(migrations) if migrations is not None else None
+        self._conn: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
+
+    @property
+    def path(self) -> str:
+        """The database file (or ``":memory:"``)."""
+        return self._path
+
+    # -- connection ----------------------------------------------------------------
+
+    async def open(self) -> None:
+        """Connect, set the pragmas and apply pending migrations (no-op if open)."""
+        if self._conn is not None:
+            return
+        try:
+            # isolation_level=None: autocommit; transactions are explicit below.
+            conn = await aiosqlite.connect(self._path, isolation_level=None)
+        except sqlite3.Error as error:
+            raise StoreError("open_failed", f"cannot open {self._path!r}: {error}") from error
+        try:
+            conn.row_factory = sqlite3.Row
+            await self._pragma(conn, f"busy_timeout = {self._busy_timeout_ms}")
+            mode = await self._pragma(conn, "journal_mode = WAL")
+            if mode not in ("wal", "memory"):
+                log.warning("SQLite store %s: journal mode is %s, not WAL", self._path, mode)
+            # WAL + synchronous=NORMAL: a commit is durable against a crash of the
+            # application (the WAL is in the OS's hands once written); only a power
+            # loss or OS crash may drop the last commits, never corrupt the file.
+            await self._pragma(conn, "synchronous = NORMAL")
+            await self._pragma(conn, "foreign_keys = ON")
+            await apply_migrations(conn, self._migrations)
+        except BaseException as error:
+            await conn.close()
+            if isinstance(error, sqlite3.Error):
+                raise StoreError("open_failed", f"cannot open {self._path!r}: {error}") from error
+            raise
+        self._conn = conn
+
+    @staticmethod
+    async def _pragma(conn: aiosqlite.Connection, pragma: str) -> object:
+        async with conn.execute(f"PRAGMA {pragma}") as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else row[0]
+
+    async def close(self) -> None:
+        """Close the connection (no-op if closed); waits for a running method."""
+        async with self._lock:
+            conn, self._conn = self._conn, None
+            if conn is not None:
+                await conn.close()
+
+    async def __aenter__(self) -> Self:
+        await self.open()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    @asynccontextmanager
+    async def _session(self, what: str, begin: Begin | None) -> AsyncIterator[aiosqlite.Connection]:
+        """The connection, exclusively, inside a transaction if ``begin`` is given
+        (committed on success, rolled back on any exception). SQLite errors come
+        out as :class:`StoreError`."""
+        async with self._lock:
+            conn = self._conn
+            if conn is None:
+                raise StoreError("not_open", "the store is not open (call open() first)")
+            try:
+                if begin is not None:
+                    await self._execute(conn, begin)
+                try:
+                    yield conn
+                    if begin is not None:
+                        await self._execute(conn, "COMMIT")
+                except BaseException:
+                    if begin is not None:
+                        await self._rollback(conn)
+                    raise
+            except sqlite3.Error as error:
+                code = "busy" if getattr(error, "sqlite_errorname", "") == "SQLITE_BUSY" else (
+                    "constraint_failed" if isinstance(error, sqlite3.IntegrityError)
+                    else "database_error")
+                raise StoreError(code, f"{what}: {error}") from error
+
+    @staticmethod
+    async def _rollback(conn: aiosqlite.Connection) -> None:
+        try:
+            async with conn.execute("ROLLBACK"):
+                pass
+        except sqlite3.Error:
+            pass  # no transaction left to roll back (SQLite ended it on the error)
+
+    @staticmethod
+    async def _execute(conn: aiosqlite.Connection, sql: str, params: Params = ()) -> int:
+        """Run one statement; the number of rows it changed."""
+        async with conn.execute(sql, params) as cursor:
+            return cursor.rowcount
+
+    @staticmethod
+    async def _insert(conn: aiosqlite.Connection, sql: str, params: Params) -> int:
+        """Run one INSERT; the rowid of the new row."""
+        async with conn.execute(sql, params) as cursor:
+            rowid = cursor.lastrowid
+        if rowid is None:
+            raise StoreError("database_error", f"no row id after {sql.split('(')[0].strip()}")
+        return rowid
+
+    @staticmethod
+    async def _fetchall(
+        conn: aiosqlite.Connection, sql: str, params: Params = ()
+    ) -> list[sqlite3.Row]:
+        return list(await conn.execute_fetchall(sql, params))
+
+    @staticmethod
+    async def _executemany(
+        conn: aiosqlite.Connection, sql: str, rows: Iterable[Sequence[object]]
+    ) -> None:
+        async with conn.executemany(sql, rows):
+            pass
+
+    async def _table_exists(self, conn: aiosqlite.Connection, table_id: int) -> bool:
+        rows = await self._fetchall(conn, "SELECT 1 FROM tables WHERE id = ?", (table_id,))
+        return bool(rows)
+
+    # -- schema and guilds ---------------------------------------------------------
+
+    async def schema_version(self) -> int:
+        """The number of the last migration applied."""
+        async with self._session("schema_version", None) as conn:
+            return await schema_version(conn)
+
+    async def ensure_guild(self, guild_id: int, locale: str) -> None:
+        """Create or update the guild's row (its locale for public messages)."""
+        now = format_timestamp(utc_now())
+        async with self._session("ensure_guild", None) as conn:
+            await self._execute(
+                conn,
+                "INSERT INTO guilds (id, locale, created_at, updated_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET locale = excluded.locale, "
+                "updated_at = excluded.updated_at",
+                (guild_id, locale, now, now),
+            )
+
+    @staticmethod
+    async def _ensure_guild_row(conn: aiosqlite.Connection, guild_id: int, now: str) -> None:
+        """The guild's row, with the default locale if it is new."""
+        async with conn.execute(
+            "INSERT INTO guilds (id, created_at, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (id) DO NOTHING",
+            (guild_id, now, now),
+        ):
+            pass
+
+    # -- tables --------------------------------------------------------------------
+
+    async def create_table(self, *, guild_id: int, channel_id: int, host_id: int, game: str,
+                           seed: str, options: dict[str, Any], locale: str,
+                           seats: list[SeatRecord]) -> TableRecord:
+        """Insert a new table in status lobby with its seats, and return it with its id
+        (as :meth:`load_table` would). The guild's row is created if needed."""
+        options_json = dump_json(options, "table options")
+        seat_rows = _check_seats(seats, "new table")
+        now = format_timestamp(utc_now())
+        async with self._session("create_table", "BEGIN IMMEDIATE") as conn:
+            await self._ensure_guild_row(conn, guild_id, now)
+            table_id = await self._insert(
+                conn,
+                "INSERT INTO tables (guild_id, channel_id, host_id, game, status, seed, options,"
+                " locale, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, host_id, game, TableStatus.LOBBY.value, seed,
+                 options_json, locale, now, now),
+            )
+            await self._executemany(
+                conn,
+                "INSERT INTO seats (table_id, seat, user_id, name, bot_level) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(table_id, *row) for row in seat_rows],
+            )
+            table = await self._load(conn, table_id)
+        if table is None:  # pragma: no cover - the row was inserted just above
+            raise _table_missing(table_id)
+        return table
+
+    async def update_table(self, table_id: int, *, status: TableStatus | None = None,
+                           thread_id: int | None = None, message_id: int | None = None,
+                           ping_message_id: int | None = None,
+                           options: dict[str, Any] | None = None) -> None:
+        """Change some fields of a table (None leaves a field unchanged); the table's
+        ``updated_at`` is set in any case. Raises :class:`StoreError`
+        (``unknown_table``) if there is no such table."""
+        changes: dict[str, object] = {}
+        if status is not None:
+            changes["status"] = TableStatus(status).value
+        if thread_id is not None:
+            changes["thread_id"] = thread_id
+        if message_id is not None:
+            changes["message_id"] = message_id
+        if ping_message_id is not None:
+            changes["ping_message_id"] = ping_message_id
+        if options is not None:
+            changes["options"] = dump_json(options, f"table {table_id} options")
+        changes["updated_at"] = format_timestamp(utc_now())
+        # Column names come from the fixed keys above, never from the caller.
+        assignments = ", ".join(f"{column} = :{column}" for column in changes)
+        async with self._session("update_table", None) as conn:
+            count = await self._execute(
+                conn, f"UPDATE tables SET {assignments} WHERE id = :table_id",
+                {**changes, "table_id": table_id},
+            )
+        if count == 0:
+            raise _table_missing(table_id)
+
+    async def clear_ping(self, table_id: int) -> None:
+        """Forget the table's ping message id."""
+        async with self._session("clear_ping", None) as conn:
+            count = await self._execute(
+                conn, "UPDATE tables SET ping_message_id = NULL, updated_at = ? WHERE id = ?",
+                (format_timestamp(utc_now()), table_id),
+            )
+        if count == 0:
+            raise _table_missing(table_id)
+
+    async def save_seats(self, table_id: int, seats: list[SeatRecord]) -> None:
+        """Replace the table's seats."""
+        seat_rows = _check_seats(seats, f"table {table_id}")
+        async with self._session("save_seats", "BEGIN IMMEDIATE") as conn:
+            count = await self._execute(
+                conn, "UPDATE tables SET updated_at = ? WHERE id = ?",
+                (format_timestamp(utc_now()), table_id),
+            )
+            if count == 0:
+                raise _table_missing(table_id)
+            await self._execute(conn, "DELETE FROM seats WHERE table_id = ?", (table_id,))
+            await self._executemany(
+                conn,
+                "INSERT INTO seats (table_id, seat, user_id, name, bot_level) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(table_id, *row) for row in seat_rows],
+            )
+
+    async def append_action(self, table_id: int, action: ActionRecord) -> None:
+        """Append one action, committed when this returns; raises
+        :class:`SequenceConflictError` if ``seq`` is taken or is not the next number,
+        and :class:`StoreError` (``unknown_table``) if there is no such table."""
+        seq = action.seq
+        if type(seq) is not int or seq < 1:
+            raise SequenceConflictError(
+                f"table {table_id}: action seq must be a positive integer, got {seq!r}")
+        if not isinstance(action.payload, dict):
+            raise StoreError("invalid_action", f"table {table_id}, action {seq}: "
+                             f"payload must be a dict, got {type(action.payload).__name__}")
+        payload = dump_json(action.payload, f"table {table_id}, action {seq} payload")
+        created_at = format_timestamp(action.created_at or utc_now())
+        async with self._session("append_action", None) as conn:
+            # One statement, so one atomic write transaction: the row goes in only if
+            # the table's last seq is seq - 1 at that instant. Two writers (even on
+            # two connections) cannot both pass the check.
+            try:
+                count = await self._execute(
+                    conn,
+                    "INSERT INTO actions (table_id, seq, payload, created_at) "
+                    "SELECT :table_id, :seq, :payload, :created_at "
+                    "WHERE (SELECT COALESCE(MAX(seq), 0) FROM actions "
+                    "       WHERE table_id = :table_id) = :seq - 1",
+                    {"table_id": table_id, "seq": seq, "payload": payload,
+                     "created_at": created_at},
+                )
+            except sqlite3.IntegrityError:
+                count = 0  # a foreign key (no such table) or the primary key (seq taken)
+            if count == 1:
+                return
+            rows = await self._fetchall(
+                conn,
+                "SELECT (SELECT COUNT(*) FROM tables WHERE id = :table_id) AS found, "
+                "(SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = :table_id) AS last",
+                {"table_id": table_id},
+            )
+        found, last = rows[0]["found"], rows[0]["last"]
+        if not found:
+            raise _table_missing(table_id)
+        raise SequenceConflictError(
+            f"table {table_id}: action seq {seq} refused, the last stored seq is {last} "
+            f"(the next must be {last + 1})")
+
+    async def load_table(self, table_id: int) -> TableRecord | None:
+        """The table with its seats and actions in order; None if there is no such table.
+        Raises :class:`CorruptRowError` if a row cannot be read."""
+        async with self._session("load_table", "BEGIN") as conn:
+            return await self._load(conn, table_id)
+
+    async def _load(self, conn: aiosqlite.Connection, table_id: int) -> TableRecord | None:
+        rows = await self._fetchall(
+            conn, f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
+        if not rows:
+            return None
+        row = rows[0]
+        where = f"table {table_id}"
+        raw_status = row["status"]
+        if not isinstance(raw_status, str) or raw_status not in _STATUSES:
+            raise CorruptRowError(f"{where}: unknown status {raw_status!r}")
+        table = TableRecord(
+            id=as_int(row["id"], f"{where} id"),
+            guild_id=as_int(row["guild_id"], f"{where} guild_id"),
+            channel_id=as_int(row["channel_id"], f"{where} channel_id"),
+            host_id=as_int(row["host_id"], f"{where} host_id"),
+            game=as_str(row["game"], f"{where} game"),
+            status=TableStatus(raw_status),
+            seed=as_str(row["seed"], f"{where} seed"),
+            options=load_json_object(row["options"], f"{where} options"),
+            locale=as_str(row["locale"], f"{where} locale"),
+            thread_id=as_optional_int(row["thread_id"], f"{where} thread_id"),
+            message_id=as_optional_int(row["message_id"], f"{where} message_id"),
+            ping_message_id=as_optional_int(row["ping_message_id"], f"{where} ping_message_id"),
+            created_at=parse_timestamp(row["created_at"], f"{where} created_at"),
+            updated_at=parse_timestamp(row["updated_at"], f"{where} updated_at"),
+        )
+        for seat_row in await self._fetchall(
+            conn, "SELECT seat, user_id, name, bot_level FROM seats WHERE table_id = ? "
+            "ORDER BY seat", (table_id,),
+        ):
+            at = f"{where}, seat {seat_row['seat']!r}"
+            table.seats.append(SeatRecord(
+                seat=as_int(seat_row["seat"], at),
+                user_id=as_optional_int(seat_row["user_id"], f"{at} user_id"),
+                name=as_str(seat_row["name"], f"{at} name"),
+                bot_level=as_optional_str(seat_row["bot_level"], f"{at} bot_level"),
+            ))
+        for expected, action_row in enumerate(await self._fetchall(
+            conn, "SELECT seq, payload, created_at FROM actions WHERE table_id = ? "
+            "ORDER BY seq", (table_id,),
+        ), start=1):
+            at = f"{where}, action seq {action_row['seq']!r}"
+            seq = as_int(action_row["seq"], at)
+            if seq != expected:
+                raise CorruptRowError(f"{where}: the action log has a gap (seq {expected} "
+                                      f"is missing, next stored is {seq})")
+            table.actions.append(ActionRecord(
+                seq=seq,
+                payload=load_json_object(action_row["payload"], f"{at} payload"),
+                created_at=parse_timestamp(action_row["created_at"], f"{at} created_at"),
+            ))
+        return table
+
+    async def active_table_ids(self) -> list[int]:
+        """Ids of tables in status lobby or playing (to rebuild after a restart), in
+        creation order. A table whose status cannot be read is listed too, so that
+        :meth:`load_table` reports it instead of it being silently forgotten."""
+        placeholders = ", ".join("?" for _ in _OVER)
+        async with self._session("active_table_ids", None) as conn:
+            rows = await self._fetchall(
+                conn,
+                f"SELECT id FROM tables WHERE status NOT IN ({placeholders}) ORDER BY id",
+                _OVER,
+            )
+        return [int(row["id"]) for row in rows]
+
+    async def find_active_table(self, channel_id: int) -> int | None:
+        """The active table whose channel or thread is ``channel_id``, if any (the
+        newest if there are several)."""
+        placeholders = ", ".join("?" for _ in _ACTIVE)
+        async with self._session("find_active_table", None) as conn:
+            rows = await self._fetchall(
+                conn,
+                f"SELECT id FROM tables WHERE channel_id = ? AND status IN ({placeholders}) "
+                f"UNION "
+                f"SELECT id FROM tables WHERE thread_id = ? AND status IN ({placeholders}) "
+                f"ORDER BY id DESC LIMIT 1",
+                (channel_id, *_ACTIVE, channel_id, *_ACTIVE),
+            )
+        return int(rows[0]["id"]) if rows else None
+
+    # -- finished games ------------------------------------------------------------
+
+    async def record_game(self, result: GameResult) -> int:
+        """Store a finished game with its players and their stats and mark its table
+        finished, in one transaction; returns the game's id. Raises
+        :class:`StoreError` (``unknown_table``, ``game_already_recorded``)."""
+        where = f"game of table {result.table_id}"
+        scores = dump_json(list(result.scores), f"{where} scores")
+        replay = dump_json(result.replay, f"{where} replay")
+        if not all(type(score) is int for score in result.scores):
+            raise StoreError("invalid_game", f"{where}: scores must be integers")
+        seats = [player.seat for player in result.players]
+        if len(set(seats)) != len(seats):
+            raise StoreError("invalid_game", f"{where}: two players share a seat: {seats}")
+        stats = [(player, _check_stats(player, where)) for player in result.players]
+        now = format_timestamp(utc_now())
+        finished_at = format_timestamp(result.finished_at) if result.finished_at else now
+        async with self._session("record_game", "BEGIN IMMEDIATE") as conn:
+            if not await self._table_exists(conn, result.table_id):
+                raise _table_missing(result.table_id)
+            await self._ensure_guild_row(conn, result.guild_id, now)
+            try:
+                game_id = await self._insert(
+                    conn,
+                    "INSERT INTO games (table_id, guild_id, game, scores, winner, replay, "
+                    "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (result.table_id, result.guild_id, result.game, scores, result.winner,
+                     replay, finished_at),
+                )
+            except sqlite3.IntegrityError as error:
+                raise StoreError("game_already_recorded",
+                                 f"{where} is already recorded") from error
+            await self._executemany(
+                conn,
+                "INSERT INTO game_players (game_id, seat, user_id, bot_level, name, team, won) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, p.seat, p.user_id, p.bot_level, p.name, p.team, int(bool(p.won)))
+                 for p in result.players],
+            )
+            await self._executemany(
+                conn,
+                "INSERT INTO game_player_stats (game_id, seat, key, value) VALUES (?, ?, ?, ?)",
+                [(game_id, player.seat, key, value)
+                 for player, rows in stats for key, value in rows],
+            )
+            await self._execute(
+                conn, "UPDATE tables SET status = ?, updated_at = ? WHERE id = ?",
+                (TableStatus.FINISHED.value, now, result.table_id),
+            )
+        return game_id
+
+    async def leaderboard(self, guild_id: int, game: str, *, limit: int = 10,
+                          offset: int = 0) -> list[LeaderboardRow]:
+        """Human players of a guild by wins, then win rate, then games (then user id,
+        so pages are stable), with their summed stats and their latest name."""
+        _check_page(limit, offset)
+        return await self._player_totals(guild_id, game, None, limit, offset)
+
+    async def player_stats(self, guild_id: int, game: str, user_id: int) -> LeaderboardRow | None:
+        """One player's totals in a guild (None if they never finished a game)."""
+        rows = await self._player_totals(guild_id, game, user_id, 1, 0)
+        return rows[0] if rows else None
+
+    async def _player_totals(self, guild_id: int, game: str, user_id: int | None,
+                             limit: int, offset: int) -> list[LeaderboardRow]:
+        params = {"guild_id": guild_id, "game": game, "user_id": user_id,
+                  "limit": limit, "offset": offset}
+        user_filter = "" if user_id is None else "AND gp.user_id = :user_id"
+        sql = _PLAYER_TOTALS.format(user_filter=user_filter)
+        async with self._session("leaderboard", None) as conn:
+            rows = await self._fetchall(conn, sql, params)
+        board: dict[int, LeaderboardRow] = {}
+        for row in rows:
+            where = f"leaderboard of guild {guild_id}, user {row['user_id']!r}"
+            user = as_int(row["user_id"], where)
+            entry = board.get(user)
+            if entry is None:
+                entry = board[user] = LeaderboardRow(
+                    user_id=user, name=as_str(row["name"], f"{where} name"),
+                    games=as_int(row["games"], where), wins=as_int(row["wins"], where))
+            if row["key"] is not None:
+                entry.stats[as_str(row["key"], where)] = as_int(row["total"], where)
+        return list(board.values())
+
+    async def recent_games(self, guild_id: int, game: str, *, user_id: int | None = None,
+                           limit: int = 10) -> list[GameResult]:
+        """The last finished games, newest first (only those ``user_id`` played in,
+        if given), with their players, stats and replays."""
+        _check_page(limit, 0)
+        user_filter = "" if user_id is None else (
+            "AND EXISTS (SELECT 1 FROM game_players AS gp "
+            "WHERE gp.game_id = g.id AND gp.user_id = :user_id) ")
+        recent = (
+            "WITH recent AS (SELECT id FROM games AS g "
+            f"WHERE g.guild_id = :guild_id AND g.game = :game {user_filter}"
+            "ORDER BY g.finished_at DESC, g.id DESC LIMIT :limit) "
+        )
+        params = {"guild_id": guild_id, "game": game, "user_id": user_id, "limit": limit}
+        async with self._session("recent_games", "BEGIN") as conn:
+            game_rows = await self._fetchall(
+                conn,
+                recent + "SELECT g.id, g.table_id, g.guild_id, g.game, g.scores, g.winner, "
+                "g.replay, g.finished_at FROM games AS g JOIN recent AS r ON r.id = g.id "
+                "ORDER BY g.finished_at DESC, g.id DESC",
+                params,
+            )
+            player_rows = await self._fetchall(
+                conn,
+                recent + "SELECT p.game_id, p.seat, p.user_id, p.bot_level, p.name, p.team, "
+                "p.won FROM game_players AS p JOIN recent AS r ON r.id = p.game_id "
+                "ORDER BY p.game_id, p.seat",
+                params,
+            )
+            stat_rows = await self._fetchall(
+                conn,
+                recent + "SELECT s.game_id, s.seat, s.key, s.value FROM game_player_stats AS s "
+                "JOIN recent AS r ON r.id = s.game_id ORDER BY s.game_id, s.seat, s.key",
+                params,
+            )
+        return self._games_from_rows(game_rows, player_rows, stat_rows)
+
+    @staticmethod
+    def _games_from_rows(game_rows: Sequence[sqlite3.Row], player_rows: Sequence[sqlite3.Row],
+                         stat_rows: Sequence[sqlite3.Row]) -> list[GameResult]:
+        games: dict[int, GameResult] = {}
+        for row in game_rows:
+            where = f"game {row['id']!r}"
+            game_id = as_int(row["id"], where)
+            games[game_id] = GameResult(
+                id=game_id,
+                table_id=as_int(row["table_id"], f"{where} table_id"),
+                guild_id=as_int(row["guild_id"], f"{where} guild_id"),
+                game=as_str(row["game"], f"{where} game"),
+                scores=load_int_list(row["scores"], f"{where} scores"),
+                winner=as_optional_int(row["winner"], f"{where} winner"),
+                players=[],
+                replay=load_json_object(row["replay"], f"{where} replay"),
+                finished_at=parse_timestamp(row["finished_at"], f"{where} finished_at"),
+            )
+        players: dict[tuple[int, int], GamePlayerResult] = {}
+        for row in player_rows:
+            where = f"game {row['game_id']!r}, seat {row['seat']!r}"
+            player = GamePlayerResult(
+                seat=as_int(row["seat"], where),
+                user_id=as_optional_int(row["user_id"], f"{where} user_id"),
+                bot_level=as_optional_str(row["bot_level"], f"{where} bot_level"),
+                name=as_str(row["name"], f"{where} name"),
+                team=as_int(row["team"], f"{where} team"),
+                won=as_flag(row["won"], f"{where} won"),
+            )
+            game_id = as_int(row["game_id"], where)
+            games[game_id].players.append(player)
+            players[game_id, player.seat] = player
+        for row in stat_rows:
+            where = f"game {row['game_id']!r}, seat {row['seat']!r}, stat {row['key']!r}"
+            key = (as_int(row["game_id"], where), as_int(row["seat"], where))
+            players[key].stats[as_str(row["key"], where)] = as_int(row["value"], where)
+        return list(games.values())

@@ -1,0 +1,441 @@
+"""Table routing: every change to a table passes here, under the table's lock.
+
+The order of an action is always: check with the engine, append to the store,
+apply to the game, then tell the presenter. A refused action raises and changes
+nothing; an action the store could not keep is not applied.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+from bot.store.models import (
+    ActionRecord,
+    CorruptRowError,
+    Repository,
+    SeatRecord,
+    StoreError,
+    TableStatus,
+)
+from bot.tables.errors import TableError
+from bot.tables.results import game_result
+from bot.tables.table import LogEntry, SeatKind, Table, new_game
+from engine.errors import EngineError
+from engine.tichu import ai as tichu_ai
+from engine.tichu.actions import Action, Play, action_to_json
+from engine.tichu.ai import Player, pending_seats
+from engine.tichu.game import Applied
+from engine.tichu.view import Phase
+
+log = logging.getLogger(__name__)
+
+SEATS = 4
+LEVELS = ("easy", "normal", "hard")
+DEFAULT_LEVEL = "normal"
+TIMER_LEVEL = "normal"
+
+
+class Presenter(Protocol):
+    """What the Discord layer does when a table changes (it must not raise)."""
+
+    async def table_changed(self, table: Table) -> None: ...
+
+
+class TableService:
+    """Owns the tables of this process and drives their computer players and timers."""
+
+    def __init__(self, repo: Repository, *, ai_delay: float = 1.2, lobby_timeout: float = 1800,
+                 presenter: Presenter | None = None) -> None:
+        self.repo = repo
+        self.ai_delay = ai_delay
+        self.lobby_timeout = lobby_timeout
+        self.presenter = presenter
+        self.tables: dict[int, Table] = {}
+        self.broken: dict[int, str] = {}
+        """Tables that could not be rebuilt, with the reason (reported, never crashed on)."""
+        self._drivers: dict[int, asyncio.Task[None]] = {}
+        self._timers: dict[int, asyncio.Task[None]] = {}
+        self._players: dict[str, Player] = {}
+
+    # ------------------------------------------------------------- loading
+    async def get(self, table_id: int) -> Table:
+        """The table, loaded from the store if needed; TableError ``no_table`` if gone."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if table_id in self.broken:
+            raise TableError("table_broken")
+        try:
+            record = await self.repo.load_table(table_id)
+        except CorruptRowError as exc:
+            self.broken[table_id] = str(exc)
+            log.error("table %s cannot be loaded: %s", table_id, exc)
+            raise TableError("table_broken") from None
+        if record is None:
+            raise TableError("no_table")
+        try:
+            table = Table.rebuild(record)
+        except CorruptRowError as exc:
+            self.broken[table_id] = str(exc)
+            log.error("table %s cannot be rebuilt: %s", table_id, exc)
+            raise TableError("table_broken") from None
+        self.tables[table_id] = table
+        return table
+
+    async def restore(self) -> list[Table]:
+        """Rebuild every active table after a restart and set its players going again."""
+        restored = []
+        for table_id in await self.repo.active_table_ids():
+            try:
+                table = await self.get(table_id)
+            except TableError:
+                continue
+            restored.append(table)
+            self._after_change(table, notify=False)
+        return restored
+
+    async def active_in(self, channel_id: int) -> Table | None:
+        table_id = await self.repo.find_active_table(channel_id)
+        if table_id is None:
+            return None
+        try:
+            return await self.get(table_id)
+        except TableError:
+            return None
+
+    # --------------------------------------------------------------- lobby
+    async def open_lobby(self, *, guild_id: int, channel_id: int, host_id: int, host_name: str,
+                         locale: str, target: int = 1000, turn_timer: int | None = None) -> Table:
+        """Open a lobby with the host in seat 0."""
+        if target <= 0:
+            raise TableError("bad_target")
+        await self.repo.ensure_guild(guild_id, locale)
+        seats = [SeatRecord(seat=s) for s in range(SEATS)]
+        seats[0] = SeatRecord(seat=0, user_id=host_id, name=host_name)
+        record = await self.repo.create_table(
+            guild_id=guild_id, channel_id=channel_id, host_id=host_id, game="tichu",
+            seed=secrets.token_hex(8), options={"target": target, "turn_timer": turn_timer},
+            locale=locale, seats=seats)
+        table = Table(record)
+        self.tables[table.id] = table
+        return table
+
+    async def _lobby_change(self, table_id: int, change: Callable[[Table], None]) -> Table:
+        table = await self.get(table_id)
+        async with table.lock:
+            if table.status is not TableStatus.LOBBY:
+                raise TableError("not_lobby")
+            before = [SeatRecord(s.seat, s.user_id, s.name, s.bot_level) for s in table.seats]
+            change(table)
+            try:
+                await self.repo.save_seats(table.id, table.seats)
+            except StoreError:
+                table.record.seats = before
+                raise
+            table.touch()
+        self._notify(table)
+        return table
+
+    async def join(self, table_id: int, user_id: int, name: str, seat: int) -> Table:
+        """Sit down in an empty seat, or move there from another seat."""
+        def change(table: Table) -> None:
+            _check_seat(table, seat)
+            if table.kind(seat) is not SeatKind.EMPTY:
+                raise TableError("seat_taken")
+            current = table.seat_of(user_id)
+            if current is not None:
+                table.seats[current] = SeatRecord(seat=current)
+            table.seats[seat] = SeatRecord(seat=seat, user_id=user_id, name=name)
+        return await self._lobby_change(table_id, change)
+
+    async def leave(self, table_id: int, user_id: int) -> Table:
+        def change(table: Table) -> None:
+            current = table.seat_of(user_id)
+            if current is None:
+                raise TableError("not_seated")
+            table.seats[current] = SeatRecord(seat=current)
+        return await self._lobby_change(table_id, change)
+
+    async def set_computer(self, table_id: int, actor_id: int, seat: int, level: str | None) -> Table:
+        """Host only: put a computer player of ``level`` in an empty or computer seat,
+        or (``level`` None) remove the computer player."""
+        def change(table: Table) -> None:
+            _check_host(table, actor_id)
+            _check_seat(table, seat)
+            if table.kind(seat) is SeatKind.HUMAN:
+                raise TableError("seat_taken")
+            if level is None:
+                table.seats[seat] = SeatRecord(seat=seat)
+                return
+            if level not in LEVELS:
+                raise TableError("bad_level")
+            table.seats[seat] = SeatRecord(seat=seat, name="", bot_level=level)
+        return await self._lobby_change(table_id, change)
+
+    async def start(self, table_id: int, actor_id: int) -> Table:
+        """Host only: start the game once every seat is filled."""
+        table = await self.get(table_id)
+        async with table.lock:
+            if table.status is not TableStatus.LOBBY:
+                raise TableError("not_lobby")
+            _check_host(table, actor_id)
+            if any(table.kind(s) is SeatKind.EMPTY for s in range(table.n_seats)):
+                raise TableError("seats_empty")
+            await self.repo.update_table(table.id, status=TableStatus.PLAYING)
+            table.record.status = TableStatus.PLAYING
+            table.game = new_game(table.record)
+            table.touch()
+        self._after_change(table)
+        return table
+
+    async def abandon(self, table_id: int, actor_id: int, *, can_manage: bool) -> Table:
+        """The host, or anyone who may manage the server, ends the table unrated."""
+        table = await self.get(table_id)
+        async with table.lock:
+            if not table.status.is_active:
+                raise TableError("not_active")
+            if actor_id != table.record.host_id and not can_manage:
+                raise TableError("not_host")
+            await self.repo.update_table(table.id, status=TableStatus.ABANDONED)
+            table.record.status = TableStatus.ABANDONED
+        self._stop(table.id)
+        self._notify(table)
+        return table
+
+    async def expire_idle_lobbies(self, now: float | None = None) -> list[Table]:
+        """Close lobbies idle for longer than the lobby timeout."""
+        now = time.monotonic() if now is None else now
+        expired = []
+        for table in list(self.tables.values()):
+            if table.status is TableStatus.LOBBY and now - table.last_activity > self.lobby_timeout:
+                async with table.lock:
+                    if table.status is not TableStatus.LOBBY:
+                        continue
+                    await self.repo.update_table(table.id, status=TableStatus.EXPIRED)
+                    table.record.status = TableStatus.EXPIRED
+                expired.append(table)
+                self._notify(table)
+        return expired
+
+    async def takeover(self, table_id: int, actor_id: int, seat: int) -> Table:
+        """Host only: hand a human seat to a computer player for good."""
+        table = await self.get(table_id)
+        async with table.lock:
+            if table.status is not TableStatus.PLAYING:
+                raise TableError("not_playing")
+            _check_host(table, actor_id)
+            _check_seat(table, seat)
+            if table.kind(seat) is not SeatKind.HUMAN:
+                raise TableError("not_human_seat")
+            old = table.seats[seat]
+            table.seats[seat] = SeatRecord(seat=seat, name=old.name, bot_level=TIMER_LEVEL)
+            try:
+                await self.repo.save_seats(table.id, table.seats)
+            except StoreError:
+                table.seats[seat] = old
+                raise
+            table.log.append(LogEntry("log.takeover", {"seat": seat}))
+        self._after_change(table)
+        return table
+
+    # ---------------------------------------------------------------- play
+    async def act(self, table_id: int, user_id: int, seq: int | None,
+                  make: Callable[[int], Action]) -> Applied:
+        """A human's action: ``make(seat)`` builds it once the seat is known.
+
+        ``seq`` is the action count the player's menu was drawn at; a menu drawn
+        before the last change is refused as out of date.
+        """
+        table = await self.get(table_id)
+        async with table.lock:
+            if table.status is not TableStatus.PLAYING or table.game is None:
+                raise TableError("not_playing")
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("not_seated")
+            if seq is not None and seq != table.seq:
+                raise TableError("stale")
+            applied = await self._commit(table, make(seat), by="human")
+        self._after_change(table)
+        return applied
+
+    async def _commit(self, table: Table, action: Action, *, by: str) -> Applied:
+        """Check, store, apply. Called under the table's lock."""
+        game = table.game
+        assert game is not None
+        game.check(action)  # raises EngineError: nothing stored, nothing changed
+        payload = {**action_to_json(action), "by": by}
+        await self.repo.append_action(table.id, ActionRecord(seq=table.seq + 1, payload=payload))
+        applied = game.apply(action)
+        table.seq += 1
+        table.record.actions.append(ActionRecord(seq=table.seq, payload=payload))
+        table.touch()
+        table.note(applied)
+        if by == "timer":
+            table.log.append(LogEntry("log.timer", {"seat": action.seat}))
+        if game.phase is Phase.GAME_OVER:
+            await self.repo.record_game(game_result(table))
+            table.record.status = TableStatus.FINISHED
+        elif game.phase is Phase.DEAL_OVER:
+            game.next_deal()
+        return applied
+
+    # ------------------------------------------------------- drivers/timers
+    def _after_change(self, table: Table, *, notify: bool = True) -> None:
+        if notify:
+            self._notify(table)
+        if table.status is not TableStatus.PLAYING:
+            self._stop(table.id)
+            return
+        self._kick_driver(table)
+        self._reset_timer(table)
+
+    def _notify(self, table: Table) -> None:
+        if self.presenter is not None:
+            task = asyncio.get_running_loop().create_task(self._safe_notify(table))
+            task.add_done_callback(_log_task_error)
+
+    async def _safe_notify(self, table: Table) -> None:
+        assert self.presenter is not None
+        try:
+            await self.presenter.table_changed(table)
+        except Exception:  # the presenter talks to Discord; a failure must not stop play
+            log.exception("presenting table %s failed", table.id)
+
+    def player(self, level: str) -> Player:
+        if level not in self._players:
+            self._players[level] = _make_player(level)
+        return self._players[level]
+
+    def _computer_action(self, table: Table) -> Action | None:
+        """The next move of a computer seat: one that is due, else an out-of-turn bomb."""
+        game = table.game
+        assert game is not None
+        rng = random.Random(f"{table.record.seed}:ai:{table.seq}")
+        due = pending_seats(game.view(None))
+        for seat in due:
+            level = table.seats[seat].bot_level
+            if level is not None:
+                action = self.player(level).act(game.view(seat), rng)
+                if action is not None:
+                    return action
+        if game.phase is Phase.PLAY and game.trick:
+            for seat in range(table.n_seats):
+                level = table.seats[seat].bot_level
+                if level is not None and seat not in due and game.hands[seat]:
+                    action = self.player(level).act(game.view(seat), rng)
+                    if isinstance(action, Play):
+                        return action
+        return None
+
+    def _kick_driver(self, table: Table) -> None:
+        task = self._drivers.get(table.id)
+        if task is None or task.done():
+            self._drivers[table.id] = asyncio.get_running_loop().create_task(self._drive(table))
+
+    async def _drive(self, table: Table) -> None:
+        """Let computer players act, one move after another, with a pause between."""
+        while True:
+            await asyncio.sleep(self.ai_delay)
+            async with table.lock:
+                if table.status is not TableStatus.PLAYING or table.game is None:
+                    return
+                action = self._computer_action(table)
+                if action is None:
+                    return
+                try:
+                    await self._commit(table, action, by="ai")
+                except (EngineError, StoreError):
+                    log.exception("computer move refused at table %s", table.id)
+                    return
+            self._notify(table)
+            self._reset_timer(table)
+            if table.status is not TableStatus.PLAYING:
+                return
+
+    def _reset_timer(self, table: Table) -> None:
+        old = self._timers.pop(table.id, None)
+        if old is not None:
+            old.cancel()
+        limit = table.turn_timer
+        if limit is None or table.game is None or table.status is not TableStatus.PLAYING:
+            return
+        waiting = [s for s in pending_seats(table.game.view(None))
+                   if table.kind(s) is SeatKind.HUMAN]
+        if waiting:
+            task = asyncio.get_running_loop().create_task(self._expire(table, table.seq, limit))
+            self._timers[table.id] = task
+
+    async def _expire(self, table: Table, seq: int, limit: float) -> None:
+        """When the turn timer runs out, a computer player acts for each idle human seat."""
+        await asyncio.sleep(limit)
+        async with table.lock:
+            if table.seq != seq or table.game is None or table.status is not TableStatus.PLAYING:
+                return
+            game = table.game
+            rng = random.Random(f"{table.record.seed}:timer:{seq}")
+            idle = {s for s in pending_seats(game.view(None)) if table.kind(s) is SeatKind.HUMAN}
+            # Every idle seat gets its move (several in the Grand Tichu and exchange phases).
+            while idle and table.status is TableStatus.PLAYING:
+                seat = next((s for s in pending_seats(game.view(None)) if s in idle), None)
+                if seat is None:
+                    break
+                idle.discard(seat)
+                action = self.player(TIMER_LEVEL).act(game.view(seat), rng)
+                if action is None:
+                    continue
+                try:
+                    await self._commit(table, action, by="timer")
+                except (EngineError, StoreError):
+                    log.exception("timer move refused at table %s", table.id)
+                    break
+        self._timers.pop(table.id, None)
+        self._after_change(table)
+
+    def _stop(self, table_id: int) -> None:
+        for tasks in (self._drivers, self._timers):
+            task = tasks.pop(table_id, None)
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+
+    async def close(self) -> None:
+        """Stop every driver and timer (the store keeps everything already acknowledged)."""
+        tasks = [*self._drivers.values(), *self._timers.values()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._drivers.clear()
+        self._timers.clear()
+
+
+def _make_player(level: str) -> Player:
+    factory = getattr(tichu_ai, "make_player", None)
+    if factory is None:
+        return tichu_ai.EasyPlayer()
+    player: Player = factory(level)
+    return player
+
+
+def _check_seat(table: Table, seat: int) -> None:
+    if not 0 <= seat < table.n_seats:
+        raise TableError("bad_seat")
+
+
+def _check_host(table: Table, actor_id: int) -> None:
+    if actor_id != table.record.host_id:
+        raise TableError("not_host")
+
+
+def _log_task_error(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("table task failed", exc_info=task.exception())
+

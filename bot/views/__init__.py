@@ -1,0 +1,1 @@
+"""Discord components and messages: thin, built from views and the table layer."""

@@ -1,0 +1,66 @@
+"""Persistent components: every button and select of the bot is a DynamicItem, so it
+still works after a restart. Their callbacks hand the click to the controller."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.tables import ids
+
+if TYPE_CHECKING:
+    from bot.app import TichuBot
+
+
+class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.BUTTON_TEMPLATE):
+    """Any button of ours; the custom ID says what it does."""
+
+    def __init__(self, custom_id: str, *, label: str | None = None,
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                 emoji: str | discord.PartialEmoji | None = None, disabled: bool = False,
+                 row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(custom_id=custom_id, label=label, style=style,
+                                           emoji=emoji, disabled=disabled, row=row))
+        self.custom_id_text = custom_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: Any) -> GameButton:
+        return cls(item.custom_id or "", label=item.label, style=item.style, emoji=item.emoji,
+                   disabled=item.disabled)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: TichuBot = interaction.client
+        await bot.controller.handle(interaction, self.custom_id_text, [])
+
+
+class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.SELECT_TEMPLATE):
+    """Any select menu of ours; the custom ID says what it does, the values what was chosen."""
+
+    def __init__(self, custom_id: str, *, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None, min_values: int = 1, max_values: int = 1,
+                 row: int | None = None) -> None:
+        super().__init__(discord.ui.Select(custom_id=custom_id, options=options or [],
+                                           placeholder=placeholder, min_values=min_values,
+                                           max_values=max_values, row=row))
+        self.custom_id_text = custom_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Select[Any], match: Any) -> GameSelect:
+        made = cls(item.custom_id or "", options=list(item.options), placeholder=item.placeholder,
+                   min_values=item.min_values, max_values=item.max_values)
+        return made
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: TichuBot = interaction.client
+        await bot.controller.handle(interaction, self.custom_id_text, list(self.item.values))
+
+
+def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    """A timeout-less view holding ``items`` (rows as the items say)."""
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view

@@ -1,0 +1,179 @@
+"""Keeps the public messages of each table in step with the game.
+
+One update runs per table at a time; changes that arrive meanwhile are folded
+into one more pass, so a quick run of computer moves costs a single edit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n import t
+from bot.render import render_deal_summary_async, render_game_over_async
+from bot.store.models import TableStatus
+from bot.tables import SeatKind, Table
+from bot.views.hand import names_of
+from bot.views.table import lobby_message, table_message
+from engine.tichu.ai import pending_seats
+from engine.tichu.view import Phase, TichuView
+
+if TYPE_CHECKING:
+    from bot.app import TichuBot
+
+log = logging.getLogger(__name__)
+
+
+class TablePresenter:
+    """Edits the lobby and table messages, posts summaries, pings whoever must act."""
+
+    def __init__(self, bot: TichuBot) -> None:
+        self.bot = bot
+        self._running: set[int] = set()
+        self._dirty: set[int] = set()
+        self._pinged: dict[int, tuple[object, ...]] = {}
+        self._lobby_shown: dict[int, TableStatus] = {}
+        self.idle = asyncio.Event()
+        self.idle.set()
+
+    async def table_changed(self, table: Table) -> None:
+        if table.id in self._running:
+            self._dirty.add(table.id)
+            return
+        self._running.add(table.id)
+        self.idle.clear()
+        try:
+            while True:
+                self._dirty.discard(table.id)
+                await self._present(table)
+                if table.id not in self._dirty:
+                    break
+        finally:
+            self._running.discard(table.id)
+            if not self._running:
+                self.idle.set()
+
+    async def _present(self, table: Table) -> None:
+        await self._show_lobby(table)
+        if table.game is None:
+            return
+        await self._post_announcements(table)
+        await self._show_table(table)
+        await self._ping(table)
+
+    # ------------------------------------------------------------- lobby
+    async def _show_lobby(self, table: Table) -> None:
+        message_id = table.record.options.get("lobby_message_id")
+        if not isinstance(message_id, int):
+            return
+        if table.game is not None and self._lobby_shown.get(table.id) is table.status:
+            return
+        self._lobby_shown[table.id] = table.status
+        msg = lobby_message(table, table.record.locale)
+        if table.status is TableStatus.PLAYING:
+            msg.content += "\n" + t(table.record.locale, "lobby.started",
+                                    where=f"<#{table.channel_id}>")
+        channel = self.bot.get_partial_messageable(table.record.channel_id)
+        try:
+            await channel.get_partial_message(message_id).edit(content=msg.content, view=msg.view)
+        except discord.HTTPException:
+            log.warning("cannot edit the lobby message of table %s", table.id)
+
+    # -------------------------------------------------------------- table
+    async def _show_table(self, table: Table) -> None:
+        msg = await table_message(table, table.record.locale)
+        channel = self.bot.get_partial_messageable(table.channel_id)
+        message_id = table.record.message_id
+        if message_id is not None:
+            try:
+                await channel.get_partial_message(message_id).edit(
+                    content=msg.content, attachments=msg.files(), view=msg.view)
+                return
+            except discord.NotFound:
+                pass
+        sent = await channel.send(content=msg.content, files=msg.files(), view=msg.view)
+        table.record.message_id = sent.id
+        await self.bot.service.repo.update_table(table.id, message_id=sent.id)
+
+    async def repost(self, table: Table) -> None:
+        """Post the table message again, at the bottom of the channel."""
+        old = table.record.message_id
+        table.record.message_id = None
+        await self._show_table(table)
+        if old is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self.bot.get_partial_messageable(table.channel_id).get_partial_message(
+                    old).delete()
+
+    async def _post_announcements(self, table: Table) -> None:
+        entries, table.announcements = table.announcements, []
+        if not entries:
+            return
+        game = table.game
+        assert game is not None
+        locale = table.record.locale
+        names = names_of(table, locale)
+        view = game.view(None)
+        channel = self.bot.get_partial_messageable(table.channel_id)
+        for entry in entries:
+            if entry.key == "log.game_over":
+                image = await render_game_over_async(view, names, locale=locale)
+                winners = " & ".join(names[s] for s in range(table.n_seats)
+                                     if s % 2 == entry.values.get("team"))
+                text = t(locale, "table.game_over", names=winners,
+                         scores=" – ".join(str(s) for s in view.scores))
+                name = "game-over.png"
+            else:
+                number = int(entry.values.get("number", 0))
+                image = await render_deal_summary_async(_at_deal(view, number), names,
+                                                        locale=locale)
+                text = t(locale, "table.deal_over", number=number + 1,
+                         scores=" – ".join(str(s) for s in entry.values.get("scores", ())))
+                name = "deal.png"
+            await channel.send(content=text, file=discord.File(io.BytesIO(image), filename=name))
+
+    # --------------------------------------------------------------- pings
+    async def _ping(self, table: Table) -> None:
+        game = table.game
+        assert game is not None
+        public = game.view(None)
+        waiting = tuple(s for s in pending_seats(public) if table.kind(s) is SeatKind.HUMAN)
+        if table.status is not TableStatus.PLAYING:
+            waiting = ()
+        key = (public.deal_number, public.phase, waiting, len(public.trick),
+               sum(public.hand_counts))
+        if self._pinged.get(table.id) == key:
+            return
+        self._pinged[table.id] = key
+        channel = self.bot.get_partial_messageable(table.channel_id)
+        old = table.record.ping_message_id
+        if old is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(old).delete()
+            table.record.ping_message_id = None
+            await self.bot.service.repo.clear_ping(table.id)
+        if not waiting:
+            return
+        mentions = " ".join(f"<@{table.seats[s].user_id}>" for s in waiting)
+        key_text = {Phase.GRAND: "ping.grand", Phase.EXCHANGE: "ping.exchange",
+                    Phase.GIFT: "ping.gift"}.get(public.phase, "ping.turn")
+        sent = await channel.send(t(table.record.locale, key_text, mentions=mentions),
+                                  allowed_mentions=discord.AllowedMentions(users=True))
+        table.record.ping_message_id = sent.id
+        await self.bot.service.repo.update_table(table.id, ping_message_id=sent.id)
+
+
+def _at_deal(view: TichuView, number: int) -> TichuView:
+    """The view as it stood when deal ``number`` ended (history and totals up to it)."""
+    history = view.history[: number + 1]
+    totals = [0] * len(view.scores)
+    for result in history:
+        for team, points in enumerate(result.scores):
+            totals[team] += points
+    return replace(view, history=history, scores=tuple(totals))
