@@ -78,18 +78,30 @@ def _fan(count: int) -> Image.Image:
     return img
 
 
-def _header(d: ImageDraw.ImageDraw, view: TichuView, names: Sequence[str], locale: str) -> None:
+@lru_cache(maxsize=2)
+def _background() -> Image.Image:
+    """The static layer (cached): felt, the header band and the four empty seat panels."""
+    img, d = canvas((W, H))
     d.rounded_rectangle((12, 12, W - 12, 72), radius=14, fill=PANEL_STRONG)
+    d.ellipse((28, 33, 46, 51), fill=team_color(0))
+    d.ellipse((W - 46, 33, W - 28, 51), fill=team_color(1))
+    for seat, (x0, y0) in PANELS.items():
+        color = team_color(seat % 2)
+        d.rounded_rectangle((x0, y0, x0 + PANEL_W, y0 + PANEL_H), radius=16, fill=PANEL,
+                            outline=(*color, 150), width=2)
+        d.ellipse((x0 + 14, y0 + 17, x0 + 28, y0 + 31), fill=color)
+    return img
+
+
+def _header(d: ImageDraw.ImageDraw, view: TichuView, names: Sequence[str], locale: str) -> None:
     for team in (0, 1):
         color = team_color(team)
         score = str(view.scores[team]) if team < len(view.scores) else "0"
         name = fit(team_name(names, team, view.n_seats), 300, 22, "bold")
         if team == 0:
-            d.ellipse((28, 33, 46, 51), fill=color)
             draw_text(d, (56, 42), name, 22, "bold", TEXT, "lm")
             draw_text(d, (420, 42), score, 34, "bold", color, "rm")
         else:
-            d.ellipse((W - 46, 33, W - 28, 51), fill=color)
             draw_text(d, (W - 56, 42), name, 22, "bold", TEXT, "rm")
             draw_text(d, (580, 42), score, 34, "bold", color, "lm")
     draw_text(d, (W / 2, 30), label(locale, "deal_n", n=view.deal_number + 1), 20, "bold",
@@ -147,10 +159,8 @@ def _seat(img: Image.Image, d: ImageDraw.ImageDraw, view: TichuView, seat: int,
             grow = 9 - i * 3
             d.rounded_rectangle((box[0] - grow, box[1] - grow, box[2] + grow, box[3] + grow),
                                 radius=18 + grow, outline=(*GOLD, alpha), width=3)
-    d.rounded_rectangle(box, radius=16, fill=PANEL, outline=GOLD if is_turn else (*color, 150),
-                        width=4 if is_turn else 2)
-    # name with the team's colour
-    d.ellipse((x0 + 14, y0 + 17, x0 + 28, y0 + 31), fill=color)
+    if is_turn:  # the panel itself is part of the cached background
+        d.rounded_rectangle(box, radius=16, outline=GOLD, width=4)
     draw_text(d, (x0 + 36, y0 + 24), fit(seat_name(names, seat), PANEL_W - 50, 24, "bold"), 24,
               "bold", TEXT, "lm")
     # cards held, or the place this seat went out in
@@ -316,7 +326,8 @@ def draw_table(view: TichuView, names: Sequence[str], locale: str = "en") -> Ima
     if view.seat is not None:
         raise ValueError("the table image is public: pass the public view (seat None)")
     check_names(view, names)
-    img, d = canvas((W, H))
+    img = _background().copy()
+    d = ImageDraw.Draw(img, "RGBA")
     _header(d, view, names, locale)
     _corner_panels(img, d, view, names, locale)
     for seat in range(min(view.n_seats, 4)):

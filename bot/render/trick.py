@@ -336,8 +336,8 @@ def render_score_grid(columns: Sequence[str], rows: Sequence[Sequence[str]], *, 
     (800 to 1600 px). ``locale`` is accepted for symmetry; the texts are the
     caller's.
     """
-    del locale
-    return encode(draw_score_grid(columns, rows, title=title, highlight_rows=highlight_rows,
+    return encode(draw_score_grid(columns, rows, title=title, locale=locale,
+                                  highlight_rows=highlight_rows,
                                   highlight_columns=highlight_columns,
                                   highlight_cells=highlight_cells, total_row=total_row,
                                   footer=footer))

@@ -12,6 +12,7 @@ import asyncio
 import logging
 import os
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from types import TracebackType
@@ -137,6 +138,14 @@ def _check_stats(player: GamePlayerResult, where: str) -> list[tuple[str, int]]:
     return rows
 
 
+def _error_code(error: sqlite3.Error) -> str:
+    if getattr(error, "sqlite_errorname", "").startswith("SQLITE_BUSY"):
+        return "busy"  # another process held the write lock past the busy timeout
+    if isinstance(error, sqlite3.IntegrityError):
+        return "constraint_failed"
+    return "database_error"
+
+
 class SQLiteRepository:
     """The store in one SQLite file (or ``":memory:"``), through aiosqlite.
 
@@ -164,13 +173,32 @@ class SQLiteRepository:
     # -- connection ----------------------------------------------------------------
 
     async def open(self) -> None:
-        """Connect, set the pragmas and apply pending migrations (no-op if open)."""
-        if self._conn is not None:
-            return
+        """Create the file's folder if missing, connect, set the pragmas and apply
+        pending migrations (no-op if open)."""
+        async with self._lock:
+            if self._conn is None:
+                self._conn = await self._connect()
+
+    async def _connect(self) -> aiosqlite.Connection:
+        if self._path != ":memory:":
+            # The configured default (data/tichu.sqlite3) lives in a folder that a
+            # fresh checkout does not have: create it.
+            folder = os.path.dirname(os.path.abspath(self._path))
+            try:
+                os.makedirs(folder, exist_ok=True)
+            except OSError as error:
+                raise StoreError("open_failed",
+                                 f"cannot create the folder of {self._path!r}: {error}") from error
+        # isolation_level=None: autocommit; transactions are explicit (see _session).
+        connecting = aiosqlite.connect(self._path, isolation_level=None)
         try:
-            # isolation_level=None: autocommit; transactions are explicit below.
-            conn = await aiosqlite.connect(self._path, isolation_level=None)
+            conn = await connecting
         except sqlite3.Error as error:
+            # aiosqlite stops its worker thread without waiting for it; wait here so
+            # the thread does not outlive the event loop.
+            worker = getattr(connecting, "_thread", None)
+            if isinstance(worker, threading.Thread):
+                await asyncio.to_thread(worker.join, 5.0)
             raise StoreError("open_failed", f"cannot open {self._path!r}: {error}") from error
         try:
             conn.row_factory = sqlite3.Row
@@ -189,7 +217,7 @@ class SQLiteRepository:
             if isinstance(error, sqlite3.Error):
                 raise StoreError("open_failed", f"cannot open {self._path!r}: {error}") from error
             raise
-        self._conn = conn
+        return conn
 
     @staticmethod
     async def _pragma(conn: aiosqlite.Connection, pragma: str) -> object:
@@ -237,10 +265,7 @@ class SQLiteRepository:
                         await self._rollback(conn)
                     raise
             except sqlite3.Error as error:
-                code = "busy" if getattr(error, "sqlite_errorname", "") == "SQLITE_BUSY" else (
-                    "constraint_failed" if isinstance(error, sqlite3.IntegrityError)
-                    else "database_error")
-                raise StoreError(code, f"{what}: {error}") from error
+                raise StoreError(_error_code(error), f"{what}: {error}") from error
 
     @staticmethod
     async def _rollback(conn: aiosqlite.Connection) -> None:
@@ -350,6 +375,8 @@ class SQLiteRepository:
         (``unknown_table``) if there is no such table."""
         changes: dict[str, object] = {}
         if status is not None:
+            if status not in _STATUSES:
+                raise StoreError("invalid_status", f"table {table_id}: no status {status!r}")
             changes["status"] = TableStatus(status).value
         if thread_id is not None:
             changes["thread_id"] = thread_id
@@ -680,10 +707,14 @@ class SQLiteRepository:
                 won=as_flag(row["won"], f"{where} won"),
             )
             game_id = as_int(row["game_id"], where)
+            if game_id not in games:
+                raise CorruptRowError(f"{where}: a player of a game that cannot be read")
             games[game_id].players.append(player)
             players[game_id, player.seat] = player
         for row in stat_rows:
             where = f"game {row['game_id']!r}, seat {row['seat']!r}, stat {row['key']!r}"
             key = (as_int(row["game_id"], where), as_int(row["seat"], where))
+            if key not in players:
+                raise CorruptRowError(f"{where}: a stat of a player who is not stored")
             players[key].stats[as_str(row["key"], where)] = as_int(row["value"], where)
         return list(games.values())

@@ -63,6 +63,7 @@ class TableService:
         self._drivers: dict[int, asyncio.Task[None]] = {}
         self._timers: dict[int, asyncio.Task[None]] = {}
         self._players: dict[str, Player] = {}
+        self._notices: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------- loading
     async def get(self, table_id: int) -> Table:
@@ -300,7 +301,8 @@ class TableService:
     def _notify(self, table: Table) -> None:
         if self.presenter is not None:
             task = asyncio.get_running_loop().create_task(self._safe_notify(table))
-            task.add_done_callback(_log_task_error)
+            self._notices.add(task)
+            task.add_done_callback(self._notices.discard)
 
     async def _safe_notify(self, table: Table) -> None:
         assert self.presenter is not None
@@ -407,7 +409,7 @@ class TableService:
 
     async def close(self) -> None:
         """Stop every driver and timer (the store keeps everything already acknowledged)."""
-        tasks = [*self._drivers.values(), *self._timers.values()]
+        tasks = [*self._drivers.values(), *self._timers.values(), *self._notices]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -415,6 +417,7 @@ class TableService:
                 await task
         self._drivers.clear()
         self._timers.clear()
+        self._notices.clear()
 
 
 def _make_player(level: str) -> Player:
@@ -434,8 +437,4 @@ def _check_host(table: Table, actor_id: int) -> None:
     if actor_id != table.record.host_id:
         raise TableError("not_host")
 
-
-def _log_task_error(task: asyncio.Task[None]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("table task failed", exc_info=task.exception())
 

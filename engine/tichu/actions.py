@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.cards import Card, format_cards, parse_card, rank_from_token, rank_token
 from engine.errors import BadActionError, EngineError
+from engine.tichu import cards as _tichu_cards  # noqa: F401  (registers the special cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +129,7 @@ def action_to_json(action: Action) -> dict[str, Any]:
     """The replay form of an action."""
     out: dict[str, Any] = {"seat": action.seat, "do": _NAMES[type(action)]}
     if isinstance(action, Exchange):
-        out["give"] = {str(target): str(c) for target, c in action.give}
+        out["give"] = {str(target): format_cards([c])[0] for target, c in action.give}
     elif isinstance(action, Play):
         out["cards"] = format_cards(action.cards)
         if action.wish is not None:

@@ -25,8 +25,8 @@ from tests.emulator.server import DiscordEmulator
 
 
 def make_bot(db: Path, **settings: Any) -> TichuBot:
-    config = Settings(_env_file=None, database=str(db), ai_delay=0.0,  # type: ignore[call-arg]
-                      **settings)
+    values: dict[str, Any] = {"ai_delay": 0.0, **settings}
+    config = Settings(_env_file=None, database=str(db), **values)  # type: ignore[call-arg]
     return TichuBot(config, guild_ready_timeout=0.05)
 
 

@@ -326,6 +326,31 @@ class UserActions(World):
             InteractionType.MESSAGE_COMPONENT, actor, ch, data, source=msg
         )
 
+    async def forged_click(
+        self,
+        user: UserLike,
+        message: MessageRecord | int,
+        custom_id: str,
+        /,
+        *,
+        values: list[str] | None = None,
+    ) -> InteractionHandle:
+        """What a modified client can send: a component interaction with any ``custom_id``
+        (and, for a select, any ``values``), whether or not the message has such a component."""
+        actor = _user_of(user)
+        msg = self._usable_message(actor, message)
+        data: dict[str, Any] = {
+            "custom_id": custom_id,
+            "component_type": ComponentType.STRING_SELECT if values is not None
+            else ComponentType.BUTTON,
+        }
+        if values is not None:
+            data["values"] = values
+        return self._dispatch_interaction(
+            InteractionType.MESSAGE_COMPONENT, actor, self.channels[msg.channel_id], data,
+            source=msg,
+        )
+
     async def submit_modal(
         self, user: UserLike, opened_by: InteractionHandle, values: Mapping[str, str | list[str]]
     ) -> InteractionHandle:

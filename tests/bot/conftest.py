@@ -1,0 +1,60 @@
+"""A guild with a channel and four people, and a way to open and start a table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from bot.app import TichuBot
+from bot.tables import Table
+from tests.bot.driver import component
+from tests.emulator.server import DiscordEmulator
+
+
+@dataclass
+class World:
+    emu: DiscordEmulator
+    guild: Any
+    channel: Any
+    users: list[Any]
+    stranger: Any
+
+
+@pytest.fixture
+def world(emulator: DiscordEmulator) -> World:
+    emu = emulator
+    guild = emu.add_guild("Friends", locale="en-US")
+    channel = emu.add_text_channel(guild, "tichu")
+    users = [emu.add_user(name, locale=loc) for name, loc in
+             (("alice", "en-US"), ("bob", "fr"), ("carol", "en-GB"), ("dave", "fr"))]
+    stranger = emu.add_user("eve", locale="en-US")
+    for user in (*users, stranger):
+        emu.add_member(guild, user)
+    return World(emu, guild, channel, users, stranger)
+
+
+async def open_lobby(world: World, bot: TichuBot, **options: Any) -> tuple[Any, Table]:
+    """``/tichu new`` by the first user; the lobby message and the table."""
+    await world.emu.wait_for_commands(["tichu"])
+    reply = await world.emu.slash(world.users[0], world.channel, "tichu new", **options)
+    lobby = await reply.response()
+    table = max(bot.service.tables.values(), key=lambda t: t.id)
+    return lobby, table
+
+
+async def seat_and_start(world: World, lobby: Any, people: list[int],
+                         computers: dict[int, str]) -> None:
+    """Seat users ``people[i]`` at seat i (None: leave to a computer), add computers, start."""
+    emu = world.emu
+    host = world.users[0]
+    for seat, index in enumerate(people):
+        if seat == 0 or index is None:
+            continue
+        join = component(lobby, "join", arg=str(seat))
+        await (await emu.click(world.users[index], lobby, join.custom_id)).response()
+    for seat, level in computers.items():
+        cpu = component(lobby, "cpu", "s")
+        await (await emu.select(host, lobby, cpu.custom_id, [f"{seat}.{level}"])).response()
+    await (await emu.click(host, lobby, component(lobby, "start").custom_id)).response()

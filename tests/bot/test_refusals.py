@@ -1,0 +1,131 @@
+"""Every refusal: an ephemeral sentence in the clicker's language, and nothing changes."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from bot.i18n import t
+from engine.tichu.view import Phase
+from tests.bot.conftest import World, open_lobby, seat_and_start
+from tests.bot.driver import Person, component, running, settle, table_message
+
+
+async def refusal(handle: Any) -> str:
+    message = await handle.response()
+    assert message.ephemeral
+    return str(message.content)
+
+
+async def to_first_lead(world: World, bot: Any, table: Any) -> None:
+    people = {s: Person(world.emu, world.users[s], random.Random(s)) for s in range(4)}
+    while table.game.phase is not Phase.PLAY:
+        due = await settle(bot, table)
+        await people[due[0]].act(table_message(world.emu, table))
+    await settle(bot, table)
+
+
+async def test_lobby_refusals(world: World, tmp_path: Path) -> None:
+    emu = world.emu
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        lobby, table = await open_lobby(world, bot)
+        start = component(lobby, "start").custom_id
+        text = await refusal(await emu.click(world.stranger, lobby, start))
+        assert text == t("en", "error.not_host")
+        bob = world.users[1]  # French
+        await (await emu.click(bob, lobby, component(lobby, "join", arg="1").custom_id)).response()
+        text = await refusal(await emu.click(bob, lobby, start))
+        assert text == t("fr", "error.not_host")
+        text = await refusal(await emu.click(world.users[0], lobby, start))
+        assert text == t("en", "error.seats_empty")
+        cpu = component(lobby, "cpu", "s").custom_id
+        text = await refusal(await emu.select(bob, lobby, cpu, ["2.hard"]))
+        assert text == t("fr", "error.not_host")
+        # A second /tichu new in the same channel is refused.
+        again = await emu.slash(world.users[2], world.channel, "tichu new")
+        assert (await again.response()).content == t("en-GB", "error.table_here")
+        assert [s.user_id for s in table.seats] == [world.users[0].id, bob.id, None, None]
+    emu.assert_clean()
+
+
+async def test_play_refusals(world: World, tmp_path: Path) -> None:
+    emu = world.emu
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        lobby, table = await open_lobby(world, bot)
+        await seat_and_start(world, lobby, [0, 1, 2, 3], {})
+        await to_first_lead(world, bot, table)
+        message = table_message(emu, table)
+
+        # A stranger presses My hand.
+        text = await refusal(await emu.click(world.stranger, message,
+                                             component(message, "hand").custom_id))
+        assert text == t("en", "error.not_seated")
+
+        # A stale menu: the leader's hand is drawn, then someone calls Tichu.
+        leader = table.game.turn
+        person = Person(emu, world.users[leader])
+        hand = await person.open_hand(message)
+        play = component(hand, "play", "s")
+        other = next(s for s in range(4) if s != leader)
+        other_hand = await Person(emu, world.users[other]).open_hand(message)
+        await (await emu.click(world.users[other], other_hand,
+                               component(other_hand, "tichu").custom_id)).response()
+        seq = table.seq
+        text = await refusal(await emu.select(world.users[leader], hand, play.custom_id,
+                                              [play.options[0].value]))
+        locale = world.users[leader].locale
+        assert text == t(locale, "error.stale")
+        assert table.seq == seq
+
+        # A double click: two selections from one menu before the first answer.
+        hand = await person.open_hand(message)
+        play = component(hand, "play", "s")
+        value = play.options[0].value
+        first, second = await asyncio.gather(
+            emu.select(world.users[leader], hand, play.custom_id, [value]),
+            emu.select(world.users[leader], hand, play.custom_id, [value]))
+        answers = [await first.response(), await second.response()]
+        assert table.seq == seq + 1  # played once
+        assert sum(a.content == t(locale, "error.stale") for a in answers) == 1
+
+        # Forged custom IDs: unknown grammar, and ours but not on that message.
+        for forged in ("hack:me", f"tichu:b:{table.id}:-:hand:99", "tichu:b:999:-:hand"):
+            text = await refusal(await emu.forged_click(world.stranger, message, forged))
+            assert text == t("en", "error.forged")
+        assert table.seq == seq + 1
+    emu.assert_clean()
+
+
+async def test_table_that_no_longer_exists_and_corrupt_rows(world: World,
+                                                            tmp_path: Path) -> None:
+    emu = world.emu
+    db = tmp_path / "db.sqlite3"
+    async with running(emu, db) as bot:
+        lobby, table = await open_lobby(world, bot)
+        await seat_and_start(world, lobby, [0, 1, 2, 3], {})
+        await settle(bot, table)
+        message = table_message(emu, table)
+        table_id = table.id
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("UPDATE actions SET payload = '{broken' WHERE table_id = ?", (table_id,))
+        if not conn.execute("SELECT count(*) FROM actions WHERE table_id = ?",
+                            (table_id,)).fetchone()[0]:
+            conn.execute("UPDATE tables SET options = '{broken' WHERE id = ?", (table_id,))
+    async with running(emu, db) as bot:  # the corrupt table does not stop the bot
+        hand = component(message, "hand").custom_id
+        text = await refusal(await emu.click(world.users[0], message, hand))
+        assert text == t("en", "error.table_broken")
+        assert table_id in bot.service.broken
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA foreign_keys=ON")
+        for name in ("actions", "seats"):
+            conn.execute(f"DELETE FROM {name} WHERE table_id = ?", (table_id,))
+        conn.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+    async with running(emu, db):
+        text = await refusal(await emu.click(world.users[1], message, hand))
+        assert text == t("fr", "error.no_table")
+    emu.assert_clean()
