@@ -3,8 +3,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test run demo bench lint typecheck art docs clean
+.PHONY: test run demo bench arena lint typecheck art snapshots clean
 
+# One virtualenv, made on first use and refreshed when pyproject.toml changes.
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
@@ -15,13 +16,10 @@ lint: $(STAMP)
 	$(BIN)/ruff check engine bot tests tools
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict engine
+	$(BIN)/mypy --strict engine bot/render bot/store
 
 test: $(STAMP) lint typecheck
 	$(BIN)/pytest
-
-bench: $(STAMP)
-	$(BIN)/python -m tools.bench
 
 run: $(STAMP)
 	$(BIN)/python -m bot
@@ -29,8 +27,17 @@ run: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/python -m tools.demo
 
+bench: $(STAMP)
+	$(BIN)/python -m tools.bench
+
+arena: $(STAMP)
+	$(BIN)/python -m tools.arena
+
 art: $(STAMP)
-	$(BIN)/python -m tools.make_art
+	$(BIN)/python -m tools.make_art --snapshots
+
+snapshots: $(STAMP)
+	$(BIN)/python -m tools.make_art --snapshots-only
 
 clean:
 	rm -rf $(VENV)

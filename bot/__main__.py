@@ -31,7 +31,13 @@ def main() -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if settings.discord_token is None or not settings.discord_token.get_secret_value():
         print(NO_TOKEN)
-        return 1
+        if sys.stdin.isatty():
+            answer = input("\nRun the local demo now? [y/N] ").strip().lower()
+            if answer in ("y", "yes", "o", "oui"):
+                from tools.demo import main as demo
+
+                demo()
+        return 0
     from bot.app import TichuBot
 
     discord.http.Route.BASE = settings.discord_api_base.rstrip("/")

@@ -37,11 +37,15 @@ class HandMessage:
 
 
 def exchange_targets(view: TichuView) -> tuple[int, int, int]:
-    """Seats of the left opponent (next in play), the partner and the right opponent."""
+    """Seats of the left opponent, the partner and the right opponent.
+
+    Play passes to the right (the rules' order), so seat+1 sits on the right and
+    seat+3 on the left, as the table image draws them.
+    """
     seat = view.seat
     assert seat is not None
     n = view.n_seats
-    return ((seat + 1) % n, (seat + 2) % n, (seat + 3) % n)
+    return ((seat + 3) % n, (seat + 2) % n, (seat + 1) % n)
 
 
 def index_of(view: TichuView) -> dict[Card, int]:
@@ -72,8 +76,8 @@ def display_name(table: Table, seat: int, locale: str) -> str:
     if record.user_id is not None:
         return record.name
     if record.bot_level is not None:
-        base = record.name or t(locale, "seat.computer", level=t(locale, f"level.{record.bot_level}"))
-        return base
+        return record.name or t(locale, "seat.computer", seat=seat + 1,
+                                level=t(locale, f"level.{record.bot_level}"))
     return t(locale, "seat.empty")
 
 

@@ -1,0 +1,81 @@
+"""The catalogs: same keys, same placeholders, every refusal code covered."""
+
+from __future__ import annotations
+
+import re
+import string
+
+import pytest
+
+from bot.i18n import language, t
+from bot.i18n.catalog import catalog
+from bot.i18n.names import combo_name
+from engine import errors as core_errors
+from engine.cards import parse_cards
+from engine.errors import EngineError
+from engine.tichu import errors as tichu_errors
+from engine.tichu.combos import readings
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_catalogs_have_the_same_keys_and_placeholders() -> None:
+    en, fr = catalog("en"), catalog("fr")
+    assert set(en) == set(fr)
+    for key in en:
+        assert fields(en[key]) == fields(fr[key]), key
+
+
+def engine_codes() -> set[str]:
+    codes = set()
+    for module in (core_errors, tichu_errors):
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, EngineError):
+                codes.add(value.code)
+    return codes
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_engine_refusal_has_a_sentence(lang: str) -> None:
+    for code in engine_codes():
+        assert f"error.engine.{code}" in catalog(lang)
+
+
+def test_every_table_refusal_in_the_code_has_a_sentence() -> None:
+    from pathlib import Path
+
+    source = "\n".join(p.read_text() for p in Path("bot").rglob("*.py"))
+    codes = set(re.findall(r'TableError\("([a-z_]+)"', source))
+    codes |= set(re.findall(r'refuse\([^,]+, "([a-z_]+)"', source))
+    assert codes
+    for code in codes:
+        assert f"error.{code}" in catalog("en"), code
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("fr", "fr"), ("fr-FR", "fr"), ("en-US", "en"),
+                                               ("de", "en"), (None, "en")])
+def test_language_of_a_locale(locale: str | None, lang: str) -> None:
+    assert language(locale) == lang
+
+
+@pytest.mark.parametrize(
+    ("cards", "en", "fr"),
+    [
+        ("7c 7d", "Pair of 7s", "Paire de 7"),
+        ("3c 4d 5h 6s 7c", "Straight 3–7", "Suite 3–7"),
+        ("8c 8d 8h 8s", "Bomb: four 8s", "Bombe : carré de 8"),
+        ("Kc Kd Kh 5c 5d", "Full house: Kings over 5s", "Full : Rois par les 5"),
+        ("DRAGON", "Single: Dragon", "Carte seule : Dragon"),
+    ],
+)
+def test_combinations_named_in_words(cards: str, en: str, fr: str) -> None:
+    combo = readings(parse_cards(cards.split()))[0]
+    assert combo_name("en", combo) == en
+    assert combo_name("fr", combo) == fr
+
+
+def test_missing_values_never_crash() -> None:
+    assert t("en", "log.play") == catalog("en")["log.play"]
+    assert t("fr", "no.such.key") == "no.such.key"

@@ -1,0 +1,131 @@
+"""The table service without Discord: lobby rules, timers, takeovers, refusals."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.store import SQLiteRepository
+from bot.store.models import TableStatus
+from bot.tables import SeatKind, TableError, TableService
+from engine.errors import EngineError
+from engine.tichu.actions import Pass, Play
+from engine.tichu.ai import pending_seats
+from engine.tichu.view import Phase
+
+HOST, GUEST = 11, 22
+
+
+@pytest_asyncio.fixture
+async def service(tmp_path: Path) -> AsyncIterator[TableService]:
+    repo = SQLiteRepository(str(tmp_path / "db.sqlite3"))
+    await repo.open()
+    svc = TableService(repo, ai_delay=0.0, lobby_timeout=60)
+    yield svc
+    await svc.close()
+    await repo.close()
+
+
+async def lobby(service: TableService, **options: object) -> int:
+    table = await service.open_lobby(guild_id=1, channel_id=2, host_id=HOST, host_name="host",
+                                     locale="en", **options)  # type: ignore[arg-type]
+    return table.id
+
+
+async def wait_for(predicate, timeout: float = 10.0) -> None:  # type: ignore[no-untyped-def]
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        assert loop.time() < end, "condition not reached"
+        await asyncio.sleep(0.005)
+
+
+async def test_lobby_rules(service: TableService) -> None:
+    tid = await lobby(service)
+    await service.join(tid, GUEST, "guest", 1)
+    with pytest.raises(TableError, match="seat_taken"):
+        await service.join(tid, 33, "third", 1)
+    await service.join(tid, GUEST, "guest", 2)  # switching seat frees the old one
+    table = await service.get(tid)
+    assert table.kind(1) is SeatKind.EMPTY and table.seat_of(GUEST) == 2
+    with pytest.raises(TableError, match="not_host"):
+        await service.set_computer(tid, GUEST, 1, "hard")
+    with pytest.raises(TableError, match="seat_taken"):
+        await service.set_computer(tid, HOST, 2, "hard")
+    with pytest.raises(TableError, match="bad_level"):
+        await service.set_computer(tid, HOST, 1, "godlike")
+    with pytest.raises(TableError, match="seats_empty"):
+        await service.start(tid, HOST)
+    await service.set_computer(tid, HOST, 1, "hard")
+    await service.set_computer(tid, HOST, 3, "easy")
+    with pytest.raises(TableError, match="not_host"):
+        await service.start(tid, GUEST)
+    await service.start(tid, HOST)
+    with pytest.raises(TableError, match="not_lobby"):
+        await service.join(tid, 44, "late", 1)
+
+
+async def test_refused_actions_change_nothing(service: TableService) -> None:
+    tid = await lobby(service)
+    for seat in (1, 2, 3):
+        await service.set_computer(tid, HOST, seat, "easy")
+    await service.start(tid, HOST)
+    table = await service.get(tid)
+    await wait_for(lambda: not table.lock.locked() and 0 in pending_seats(table.game.view(None)))
+    seq = table.seq
+    with pytest.raises(TableError, match="not_seated"):
+        await service.act(tid, 999, seq, Pass)
+    with pytest.raises(TableError, match="stale"):
+        await service.act(tid, HOST, seq - 1, Pass)
+    with pytest.raises(EngineError) as info:
+        await service.act(tid, HOST, seq, lambda s: Play(s, (table.game.hands[1][0],)))
+    assert info.value.code in ("wrong_phase", "card_not_in_hand", "not_your_turn")
+    assert table.seq == seq and len((await service.repo.load_table(tid)).actions) == seq
+
+
+async def test_turn_timer_plays_for_an_idle_seat(service: TableService) -> None:
+    tid = await lobby(service, turn_timer=1)
+    table = await service.get(tid)
+    table.record.options["turn_timer"] = 0.05  # seconds, for the test
+    for seat in (1, 2, 3):
+        await service.set_computer(tid, HOST, seat, "easy")
+    await service.start(tid, HOST)
+    await wait_for(lambda: table.game.phase is Phase.PLAY and table.seq > 8, timeout=20)
+    stored = await service.repo.load_table(tid)
+    by_timer = [a for a in stored.actions if a.payload.get("by") == "timer"]
+    assert by_timer and all(a.payload["seat"] == 0 for a in by_timer)
+    assert any(e.key == "log.timer" for e in table.log)
+
+
+async def test_takeover_hands_a_seat_to_a_computer_for_good(service: TableService) -> None:
+    tid = await lobby(service)
+    await service.join(tid, GUEST, "guest", 2)
+    for seat in (1, 3):
+        await service.set_computer(tid, HOST, seat, "easy")
+    await service.start(tid, HOST)
+    with pytest.raises(TableError, match="not_host"):
+        await service.takeover(tid, GUEST, 0)
+    with pytest.raises(TableError, match="not_human_seat"):
+        await service.takeover(tid, HOST, 1)
+    await service.takeover(tid, HOST, 2)
+    table = await service.get(tid)
+    assert table.kind(2) is SeatKind.COMPUTER and table.seats[2].name == "guest"
+    await service.takeover(tid, HOST, 0)
+    await wait_for(lambda: table.status is TableStatus.FINISHED, timeout=60)
+
+
+async def test_idle_lobby_expires_and_abandon_rights(service: TableService) -> None:
+    tid = await lobby(service)
+    table = await service.get(tid)
+    assert await service.expire_idle_lobbies(now=table.last_activity + 30) == []
+    expired = await service.expire_idle_lobbies(now=table.last_activity + 61)
+    assert [t.id for t in expired] == [tid] and table.status is TableStatus.EXPIRED
+    tid = await lobby(service)
+    with pytest.raises(TableError, match="not_host"):
+        await service.abandon(tid, GUEST, can_manage=False)
+    await service.abandon(tid, GUEST, can_manage=True)
+    assert (await service.get(tid)).status is TableStatus.ABANDONED

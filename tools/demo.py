@@ -1,0 +1,116 @@
+"""``make demo``: four computer players play a whole game through the real bot stack.
+
+A local Discord emulator starts on 127.0.0.1, the real bot connects to it with a
+fresh database, a host user opens a table with ``/tichu new``, seats four
+computer players and starts. The table log is printed as it goes, and every
+image the bot posts is saved under ``demo-output/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import tempfile
+import time
+from pathlib import Path
+
+from bot.app import TichuBot
+from bot.config import Settings
+from bot.store.models import TableStatus
+from tests.emulator.runner import run_bot
+from tests.emulator.server import DiscordEmulator
+
+
+async def demo(out: Path, target: int, delay: float, locale: str) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*.png"):
+        old.unlink()
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(_env_file=None, database=str(Path(tmp) / "demo.sqlite3"),  # type: ignore[call-arg]
+                            ai_delay=delay)
+        async with DiscordEmulator() as emu:
+            guild = emu.add_guild("Demo", locale=locale)
+            channel = emu.add_text_channel(guild, "tichu")
+            host = emu.add_user("host", locale=locale)
+            emu.add_member(guild, host)
+            bot = TichuBot(settings, guild_ready_timeout=0.05)
+            async with run_bot(emu, bot):
+                print(f"Local Discord at {emu.api_base}; the bot is connected.")
+                await emu.wait_for_commands(["tichu"])
+                lobby = await (await emu.slash(host, channel, "tichu new", target=target)).response()
+                await (await emu.click(host, lobby, lobby.button(custom_id=_id(":leave")).custom_id)).response()
+                for seat, level in enumerate(("hard", "normal", "normal", "easy")):
+                    select = lobby.select(_id(":cpu"))
+                    await (await emu.select(host, lobby, select.custom_id, [f"{seat}.{level}"])).response()
+                print(lobby.content)
+                await (await emu.click(host, lobby, lobby.button(custom_id=_id(":start")).custom_id)).response()
+                table = max(bot.service.tables.values(), key=lambda t: t.id)
+                await _follow(emu, bot, table, out)
+    print(f"\nImages saved in {out}/")
+
+
+def _id(fragment: str) -> object:
+    import re
+
+    return re.compile(re.escape(fragment) + r"(:|$)")
+
+
+async def _follow(emu: DiscordEmulator, bot: TichuBot, table: object, out: Path) -> None:
+    """Print new log lines and save new images until the game is over."""
+    from bot.tables import Table
+
+    assert isinstance(table, Table)
+    printed: list[str] = []
+    saved: set[int] = set()
+    started = time.monotonic()
+    count = 0
+    while True:
+        finished = table.status is not TableStatus.PLAYING
+        if finished:
+            await bot.presenter.idle.wait()
+        for message in emu.channel_messages(table.channel_id):
+            if message.id == table.record.message_id:
+                lines = [line for line in message.content.splitlines() if line.startswith("•")]
+                new = _new_lines(printed, lines)
+                for line in new:
+                    print(line)
+                printed = lines
+                continue
+            if message.id in saved:
+                continue
+            saved.add(message.id)
+            for attachment in message.attachments:
+                count += 1
+                name = f"{count:03d}-{attachment.filename}"
+                (out / name).write_bytes(attachment.data)
+                print(f"  [{message.content.splitlines()[0] if message.content else ''}] -> {name}")
+        if finished:
+            break
+        await asyncio.sleep(0.02)
+    final = emu.messages[table.record.message_id] if table.record.message_id else None
+    if final is not None and final.attachments:
+        (out / "final-table.png").write_bytes(final.attachments[0].data)
+        print(final.content)
+    print(f"Played {table.seq} actions in {time.monotonic() - started:.1f} s.")
+
+
+def _new_lines(old: list[str], new: list[str]) -> list[str]:
+    """The lines of ``new`` after the longest suffix of ``old`` that starts it."""
+    for k in range(min(len(old), len(new)), 0, -1):
+        if old[-k:] == new[:k]:
+            return new[k:]
+    return new
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="make demo")
+    parser.add_argument("--target", type=int, default=1000)
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds per computer move")
+    parser.add_argument("--locale", default="en-US", help="the server's locale (en-US or fr)")
+    parser.add_argument("--out", type=Path, default=Path("demo-output"))
+    args = parser.parse_args()
+    asyncio.run(demo(args.out, args.target, args.delay, args.locale))
+
+
+if __name__ == "__main__":
+    main()
