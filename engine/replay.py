@@ -25,9 +25,11 @@ Runner = Callable[[Mapping[str, Any]], dict[str, Any]]
 
 
 def _runners() -> dict[str, Runner]:
+    from engine.chinois.replay import replay as chinois
     from engine.tichu.replay import replay as tichu
+    from engine.tysiacha.replay import replay as tysiacha
 
-    runners: dict[str, Runner] = {"tichu": tichu}
+    runners: dict[str, Runner] = {"tichu": tichu, "chinois": chinois, "tysiacha": tysiacha}
     return runners
 
 

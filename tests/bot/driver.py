@@ -77,7 +77,7 @@ class Person:
         if component(hand, "ex", "s") is not None:
             used: set[str] = set()
             for slot in range(3):
-                select = [s for s in hand.selects if re.search(rf":ex:{slot}\.", s.custom_id)][0]
+                select = next(s for s in hand.selects if re.search(rf":ex:{slot}\.", s.custom_id))
                 value = next(o.value for o in select.options if o.value not in used)
                 used.add(value)
                 await (await emu.select(user, hand, select.custom_id, [value])).response()

@@ -1,6 +1,14 @@
-"""Computer players for Tichu. Each sees only its own seat's view."""
+"""Computer players for Tichu. Each sees only its own seat's view.
+
+Levels: ``easy`` (random legal play), ``normal`` (heuristics) and ``hard``
+(heuristics plus a determinized Monte Carlo search). Build one with
+:func:`make_player`.
+"""
 
 from engine.tichu.ai.base import Player, decide, pending_seats
 from engine.tichu.ai.easy import EasyPlayer
+from engine.tichu.ai.levels import LEVELS, make_player
+from engine.tichu.ai.normal import NormalPlayer
 
-__all__ = ["EasyPlayer", "Player", "decide", "pending_seats"]
+__all__ = ["LEVELS", "EasyPlayer", "NormalPlayer", "Player", "decide", "make_player",
+           "pending_seats"]

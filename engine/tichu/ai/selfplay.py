@@ -1,23 +1,69 @@
-"""Play games between computer players, with no Discord: for tests, benchmarks, the arena."""
+"""Play games between computer players, with no Discord: for tests, benchmarks, the arena.
+
+As at the bot's table, every seat is asked for its action from its own view
+only, and while a trick is open the seats other than the one on turn are asked
+first whether they want to bomb out of turn (a player answers None to wait).
+"""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 
+from engine.tichu.actions import Action
 from engine.tichu.ai.base import Player, pending_seats
 from engine.tichu.game import TichuGame
+from engine.tichu.legal import analyse_hand
 from engine.tichu.view import Phase
 
+Observer = Callable[[TichuGame, int, Action, float], None]
+"""Called after each applied action: (game, seat, action, seconds the decision took)."""
 
-def play_deal(game: TichuGame, players: Sequence[Player], rng: random.Random) -> None:
+
+def _out_of_turn(game: TichuGame, players: Sequence[Player], rng: random.Random,
+                 observe: Observer | None) -> bool:
+    """Ask each other seat that holds a bomb beating the trick whether it plays it;
+    apply the first bomb. (Like the bot, the table offers the choice only to seats
+    that have one; the player itself still sees only its view.)"""
+    turn = game.turn
+    assert turn is not None
+    top = game.top
+    for step in range(1, game.n_seats):
+        seat = (turn + step) % game.n_seats
+        if not game.hands[seat] or not analyse_hand(game.hands[seat], top, on_turn=False)[0]:
+            continue
+        clock = time_now()
+        action = players[seat].act(game.view(seat), rng)
+        spent = time_now() - clock
+        if action is not None:
+            game.apply(action)
+            if observe is not None:
+                observe(game, seat, action, spent)
+            return True
+    return False
+
+
+def time_now() -> float:
+    """The clock used to time decisions."""
+    return time.perf_counter()
+
+
+def play_deal(game: TichuGame, players: Sequence[Player], rng: random.Random,
+              observe: Observer | None = None) -> None:
     """Play the current deal to its end, each seat asked from its own view only."""
     while game.phase not in (Phase.DEAL_OVER, Phase.GAME_OVER):
+        if game.phase is Phase.PLAY and game.trick and _out_of_turn(game, players, rng, observe):
+            continue
         acted = False
         for seat in pending_seats(game.view(None)):
+            clock = time_now()
             action = players[seat].act(game.view(seat), rng)
+            spent = time_now() - clock
             if action is not None:
                 game.apply(action)
+                if observe is not None:
+                    observe(game, seat, action, spent)
                 acted = True
                 break
         if not acted:
@@ -25,13 +71,13 @@ def play_deal(game: TichuGame, players: Sequence[Player], rng: random.Random) ->
 
 
 def play_game(players: Sequence[Player], *, seed: int | str, target: int = 1000,
-              max_deals: int | None = None) -> TichuGame:
+              max_deals: int | None = None, observe: Observer | None = None) -> TichuGame:
     """Play a whole game (or ``max_deals`` deals) from ``seed``."""
     rng = random.Random(f"players:{seed}")
     game = TichuGame(seed=seed, target=target)
     deals = 0
     while True:
-        play_deal(game, players, rng)
+        play_deal(game, players, rng, observe)
         deals += 1
         if game.phase is Phase.GAME_OVER or (max_deals is not None and deals >= max_deals):
             return game

@@ -1,0 +1,161 @@
+"""Computer players for Chinois, each deciding from its own seat's view only.
+
+``easy`` bids and plays at random among the legal choices. ``normal`` bids
+the tricks it expects from the strength of its hand and its trump length, then
+plays to take exactly that many: it tries to win tricks while under its bid
+and ducks once it has made it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Protocol
+
+from engine.cards import Card
+from engine.chinois.actions import Action, Bid, Play
+from engine.chinois.deal import DECK
+from engine.chinois.legal import legal_bids, legal_cards
+from engine.chinois.view import ChinoisView, Phase
+from engine.trick import NATURAL_ORDER, beats
+
+SUIT_SIZE = 13
+
+
+class Player(Protocol):
+    """A computer player: one decision at a time, from its own view only."""
+
+    def act(self, view: ChinoisView, rng: random.Random) -> Action | None:
+        """The seat's next action, or None if it has nothing to do."""
+        ...
+
+
+class EasyPlayer:
+    """A uniformly random legal bid or card."""
+
+    def act(self, view: ChinoisView, rng: random.Random) -> Action | None:
+        seat = view.seat
+        if seat is None or view.turn != seat:
+            return None
+        if view.phase is Phase.BID:
+            return Bid(seat, rng.choice(legal_bids(view)))
+        if view.phase is Phase.PLAY:
+            return Play(seat, rng.choice(legal_cards(view)))
+        return None
+
+
+def _poisson_at_most(mean: float, k: int) -> float:
+    """P(X <= k) for X ~ Poisson(mean): the chance an opponent holds at most k cards of a suit."""
+    term = total = math.exp(-mean)
+    for i in range(1, k + 1):
+        term *= mean / i
+        total += term
+    return min(1.0, total)
+
+
+def estimate_tricks(hand: tuple[Card, ...], trump_card: Card | None, n_cards: int) -> float:
+    """Expected tricks of ``hand``: each card's chance to stand up, with the trump
+    suit's length and the risk of side winners being ruffed counted."""
+    trump = None if trump_card is None else trump_card & 3
+    mine = set(hand)
+    unseen = len(DECK) - len(hand) - (0 if trump_card is None else 1)
+    # Chance that a card we cannot see sits in one of the three other hands.
+    p = min(1.0, 3 * n_cards / unseen)
+    trumps_out = 0 if trump is None else sum(
+        1 for c in DECK if c & 3 == trump and c not in mine and c != trump_card)
+    p_has_trump = 1.0 - (1.0 - trumps_out / unseen) ** n_cards if trump is not None else 0.0
+    total = 0.0
+    low_trumps = 0
+    short_sides = 0
+    for suit in range(4):
+        cards = sorted((c for c in hand if c & 3 == suit), reverse=True)
+        length = len(cards)
+        if suit != trump and length <= 1 and trump is not None:
+            short_sides += 1
+        out = SUIT_SIZE - length - (1 if trump_card is not None and trump_card & 3 == suit else 0)
+        opp_len = out * p / 3
+        for i, c in enumerate(cards):
+            higher = sum(1 for r in range(c + 4, 52, 4) if r not in mine and r != trump_card)
+            # Each higher card outside must be undealt or fall before ours; guards help.
+            fall = min(0.5, 0.25 * (length - 1 - i) + 0.15 * i)
+            chance = ((1 - p) + p * fall) ** higher
+            if trump is not None and suit != trump:
+                ruff = _poisson_at_most(opp_len, i) * p_has_trump
+                chance *= (1 - ruff) ** 3
+            total += chance
+            if suit == trump and chance < 0.5:
+                low_trumps += 1
+    # Small trumps take tricks by ruffing once a short side suit is led.
+    total += 0.4 * min(low_trumps, short_sides) * min(1.0, n_cards / 6)
+    return total
+
+
+class NormalPlayer:
+    """Bids its expected tricks, then plays for exactly that many."""
+
+    def act(self, view: ChinoisView, rng: random.Random) -> Action | None:
+        seat = view.seat
+        if seat is None or view.turn != seat:
+            return None
+        if view.phase is Phase.BID:
+            return Bid(seat, self.bid(view))
+        if view.phase is Phase.PLAY:
+            return Play(seat, self.card(view))
+        return None
+
+    def bid(self, view: ChinoisView) -> int:
+        expected = estimate_tricks(view.hand, view.trump_card, view.cards_per_seat)
+        options = legal_bids(view)
+        # Nearest allowed bid; on a tie the lower one, as ducking is easier than winning.
+        return min(options, key=lambda b: (abs(b - expected), b))
+
+    def card(self, view: ChinoisView) -> Card:
+        legal = legal_cards(view)
+        assert view.seat is not None
+        bid = view.bids[view.seat] or 0
+        need = bid - view.tricks_won[view.seat]
+        trump = view.trump
+        gone = set(view.played) | set(view.hand) | set(view.trick.cards)
+        if view.trump_card is not None:
+            gone.add(view.trump_card)
+
+        def weakness(c: Card) -> tuple[int, int]:
+            return (1 if c & 3 == trump else 0, c >> 2)
+
+        def is_master(c: Card) -> bool:
+            return all(r in gone for r in range(c + 4, 52, 4))
+
+        if not view.trick.plays:
+            side = [c for c in legal if c & 3 != trump] or list(legal)
+            if need > 0:
+                masters = [c for c in legal if is_master(c)]
+                if masters:
+                    return max(masters, key=lambda c: (c & 3 != trump, c >> 2))
+                return min(side, key=weakness)
+            return min(legal, key=weakness)
+        best = view.trick.winning(NATURAL_ORDER, trump).card
+        led = view.trick.led_suit
+        assert led is not None
+        winners = [c for c in legal if beats(c, best, led_suit=led, trump=trump,
+                                             order=NATURAL_ORDER)]
+        last = len(view.trick) == view.n_seats - 1
+        if need > 0:
+            if not winners:
+                return min(legal, key=weakness)
+            if last:
+                return min(winners, key=weakness)
+            masters = [c for c in winners if is_master(c) or (c & 3 == trump and led != trump)]
+            return min(masters, key=weakness) if masters else max(winners, key=weakness)
+        losers = [c for c in legal if c not in winners]
+        if losers:
+            return max(losers, key=weakness)
+        return max(winners, key=weakness) if last else min(winners, key=weakness)
+
+
+def make_player(level: str) -> Player:
+    """A computer player of ``level``: ``easy`` or ``normal``."""
+    if level == "easy":
+        return EasyPlayer()
+    if level == "normal":
+        return NormalPlayer()
+    raise ValueError(f"unknown level {level!r} (known: easy, normal)")

@@ -1,0 +1,133 @@
+"""The ``hard`` level: the ``normal`` heuristics plus a determinized Monte Carlo search.
+
+On its turn in the play phase, when the heuristics leave a real choice, the
+player takes the few best candidate plays (and the pass), deals the unseen
+cards many times consistently with what the seat knows
+(:mod:`~engine.tichu.ai.sampling`), and for every such deal plays each
+candidate out to the end of the deal on the engine with the ``normal`` policy
+for all four seats (:mod:`~engine.tichu.ai.search`). All candidates share the
+same deals, so their difference is measured with far less noise than their
+value. The candidate with the best mean deal score (ours minus theirs) wins;
+ties keep the heuristic order.
+
+The search stops at ``max_samples`` deals or when ``budget_ms`` is spent,
+whichever comes first, keeping only complete deals. With ``budget_ms=None`` it
+always plays ``max_samples`` deals, so its choices depend only on the
+``random.Random`` it is given; with a time budget they are deterministic as
+long as the cap is reached within it. Calls, the exchange, bombs out of turn
+and the Dragon gift are the ``normal`` player's.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from engine.tichu.actions import Action, Pass, Play
+from engine.tichu.ai import tactics
+from engine.tichu.ai.knowledge import Knowledge
+from engine.tichu.ai.normal import NormalPlayer
+from engine.tichu.ai.sampling import sample_hands
+from engine.tichu.ai.search import apply_candidate, game_at, rollout
+from engine.tichu.cards import MAHJONG
+from engine.tichu.combos import Combo
+from engine.tichu.legal import can_pass, legal_plays
+from engine.tichu.view import TichuView
+
+DEFAULT_BUDGET_MS = 150.0
+DEFAULT_MAX_SAMPLES = 40
+DEFAULT_CANDIDATES = 4
+MIN_GAIN = 8.0
+"""Points a deal another candidate must gain over the heuristic's choice."""
+CLEAR_MARGIN = 50.0
+"""A heuristic score this far ahead (going out) needs no search."""
+
+
+class HardPlayer(NormalPlayer):
+    """Heuristics plus a determinized Monte Carlo search over the best few plays."""
+
+    def __init__(self, *, budget_ms: float | None = DEFAULT_BUDGET_MS,
+                 max_samples: int = DEFAULT_MAX_SAMPLES,
+                 candidates: int = DEFAULT_CANDIDATES) -> None:
+        super().__init__()
+        self.budget_ms = budget_ms
+        self.max_samples = max(1, max_samples)
+        self.candidates = max(2, candidates)
+        self.last_samples = 0
+        """How many deals the last search played (for tests and the arena)."""
+
+    def play(self, view: TichuView, know: Knowledge, rng: random.Random) -> Action:
+        seat = view.seat
+        assert seat is not None
+        plays = legal_plays(view)
+        may_pass = can_pass(view)
+        ranked = tactics.rank_plays(view, know, plays, may_pass)
+        self.last_samples = 0
+        if len(ranked) == 1 or ranked[0][0] >= CLEAR_MARGIN:
+            return self._action(view, know, ranked[0][1])
+        candidates = [c for _, c in ranked[:self.candidates]]
+        if may_pass and None not in candidates:
+            candidates.append(None)
+        best = self.search(view, know, candidates, rng)
+        return self._action(view, know, best)
+
+    def _action(self, view: TichuView, know: Knowledge, combo: Combo | None) -> Action:
+        seat = view.seat
+        assert seat is not None
+        if combo is None:
+            return Pass(seat)
+        wish = tactics.choose_wish(view, know) if MAHJONG in combo.cards else None
+        return Play(seat, combo.cards, wish, combo.phoenix)
+
+    def search(self, view: TichuView, know: Knowledge, candidates: list[Combo | None],
+               rng: random.Random) -> Combo | None:
+        """The heuristic's choice, unless another candidate does clearly better over
+        the sampled deals.
+
+        ``candidates[0]`` is the heuristic's favourite. Rollouts are noisy and the
+        rollout policy is simpler than the heuristics, so another candidate must
+        beat it by :data:`MIN_GAIN` points a deal on average and by two standard
+        errors of the paired differences.
+        """
+        seat = view.seat
+        assert seat is not None
+        team = seat % 2
+        wish = tactics.choose_wish(view, know)
+        start = time.perf_counter()
+        deadline = None if self.budget_ms is None else start + self.budget_ms / 1000.0
+        k = len(candidates)
+        diffs: list[list[float]] = [[] for _ in range(k)]
+        samples = 0
+        while samples < self.max_samples:
+            began = time.perf_counter()
+            hands = sample_hands(view, know, rng)
+            scores = []
+            for combo in candidates:
+                game = game_at(view, hands)
+                apply_candidate(game, seat, combo, wish if combo and MAHJONG in combo.cards else None)
+                scores.append(rollout(game, team))
+            for i in range(k):
+                diffs[i].append(scores[i] - scores[0])
+            samples += 1
+            if deadline is not None:
+                now = time.perf_counter()
+                # Stop when the next deal would probably end past the deadline.
+                if now + (now - began) > deadline:
+                    break
+        self.last_samples = samples
+        best, best_mean = 0, 0.0
+        for i in range(1, k):
+            mean, error = _mean_error(diffs[i])
+            if mean > max(MIN_GAIN, 2.0 * error) and mean > best_mean:
+                best, best_mean = i, mean
+        return candidates[best]
+
+
+def _mean_error(values: list[float]) -> tuple[float, float]:
+    """Mean and standard error of the mean."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, float("inf")
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, (var / n) ** 0.5

@@ -1,0 +1,146 @@
+"""What a seat knows beyond its current view: the cards it has seen played.
+
+A :class:`~engine.tichu.view.TichuView` shows only the open trick, so a player
+that wants to count cards must remember the tricks it saw, as a person at the
+table does. :class:`Memory` is that memory, fed with every view the seat is
+shown. A seat is asked on each of its turns (and, at a table with computer
+players, out of turn whenever a trick is open), and every seat with cards must
+pass before a trick is taken, so it sees every play except the Dog's. Anything
+it missed simply stays "unseen", which only makes it more cautious.
+
+:class:`Knowledge` is what the policies read: unseen cards, the cards each seat
+played, ranks a seat is known not to hold (from the wish), and the cards this
+seat gave away. The search builds the same record straight from a game it made
+up itself (:func:`knowledge_from_hands`), where it is exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from engine.tichu.cards import DECK, MAHJONG, RANK
+from engine.tichu.combos import Kind
+from engine.tichu.view import Phase, TichuView
+
+ALL_CARDS = frozenset(int(c) for c in DECK)
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """What one seat may know of the hidden cards at one moment."""
+
+    seat: int
+    unseen: frozenset[int]
+    """Cards neither in this seat's hand nor seen played: in other hands (or missed)."""
+    played_by: Mapping[int, frozenset[int]] = field(default_factory=dict)
+    voids: Mapping[int, frozenset[int]] = field(default_factory=dict)
+    """Per seat: natural ranks it is known not to hold."""
+    given: Mapping[int, int] = field(default_factory=dict)
+    """Cards this seat gave in the exchange (target seat -> card)."""
+
+    def known_in_hand(self, seat: int) -> frozenset[int]:
+        """Cards known to be in ``seat``'s hand: what we gave it and have not seen played."""
+        card = self.given.get(seat)
+        if card is None or card not in self.unseen:
+            return frozenset()
+        return frozenset({card})
+
+
+def knowledge_from_hands(seat: int, hands: list[list[int]] | list[tuple[int, ...]],
+                         given: Mapping[int, int] | None = None) -> Knowledge:
+    """Exact knowledge for a seat in a made-up game: unseen = the other hands."""
+    unseen = frozenset(int(c) for s, h in enumerate(hands) if s != seat for c in h)
+    return Knowledge(seat, unseen, given=dict(given or {}))
+
+
+class Memory:
+    """The cards one seat has seen played in the current deal, fed view by view."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self._deal: tuple[object, ...] | None = None
+        self.played: set[int] = set()
+        self.played_by: dict[int, set[int]] = {}
+        self.voids: dict[int, set[int]] = {}
+
+    def _reset(self, key: tuple[object, ...]) -> None:
+        self._deal = key
+        self.played = set()
+        self.played_by = {s: set() for s in range(4)}
+        self.voids = {s: set() for s in range(4)}
+
+    def observe(self, view: TichuView) -> None:
+        """Take in what ``view`` shows: new plays in the open trick, and wish inferences."""
+        key = (view.deal_number, view.scores, len(view.history))
+        hand = set(view.hand)
+        if (key != self._deal or view.phase in (Phase.GRAND, Phase.EXCHANGE)
+                or not hand.isdisjoint(self.played)):
+            # A new deal (or a new game with the same numbering): start over.
+            self._reset(key)
+        for play in view.trick:
+            cards = {int(c) for c in play.combo.cards}
+            self.played |= cards
+            self.played_by.setdefault(play.seat, set()).update(cards)
+        if view.wish is not None:
+            self._infer_wish_voids(view, view.wish)
+
+    def _infer_wish_voids(self, view: TichuView, wish: int) -> None:
+        """A seat that did not fulfil an open wish when a single of it would have been
+        legal holds no natural card of that rank (the wish would have bound it)."""
+        trick = view.trick
+        start = 0
+        for i, play in enumerate(trick):
+            if MAHJONG in play.combo.cards:
+                start = i + 1  # the wish dates from this play
+        for i in range(start, len(trick)):
+            play = trick[i]
+            combo = play.combo
+            if combo.is_bomb or any(RANK[c] == wish for c in combo.cards):
+                continue
+            below = trick[i - 1].combo if i else None
+            if below is None or (below.kind is Kind.SINGLE and below.rank < wish):
+                self.voids.setdefault(play.seat, set()).add(wish)
+        top = trick[-1].combo if trick else None
+        if top is not None and top.kind is Kind.SINGLE and top.rank < wish:
+            # Everyone who passed on this single since it was played could not play the wish.
+            for s, passed in enumerate(view.passed):
+                if passed:
+                    self.voids.setdefault(s, set()).add(wish)
+
+    def knowledge(self, view: TichuView) -> Knowledge:
+        """What the seat knows now (call :meth:`observe` first)."""
+        hand = {int(c) for c in view.hand}
+        unseen = ALL_CARDS - hand - self.played
+        return Knowledge(
+            seat=self.seat,
+            unseen=frozenset(unseen),
+            played_by={s: frozenset(cs) for s, cs in self.played_by.items()},
+            voids={s: frozenset(rs) for s, rs in self.voids.items() if rs},
+            given={t: int(c) for t, c in view.given.items()},
+        )
+
+
+class Memories:
+    """One :class:`Memory` per seat, so one player object may sit at several seats."""
+
+    def __init__(self) -> None:
+        self._by_seat: dict[int, Memory] = {}
+
+    def see(self, view: TichuView) -> Knowledge:
+        """Observe ``view`` for its seat and return what that seat now knows."""
+        assert view.seat is not None
+        memory = self._by_seat.get(view.seat)
+        if memory is None:
+            memory = self._by_seat[view.seat] = Memory(view.seat)
+        memory.observe(view)
+        return memory.knowledge(view)
+
+
+def unseen_ranks(unseen: Iterable[int]) -> list[int]:
+    """How many unseen natural cards of each rank (index by rank, 0..14)."""
+    counts = [0] * 15
+    for c in unseen:
+        if c < 52:
+            counts[c // 4 + 2] += 1
+    return counts

@@ -1,0 +1,73 @@
+"""The ``normal`` level: strong heuristics, no search.
+
+The player remembers the cards its seat has seen played
+(:class:`~engine.tichu.ai.knowledge.Memories`) and otherwise reads only the
+seat's view. What it does in each phase:
+
+* grand: Grand Tichu on a hand of top cards (:func:`~engine.tichu.ai.bidding.wants_grand`);
+* exchange: calls Tichu first on a very strong hand, then passes low singles to
+  the opponents and a good card to the partner, keeping bombs whole;
+* play, on its turn: calls Tichu before its first card on a strong hand, then
+  plays by :mod:`~engine.tichu.ai.tactics`;
+* play, out of turn: bombs when it stops an opponent or wins the deal;
+* gift: the Dragon trick to the opponent most likely to finish last.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.tichu.actions import Action, CallTichu, DeclineGrand, GrandTichu
+from engine.tichu.ai import bidding, tactics
+from engine.tichu.ai.knowledge import Knowledge, Memories
+from engine.tichu.legal import can_call_tichu
+from engine.tichu.view import Phase, TichuView
+
+
+class NormalPlayer:
+    """Heuristic play from the seat's own view and memory."""
+
+    def __init__(self, *, grand_threshold: float = bidding.GRAND_THRESHOLD,
+                 tichu_threshold: float = bidding.TICHU_THRESHOLD) -> None:
+        self.grand_threshold = grand_threshold
+        self.tichu_threshold = tichu_threshold
+        self._memories = Memories()
+
+    def act(self, view: TichuView, rng: random.Random) -> Action | None:
+        if view.seat is None:
+            return None
+        know = self._memories.see(view)
+        return self.decide(view, know, rng)
+
+    def decide(self, view: TichuView, know: Knowledge, rng: random.Random) -> Action | None:
+        """The decision proper, from the view and what the seat remembers."""
+        seat = view.seat
+        assert seat is not None
+        phase = view.phase
+        if phase is Phase.GRAND:
+            if view.grand_decided[seat]:
+                return None
+            if bidding.wants_grand(view, self.grand_threshold):
+                return GrandTichu(seat)
+            return DeclineGrand(seat)
+        if phase is Phase.EXCHANGE:
+            if view.exchanged[seat]:
+                return None
+            early = self.tichu_threshold + bidding.EARLY_TICHU_MARGIN
+            if can_call_tichu(view) and bidding.wants_tichu(view, early):
+                return CallTichu(seat)
+            calling = view.calls[seat] is not None or bidding.wants_tichu(view, self.tichu_threshold)
+            return bidding.choose_exchange(view, calling)
+        if phase is Phase.GIFT:
+            return tactics.choose_gift(view) if view.turn == seat else None
+        if phase is not Phase.PLAY or not view.hand:
+            return None
+        if view.turn != seat:
+            return tactics.choose_out_of_turn(view, know) if view.trick else None
+        if can_call_tichu(view) and bidding.wants_tichu(view, self.tichu_threshold):
+            return CallTichu(seat)
+        return self.play(view, know, rng)
+
+    def play(self, view: TichuView, know: Knowledge, rng: random.Random) -> Action:
+        """The card play on the seat's turn (the ``hard`` level overrides this)."""
+        return tactics.choose_play(view, know)

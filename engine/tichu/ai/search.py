@@ -1,0 +1,274 @@
+"""Rollouts on the engine itself: a game built at a seat's position with guessed hands.
+
+The engine has no "start from this position" constructor, so :func:`game_at`
+makes a :class:`~engine.tichu.game.TichuGame` without running ``__init__`` and
+sets its fields from the view and the sampled hands (the fields ``_start_deal``
+sets, plus the game-level ones). Only the play and gift phases are built. Past
+tricks are not known card by card, only their points per seat, so each seat's
+pile is filled with stand-in cards worth the same points: scoring only sums
+card points, and the piles are never checked against the hands.
+
+:func:`rollout` plays the deal to its end for every seat (no calls), asking seats that hold a bomb out of turn as the table does,
+and returns the deal's score for one team minus the other's. The rollout
+policy is :class:`RolloutPolicy`, a lean form of the ``normal`` play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.cards import Card
+from engine.tichu.actions import Action, Gift, Pass, Play
+from engine.tichu.ai.hand import (
+    HandEval,
+    Part,
+    cards_key,
+    evaluate,
+    find_bombs,
+    part_cost,
+    part_key,
+    part_strength,
+)
+from engine.tichu.cards import DECK, DRAGON, MAHJONG, PHOENIX
+from engine.tichu.combos import Combo, Kind
+from engine.tichu.game import TichuGame
+from engine.tichu.legal import analyse_hand
+from engine.tichu.view import Phase, TichuView
+
+_KING = DECK[(13 - 2) * 4]
+_FIVE = DECK[(5 - 2) * 4]
+_DRAGON_CARD = DECK[55]
+_PHOENIX_CARD = DECK[PHOENIX]
+
+
+def _pile_worth(points: int) -> list[Card]:
+    """Stand-in cards worth ``points`` (a multiple of 5, possibly negative)."""
+    out: list[Card] = []
+    while points < 0:
+        out.append(_PHOENIX_CARD)
+        points += 25
+    while points >= 25:
+        out.append(_DRAGON_CARD)
+        points -= 25
+    while points >= 10:
+        out.append(_KING)
+        points -= 10
+    if points >= 5:
+        out.append(_FIVE)
+    return out
+
+
+def game_at(view: TichuView, hands: Sequence[Sequence[int]]) -> TichuGame:
+    """A game in the view's position (phase play or gift) with the given hands."""
+    game = TichuGame.__new__(TichuGame)
+    game.target = view.target
+    game.seed = None
+    game.scores = list(view.scores)
+    game.history = list(view.history)
+    game.winner = None
+    game.deal_number = view.deal_number
+    game.actions = []
+    game.deal_log = [((), [])]
+    game.dealt = [tuple(DECK[c] for c in h) for h in hands]
+    game.hands = [[DECK[c] for c in h] for h in hands]
+    game.phase = view.phase
+    game.turn = view.turn
+    game.grand_decided = [True] * 4
+    game.calls = list(view.calls)
+    game.has_played = list(view.has_played)
+    game.gives = [{} for _ in range(4)]
+    game.received = [{} for _ in range(4)]
+    game.trick = list(view.trick)
+    game.passed = list(view.passed)
+    game.won = [_pile_worth(p) for p in view.trick_points]
+    game.out = list(view.out)
+    game.wish = view.wish
+    game.dog_led = False
+    game.gift_cards = []
+    game.bombs_played = list(view.bombs_played) if view.bombs_played else [0] * 4
+    return game
+
+
+def _find(plays: Sequence[Combo], part: Part, avoid: set[int]) -> Combo | None:
+    """The legal play that is this plan part, sparing bomb cards where it can."""
+    key = part_key(part)
+    found: Combo | None = None
+    for p in plays:
+        if cards_key(p.cards) == key:
+            if avoid.isdisjoint(p.cards):
+                return p
+            found = found or p
+    return found
+
+
+class RolloutPolicy:
+    """A lean version of the ``normal`` card play, for rollouts.
+
+    It reads the made-up game directly (every seat plays from its own hand and
+    the public table, never from another hand) and follows its plan: lead the
+    weakest part, or the strongest when one loser is left; follow with the
+    lowest plan part of the right shape; leave the partner's tricks alone; bomb
+    an opponent about to go out. One plan evaluation (memoised) per decision
+    keeps a rollout to a few milliseconds, where the full ``normal`` policy
+    takes ten times as long.
+    """
+
+    def decide(self, game: TichuGame, seat: int) -> Action | None:
+        if game.phase is Phase.GIFT:
+            opponents = [(seat + 1) % 4, (seat + 3) % 4]
+            return Gift(seat, max(opponents, key=lambda s: len(game.hands[s])))
+        hand = game.hands[seat]
+        top = game.trick[-1].combo if game.trick else None
+        if game.turn != seat:
+            return self._bomb(game, seat, hand, top)
+        plays, may_pass, _ = analyse_hand(hand, top, wish=game.wish)
+        if not plays:
+            return Pass(seat)
+        for p in plays:
+            if len(p.cards) == len(hand):
+                return Play(seat, p.cards, 14 if MAHJONG in p.cards else None, p.phoenix)
+        plan = evaluate(hand)
+        avoid = {c for b in plan.bombs for c in b.cards}
+        choice: Combo | None
+        if top is None:
+            choice = self._lead(plan, plays, avoid, game, seat)
+        else:
+            choice = self._follow(plan, plays, may_pass, avoid, game, seat, top)
+        if choice is None:
+            return Pass(seat)
+        # Rollouts wish for an Ace: it drains an opponent's control card, or nothing.
+        wish = 14 if MAHJONG in choice.cards else None
+        return Play(seat, choice.cards, wish, choice.phoenix)
+
+    def _lead(self, plan: HandEval, plays: Sequence[Combo], avoid: set[int], game: TichuGame,
+              seat: int) -> Combo:
+        parts = [p for p in plan.parts if p.kind != "bomb"]
+        partner = (seat + 2) % 4
+        if not parts:
+            return plays[0]
+        dog = next((p for p in parts if p.kind == "dog"), None)
+        if dog is not None and game.hands[partner] and len(parts) > 1 and (
+                game.calls[partner] is not None or len(game.hands[partner]) < len(game.hands[seat])):
+            found = _find(plays, dog, avoid)
+            if found is not None:
+                return found
+        losers = [p for p in parts if part_strength(p) < 0.65]
+        if len(losers) <= 1 and len(parts) > 1:
+            order = sorted(parts, key=part_strength, reverse=True)
+        else:
+            order = sorted(parts, key=lambda p: (part_cost(p) + 0.03 * p.length, -p.rank),
+                           reverse=True)
+        for part in order:
+            if part.kind == "dog" and not game.hands[partner]:
+                continue
+            found = _find(plays, part, avoid)
+            if found is not None:
+                return found
+        non_bombs = [p for p in plays if not p.is_bomb] or list(plays)
+        return min(non_bombs, key=lambda p: (p.rank, -len(p.cards)))
+
+    def _follow(self, plan: HandEval, plays: Sequence[Combo], may_pass: bool, avoid: set[int],
+                game: TichuGame, seat: int, top: Combo) -> Combo | None:
+        owner = game.trick[-1].seat
+        partner_owns = owner % 2 == seat % 2
+        if partner_owns and may_pass:
+            return None
+        n_owner = len(game.hands[owner])
+        danger = not partner_owns and n_owner > 0 and (
+            n_owner <= 3 or (game.calls[owner] is not None and not game.out))
+        best: Combo | None = None
+        best_rank = 99.0
+        for part in plan.parts:
+            if part.kind in ("bomb", "dog") or part.length != top.length:
+                continue
+            found = _find(plays, part, avoid)
+            if found is None or found.is_bomb or found.rank >= best_rank:
+                continue
+            strong = part_strength(part) >= 0.65
+            if strong and not danger and part.length == 1 and len(plan.parts) > 3 and \
+                    found.cards in ((DRAGON,), (PHOENIX,)):
+                continue  # keep the Dragon and the Phoenix for when they matter
+            best, best_rank = found, found.rank
+        if best is not None:
+            return best
+        non_bombs = [p for p in plays if not p.is_bomb]
+        if not may_pass or (danger and non_bombs):
+            pool = non_bombs or list(plays)
+            return min(pool, key=lambda p: evaluate(_rest(game.hands[seat], p.cards)).cost)
+        return None
+
+    def _bomb(self, game: TichuGame, seat: int, hand: Sequence[Card], top: Combo | None
+              ) -> Action | None:
+        if top is None:
+            return None
+        owner = game.trick[-1].seat
+        if owner % 2 == seat % 2:
+            return None
+        bombs = analyse_hand(hand, top, on_turn=False)[0]
+        if not bombs:
+            return None
+        n_owner = len(game.hands[owner])
+        bomb = min(bombs, key=lambda b: (b.kind is Kind.STRAIGHT_FLUSH, b.length, b.rank))
+        rest = _rest(hand, bomb.cards)
+        closing = not rest or evaluate(rest).combos <= 2
+        if (0 < n_owner <= 2) or closing:
+            return Play(seat, bomb.cards)
+        return None
+
+
+def _rest(hand: Sequence[int], cards: Sequence[int]) -> list[int]:
+    drop = set(cards)
+    return [c for c in hand if c not in drop]
+
+
+_POLICY = RolloutPolicy()
+MAX_ROLLOUT_ACTIONS = 400
+
+
+def rollout(game: TichuGame, team: int, policy: RolloutPolicy = _POLICY) -> int:
+    """Play the deal out; the deal's score for ``team`` minus the other team's."""
+    # Only seats holding a bomb are asked out of turn; hands only shrink, so a
+    # seat without one never gets one.
+    bombers = {s for s in range(4) if len(game.hands[s]) >= 4 and find_bombs(game.hands[s])}
+    for _ in range(MAX_ROLLOUT_ACTIONS):
+        phase = game.phase
+        if phase is Phase.DEAL_OVER or phase is Phase.GAME_OVER:
+            break
+        turn = game.turn
+        assert turn is not None
+        if phase is Phase.PLAY and game.trick:
+            bomb = None
+            for step in (1, 2, 3):
+                s = (turn + step) % 4
+                if s in bombers:
+                    bomb = policy.decide(game, s)
+                    if bomb is not None:
+                        break
+            if bomb is not None:
+                game.apply(bomb)
+                _still_bombs(game, bomb.seat, bombers)
+                continue
+        action = policy.decide(game, turn)
+        if action is None:
+            break  # cannot happen on a seat's turn
+        game.apply(action)
+        if turn in bombers and isinstance(action, Play):
+            _still_bombs(game, turn, bombers)
+    if not game.history or game.phase not in (Phase.DEAL_OVER, Phase.GAME_OVER):
+        return 0
+    result = game.history[-1].scores
+    return result[team] - result[1 - team]
+
+
+def _still_bombs(game: TichuGame, seat: int, bombers: set[int]) -> None:
+    if not find_bombs(game.hands[seat]):
+        bombers.discard(seat)
+
+
+def apply_candidate(game: TichuGame, seat: int, candidate: Combo | None,
+                    wish: int | None) -> None:
+    """Play a candidate (None: pass) for ``seat`` in a made-up game."""
+    if candidate is None:
+        game.apply(Pass(seat))
+    else:
+        game.apply(Play(seat, candidate.cards, wish, candidate.phoenix))

@@ -1,0 +1,61 @@
+"""The computer players: legal at every step, and normal plays for its bid."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.cards import parse_cards
+from engine.chinois.ai import EasyPlayer, NormalPlayer, estimate_tricks, make_player
+from engine.chinois.selfplay import play_game
+from tests.engine.chinois.helpers import bids, position, run
+
+
+def test_make_player_levels() -> None:
+    assert isinstance(make_player("easy"), EasyPlayer)
+    assert isinstance(make_player("normal"), NormalPlayer)
+    with pytest.raises(ValueError):
+        make_player("hard")
+
+
+def test_a_whole_game_between_computer_players() -> None:
+    players = [make_player(level) for level in ("normal", "easy", "normal", "easy")]
+    game = play_game(players, seed=3)
+    assert game.winners is not None and len(game.history) == 28
+
+
+def test_normal_beats_easy_over_a_few_games() -> None:
+    normal = sum(play_game([NormalPlayer(), EasyPlayer(), EasyPlayer(), EasyPlayer()],
+                           seed=s).scores[0] for s in range(3))
+    assert normal > 150
+
+
+@pytest.mark.parametrize(
+    ("hand", "trump_card", "low", "high"),
+    [
+        ("As Ks Qs Js Ts", "2s", 4.0, 5.5),  # five top trumps
+        ("2c 3d 4h 5c 6d", "As", 0.0, 0.8),  # nothing
+        ("Ah", "2c", 0.4, 1.0),  # an Ace alone in round 1: a ruff is the risk
+        ("Ac Ad Ah As 2c 3c 4c 5d 6d 7h 8h 9s Ts", None, 3.8, 4.6),  # four Aces, no trump
+    ],
+)
+def test_estimate_tricks(hand: str, trump_card: str | None, low: float, high: float) -> None:
+    cards = tuple(parse_cards(hand.split()))
+    turned = None if trump_card is None else parse_cards([trump_card])[0]
+    assert low <= estimate_tricks(cards, turned, len(cards)) <= high
+
+
+@pytest.mark.parametrize(
+    ("bid", "card"),
+    [
+        (0, "Jh"),  # its bid is made: it ducks under the Queen
+        (1, "Ah"),  # under its bid: it wins
+    ],
+)
+def test_normal_plays_for_its_bid_exactly(bid: int, card: str) -> None:
+    # Round 2 is dealt by seat 0, so seat 1 leads; seat 2 holds the Ace and Jack of hearts.
+    game = bids(position(2, ["2c 3c", "Qh 4c", "Ah Jh", "5c 6c"], trump_card="2s"), 1, bid, 1, 1)
+    run(game, "1 play Qh")
+    action = NormalPlayer().act(game.view(2), random.Random(0))
+    assert action is not None and str(getattr(action, "card", "")) == card

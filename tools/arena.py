@@ -1,0 +1,181 @@
+"""Arena: computer levels against each other in duplicate games.
+
+Each game seed is played twice with the teams swapped (level A on seats 0 and
+2, then on seats 1 and 3, the cards dealt the same), so the luck of the deal
+cancels. For every pairing it prints the games won with a 95% Wilson interval,
+the mean points per deal, Tichu and Grand Tichu calls and how often they were
+made, double victories, and the p50 and p99 milliseconds per decision of each
+level (decisions that were applied; a seat asked out of turn that waits is not
+counted).
+
+Run: ``python -m tools.arena --games 40 --pairs hard:easy,hard:normal,normal:easy``
+(``--games`` counts games per pairing, so 40 is 20 seeds each played twice).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine.tichu.actions import Action
+from engine.tichu.ai import make_player
+from engine.tichu.ai.base import Player
+from engine.tichu.ai.hard import HardPlayer
+from engine.tichu.ai.selfplay import play_deal
+from engine.tichu.game import TichuGame
+from engine.tichu.view import Call, Phase
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+@dataclass
+class Side:
+    """What one level did over a pairing."""
+
+    level: str
+    games_won: float = 0.0
+    deal_points: list[int] = field(default_factory=list)
+    tichu: int = 0
+    tichu_made: int = 0
+    grand: int = 0
+    grand_made: int = 0
+    doubles: int = 0
+    decision_ms: list[float] = field(default_factory=list)
+
+
+def _build(level: str, budget_ms: float | None) -> Player:
+    if level == "hard" and budget_ms is not None:
+        return HardPlayer(budget_ms=budget_ms)
+    return make_player(level)
+
+
+def play_pairing(a: str, b: str, games: int, *, seed: str = "arena", target: int = 1000,
+                 max_deals: int | None = None, budget_ms: float | None = None,
+                 progress: bool = True) -> tuple[Side, Side]:
+    """Play ``games`` games (half the seeds, each twice with the teams swapped)."""
+    sides = (Side(a), Side(b))
+    seeds = max(1, games // 2)
+    for n in range(seeds):
+        for swap in (False, True):
+            levels = (b, a) if swap else (a, b)
+            side_of_team = (1, 0) if swap else (0, 1)
+            players = [_build(levels[s % 2], budget_ms) for s in range(2)]
+            seats = [players[s % 2] for s in range(4)]
+
+            def observe(game: TichuGame, seat: int, action: Action, spent: float,
+                        side_of_team: tuple[int, int] = side_of_team) -> None:
+                sides[side_of_team[seat % 2]].decision_ms.append(spent * 1000.0)
+
+            game_seed = f"{seed}:{n}"
+            game = TichuGame(seed=game_seed, target=target)
+            rng = random.Random(f"players:{game_seed}:{swap}")
+            deals = 0
+            while True:
+                play_deal(game, seats, rng, observe)
+                deals += 1
+                if game.phase is Phase.GAME_OVER or (max_deals is not None and deals >= max_deals):
+                    break
+                game.next_deal()
+            _tally(game, sides, side_of_team)
+            if progress:
+                print(f"  {a} v {b}: seed {n} {'swapped' if swap else 'straight'} "
+                      f"scores {game.scores} after {deals} deals", file=sys.stderr, flush=True)
+    return sides
+
+
+def _tally(game: TichuGame, sides: tuple[Side, Side], side_of_team: tuple[int, int]) -> None:
+    if game.winner is not None:
+        sides[side_of_team[game.winner]].games_won += 1
+    else:
+        # A game cut short (max_deals): the leader wins, a tie is half each.
+        s0, s1 = game.scores
+        if s0 == s1:
+            sides[0].games_won += 0.5
+            sides[1].games_won += 0.5
+        else:
+            sides[side_of_team[0 if s0 > s1 else 1]].games_won += 1
+    for deal in game.history:
+        for team in (0, 1):
+            side = sides[side_of_team[team]]
+            side.deal_points.append(deal.scores[team])
+            if deal.double_victory == team:
+                side.doubles += 1
+        for seat, call in enumerate(deal.calls):
+            if call is None:
+                continue
+            side = sides[side_of_team[seat % 2]]
+            made = bool(deal.out) and deal.out[0] == seat
+            if call is Call.TICHU:
+                side.tichu += 1
+                side.tichu_made += made
+            else:
+                side.grand += 1
+                side.grand_made += made
+
+
+def report(sides: tuple[Side, Side], games: int, seconds: float) -> str:
+    a, b = sides
+    n = max(1, (games // 2) * 2)
+    low, high = wilson(a.games_won, n)
+    lines = [f"{a.level} vs {b.level}: {n} games in {seconds:.0f} s",
+             f"  {a.level} won {a.games_won:g}/{n} = {a.games_won / n:.0%} "
+             f"(95% CI {low:.0%}-{high:.0%})"]
+    for side in sides:
+        deals = len(side.deal_points) or 1
+        tichu = f"{side.tichu_made}/{side.tichu}" + (
+            f" ({side.tichu_made / side.tichu:.0%})" if side.tichu else "")
+        grand = f"{side.grand_made}/{side.grand}" + (
+            f" ({side.grand_made / side.grand:.0%})" if side.grand else "")
+        lines.append(
+            f"  {side.level:6s} mean {sum(side.deal_points) / deals:6.1f} pts/deal  "
+            f"Tichu made {tichu}  Grand made {grand}  double victories {side.doubles}  "
+            f"decision p50 {percentile(side.decision_ms, 0.5):.2f} ms "
+            f"p99 {percentile(side.decision_ms, 0.99):.1f} ms")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=40,
+                        help="games per pairing (seeds x 2, teams swapped)")
+    parser.add_argument("--pairs", default="hard:easy,hard:normal,normal:easy",
+                        help="comma-separated level pairs A:B")
+    parser.add_argument("--target", type=int, default=1000)
+    parser.add_argument("--max-deals", type=int, default=None,
+                        help="cut each game after this many deals (for quick checks)")
+    parser.add_argument("--budget-ms", type=float, default=None,
+                        help="time budget of the hard player's search (default: its own)")
+    parser.add_argument("--seed", default="arena")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines")
+    args = parser.parse_args(argv)
+    for pair in args.pairs.split(","):
+        a, b = pair.strip().split(":")
+        start = time.perf_counter()
+        sides = play_pairing(a, b, args.games, seed=args.seed, target=args.target,
+                             max_deals=args.max_deals, budget_ms=args.budget_ms,
+                             progress=not args.quiet)
+        print(report(sides, args.games, time.perf_counter() - start), flush=True)
+
+
+if __name__ == "__main__":
+    main()
