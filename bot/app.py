@@ -11,6 +11,7 @@ import discord
 from discord.ext import commands
 
 from bot.cogs.tichu import TichuCog
+from bot import workers
 from bot.config import Settings
 from bot.i18n import t
 from bot.i18n.translator import CatalogTranslator
@@ -21,6 +22,10 @@ from bot.views.controller import Controller, locale_of
 from bot.views.presenter import TablePresenter
 
 log = logging.getLogger(__name__)
+
+# The bot never joins voice: no warning about the voice libraries it does not need.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
 
 
 class TichuBot(commands.Bot):
@@ -40,6 +45,7 @@ class TichuBot(commands.Bot):
         self.restored = asyncio.Event()
 
     async def setup_hook(self) -> None:
+        workers.start(self.settings.worker_processes)
         repo = self._given_repo or open_repository(self.settings.database)
         await repo.open()
         self.service = TableService(repo, ai_delay=self.settings.ai_delay,
@@ -64,6 +70,7 @@ class TichuBot(commands.Bot):
             await asyncio.sleep(self.settings.sweep_interval)
             try:
                 await self.service.expire_idle_lobbies()
+                self.service.evict_closed()
             except Exception:
                 log.exception("lobby sweep failed")
 
@@ -93,4 +100,5 @@ class TichuBot(commands.Bot):
         if service is not None:
             await service.close()
             await service.repo.close()
+        workers.stop()
         await super().close()

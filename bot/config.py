@@ -26,3 +26,6 @@ class Settings(BaseSettings):
     ai_delay: float = Field(default=1.2, ge=0, description="Seconds a computer player waits")
     lobby_timeout: float = Field(default=1800, gt=0, description="Idle lobby lifetime, seconds")
     sweep_interval: float = Field(default=60, gt=0, description="How often lobbies are checked")
+    worker_processes: int = Field(
+        default=2, ge=0, description="Processes drawing images and thinking for computer players "
+        "(0: threads in the bot's own process)")

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from engine.cards import Card
-from engine.errors import EngineError
+from engine.cards import Card, parse_card
+from engine.errors import BadActionError, EngineError
 
 RankOrder = tuple[int, ...]
 """Strength of each rank, indexed by rank 0..14: higher wins, 0 means not in the deck."""
@@ -154,3 +155,25 @@ def check_follow(card: Card, hand: Iterable[Card], led_suit: int | None, trump: 
         raise MustFollowSuitError(f"{card} does not follow the led suit, which this seat holds")
     if must_trump and trump is not None and card & 3 != trump and any(c & 3 == trump for c in cards):
         raise MustTrumpError(f"{card} is neither the led suit nor trump; this seat must trump")
+
+
+def whole_number(value: Any, what: str) -> int:
+    """Read a whole number from a replay file (bids, seats, rounds, dealers), as both
+    trick games' action records and runners do; a digit string is accepted too.
+    Raises :class:`BadActionError` naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            return int(value)
+        raise BadActionError(f"{what} must be a whole number, not {value!r}")
+    return value
+
+
+def card_list(value: Any, what: str) -> list[Card]:
+    """Read a list of card tokens from a replay file; raises :class:`BadActionError`
+    naming ``what`` (a hand, the prikup)."""
+    if not isinstance(value, list):
+        raise BadActionError(f"{what} must be a list of cards")
+    try:
+        return [parse_card(t) for t in value]
+    except EngineError as exc:
+        raise BadActionError(f"{what}: {exc}") from None

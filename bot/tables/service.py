@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 import secrets
 import time
 from collections.abc import Callable
@@ -24,13 +23,14 @@ from bot.store.models import (
     StoreError,
     TableStatus,
 )
+from bot.tables.computer import computer_move
 from bot.tables.errors import TableError
 from bot.tables.results import game_result
 from bot.tables.table import LogEntry, SeatKind, Table, new_game
+from bot.workers import offload
 from engine.errors import EngineError
-from engine.tichu import ai as tichu_ai
 from engine.tichu.actions import Action, Play, action_to_json
-from engine.tichu.ai import Player, pending_seats
+from engine.tichu.ai import pending_seats
 from engine.tichu.game import Applied
 from engine.tichu.view import Phase
 
@@ -62,7 +62,6 @@ class TableService:
         """Tables that could not be rebuilt, with the reason (reported, never crashed on)."""
         self._drivers: dict[int, asyncio.Task[None]] = {}
         self._timers: dict[int, asyncio.Task[None]] = {}
-        self._players: dict[str, Player] = {}
         self._notices: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------- loading
@@ -225,6 +224,15 @@ class TableService:
                 self._notify(table)
         return expired
 
+    def evict_closed(self, now: float | None = None, *, after: float = 600) -> list[int]:
+        """Forget closed tables idle for ``after`` seconds (the store keeps them)."""
+        now = time.monotonic() if now is None else now
+        gone = [tid for tid, table in self.tables.items()
+                if not table.status.is_active and now - table.last_activity > after]
+        for tid in gone:
+            del self.tables[tid]
+        return gone
+
     async def takeover(self, table_id: int, actor_id: int, seat: int) -> Table:
         """Host only: hand a human seat to a computer player for good."""
         table = await self.get(table_id)
@@ -311,28 +319,26 @@ class TableService:
         except Exception:  # the presenter talks to Discord; a failure must not stop play
             log.exception("presenting table %s failed", table.id)
 
-    def player(self, level: str) -> Player:
-        if level not in self._players:
-            self._players[level] = _make_player(level)
-        return self._players[level]
+    async def _computer_action(self, table: Table) -> Action | None:
+        """The next move of a computer seat: one that is due, else an out-of-turn bomb.
 
-    def _computer_action(self, table: Table) -> Action | None:
-        """The next move of a computer seat: one that is due, else an out-of-turn bomb."""
+        Players think off the event loop (a worker), on the seat's immutable view.
+        """
         game = table.game
         assert game is not None
-        rng = random.Random(f"{table.record.seed}:ai:{table.seq}")
+        seed = f"{table.record.seed}:ai:{table.seq}"
         due = pending_seats(game.view(None))
         for seat in due:
             level = table.seats[seat].bot_level
             if level is not None:
-                action = self.player(level).act(game.view(seat), rng)
+                action = await offload(computer_move, level, game.view(seat), seed)
                 if action is not None:
                     return action
         if game.phase is Phase.PLAY and game.trick:
             for seat in range(table.n_seats):
                 level = table.seats[seat].bot_level
                 if level is not None and seat not in due and game.hands[seat]:
-                    action = self.player(level).act(game.view(seat), rng)
+                    action = await offload(computer_move, level, game.view(seat), seed)
                     if isinstance(action, Play):
                         return action
         return None
@@ -343,15 +349,24 @@ class TableService:
             self._drivers[table.id] = asyncio.get_running_loop().create_task(self._drive(table))
 
     async def _drive(self, table: Table) -> None:
-        """Let computer players act, one move after another, with a pause between."""
+        """Let computer players act, one move after another, with a pause between.
+
+        A player thinks without holding the table's lock, so people's clicks never
+        wait for it; if the table moved on meanwhile, it thinks again.
+        """
         while True:
             await asyncio.sleep(self.ai_delay)
+            if table.status is not TableStatus.PLAYING or table.game is None:
+                return
+            seq = table.seq
+            action = await self._computer_action(table)
+            if action is None:
+                if table.seq != seq:
+                    continue
+                return
             async with table.lock:
-                if table.status is not TableStatus.PLAYING or table.game is None:
-                    return
-                action = self._computer_action(table)
-                if action is None:
-                    return
+                if table.seq != seq or table.status is not TableStatus.PLAYING:
+                    continue
                 try:
                     await self._commit(table, action, by="ai")
                 except (EngineError, StoreError):
@@ -382,7 +397,7 @@ class TableService:
             if table.seq != seq or table.game is None or table.status is not TableStatus.PLAYING:
                 return
             game = table.game
-            rng = random.Random(f"{table.record.seed}:timer:{seq}")
+            seed = f"{table.record.seed}:timer:{seq}"
             idle = {s for s in pending_seats(game.view(None)) if table.kind(s) is SeatKind.HUMAN}
             # Every idle seat gets its move (several in the Grand Tichu and exchange phases).
             while idle and table.status is TableStatus.PLAYING:
@@ -390,7 +405,7 @@ class TableService:
                 if seat is None:
                     break
                 idle.discard(seat)
-                action = self.player(TIMER_LEVEL).act(game.view(seat), rng)
+                action = await offload(computer_move, TIMER_LEVEL, game.view(seat), seed)
                 if action is None:
                     continue
                 try:
@@ -418,14 +433,6 @@ class TableService:
         self._drivers.clear()
         self._timers.clear()
         self._notices.clear()
-
-
-def _make_player(level: str) -> Player:
-    factory = getattr(tichu_ai, "make_player", None)
-    if factory is None:
-        return tichu_ai.EasyPlayer()
-    player: Player = factory(level)
-    return player
 
 
 def _check_seat(table: Table, seat: int) -> None:

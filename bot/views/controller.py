@@ -76,6 +76,12 @@ class Controller:
         if cid is None:
             await self.refuse(interaction, "forged")
             return
+        # Answer Discord at once, before any lock or drawing: the outcome (a redrawn
+        # message, or a refusal) follows. A busy table can never make a click time out.
+        if cid.action in PUBLIC_ACTIONS - {"refresh"}:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await interaction.response.defer()
         try:
             await self._dispatch(interaction, cid, values)
         except TableError as exc:
@@ -96,7 +102,7 @@ class Controller:
         table = await self.service.get(cid.table)
         locale = locale_of(interaction)
         if action == "rules":
-            await interaction.response.send_message(t(locale, "rules.summary"), ephemeral=True)
+            await interaction.followup.send(t(locale, "rules.summary"), ephemeral=True)
             return
         if table.game is None:
             raise TableError("not_playing")
@@ -105,8 +111,8 @@ class Controller:
             raise TableError("not_seated")
         if action in ("hand", "bomb"):
             message = await hand_message(table, seat, locale, bombs_only=action == "bomb")
-            await interaction.response.send_message(message.content, file=message.file(),
-                                                    view=message.view, ephemeral=True)
+            await interaction.followup.send(message.content, file=message.file(),
+                                            view=message.view, ephemeral=True)
             return
         if action == "refresh":
             await self._show(interaction, table, seat, locale)
@@ -138,19 +144,19 @@ class Controller:
         await self.service.act(table.id, interaction.user.id, cid.seq, make)
         seat = table.seat_of(interaction.user.id)
         if seat is None or table.game is None:
-            await interaction.response.defer()
             return
         await self._show(interaction, table, seat, locale)
 
     async def _show(self, interaction: discord.Interaction[Any], table: Table, seat: int,
                     locale: str, message: HandMessage | None = None) -> None:
+        """Redraw the clicker's hand message (the click is already acknowledged)."""
         message = message or await hand_message(table, seat, locale)
-        await interaction.response.edit_message(content=message.content,
-                                                attachments=[message.file()], view=message.view)
+        await interaction.edit_original_response(content=message.content,
+                                                 attachments=[message.file()], view=message.view)
 
     async def _ask(self, interaction: discord.Interaction[Any], table: Table, seat: int,
                    locale: str, items: list[discord.ui.Item[discord.ui.View]], key: str) -> None:
-        await interaction.response.edit_message(content=t(locale, key), view=view_of(*items))
+        await interaction.edit_original_response(content=t(locale, key), view=view_of(*items))
 
     async def _exchange_choice(self, interaction: discord.Interaction[Any], table: Table,
                                seat: int, cid: ids.ComponentId, values: list[str],
@@ -195,7 +201,7 @@ class Controller:
         if table.game is not None:
             message.content += "\n" + t(table.record.locale, "lobby.started",
                                         where=f"<#{table.channel_id}>")
-        await interaction.response.edit_message(content=message.content, view=message.view)
+        await interaction.edit_original_response(content=message.content, view=message.view)
 
 
 def _one_card(values: list[str]) -> Card | None:

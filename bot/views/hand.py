@@ -13,9 +13,10 @@ import discord
 
 from bot.i18n import t
 from bot.i18n.names import card_label, card_name, combo_name
-from bot.render import render_exchange_async, render_hand_async, sorted_hand
+from bot.render import render_exchange, render_hand, sorted_hand
 from bot.tables import Table, ids
 from bot.views.components import GameButton, GameSelect, view_of
+from bot.workers import offload
 from engine.cards import Card
 from engine.tichu.cards import MAHJONG, PHOENIX
 from engine.tichu.combos import Combo, beats, readings
@@ -110,7 +111,7 @@ async def hand_message(table: Table, seat: int, locale: str, *,
         lines.append(t(locale, "hand.exchange_prompt"))
         items += _exchange_items(table, view, chosen, locale, names)
         if any(chosen):
-            image = await render_exchange_async(view, chosen[0], chosen[1], chosen[2], names,
+            image = await offload(render_exchange, view, chosen[0], chosen[1], chosen[2], names,
                                                 locale=locale)
     elif phase is Phase.EXCHANGE:
         lines.append(t(locale, "hand.waiting_exchange"))
@@ -141,7 +142,7 @@ async def hand_message(table: Table, seat: int, locale: str, *,
     items.append(GameButton(ids.button(tid, "refresh"), label=t(locale, "button.refresh"),
                             emoji="🔄", style=discord.ButtonStyle.secondary, row=buttons_row))
     if image is None:
-        image = await render_hand_async(view, locale=locale,
+        image = await offload(render_hand, view, locale=locale,
                                         selected=[c for c in (exchange or ()) if c is not None])
     return HandMessage("\n".join(lines), image, view_of(*items))
 

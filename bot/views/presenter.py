@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import t
-from bot.render import render_deal_summary_async, render_game_over_async
+from bot.render import render_deal_summary, render_game_over
 from bot.store.models import TableStatus
 from bot.tables import SeatKind, Table
 from bot.views.hand import names_of
 from bot.views.table import lobby_message, table_message
+from bot.workers import offload
 from engine.tichu.ai import pending_seats
 from engine.tichu.view import Phase, TichuView
 
@@ -123,7 +124,7 @@ class TablePresenter:
         channel = self.bot.get_partial_messageable(table.channel_id)
         for entry in entries:
             if entry.key == "log.game_over":
-                image = await render_game_over_async(view, names, locale=locale)
+                image = await offload(render_game_over, view, names, locale=locale)
                 winners = " & ".join(names[s] for s in range(table.n_seats)
                                      if s % 2 == entry.values.get("team"))
                 text = t(locale, "table.game_over", names=winners,
@@ -131,7 +132,7 @@ class TablePresenter:
                 name = "game-over.png"
             else:
                 number = int(entry.values.get("number", 0))
-                image = await render_deal_summary_async(_at_deal(view, number), names,
+                image = await offload(render_deal_summary, _at_deal(view, number), names,
                                                         locale=locale)
                 text = t(locale, "table.deal_over", number=number + 1,
                          scores=" – ".join(str(s) for s in entry.values.get("scores", ())))

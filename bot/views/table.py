@@ -9,12 +9,13 @@ import discord
 
 from bot.i18n import t
 from bot.i18n.names import combo_name, rank_name
-from bot.render import render_table_async
+from bot.render import render_table
 from bot.store.models import TableStatus
 from bot.tables import LogEntry, SeatKind, Table, ids
 from bot.tables.service import LEVELS
 from bot.views.components import GameButton, GameSelect, view_of
 from bot.views.hand import names_of
+from bot.workers import offload
 from engine.tichu.ai import pending_seats
 from engine.tichu.view import Phase
 
@@ -122,7 +123,7 @@ async def table_message(table: Table, locale: str) -> PublicMessage:
             lines.append(t(locale, "table.turn", name=names[waiting[0]]))
     elif status is not TableStatus.PLAYING:
         lines.append(t(locale, f"lobby.status.{status.value}"))
-    image = await render_table_async(public, names, locale=locale)
+    image = await offload(render_table, public, names, locale=locale)
     if status is not TableStatus.PLAYING:
         return PublicMessage("\n".join(lines)[:2000], image, None)
     tid = table.id

@@ -87,7 +87,9 @@ def estimate_tricks(hand: tuple[Card, ...], trump_card: Card | None, n_cards: in
                 low_trumps += 1
     # Small trumps take tricks by ruffing once a short side suit is led.
     total += 0.4 * min(low_trumps, short_sides) * min(1.0, n_cards / 6)
-    return total
+    # Card by card, the estimate misses the tricks that long hands pick up at the
+    # end of the play; self-play measures about 0.1 of a trick per card above 4.
+    return total + 0.1 * max(0, n_cards - 4)
 
 
 class NormalPlayer:

@@ -5,26 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.cards import Card, format_cards, parse_card
-from engine.chinois.actions import Action, action_from_json, action_to_json, whole_number
+from engine.cards import format_cards, parse_card
+from engine.chinois.actions import Action, action_from_json, action_to_json
 from engine.chinois.deal import Deal, make_deal
 from engine.chinois.game import ChinoisGame
 from engine.chinois.legal import legal_bids, legal_cards
 from engine.chinois.rules import N_SEATS, rating
 from engine.chinois.view import Phase
 from engine.errors import BadActionError, EngineError
-from engine.trick import by_suit
+from engine.trick import by_suit, card_list, whole_number
 
 SUITS = "cdhs"
-
-
-def _cards(value: Any, what: str) -> list[Card]:
-    if not isinstance(value, list):
-        raise BadActionError(f"{what} must be a list of cards")
-    try:
-        return [parse_card(t) for t in value]
-    except EngineError as exc:
-        raise BadActionError(f"{what}: {exc}") from None
 
 
 def _deal(data: Any, index: int) -> tuple[Deal, list[Action]]:
@@ -37,7 +28,7 @@ def _deal(data: Any, index: int) -> tuple[Deal, list[Action]]:
         hands = data.get("hands")
         if not isinstance(hands, list) or len(hands) != N_SEATS:
             raise BadActionError(f"'hands' must list {N_SEATS} hands")
-        parsed = [_cards(h, f"hand {s}") for s, h in enumerate(hands)]
+        parsed = [card_list(h, f"hand {s}") for s, h in enumerate(hands)]
         token = data.get("trump_card")
         trump = None if token is None else parse_card(token)
         deal = make_deal(round_, parsed, trump,

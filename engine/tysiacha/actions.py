@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.cards import Card, parse_card
 from engine.errors import BadActionError
+from engine.trick import whole_number
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,15 +65,6 @@ _NAMES: dict[type, str] = {
     Bid: "bid", Pass: "pass", Raise: "raise", Concede: "concede", Give: "give",
     Redeal: "redeal", Play: "play",
 }
-
-
-def whole_number(value: Any, what: str) -> int:
-    """A JSON whole number (a digit string is accepted too); raises :class:`BadActionError`."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            return int(value)
-        raise BadActionError(f"{what} must be a whole number, not {value!r}")
-    return value
 
 
 def action_from_json(data: Any) -> Action:

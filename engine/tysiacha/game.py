@@ -389,7 +389,8 @@ class TysiachaGame:
     # --------------------------------------------------------------- scoring
     def _earned(self, kind: DealKind) -> tuple[list[int], list[int], bool | None]:
         """Per seat what the sheet adds before the barrel rules, the defenders who
-        missed, and whether the contract was made."""
+        missed, and whether the contract was made; the concession or the misses
+        are counted on the way, as the sheet records them with the deal."""
         earned = [0] * self.n_seats
         missed: list[int] = []
         if kind is DealKind.REDEAL:

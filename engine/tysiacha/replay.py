@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.cards import Card, format_cards, parse_card
+from engine.cards import Card, format_cards
 from engine.errors import BadActionError, EngineError
-from engine.trick import by_suit
-from engine.tysiacha.actions import Action, Give, action_from_json, action_to_json, whole_number
+from engine.trick import by_suit, card_list, whole_number
+from engine.tysiacha.actions import Action, Give, action_from_json, action_to_json
 from engine.tysiacha.cards import card_points
 from engine.tysiacha.deal import FIRST_DEALER, check_cards, check_players, make_deal
 from engine.tysiacha.game import TysiachaGame
@@ -33,15 +33,6 @@ from engine.tysiacha.scoring import Rounding
 from engine.tysiacha.view import Phase
 
 SUITS = "cdhs"
-
-
-def _cards(value: Any, what: str) -> list[Card]:
-    if not isinstance(value, list):
-        raise BadActionError(f"{what} must be a list of cards")
-    try:
-        return [parse_card(t) for t in value]
-    except EngineError as exc:
-        raise BadActionError(f"{what}: {exc}") from None
 
 
 def _actions(data: Mapping[str, Any]) -> list[Action]:
@@ -69,8 +60,8 @@ def _parse_deal(data: Any, players: int) -> ParsedDeal:
     hands = data.get("hands")
     if not isinstance(hands, list) or len(hands) != players:
         raise BadActionError(f"'hands' must list {players} hands (one per seat)")
-    parsed = [_cards(h, f"hand {s}") for s, h in enumerate(hands)]
-    prikup = _cards(data.get("prikup"), "'prikup'")
+    parsed = [card_list(h, f"hand {s}") for s, h in enumerate(hands)]
+    prikup = card_list(data.get("prikup"), "'prikup'")
     check_cards(parsed, prikup, players)
     return (None if dealer is None else whole_number(dealer, "'dealer'"), parsed, prikup,
             _actions(data))

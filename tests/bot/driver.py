@@ -25,7 +25,7 @@ from tests.emulator.server import DiscordEmulator
 
 
 def make_bot(db: Path, **settings: Any) -> TichuBot:
-    values: dict[str, Any] = {"ai_delay": 0.0, **settings}
+    values: dict[str, Any] = {"ai_delay": 0.0, "worker_processes": 0, **settings}
     config = Settings(_env_file=None, database=str(db), **values)  # type: ignore[call-arg]
     return TichuBot(config, guild_ready_timeout=0.05)
 

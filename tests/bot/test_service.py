@@ -128,4 +128,9 @@ async def test_idle_lobby_expires_and_abandon_rights(service: TableService) -> N
     with pytest.raises(TableError, match="not_host"):
         await service.abandon(tid, GUEST, can_manage=False)
     await service.abandon(tid, GUEST, can_manage=True)
-    assert (await service.get(tid)).status is TableStatus.ABANDONED
+    closed = await service.get(tid)
+    assert closed.status is TableStatus.ABANDONED
+    assert service.evict_closed(now=closed.last_activity + 60) == []
+    assert tid in service.evict_closed(now=closed.last_activity + 601)
+    assert tid not in service.tables
+    assert (await service.get(tid)).status is TableStatus.ABANDONED  # back from the store

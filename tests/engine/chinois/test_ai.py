@@ -37,7 +37,7 @@ def test_normal_beats_easy_over_a_few_games() -> None:
         ("As Ks Qs Js Ts", "2s", 4.0, 5.5),  # five top trumps
         ("2c 3d 4h 5c 6d", "As", 0.0, 0.8),  # nothing
         ("Ah", "2c", 0.4, 1.0),  # an Ace alone in round 1: a ruff is the risk
-        ("Ac Ad Ah As 2c 3c 4c 5d 6d 7h 8h 9s Ts", None, 3.8, 4.6),  # four Aces, no trump
+        ("Ac Ad Ah As 2c 3c 4c 5d 6d 7h 8h 9s Ts", None, 4.5, 5.5),  # four Aces and length
     ],
 )
 def test_estimate_tricks(hand: str, trump_card: str | None, low: float, high: float) -> None:

@@ -193,6 +193,15 @@ def test_malformed_files_exit_2_with_one_line(data: Any, raw: str | None, needle
     assert err.count("\n") == 1 and needle in err, err
 
 
+def test_command_line_refuses_a_bad_file(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(_with(round=29)))
+    done = subprocess.run([sys.executable, "-m", "engine", "replay", str(path)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1
+
+
 def test_illegal_action_is_not_a_format_error() -> None:
     code, out, _ = replay_cli(_with(actions=[{"seat": 1, "do": "bid", "bid": 0}]))
     state = json.loads(out)

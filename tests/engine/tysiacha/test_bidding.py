@@ -243,6 +243,9 @@ def test_seeded_redeal_deals_again_from_the_same_dealer() -> None:
     run(game, f"0 give 1={game.hands[0][0]} 2={game.hands[0][1]}", "1 redeal")
     game.next_deal()
     assert game.dealer == 2 and game.deal_number == 1 and game.phase is Phase.BIDDING
+    run(game, "0 bid 100", "1 pass", "2 pass", "0 concede")
+    game.next_deal()
+    assert game.dealer == 0  # the rotation goes on from the redealt deal
 
 
 def test_deal_and_game_errors() -> None:

@@ -203,6 +203,15 @@ def test_four_player_file_defaults_to_dealer_2() -> None:
     assert out["ok"] and out["dealer"] == 2 and out["turn"] == 3 and out["hands"][2] == []
 
 
+def test_command_line_refuses_a_bad_file(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(_with(prikup=["9c", "9d", "2h"])))
+    done = subprocess.run([sys.executable, "-m", "engine", "replay", str(path)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1
+
+
 def test_illegal_action_is_not_a_format_error() -> None:
     code, out, _ = replay_cli(_with(actions=[{"seat": 1, "do": "bid", "bid": 100}]))
     state = json.loads(out)

@@ -152,6 +152,15 @@ def test_conceding_on_the_barrel_pays_its_defenders_nothing() -> None:
     assert game.scores == [0, 880, 60] and game.barrel == [None, 1, None]
 
 
+def test_a_deal_sat_out_uses_no_barrel_deal() -> None:
+    game = TysiachaGame(players=4, seed=3)
+    game.scores[2], game.barrel[2] = 880, 1  # seat 2 deals and sits out
+    game.scores[0], game.barrel[0] = 880, 1
+    run(game, "3 bid 100", "0 pass", "1 pass", "3 concede")
+    assert game.barrel == [None, None, 1, None] and game.scores == [760, 60, 880, 0]
+    assert game.history[-1].fell == (0,)
+
+
 @pytest.mark.parametrize(
     ("before", "winner"),
     [

@@ -1,0 +1,55 @@
+"""Slash commands: French names and descriptions, rules, table repost, abandon, takeover."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.i18n import t
+from bot.store.models import TableStatus
+from tests.bot.conftest import World, open_lobby, seat_and_start
+from tests.bot.driver import running, settle, table_message
+
+
+async def test_commands_are_localised(world: World, tmp_path: Path) -> None:
+    async with running(world.emu, tmp_path / "db.sqlite3"):
+        await world.emu.wait_for_commands(["tichu"])
+        command = world.emu.get_command("tichu")
+        subcommands = {o["name"]: o for o in command.options}
+        assert set(subcommands) >= {"new", "leaderboard", "rules", "table", "abandon", "stats"}
+        assert subcommands["new"]["name_localizations"]["fr"] == "nouvelle"
+        assert subcommands["rules"]["name_localizations"]["fr"] == "règles"
+        assert subcommands["new"]["description_localizations"]["fr"].startswith("Ouvrir")
+        # A French speaker gets the rules in French.
+        reply = await world.emu.slash(world.users[1], world.channel, "tichu rules")
+        rules = await reply.response()
+        assert rules.ephemeral and rules.content == t("fr", "rules.summary")
+    world.emu.assert_clean()
+
+
+async def test_repost_takeover_and_abandon(world: World, tmp_path: Path) -> None:
+    emu = world.emu
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        lobby, table = await open_lobby(world, bot)
+        await seat_and_start(world, lobby, [0, 1, None, None], {2: "easy", 3: "easy"})
+        await settle(bot, table)
+        old = table.record.message_id
+        thread = table.channel_id
+        reply = await emu.slash(world.users[0], thread, "tichu table")
+        await reply.response()
+        await emu.wait_for(lambda: table.record.message_id != old and emu.messages[old].deleted)
+        assert table_message(emu, table).buttons
+        # Only the host may hand a seat to a computer.
+        refused = await (await emu.slash(world.users[1], thread, "tichu takeover", seat=1)).response()
+        assert refused.content == t("fr", "error.not_host")
+        done = await (await emu.slash(world.users[0], thread, "tichu takeover", seat=2)).response()
+        assert done.content == t("en", "table.takeover", seat=2)
+        assert table.seats[1].bot_level == "normal"
+        # A stranger cannot abandon the table; the host can.
+        refused = await (await emu.slash(world.stranger, thread, "tichu abandon")).response()
+        assert refused.content == t("en", "error.not_host")
+        await (await emu.slash(world.users[0], thread, "tichu abandon")).response()
+        assert table.status is TableStatus.ABANDONED
+        await bot.presenter.idle.wait()
+        assert not table_message(emu, table).buttons
+        assert await bot.service.repo.leaderboard(world.guild.id, "tichu") == []
+    emu.assert_clean()

@@ -1,0 +1,45 @@
+"""What a seat remembers, and the hidden hands the hard player deals from it."""
+
+from __future__ import annotations
+
+import random
+
+from engine.tichu.ai.knowledge import Memories
+from engine.tichu.ai.sampling import sample_hands
+from tests.engine.tichu.ai.tables import cards, view_of
+
+
+def test_memory_keeps_tricks_that_are_gone_from_the_view() -> None:
+    memories = Memories()
+    first = view_of("3c 4d 9h", trick=[(1, "Kc"), (2, "Ac")], counts=(3, 10, 10, 10))
+    memories.see(first)
+    later = view_of("3c 4d 9h", counts=(3, 9, 9, 10))
+    know = memories.see(later)
+    assert not set(cards("Kc Ac")) & know.unseen
+    assert set(cards("Kd")) <= know.unseen
+    assert know.played_by[1] == frozenset(cards("Kc"))
+
+
+def test_a_seat_that_ignores_the_wish_has_none_of_it() -> None:
+    view = view_of("3c 4d", trick=[(3, "MAHJONG"), (0, "4h")], wish=9, turn=1,
+                   passed=(False, False, True, False), counts=(2, 10, 10, 10))
+    know = Memories().see(view)
+    # Seat 0 followed the Mahjong with a 4 instead of a 9; seat 2 passed on the 4 while the wish for 9 was open: no 9 there either.
+    assert 9 in know.voids[0] and 9 in know.voids[2]
+    assert 1 not in know.voids and 3 not in know.voids
+
+
+def test_samples_respect_counts_gifts_and_voids() -> None:
+    view = view_of("3c 4d 5h", trick=[(3, "MAHJONG"), (0, "6h")], wish=9, turn=1,
+                   passed=(False, False, True, False), counts=(3, 7, 6, 5),
+                   given={1: "2s", 2: "Ad", 3: "Ks"})
+    know = Memories().see(view)
+    rng = random.Random(4)
+    for _ in range(30):
+        hands = sample_hands(view, know, rng)
+        assert [len(h) for h in hands] == [3, 7, 6, 5]
+        assert set(cards("2s")) <= set(hands[1]) and set(cards("Ad")) <= set(hands[2])
+        assert not any(c < 52 and c // 4 + 2 == 9 for c in hands[2])
+        seen = [c for h in hands for c in h]
+        assert len(seen) == len(set(seen))
+        assert not set(cards("MAHJONG 6h")) & set(seen)

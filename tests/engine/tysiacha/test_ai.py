@@ -1,0 +1,89 @@
+"""The computer players: legal at every step; normal bids, gives, concedes and declares."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.cards import parse_cards
+from engine.tysiacha.actions import Bid, Concede, Give, Pass, Play, Raise, Redeal
+from engine.tysiacha.ai import EasyPlayer, NormalPlayer, estimate, make_player, pending_seats
+from engine.tysiacha.selfplay import play_game
+from engine.tysiacha.view import Phase
+from tests.engine.tysiacha.helpers import play_position, position, run
+from tests.engine.tysiacha.positions import DEFENCE, DEFENCE_TRICKS
+
+
+def test_make_player_levels() -> None:
+    assert isinstance(make_player("easy"), EasyPlayer)
+    assert isinstance(make_player("normal"), NormalPlayer)
+    with pytest.raises(ValueError):
+        make_player("hard")
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_whole_games_between_computer_players(players: int) -> None:
+    mix = [make_player(level) for level in ("normal", "easy", "normal", "easy")[:players]]
+    game = play_game(mix, seed=6, n_players=players)
+    assert game.winner is not None and game.phase is Phase.GAME_OVER
+
+
+def test_normal_beats_easy() -> None:
+    wins = sum(play_game([NormalPlayer(), EasyPlayer(), EasyPlayer()], seed=s,
+                         max_deals=150).winner == 0 for s in range(6))
+    assert wins >= 5
+
+
+@pytest.mark.parametrize(
+    ("hand", "low", "high"),
+    [
+        ("9c 9d 9h 9s Jc Jd Jh Js", 0, 10),
+        ("Ac Tc Kc Qc Ad Td Ah Th", 150, 230),  # a clubs marriage and four masters
+        ("Kh Qh 9c 9d 9s Jc Jd Js", 30, 60),  # a marriage but no master to win the lead
+    ],
+)
+def test_estimate(hand: str, low: float, high: float) -> None:
+    assert low <= estimate(parse_cards(hand.split())) <= high
+
+
+def test_normal_passes_a_weak_hand_and_opens_when_it_must() -> None:
+    game = position(["9c 9d Jc Jd 9h Jh Js", "", ""])
+    assert NormalPlayer().act(game.view(0), random.Random(0)) == Bid(0, 100)
+    game = position(["", "9c 9d Jc Jd 9h Jh Js", ""])
+    run(game, "0 bid 100")
+    assert NormalPlayer().act(game.view(1), random.Random(0)) == Pass(1)
+
+
+def test_normal_concedes_a_hopeless_contract_while_it_is_free() -> None:
+    game = run(position(["9c 9d Jc Jd 9h Jh Js", "", ""], "9s Qc Qd"), "0 bid 100", "1 pass",
+               "2 pass")
+    assert NormalPlayer().act(game.view(0), random.Random(0)) == Concede(0)
+    game.concessions[0] = 2
+    action = NormalPlayer().act(game.view(0), random.Random(0))
+    assert isinstance(action, Give)
+
+
+def test_normal_gives_its_worst_cards_and_raises_a_strong_hand() -> None:
+    strong = "Ac Tc Kc Qc Ad Td Ah"
+    game = run(position([strong, "", ""], "Th 9s Js"), "0 bid 100", "1 pass", "2 pass")
+    action = NormalPlayer().act(game.view(0), random.Random(0))
+    assert isinstance(action, Raise) and action.bid > 100
+    game.apply(action)
+    give = NormalPlayer().act(game.view(0), random.Random(0))
+    assert isinstance(give, Give)
+    assert {str(c) for _, c in give.give} == {"9s", "Js"}
+
+
+def test_normal_declares_its_marriage_as_soon_as_it_leads() -> None:
+    game = run(play_position(DEFENCE), *DEFENCE_TRICKS[0], *DEFENCE_TRICKS[1])
+    action = NormalPlayer().act(game.view(1), random.Random(0))
+    assert isinstance(action, Play) and action.marriage and str(action.card) == "Qs"
+
+
+def test_four_nines_and_pending_seats() -> None:
+    game = run(position(["", "9c 9d 9h 9s", ""]), "0 bid 100", "1 pass", "2 pass")
+    run(game, f"0 give 1={game.hands[0][0]} 2={game.hands[0][1]}")
+    assert pending_seats(game.view(None)) == (1, 2, 0)
+    assert NormalPlayer().act(game.view(1), random.Random(0)) == Redeal(1)
+    assert NormalPlayer().act(game.view(2), random.Random(0)) is None

@@ -1,0 +1,118 @@
+"""Normal against easy in the trick-taking games: results and decision times.
+
+Per game, one ``normal`` seat plays against ``easy`` seats; the normal seat moves
+round the table from one game to the next. Printed per game: the mean final
+score of the normal seat and of the easy seats, the normal seat's share of the
+wins with a 95% Wilson interval (a shared Chinois win counts as a fraction; the
+share of an equal player would be 1/4 in Chinois, 1/3 in Tysiacha), and the
+time each level takes per decision (p50 and p99, in ms). Figures are printed,
+never asserted.
+
+Run: ``python -m tools.arena_tricks [--games N] [--only chinois|tysiacha]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from engine.chinois import ai as chinois_ai
+from engine.chinois.selfplay import play_game as play_chinois
+from engine.tysiacha import ai as tysiacha_ai
+from engine.tysiacha.selfplay import play_game as play_tysiacha
+
+MAX_TYSIACHA_DEALS = 200
+"""Easy players can drift far below zero; a game not over by then counts as no win."""
+
+
+class Timed:
+    """Wraps a computer player and records how long each decision takes."""
+
+    def __init__(self, player: Any, times: list[float]) -> None:
+        self.player = player
+        self.times = times
+
+    def act(self, view: Any, rng: random.Random) -> Any:
+        start = time.perf_counter()
+        action = self.player.act(view, rng)
+        if action is not None:
+            self.times.append((time.perf_counter() - start) * 1000)
+        return action
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def arena(name: str, seats: int, games: int,
+          play: Callable[[list[Any], int], tuple[list[int], list[int]]],
+          make_player: Callable[[str], Any]) -> None:
+    """Play ``games`` games of one normal seat against easy seats and print the figures."""
+    times: dict[str, list[float]] = {"normal": [], "easy": []}
+    normal_scores: list[int] = []
+    easy_scores: list[int] = []
+    wins = 0.0
+    unfinished = 0
+    start = time.perf_counter()
+    for g in range(games):
+        hero = g % seats
+        players = [Timed(make_player("normal" if s == hero else "easy"),
+                         times["normal" if s == hero else "easy"]) for s in range(seats)]
+        scores, winners = play(players, g)
+        normal_scores.append(scores[hero])
+        easy_scores.extend(s for i, s in enumerate(scores) if i != hero)
+        if not winners:
+            unfinished += 1
+        elif hero in winners:
+            wins += 1 / len(winners)
+    elapsed = time.perf_counter() - start
+    low, high = wilson(wins, games)
+    print(f"== {name}: {games} games, 1 normal vs {seats - 1} easy ({elapsed:.1f} s)")
+    print(f"  mean score   normal {statistics.mean(normal_scores):8.1f}"
+          f"   easy {statistics.mean(easy_scores):8.1f}")
+    print(f"  normal wins  {wins / games:6.1%}  (95% CI {low:.1%} - {high:.1%};"
+          f" an equal player: {1 / seats:.1%})" + (f"; {unfinished} unfinished" if unfinished else ""))
+    for level, values in times.items():
+        print(f"  {level:<6} ms per decision  p50 {percentile(values, 0.5):.3f}"
+              f"  p99 {percentile(values, 0.99):.3f}  max {max(values):.3f}  ({len(values)} decisions)")
+
+
+def _chinois(players: list[Any], seed: int) -> tuple[list[int], list[int]]:
+    game = play_chinois(players, seed=f"arena:{seed}")
+    return list(game.scores), list(game.winners or ())
+
+
+def _tysiacha(players: list[Any], seed: int) -> tuple[list[int], list[int]]:
+    game = play_tysiacha(players, seed=f"arena:{seed}", max_deals=MAX_TYSIACHA_DEALS)
+    return list(game.scores), [] if game.winner is None else [game.winner]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m tools.arena_tricks")
+    parser.add_argument("--games", type=int, default=200, help="games per trick-taking game")
+    parser.add_argument("--only", choices=("chinois", "tysiacha"))
+    args = parser.parse_args(argv)
+    if args.only in (None, "chinois"):
+        arena("Chinois", 4, args.games, _chinois, chinois_ai.make_player)
+    if args.only in (None, "tysiacha"):
+        arena("Tysiacha", 3, args.games, _tysiacha, tysiacha_ai.make_player)
+
+
+if __name__ == "__main__":
+    main()
