@@ -10,8 +10,8 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.cogs.tichu import TichuCog
 from bot import workers
+from bot.cogs.tichu import TichuCog
 from bot.config import Settings
 from bot.i18n import t
 from bot.i18n.translator import CatalogTranslator

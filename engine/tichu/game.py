@@ -133,6 +133,7 @@ class TichuGame:
         self.trick: list[TrickPlay] = []
         self.passed = [False] * n
         self.won: list[list[Card]] = [[] for _ in range(n)]
+        self.won_points = [0] * n
         self.out: list[int] = []
         self.wish: int | None = None
         self.dog_led = False
@@ -153,6 +154,11 @@ class TichuGame:
             if self.hands[s]:
                 return s
         return None
+
+    def _take(self, seat: int, cards: list[Card]) -> None:
+        """Cards into a seat's pile of won tricks."""
+        self.won[seat].extend(cards)
+        self.won_points[seat] += sum(POINTS[c] for c in cards)
 
     def _lead_from(self, seat: int) -> int | None:
         """``seat`` if it still holds cards, else the next seat that does."""
@@ -200,7 +206,7 @@ class TichuGame:
             passed=tuple(self.passed),
             wish=self.wish,
             out=tuple(self.out),
-            trick_points=tuple(sum(POINTS[c] for c in pile) for pile in self.won),
+            trick_points=tuple(self.won_points),
             scores=tuple(self.scores),
             target=self.target,
             history=tuple(self.history),
@@ -413,7 +419,7 @@ class TichuGame:
             self.out.append(seat)
         self.dog_led = False
         if combo.kind is Kind.DOG:
-            self.won[seat].append(DOG)
+            self._take(seat, [DOG])
             self.dog_led = True
             result = self._maybe_end_deal(action, combo, went_out=went_out)
             if result is not None:
@@ -456,14 +462,14 @@ class TichuGame:
             self.phase = Phase.GIFT
             self.turn = winner
             return _replace(done, trick_taken_by=winner)
-        self.won[winner].extend(cards)
+        self._take(winner, cards)
         if len(self.out) >= self.n_seats - 1:
             return self._end_deal(_replace(done, trick_taken_by=winner))
         self.turn = self._lead_from(winner)
         return _replace(done, trick_taken_by=winner, lead=self.turn)
 
     def _apply_gift(self, action: Gift) -> Applied:
-        self.won[action.to].extend(self.gift_cards)
+        self._take(action.to, self.gift_cards)
         self.gift_cards = []
         self.phase = Phase.PLAY
         done = Applied(action, trick_given_to=action.to)
@@ -511,7 +517,7 @@ class TichuGame:
             self.scores[t] += result.scores[t]
         if self.trick:
             # A double victory leaves a trick open; its cards no longer count.
-            self.won[self.trick[-1].seat].extend(c for p in self.trick for c in p.combo.cards)
+            self._take(self.trick[-1].seat, [c for p in self.trick for c in p.combo.cards])
         self.trick = []
         self.turn = None
         best = max(self.scores)

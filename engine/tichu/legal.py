@@ -46,8 +46,17 @@ class _Hand:
                 self.dog = True
         self.by_rank = by_rank
         self.suit_masks = masks
-        self.present_prefix = _prefix([bool(cs) for cs in by_rank])
-        self.paired_prefix = _prefix([len(cs) >= 2 for cs in by_rank])
+        present = [0] * (ACE + 2)
+        paired = [0] * (ACE + 2)
+        p = q = 0
+        for r, cs in enumerate(by_rank):
+            n = len(cs)
+            p += n > 0
+            q += n > 1
+            present[r + 1] = p
+            paired[r + 1] = q
+        self.present_prefix = present
+        self.paired_prefix = paired
 
 
 def _singles(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
@@ -75,16 +84,6 @@ def _of_a_kind(h: _Hand, kind: Kind, k: int, floor: float, out: list[Combo]) -> 
         if h.phoenix and len(cs) >= k - 1:
             for combo in combinations(cs, k - 1):
                 out.append(Combo(kind, r, k, (*combo, PHOENIX), r))
-
-
-def _prefix(flags: list[bool]) -> list[int]:
-    """prefix[i] = how many of flags[0..i-1] are set."""
-    out = [0]
-    total = 0
-    for f in flags:
-        total += f
-        out.append(total)
-    return out
 
 
 def _stairs_window(h: _Hand, lo: int, top: int, short_count: int, out: list[Combo]) -> None:
@@ -201,6 +200,17 @@ def _straights(h: _Hand, length: int | None, floor: float, out: list[Combo]) -> 
             _straight_window(h, lo, top, missing_count, out)
 
 
+def _may_hold_bomb(hand: Sequence[Card]) -> bool:
+    """A cheap test before the full work: four of a rank, or five cards of a suit."""
+    ranks = [0] * 13
+    suits = [0, 0, 0, 0]
+    for c in hand:
+        if c < 52:
+            ranks[c >> 2] += 1
+            suits[c & 3] += 1
+    return 4 in ranks or max(suits) >= 5
+
+
 def _bombs(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
     by_rank = h.by_rank
     found: list[Combo] = []
@@ -269,6 +279,8 @@ def analyse_hand(hand: Sequence[Card], top: Combo | None, *, on_turn: bool = Tru
     bomb, and may not pass.
     """
     if not hand:
+        return [], False, False
+    if not on_turn and not _may_hold_bomb(hand):
         return [], False, False
     h = _Hand(hand)
     bombs: list[Combo] = []

@@ -16,6 +16,7 @@ up itself (:func:`knowledge_from_hands`), where it is exact.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -122,17 +123,33 @@ class Memory:
 
 
 class Memories:
-    """One :class:`Memory` per seat, so one player object may sit at several seats."""
+    """Memories for every deal a player object is playing, by seat and deal.
+
+    The bot keeps one player object per level and process and asks it about
+    any table, so a memory is keyed by the seat and a fingerprint of the deal
+    as the seat sees it: the deal number, the scores, and the cards it gave and
+    received in the exchange (the same all deal long, and all but unique to one
+    table). Only the most recent deals are kept.
+    """
+
+    MAX_DEALS = 256
 
     def __init__(self) -> None:
-        self._by_seat: dict[int, Memory] = {}
+        self._by_deal: OrderedDict[tuple[object, ...], Memory] = OrderedDict()
 
     def see(self, view: TichuView) -> Knowledge:
         """Observe ``view`` for its seat and return what that seat now knows."""
         assert view.seat is not None
-        memory = self._by_seat.get(view.seat)
+        key = (view.seat, view.deal_number, view.scores, len(view.history),
+               tuple(sorted((t, int(c)) for t, c in view.given.items())),
+               tuple(sorted((t, int(c)) for t, c in view.received.items())))
+        memory = self._by_deal.get(key)
         if memory is None:
-            memory = self._by_seat[view.seat] = Memory(view.seat)
+            memory = self._by_deal[key] = Memory(view.seat)
+            while len(self._by_deal) > self.MAX_DEALS:
+                self._by_deal.popitem(last=False)
+        else:
+            self._by_deal.move_to_end(key)
         memory.observe(view)
         return memory.knowledge(view)
 

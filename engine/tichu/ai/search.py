@@ -1,9 +1,10 @@
 """Rollouts on the engine itself: a game built at a seat's position with guessed hands.
 
 The engine has no "start from this position" constructor, so :func:`game_at`
-makes a :class:`~engine.tichu.game.TichuGame` without running ``__init__`` and
-sets its fields from the view and the sampled hands (the fields ``_start_deal``
-sets, plus the game-level ones). Only the play and gift phases are built. Past
+makes a :class:`~engine.tichu.game.TichuGame` from a template deal and then
+sets its fields directly from the view and the sampled hands (the fields
+``_start_deal`` sets, plus the game-level ones). Only the play and gift
+phases are built. Past
 tricks are not known card by card, only their points per seat, so each seat's
 pile is filled with stand-in cards worth the same points: scoring only sums
 card points, and the piles are never checked against the hands.
@@ -58,17 +59,20 @@ def _pile_worth(points: int) -> list[Card]:
     return out
 
 
+_TEMPLATE_DEAL = [list(DECK[s * 14:(s + 1) * 14]) for s in range(4)]
+
+
 def game_at(view: TichuView, hands: Sequence[Sequence[int]]) -> TichuGame:
-    """A game in the view's position (phase play or gift) with the given hands."""
-    game = TichuGame.__new__(TichuGame)
-    game.target = view.target
-    game.seed = None
+    """A game in the view's position (phase play or gift) with the given hands.
+
+    The game is first made from a template deal, so that every per-deal field
+    the engine has (now or later) exists; then the fields that make the
+    position are overwritten from the view and ``hands``.
+    """
+    game = TichuGame(target=view.target, hands=_TEMPLATE_DEAL)
     game.scores = list(view.scores)
     game.history = list(view.history)
-    game.winner = None
     game.deal_number = view.deal_number
-    game.actions = []
-    game.deal_log = [((), [])]
     game.dealt = [tuple(DECK[c] for c in h) for h in hands]
     game.hands = [[DECK[c] for c in h] for h in hands]
     game.phase = view.phase
@@ -77,14 +81,14 @@ def game_at(view: TichuView, hands: Sequence[Sequence[int]]) -> TichuGame:
     game.calls = list(view.calls)
     game.has_played = list(view.has_played)
     game.gives = [{} for _ in range(4)]
-    game.received = [{} for _ in range(4)]
     game.trick = list(view.trick)
     game.passed = list(view.passed)
     game.won = [_pile_worth(p) for p in view.trick_points]
+    if hasattr(game, "won_points"):
+        # An engine that keeps a running total of each pile's points.
+        setattr(game, "won_points", list(view.trick_points))  # noqa: B010
     game.out = list(view.out)
     game.wish = view.wish
-    game.dog_led = False
-    game.gift_cards = []
     game.bombs_played = list(view.bombs_played) if view.bombs_played else [0] * 4
     return game
 

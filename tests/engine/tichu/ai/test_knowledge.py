@@ -43,3 +43,12 @@ def test_samples_respect_counts_gifts_and_voids() -> None:
         seen = [c for h in hands for c in h]
         assert len(seen) == len(set(seen))
         assert not set(cards("MAHJONG 6h")) & set(seen)
+
+
+def test_one_player_object_at_two_tables_keeps_two_memories() -> None:
+    memories = Memories()
+    table_a = view_of("3c 4d 9h", trick=[(1, "Kc")], given={1: "2s", 2: "Ad", 3: "Ks"})
+    table_b = view_of("3c 4d 9h", given={1: "2h", 2: "Ah", 3: "Kh"})
+    memories.see(table_a)
+    know_b = memories.see(table_b)
+    assert set(cards("Kc")) <= know_b.unseen  # played at table A only
