@@ -11,8 +11,9 @@ import discord
 from discord.ext import commands
 
 from bot import workers
-from bot.cogs.tichu import TichuCog
+from bot.cogs.games import game_group
 from bot.config import Settings
+from bot.games import all_specs
 from bot.i18n import t
 from bot.i18n.translator import CatalogTranslator
 from bot.store import Repository, open_repository
@@ -52,7 +53,8 @@ class TichuBot(commands.Bot):
                                     lobby_timeout=self.settings.lobby_timeout,
                                     presenter=self.presenter)
         await self.tree.set_translator(CatalogTranslator())
-        await self.add_cog(TichuCog(self))
+        for spec in all_specs().values():
+            self.tree.add_command(game_group(self, spec, spec.new_command(self)))
         self.add_dynamic_items(GameButton, GameSelect)
         await self.service.restore()
         self.restored.set()

@@ -17,9 +17,14 @@ DEFAULT = "en"
 
 @cache
 def catalog(lang: str) -> dict[str, str]:
-    """The flat key → text mapping of one language."""
-    text = resources.files("bot.i18n").joinpath(f"{lang}.json").read_text(encoding="utf-8")
-    data: dict[str, str] = json.loads(text)
+    """The flat key → text mapping of one language: ``<lang>.json`` (shared sentences)
+    merged with each game's ``<game>.<lang>.json``."""
+    folder = resources.files("bot.i18n")
+    data: dict[str, str] = {}
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        name = entry.name
+        if name == f"{lang}.json" or name.endswith(f".{lang}.json"):
+            data.update(json.loads(entry.read_text(encoding="utf-8")))
     return data
 
 

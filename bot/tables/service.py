@@ -13,8 +13,10 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
+from bot.games import spec_for
+from bot.games.computer import computer_move
 from bot.store.models import (
     ActionRecord,
     CorruptRowError,
@@ -23,23 +25,15 @@ from bot.store.models import (
     StoreError,
     TableStatus,
 )
-from bot.tables.computer import computer_move
 from bot.tables.errors import TableError
-from bot.tables.results import game_result
-from bot.tables.table import LogEntry, SeatKind, Table, new_game
+from bot.tables.table import LogEntry, SeatKind, Table, phase_of
 from bot.workers import offload
 from engine.errors import EngineError
-from engine.tichu.actions import Action, Play, action_to_json
-from engine.tichu.ai import pending_seats
-from engine.tichu.game import Applied
-from engine.tichu.view import Phase
 
 log = logging.getLogger(__name__)
 
-SEATS = 4
-LEVELS = ("easy", "normal", "hard")
-DEFAULT_LEVEL = "normal"
 TIMER_LEVEL = "normal"
+"""The level that plays for an idle or handed-over seat (every game has it)."""
 
 
 class Presenter(Protocol):
@@ -81,7 +75,7 @@ class TableService:
         if record is None:
             raise TableError("no_table")
         try:
-            table = Table.rebuild(record)
+            table = Table.rebuild(record, spec_for(record.game))
         except CorruptRowError as exc:
             self.broken[table_id] = str(exc)
             log.error("table %s cannot be rebuilt: %s", table_id, exc)
@@ -111,19 +105,18 @@ class TableService:
             return None
 
     # --------------------------------------------------------------- lobby
-    async def open_lobby(self, *, guild_id: int, channel_id: int, host_id: int, host_name: str,
-                         locale: str, target: int = 1000, turn_timer: int | None = None) -> Table:
-        """Open a lobby with the host in seat 0."""
-        if target <= 0:
-            raise TableError("bad_target")
+    async def open_lobby(self, *, game: str, guild_id: int, channel_id: int, host_id: int,
+                         host_name: str, locale: str, options: dict[str, Any]) -> Table:
+        """Open a lobby of ``game`` with the host in the first seat."""
+        spec = spec_for(game)
+        n = spec.seat_count(options)
         await self.repo.ensure_guild(guild_id, locale)
-        seats = [SeatRecord(seat=s) for s in range(SEATS)]
+        seats = [SeatRecord(seat=s) for s in range(n)]
         seats[0] = SeatRecord(seat=0, user_id=host_id, name=host_name)
         record = await self.repo.create_table(
-            guild_id=guild_id, channel_id=channel_id, host_id=host_id, game="tichu",
-            seed=secrets.token_hex(8), options={"target": target, "turn_timer": turn_timer},
-            locale=locale, seats=seats)
-        table = Table(record)
+            guild_id=guild_id, channel_id=channel_id, host_id=host_id, game=game,
+            seed=secrets.token_hex(8), options=dict(options), locale=locale, seats=seats)
+        table = Table(record, spec)
         self.tables[table.id] = table
         return table
 
@@ -174,7 +167,7 @@ class TableService:
             if level is None:
                 table.seats[seat] = SeatRecord(seat=seat)
                 return
-            if level not in LEVELS:
+            if level not in table.spec.levels:
                 raise TableError("bad_level")
             table.seats[seat] = SeatRecord(seat=seat, name="", bot_level=level)
         return await self._lobby_change(table_id, change)
@@ -188,9 +181,13 @@ class TableService:
             _check_host(table, actor_id)
             if any(table.kind(s) is SeatKind.EMPTY for s in range(table.n_seats)):
                 raise TableError("seats_empty")
+            try:
+                game = table.spec.new_game(table.record)
+            except EngineError:
+                raise TableError("bad_options") from None
             await self.repo.update_table(table.id, status=TableStatus.PLAYING)
             table.record.status = TableStatus.PLAYING
-            table.game = new_game(table.record)
+            table.game = game
             table.touch()
         self._after_change(table)
         return table
@@ -256,7 +253,7 @@ class TableService:
 
     # ---------------------------------------------------------------- play
     async def act(self, table_id: int, user_id: int, seq: int | None,
-                  make: Callable[[int], Action]) -> Applied:
+                  make: Callable[[int], Any]) -> Any:
         """A human's action: ``make(seat)`` builds it once the seat is known.
 
         ``seq`` is the action count the player's menu was drawn at; a menu drawn
@@ -275,12 +272,12 @@ class TableService:
         self._after_change(table)
         return applied
 
-    async def _commit(self, table: Table, action: Action, *, by: str) -> Applied:
+    async def _commit(self, table: Table, action: Any, *, by: str) -> Any:
         """Check, store, apply. Called under the table's lock."""
         game = table.game
-        assert game is not None
+        spec = table.spec
         game.check(action)  # raises EngineError: nothing stored, nothing changed
-        payload = {**action_to_json(action), "by": by}
+        payload = {**spec.action_to_json(action), "by": by}
         await self.repo.append_action(table.id, ActionRecord(seq=table.seq + 1, payload=payload))
         applied = game.apply(action)
         table.seq += 1
@@ -289,10 +286,11 @@ class TableService:
         table.note(applied)
         if by == "timer":
             table.log.append(LogEntry("log.timer", {"seat": action.seat}))
-        if game.phase is Phase.GAME_OVER:
-            await self.repo.record_game(game_result(table))
+        phase = phase_of(game)
+        if phase == "game_over":
+            await self.repo.record_game(spec.result(table))
             table.record.status = TableStatus.FINISHED
-        elif game.phase is Phase.DEAL_OVER:
+        elif phase == "deal_over":
             game.next_deal()
         return applied
 
@@ -319,28 +317,35 @@ class TableService:
         except Exception:  # the presenter talks to Discord; a failure must not stop play
             log.exception("presenting table %s failed", table.id)
 
-    async def _computer_action(self, table: Table) -> Action | None:
-        """The next move of a computer seat: one that is due, else an out-of-turn bomb.
+    async def _computer_action(self, table: Table) -> Any:
+        """The next move of a computer seat: one that is due, else an optional one (a
+        Tichu bomb out of turn, a Tysiacha redeal).
 
-        Players think off the event loop (a worker), on the seat's immutable view.
+        Players think off the event loop (a worker), on the seat's immutable view. A
+        move the engine would refuse is dropped, and an easy player stands in for a
+        due seat, so a table never stalls on a computer's mistake.
         """
         game = table.game
-        assert game is not None
+        spec = table.spec
         seed = f"{table.record.seed}:ai:{table.seq}"
-        due = pending_seats(game.view(None))
+        due = spec.due_seats(game)
         for seat in due:
             level = table.seats[seat].bot_level
             if level is not None:
-                action = await offload(computer_move, level, game.view(seat), seed)
+                action = await offload(computer_move, spec.name, level, game.view(seat), seed)
+                if action is not None and not game.can(action):
+                    log.error("table %s: %s computer proposed a refused %r", table.id, level,
+                              action)
+                    action = await offload(computer_move, spec.name, "easy", game.view(seat),
+                                           seed)
                 if action is not None:
                     return action
-        if game.phase is Phase.PLAY and game.trick:
-            for seat in range(table.n_seats):
-                level = table.seats[seat].bot_level
-                if level is not None and seat not in due and game.hands[seat]:
-                    action = await offload(computer_move, level, game.view(seat), seed)
-                    if isinstance(action, Play):
-                        return action
+        for seat in spec.optional_seats(game):
+            level = table.seats[seat].bot_level
+            if level is not None and seat not in due:
+                action = await offload(computer_move, spec.name, level, game.view(seat), seed)
+                if action is not None and game.can(action):
+                    return action
         return None
 
     def _kick_driver(self, table: Table) -> None:
@@ -384,7 +389,7 @@ class TableService:
         limit = table.turn_timer
         if limit is None or table.game is None or table.status is not TableStatus.PLAYING:
             return
-        waiting = [s for s in pending_seats(table.game.view(None))
+        waiting = [s for s in table.spec.due_seats(table.game)
                    if table.kind(s) is SeatKind.HUMAN]
         if waiting:
             task = asyncio.get_running_loop().create_task(self._expire(table, table.seq, limit))
@@ -397,15 +402,17 @@ class TableService:
             if table.seq != seq or table.game is None or table.status is not TableStatus.PLAYING:
                 return
             game = table.game
+            spec = table.spec
             seed = f"{table.record.seed}:timer:{seq}"
-            idle = {s for s in pending_seats(game.view(None)) if table.kind(s) is SeatKind.HUMAN}
+            idle = {s for s in spec.due_seats(game) if table.kind(s) is SeatKind.HUMAN}
             # Every idle seat gets its move (several in the Grand Tichu and exchange phases).
             while idle and table.status is TableStatus.PLAYING:
-                seat = next((s for s in pending_seats(game.view(None)) if s in idle), None)
+                seat = next((s for s in spec.due_seats(game) if s in idle), None)
                 if seat is None:
                     break
                 idle.discard(seat)
-                action = await offload(computer_move, TIMER_LEVEL, game.view(seat), seed)
+                action = await offload(computer_move, spec.name, TIMER_LEVEL, game.view(seat),
+                                       seed)
                 if action is None:
                     continue
                 try:

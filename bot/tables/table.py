@@ -7,16 +7,16 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.store.models import CorruptRowError, SeatRecord, TableRecord, TableStatus
 from engine.errors import EngineError
-from engine.tichu.actions import Action, action_from_json
-from engine.tichu.game import Applied, TichuGame
-from engine.tichu.view import Phase
+
+if TYPE_CHECKING:
+    from bot.games.base import GameSpec
 
 LOG_SIZE = 8
-DEFAULT_TARGET = 1000
+OVER = ("deal_over", "game_over")
 
 
 class SeatKind(StrEnum):
@@ -31,6 +31,8 @@ class LogEntry:
 
     key: str
     values: dict[str, Any] = field(default_factory=dict)
+    announce: bool = False
+    """Whether the presenter also posts a message for it (a deal summary, the end)."""
 
 
 def seat_kind(seat: SeatRecord) -> SeatKind:
@@ -41,12 +43,18 @@ def seat_kind(seat: SeatRecord) -> SeatKind:
     return SeatKind.EMPTY
 
 
+def phase_of(game: Any) -> str:
+    """The engine phase as plain text (every engine's Phase is a StrEnum)."""
+    return str(game.phase.value)
+
+
 class Table:
     """A table: lobby or game. All changes go through :class:`~bot.tables.service.TableService`
     under :attr:`lock`."""
 
-    def __init__(self, record: TableRecord, game: TichuGame | None = None) -> None:
+    def __init__(self, record: TableRecord, spec: GameSpec, game: Any = None) -> None:
         self.record = record
+        self.spec = spec
         self.game = game
         self.lock = asyncio.Lock()
         self.seq = len(record.actions)
@@ -73,8 +81,8 @@ class Table:
         return len(self.record.seats)
 
     @property
-    def target(self) -> int:
-        return int(self.record.options.get("target", DEFAULT_TARGET))
+    def target(self) -> Any:
+        return self.record.options.get("target")
 
     @property
     def turn_timer(self) -> float | None:
@@ -95,88 +103,38 @@ class Table:
     def kind(self, seat: int) -> SeatKind:
         return seat_kind(self.record.seats[seat])
 
-    def names(self) -> list[str]:
-        return [s.name for s in self.record.seats]
-
-    def humans(self) -> list[int]:
-        return [s.seat for s in self.record.seats if s.user_id is not None]
-
     def touch(self) -> None:
         self.last_activity = time.monotonic()
 
     # --------------------------------------------------------------- events
-    def note(self, applied: Applied) -> None:
+    def note(self, applied: Any) -> None:
         """Add the text-log lines of an applied action."""
-        for entry in describe(applied):
+        for entry in self.spec.describe(applied):
             self.log.append(entry)
-            if entry.key in ("log.deal_over", "log.game_over"):
+            if entry.announce:
                 self.announcements.append(entry)
 
     # -------------------------------------------------------------- rebuild
     @classmethod
-    def rebuild(cls, record: TableRecord) -> Table:
+    def rebuild(cls, record: TableRecord, spec: GameSpec) -> Table:
         """A table from its stored record: the game replayed from seed and actions."""
         if record.status is not TableStatus.PLAYING and not record.actions:
-            return cls(record)
-        table = cls(record, new_game(record))
-        assert table.game is not None
+            return cls(record, spec)
+        try:
+            table = cls(record, spec, spec.new_game(record))
+        except EngineError as exc:
+            raise CorruptRowError(f"table {record.id}: cannot start its game ({exc})") from None
+        game = table.game
         for stored in record.actions:
             try:
-                action = action_from_json(stored.payload)
-                if table.game.phase is Phase.DEAL_OVER:
-                    table.game.next_deal()
-                table.note(table.game.apply(action))
+                action = spec.action_from_json(stored.payload)
+                if phase_of(game) == "deal_over":
+                    game.next_deal()
+                table.note(game.apply(action))
             except EngineError as exc:
                 raise CorruptRowError(
                     f"table {record.id}: action {stored.seq} does not replay ({exc})") from None
-        if table.game.phase is Phase.DEAL_OVER:
-            table.game.next_deal()
+        if phase_of(game) == "deal_over":
+            game.next_deal()
         table.announcements.clear()
         return table
-
-
-def new_game(record: TableRecord) -> TichuGame:
-    target = record.options.get("target", DEFAULT_TARGET)
-    if not isinstance(target, int) or target <= 0:
-        raise CorruptRowError(f"table {record.id}: bad target {target!r}")
-    return TichuGame(seed=record.seed, target=target)
-
-
-def describe(applied: Applied) -> list[LogEntry]:
-    """The log lines of one applied action (keys of the ``log.*`` catalog entries)."""
-    from engine.tichu.actions import CallTichu, DeclineGrand, Exchange, Gift, GrandTichu, Pass
-
-    action: Action = applied.action
-    seat = action.seat
-    out: list[LogEntry] = []
-    if isinstance(action, GrandTichu):
-        out.append(LogEntry("log.grand_tichu", {"seat": seat}))
-    elif isinstance(action, CallTichu):
-        out.append(LogEntry("log.tichu", {"seat": seat}))
-    elif isinstance(action, DeclineGrand | Exchange):
-        pass
-    elif isinstance(action, Pass):
-        out.append(LogEntry("log.pass", {"seat": seat}))
-    elif isinstance(action, Gift):
-        out.append(LogEntry("log.gift", {"seat": seat, "to": action.to}))
-    elif applied.combo is not None:
-        key = "log.bomb" if applied.combo.is_bomb else "log.play"
-        out.append(LogEntry(key, {"seat": seat, "combo": applied.combo, "wish": action_wish(action)}))
-    if applied.exchange_done:
-        out.append(LogEntry("log.exchange_done", {"lead": applied.lead}))
-    if applied.wish_fulfilled:
-        out.append(LogEntry("log.wish_fulfilled", {"seat": seat}))
-    if applied.went_out:
-        out.append(LogEntry("log.out", {"seat": seat}))
-    if applied.trick_taken_by is not None:
-        out.append(LogEntry("log.trick", {"seat": applied.trick_taken_by}))
-    if applied.deal_result is not None:
-        out.append(LogEntry("log.deal_over", {"number": applied.deal_result.number,
-                                              "scores": applied.deal_result.scores}))
-    if applied.winner is not None:
-        out.append(LogEntry("log.game_over", {"team": applied.winner}))
-    return out
-
-
-def action_wish(action: Action) -> int | None:
-    return getattr(action, "wish", None)

@@ -8,22 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import discord
 
 from bot.i18n import t
-from bot.render import render_deal_summary, render_game_over
 from bot.store.models import TableStatus
 from bot.tables import SeatKind, Table
-from bot.views.hand import names_of
-from bot.views.table import lobby_message, table_message
-from bot.workers import offload
-from engine.tichu.ai import pending_seats
-from engine.tichu.view import Phase, TichuView
+from bot.views.table import lobby_message
 
 if TYPE_CHECKING:
     from bot.app import TichuBot
@@ -88,7 +81,7 @@ class TablePresenter:
 
     # -------------------------------------------------------------- table
     async def _show_table(self, table: Table) -> None:
-        msg = await table_message(table, table.record.locale)
+        msg = await table.spec.table_message(table, table.record.locale)
         channel = self.bot.get_partial_messageable(table.channel_id)
         message_id = table.record.message_id
         if message_id is not None:
@@ -114,41 +107,21 @@ class TablePresenter:
 
     async def _post_announcements(self, table: Table) -> None:
         entries, table.announcements = table.announcements, []
-        if not entries:
-            return
-        game = table.game
-        assert game is not None
-        locale = table.record.locale
-        names = names_of(table, locale)
-        view = game.view(None)
         channel = self.bot.get_partial_messageable(table.channel_id)
         for entry in entries:
-            if entry.key == "log.game_over":
-                image = await offload(render_game_over, view, names, locale=locale)
-                winners = " & ".join(names[s] for s in range(table.n_seats)
-                                     if s % 2 == entry.values.get("team"))
-                text = t(locale, "table.game_over", names=winners,
-                         scores=" – ".join(str(s) for s in view.scores))
-                name = "game-over.png"
-            else:
-                number = int(entry.values.get("number", 0))
-                image = await offload(render_deal_summary, _at_deal(view, number), names,
-                                                        locale=locale)
-                text = t(locale, "table.deal_over", number=number + 1,
-                         scores=" – ".join(str(s) for s in entry.values.get("scores", ())))
-                name = "deal.png"
-            await channel.send(content=text, file=discord.File(io.BytesIO(image), filename=name))
+            message = await table.spec.announcement(table, entry, table.record.locale)
+            if message is not None:
+                await channel.send(content=message.content, files=message.files())
 
     # --------------------------------------------------------------- pings
     async def _ping(self, table: Table) -> None:
         game = table.game
-        assert game is not None
-        public = game.view(None)
-        waiting = tuple(s for s in pending_seats(public) if table.kind(s) is SeatKind.HUMAN)
+        waiting = tuple(s for s in table.spec.due_seats(game) if table.kind(s) is SeatKind.HUMAN)
         if table.status is not TableStatus.PLAYING:
             waiting = ()
-        key = (public.deal_number, public.phase, waiting, len(public.trick),
-               sum(public.hand_counts))
+        # A new ping whenever the people due change, or the same person is due again
+        # after the table moved on.
+        key = (waiting, table.seq if waiting else None)
         if self._pinged.get(table.id) == key:
             return
         self._pinged[table.id] = key
@@ -162,19 +135,8 @@ class TablePresenter:
         if not waiting:
             return
         mentions = " ".join(f"<@{table.seats[s].user_id}>" for s in waiting)
-        key_text = {Phase.GRAND: "ping.grand", Phase.EXCHANGE: "ping.exchange",
-                    Phase.GIFT: "ping.gift"}.get(public.phase, "ping.turn")
+        key_text = table.spec.ping_key(game)
         sent = await channel.send(t(table.record.locale, key_text, mentions=mentions),
                                   allowed_mentions=discord.AllowedMentions(users=True))
         table.record.ping_message_id = sent.id
         await self.bot.service.repo.update_table(table.id, ping_message_id=sent.id)
-
-
-def _at_deal(view: TichuView, number: int) -> TichuView:
-    """The view as it stood when deal ``number`` ended (history and totals up to it)."""
-    history = view.history[: number + 1]
-    totals = [0] * len(view.scores)
-    for result in history:
-        for team, points in enumerate(result.scores):
-            totals[team] += points
-    return replace(view, history=history, scores=tuple(totals))

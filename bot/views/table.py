@@ -1,76 +1,83 @@
-"""Public messages: the lobby and the table, built only from public information."""
+"""Public messages every game shares: the lobby, names, and the lines of the table log."""
 
 from __future__ import annotations
 
-import io
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import discord
 
+from bot.games.base import PublicMessage
 from bot.i18n import t
-from bot.i18n.names import combo_name, rank_name
-from bot.render import render_table
+from bot.i18n.names import card_name, combo_name, rank_name
 from bot.store.models import TableStatus
-from bot.tables import LogEntry, SeatKind, Table, ids
-from bot.tables.service import LEVELS
+from bot.tables import LogEntry, SeatKind, ids
 from bot.views.components import GameButton, GameSelect, view_of
-from bot.views.hand import names_of
-from bot.workers import offload
-from engine.tichu.ai import pending_seats
-from engine.tichu.view import Phase
+from engine.cards import Card
+from engine.tichu.combos import Combo
 
-LOG_LINES = 6
+if TYPE_CHECKING:
+    from bot.tables import Table
 
 
-@dataclass(slots=True)
-class PublicMessage:
-    content: str
-    image: bytes | None
-    view: discord.ui.View | None
+def display_name(table: Table, seat: int, locale: str) -> str:
+    """A seat's name: the person's, or the computer's with its level."""
+    record = table.seats[seat]
+    if record.user_id is not None:
+        return record.name
+    if record.bot_level is not None:
+        return record.name or t(locale, "seat.computer", seat=seat + 1,
+                                level=t(locale, f"level.{record.bot_level}"))
+    return t(locale, "seat.empty")
 
-    def files(self) -> list[discord.File]:
-        if self.image is None:
-            return []
-        return [discord.File(io.BytesIO(self.image), filename="table.png")]
+
+def names_of(table: Table, locale: str) -> list[str]:
+    return [display_name(table, s, locale) for s in range(table.n_seats)]
 
 
 def log_line(entry: LogEntry, names: list[str], locale: str) -> str:
-    """One line of the table log in ``locale``."""
+    """One line of a table log in ``locale``: seats become names, cards and
+    combinations become words."""
     values = dict(entry.values)
-    for key in ("seat", "to", "lead"):
-        if key in values and isinstance(values[key], int):
-            values[key if key != "seat" else "name"] = names[values[key]]
-    if "combo" in values:
-        values["combo"] = combo_name(locale, values["combo"])
-        wish = values.get("wish")
-        if wish is not None:
-            values["combo"] += " " + t(locale, "log.with_wish", rank=rank_name(locale, wish))
+    for key in ("seat", "to", "lead", "winner"):
+        if isinstance(values.get(key), int):
+            values["name" if key == "seat" else key] = names[values[key]]
+    for key, value in list(values.items()):
+        if isinstance(value, Combo):
+            values[key] = combo_name(locale, value)
+        elif isinstance(value, Card):
+            values[key] = card_name(locale, value)
+    if values.get("wish") is not None and "combo" in values:
+        values["combo"] += " " + t(locale, "log.with_wish", rank=rank_name(locale, values["wish"]))
     if "team" in values:
         values["team"] = t(locale, f"team.{values['team']}")
-    if "scores" in values:
+    if isinstance(values.get("scores"), tuple | list):
         values["scores"] = " – ".join(str(s) for s in values["scores"])
-    if "number" in values:
-        values["number"] = int(values["number"]) + 1
+    if isinstance(values.get("number"), int):
+        values["number"] = values["number"] + 1
     return t(locale, entry.key, **values)
 
 
 def lobby_message(table: Table, locale: str) -> PublicMessage:
-    """The lobby: seats, teams, and the controls to join, add computers and start."""
+    """The lobby: seats (and teams), and the controls to join, add computers and start."""
+    spec = table.spec
     names = names_of(table, locale)
-    lines = [t(locale, "lobby.title", id=table.id, target=table.target)]
+    lines = [t(locale, f"lobby.title.{spec.name}", id=table.id, target=table.target)]
     if table.turn_timer:
         lines.append(t(locale, "lobby.timer", seconds=int(table.turn_timer)))
     for s in range(table.n_seats):
-        team = t(locale, f"team.{s % 2}")
         who = names[s]
         if table.kind(s) is SeatKind.HUMAN:
             who = f"<@{table.seats[s].user_id}>"
-        lines.append(t(locale, "lobby.seat", seat=s + 1, team=team, name=who))
+        if spec.team_size > 1:
+            lines.append(t(locale, "lobby.seat", seat=s + 1, name=who,
+                           team=t(locale, f"team.{s % (table.n_seats // spec.team_size)}")))
+        else:
+            lines.append(t(locale, "lobby.seat_alone", seat=s + 1, name=who))
     status = table.status
     if status is not TableStatus.LOBBY:
         lines.append(t(locale, f"lobby.status.{status.value}"))
         return PublicMessage("\n".join(lines), None, None)
-    lines.append(t(locale, "lobby.help"))
+    lines.append(t(locale, f"lobby.help.{spec.name}"))
     tid = table.id
     items: list[discord.ui.Item[discord.ui.View]] = []
     for s in range(table.n_seats):
@@ -83,7 +90,7 @@ def lobby_message(table: Table, locale: str) -> PublicMessage:
     for s in range(table.n_seats):
         if table.kind(s) is SeatKind.HUMAN:
             continue
-        for level in LEVELS:
+        for level in spec.levels:
             options.append(discord.SelectOption(
                 label=t(locale, "lobby.cpu_option", seat=s + 1, level=t(locale, f"level.{level}")),
                 value=f"{s}.{level}"))
@@ -100,39 +107,15 @@ def lobby_message(table: Table, locale: str) -> PublicMessage:
     return PublicMessage("\n".join(lines), None, view_of(*items))
 
 
-async def table_message(table: Table, locale: str) -> PublicMessage:
-    """The table message: the public image, the last plays, and the public buttons."""
-    game = table.game
-    assert game is not None
-    public = game.view(None)
-    names = names_of(table, locale)
-    lines = [t(locale, "table.title", id=table.id, target=table.target)]
-    recent = list(table.log)[-LOG_LINES:]
-    lines += [f"• {log_line(e, names, locale)}" for e in recent]
-    waiting = pending_seats(public)
-    status = table.status
-    if status is TableStatus.PLAYING and waiting:
-        if public.phase is Phase.GRAND:
-            lines.append(t(locale, "table.waiting_grand", names=", ".join(names[s] for s in waiting)))
-        elif public.phase is Phase.EXCHANGE:
-            lines.append(t(locale, "table.waiting_exchange",
-                           names=", ".join(names[s] for s in waiting)))
-        elif public.phase is Phase.GIFT:
-            lines.append(t(locale, "table.waiting_gift", name=names[waiting[0]]))
-        else:
-            lines.append(t(locale, "table.turn", name=names[waiting[0]]))
-    elif status is not TableStatus.PLAYING:
-        lines.append(t(locale, f"lobby.status.{status.value}"))
-    image = await offload(render_table, public, names, locale=locale)
-    if status is not TableStatus.PLAYING:
-        return PublicMessage("\n".join(lines)[:2000], image, None)
+def public_buttons(table: Table, locale: str, *, bomb: bool = False) -> list[discord.ui.Item[discord.ui.View]]:
+    """The buttons under every table message: My hand (Bomb! in Tichu), Rules."""
     tid = table.id
-    items = [
+    items: list[discord.ui.Item[discord.ui.View]] = [
         GameButton(ids.button(tid, "hand"), label=t(locale, "button.my_hand"), emoji="🃏",
-                   style=discord.ButtonStyle.primary, row=0),
-        GameButton(ids.button(tid, "bomb"), label=t(locale, "button.bomb"), emoji="💣",
-                   style=discord.ButtonStyle.danger, row=0),
-        GameButton(ids.button(tid, "rules"), label=t(locale, "button.rules"), emoji="📖",
-                   style=discord.ButtonStyle.secondary, row=0),
-    ]
-    return PublicMessage("\n".join(lines)[:2000], image, view_of(*items))
+                   style=discord.ButtonStyle.primary, row=0)]
+    if bomb:
+        items.append(GameButton(ids.button(tid, "bomb"), label=t(locale, "button.bomb"),
+                                emoji="💣", style=discord.ButtonStyle.danger, row=0))
+    items.append(GameButton(ids.button(tid, "rules"), label=t(locale, "button.rules"), emoji="📖",
+                            style=discord.ButtonStyle.secondary, row=0))
+    return items

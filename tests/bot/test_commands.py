@@ -22,7 +22,7 @@ async def test_commands_are_localised(world: World, tmp_path: Path) -> None:
         # A French speaker gets the rules in French.
         reply = await world.emu.slash(world.users[1], world.channel, "tichu rules")
         rules = await reply.response()
-        assert rules.ephemeral and rules.content == t("fr", "rules.summary")
+        assert rules.ephemeral and rules.content == t("fr", "rules.tichu")
     world.emu.assert_clean()
 
 

@@ -31,8 +31,9 @@ async def service(tmp_path: Path) -> AsyncIterator[TableService]:
 
 
 async def lobby(service: TableService, **options: object) -> int:
-    table = await service.open_lobby(guild_id=1, channel_id=2, host_id=HOST, host_name="host",
-                                     locale="en", **options)  # type: ignore[arg-type]
+    table = await service.open_lobby(game="tichu", guild_id=1, channel_id=2, host_id=HOST,
+                                     host_name="host", locale="en",
+                                     options={"target": 1000, **options})
     return table.id
 
 

@@ -6,16 +6,15 @@ seat's owner. Every control carries the table's action count (``seq``).
 
 from __future__ import annotations
 
-import io
-from dataclasses import dataclass
-
 import discord
 
+from bot.games.base import HandMessage
 from bot.i18n import t
 from bot.i18n.names import card_label, card_name, combo_name
 from bot.render import render_exchange, render_hand, sorted_hand
 from bot.tables import Table, ids
 from bot.views.components import GameButton, GameSelect, view_of
+from bot.views.table import names_of
 from bot.workers import offload
 from engine.cards import Card
 from engine.tichu.cards import MAHJONG, PHOENIX
@@ -25,16 +24,6 @@ from engine.tichu.view import Phase, TichuView
 
 MAX_OPTIONS = 25
 EXCHANGE_SLOTS = ("left", "partner", "right")
-
-
-@dataclass(slots=True)
-class HandMessage:
-    content: str
-    image: bytes
-    view: discord.ui.View
-
-    def file(self) -> discord.File:
-        return discord.File(io.BytesIO(self.image), filename="hand.png")
 
 
 def exchange_targets(view: TichuView) -> tuple[int, int, int]:
@@ -66,20 +55,6 @@ def play_option(locale: str, combo: Combo, index: dict[Card, int]) -> discord.Se
     return discord.SelectOption(label=combo_name(locale, combo)[:100],
                                 value=ids.encode_cards(combo.cards),
                                 description=f"{marks} · {labels}"[:100])
-
-
-def names_of(table: Table, locale: str) -> list[str]:
-    return [display_name(table, s, locale) for s in range(table.n_seats)]
-
-
-def display_name(table: Table, seat: int, locale: str) -> str:
-    record = table.seats[seat]
-    if record.user_id is not None:
-        return record.name
-    if record.bot_level is not None:
-        return record.name or t(locale, "seat.computer", seat=seat + 1,
-                                level=t(locale, f"level.{record.bot_level}"))
-    return t(locale, "seat.empty")
 
 
 async def hand_message(table: Table, seat: int, locale: str, *,

@@ -1,0 +1,77 @@
+"""Tichu's public messages: the table, and the deal and game summaries."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.games.base import PublicMessage
+from bot.i18n import t
+from bot.render import render_deal_summary, render_game_over, render_table
+from bot.store.models import TableStatus
+from bot.tables import LogEntry, Table
+from bot.views.components import view_of
+from bot.views.table import log_line, names_of, public_buttons
+from bot.workers import offload
+from engine.tichu.ai import pending_seats
+from engine.tichu.view import Phase, TichuView
+
+LOG_LINES = 6
+
+
+async def table_message(table: Table, locale: str) -> PublicMessage:
+    """The table message: the public image, the last plays, and the public buttons."""
+    game = table.game
+    public = game.view(None)
+    names = names_of(table, locale)
+    lines = [t(locale, "table.title", id=table.id, target=table.target)]
+    recent = list(table.log)[-LOG_LINES:]
+    lines += [f"• {log_line(e, names, locale)}" for e in recent]
+    waiting = pending_seats(public)
+    status = table.status
+    if status is TableStatus.PLAYING and waiting:
+        if public.phase is Phase.GRAND:
+            lines.append(t(locale, "table.waiting_grand", names=", ".join(names[s] for s in waiting)))
+        elif public.phase is Phase.EXCHANGE:
+            lines.append(t(locale, "table.waiting_exchange",
+                           names=", ".join(names[s] for s in waiting)))
+        elif public.phase is Phase.GIFT:
+            lines.append(t(locale, "table.waiting_gift", name=names[waiting[0]]))
+        else:
+            lines.append(t(locale, "table.turn", name=names[waiting[0]]))
+    elif status is not TableStatus.PLAYING:
+        lines.append(t(locale, f"lobby.status.{status.value}"))
+    image = await offload(render_table, public, names, locale=locale)
+    view = view_of(*public_buttons(table, locale, bomb=True)) \
+        if status is TableStatus.PLAYING else None
+    return PublicMessage("\n".join(lines)[:2000], image, view)
+
+
+async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMessage | None:
+    """The deal summary or the final sheet that goes with a log entry."""
+    game = table.game
+    names = names_of(table, locale)
+    view = game.view(None)
+    if entry.key == "log.game_over":
+        image = await offload(render_game_over, view, names, locale=locale)
+        winners = " & ".join(names[s] for s in range(table.n_seats)
+                             if s % 2 == entry.values.get("team"))
+        text = t(locale, "table.game_over", names=winners,
+                 scores=" – ".join(str(s) for s in view.scores))
+        return PublicMessage(text, image, None, "game-over.png")
+    if entry.key == "log.deal_over":
+        number = int(entry.values.get("number", 0))
+        image = await offload(render_deal_summary, at_deal(view, number), names, locale=locale)
+        text = t(locale, "table.deal_over", number=number + 1,
+                 scores=" – ".join(str(s) for s in entry.values.get("scores", ())))
+        return PublicMessage(text, image, None, "deal.png")
+    return None
+
+
+def at_deal(view: TichuView, number: int) -> TichuView:
+    """The public view as it stood when deal ``number`` ended (history and totals)."""
+    history = view.history[: number + 1]
+    totals = [0] * len(view.scores)
+    for result in history:
+        for team, points in enumerate(result.scores):
+            totals[team] += points
+    return replace(view, history=history, scores=tuple(totals))
