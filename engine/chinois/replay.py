@@ -13,6 +13,7 @@ from engine.chinois.legal import legal_bids, legal_cards
 from engine.chinois.rules import N_SEATS, rating
 from engine.chinois.view import Phase
 from engine.errors import BadActionError, EngineError
+from engine.replay import Run
 from engine.trick import by_suit, card_list, whole_number
 
 SUITS = "cdhs"
@@ -117,9 +118,7 @@ def to_replay(game: ChinoisGame, *, trace: bool = False) -> dict[str, Any]:
 def replay(data: Mapping[str, Any]) -> dict[str, Any]:
     """Run a Chinois replay file (already parsed from JSON)."""
     deals = parse_file(data)
-    want_trace = bool(data.get("trace", False))
-    trace: list[dict[str, Any]] = []
-    error: dict[str, Any] | None = None
+    run = Run(data)
     game = ChinoisGame(deal=deals[0][0])
     for d, (deal, actions) in enumerate(deals):
         if d > 0:
@@ -127,18 +126,6 @@ def replay(data: Mapping[str, Any]) -> dict[str, Any]:
             if game.phase is not Phase.DEAL_OVER:
                 raise BadActionError(f"deal {d - 1} is not over but deal {d} follows")
             game.next_deal(deal)
-        for i, action in enumerate(actions):
-            entry = _trace_entry(game, action.seat) if want_trace else None
-            try:
-                game.apply(action)
-            except EngineError as exc:
-                error = {"index": i, "deal": d, "message": str(exc), "code": exc.code}
-                break
-            if entry is not None:
-                trace.append(entry)
-        if error is not None:
+        if not run.play(game, d, actions, lambda g, a: _trace_entry(g, a.seat)):
             break
-    out: dict[str, Any] = {"ok": error is None, "error": error, **state_json(game)}
-    if want_trace:
-        out["trace"] = trace
-    return out
+    return run.output(state_json(game))

@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.cards import Card, format_cards, parse_card, rank_token
-from engine.errors import BadActionError, EngineError
+from engine.errors import BadActionError, EngineError, GameOverError
+from engine.replay import Run
 from engine.tichu.actions import Action, action_from_json, action_to_json
 from engine.tichu.cards import sort_key
 from engine.tichu.game import TichuGame, check_deal
@@ -110,30 +111,16 @@ def to_replay(game: TichuGame, *, trace: bool = False) -> dict[str, Any]:
 def replay(data: Mapping[str, Any]) -> dict[str, Any]:
     """Run a Tichu replay file (already parsed from JSON)."""
     target, deals = parse_file(data)
-    want_trace = bool(data.get("trace", False))
-    trace: list[dict[str, Any]] = []
-    error: dict[str, Any] | None = None
+    run = Run(data)
     game = TichuGame(target=target, hands=deals[0][0])
     for d, (hands, actions) in enumerate(deals):
         if d > 0:
             if game.phase not in (Phase.DEAL_OVER, Phase.GAME_OVER):
                 raise BadActionError(f"deal {d - 1} is not over but deal {d} follows")
             if game.phase is Phase.GAME_OVER:
-                error = {"index": 0, "deal": d, "message": "the game is over"}
+                run.refuse(d, 0, GameOverError("the game is over"))
                 break
             game.next_deal(hands)
-        for i, action in enumerate(actions):
-            entry = _trace_entry(game, action.seat) if want_trace else None
-            try:
-                game.apply(action)
-            except EngineError as exc:
-                error = {"index": i, "deal": d, "message": str(exc), "code": exc.code}
-                break
-            if entry is not None:
-                trace.append(entry)
-        if error is not None:
+        if not run.play(game, d, actions, lambda g, a: _trace_entry(g, a.seat)):
             break
-    out: dict[str, Any] = {"ok": error is None, "error": error, **state_json(game)}
-    if want_trace:
-        out["trace"] = trace
-    return out
+    return run.output(state_json(game))

@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.cards import Card, format_cards
-from engine.errors import BadActionError, EngineError
+from engine.errors import BadActionError, EngineError, GameOverError
+from engine.replay import Run
 from engine.trick import by_suit, card_list, whole_number
 from engine.tysiacha.actions import Action, Give, action_from_json, action_to_json
 from engine.tysiacha.cards import card_points
@@ -160,13 +161,11 @@ def parse_file(data: Mapping[str, Any]) -> tuple[int, Rounding, list[ParsedDeal]
 def replay(data: Mapping[str, Any]) -> dict[str, Any]:
     """Run a Tysiacha replay file (already parsed from JSON)."""
     players, rounding, deals = parse_file(data)
-    want_trace = bool(data.get("trace", False))
-    trace: list[dict[str, Any]] = []
-    error: dict[str, Any] | None = None
+    run = Run(data)
     game: TysiachaGame | None = None
     for d, (dealer, hands, prikup, actions) in enumerate(deals):
         if game is not None and game.phase is Phase.GAME_OVER:
-            error = {"index": 0, "deal": d, "message": "the game is over", "code": "game_over"}
+            run.refuse(d, 0, GameOverError("the game is over"))
             break
         if game is not None and game.phase is not Phase.DEAL_OVER:
             raise BadActionError(f"deal {d - 1} is not over but deal {d} follows")
@@ -182,19 +181,7 @@ def replay(data: Mapping[str, Any]) -> dict[str, Any]:
             game = TysiachaGame(players=players, rounding=rounding, deal=deal)
         else:
             game.next_deal(deal)
-        for i, action in enumerate(actions):
-            entry = _trace_entry(game, action) if want_trace else None
-            try:
-                game.apply(action)
-            except EngineError as exc:
-                error = {"index": i, "deal": d, "message": str(exc), "code": exc.code}
-                break
-            if entry is not None:
-                trace.append(entry)
-        if error is not None:
+        if not run.play(game, d, actions, _trace_entry):
             break
     assert game is not None
-    out: dict[str, Any] = {"ok": error is None, "error": error, **state_json(game)}
-    if want_trace:
-        out["trace"] = trace
-    return out
+    return run.output(state_json(game))
