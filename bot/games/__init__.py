@@ -13,9 +13,11 @@ if TYPE_CHECKING:
 
 def all_specs() -> dict[str, GameSpec]:
     """Every hosted game, in the order their commands are listed."""
+    from bot.games.chinois.spec import CHINOIS
     from bot.games.tichu.spec import TICHU
+    from bot.games.tysiacha.spec import TYSIACHA
 
-    return {spec.name: spec for spec in (TICHU,)}
+    return {spec.name: spec for spec in (TICHU, CHINOIS, TYSIACHA)}
 
 
 def spec_for(name: str) -> GameSpec:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image
 
@@ -21,12 +22,12 @@ LIFT = 22
 HEIGHT = 430
 
 
-def ordered(cards: Sequence[Card], key: Callable[[Card], object]) -> list[Card]:
+def ordered(cards: Sequence[Card], key: Callable[[Card], Any]) -> list[Card]:
     """The hand in display order (the same order as the menu's numbers)."""
     return sorted(cards, key=key)
 
 
-def draw_french_hand(cards: Sequence[Card], *, key: Callable[[Card], object],
+def draw_french_hand(cards: Sequence[Card], *, key: Callable[[Card], Any],
                      playable: Collection[Card] | None = None, title: str = "",
                      locale: str = "en") -> Image.Image:
     """The image before encoding; see :func:`render_french_hand`."""
@@ -75,7 +76,7 @@ def _dimmed(card: Card) -> Image.Image:
     return Image.merge("RGBA", (r, g, b, a))
 
 
-def render_french_hand(cards: Sequence[Card], *, key: Callable[[Card], object],
+def render_french_hand(cards: Sequence[Card], *, key: Callable[[Card], Any],
                        playable: Collection[Card] | None = None, title: str = "",
                        locale: str = "en") -> bytes:
     """PNG of a French-card hand sorted by ``key`` and numbered 1..n underneath (the

@@ -79,3 +79,17 @@ def test_combinations_named_in_words(cards: str, en: str, fr: str) -> None:
 def test_missing_values_never_crash() -> None:
     assert t("en", "log.play") == catalog("en")["log.play"]
     assert t("fr", "no.such.key") == "no.such.key"
+
+
+def test_game_catalogs_never_override_one_another() -> None:
+    from importlib import resources
+
+    for lang in ("en", "fr"):
+        seen: dict[str, str] = {}
+        for entry in resources.files("bot.i18n").iterdir():
+            if entry.name == f"{lang}.json" or entry.name.endswith(f".{lang}.json"):
+                import json
+
+                for key in json.loads(entry.read_text(encoding="utf-8")):
+                    assert key not in seen, f"{key} in both {seen.get(key)} and {entry.name}"
+                    seen[key] = entry.name

@@ -17,7 +17,7 @@ from engine.tichu.cards import DECK, DOG, DRAGON, MAHJONG, PHOENIX, RANK
 from engine.tichu.view import Call, TichuView
 
 GRAND_THRESHOLD = 3.8
-TICHU_THRESHOLD = 0.0
+TICHU_THRESHOLD = 0.25
 EARLY_TICHU_MARGIN = 1.0
 """Call before the exchange only with this much to spare (the partner then passes
 us its best card, but we lose the chance to see what we receive)."""

@@ -40,6 +40,8 @@ DEFAULT_CANDIDATES = 4
 MIN_GAIN = 8.0
 """Points a deal another candidate must gain over the heuristic's choice."""
 CLEAR_MARGIN = 50.0
+PRUNE_BELOW = -2.5
+"""Heuristic scores this low mark plays the heuristics rule out (see ``tactics``)."""
 """A heuristic score this far ahead (going out) needs no search."""
 
 
@@ -65,9 +67,15 @@ class HardPlayer(NormalPlayer):
         self.last_samples = 0
         if len(ranked) == 1 or ranked[0][0] >= CLEAR_MARGIN:
             return self._action(view, know, ranked[0][1])
-        candidates = [c for _, c in ranked[:self.candidates]]
+        # Plays the heuristics rule out (taking the partner's trick, leading a
+        # bomb, going out before a calling partner) are not worth rollouts.
+        top_score = ranked[0][0]
+        candidates = [c for score, c in ranked[:self.candidates]
+                      if c is None or score == top_score or score > PRUNE_BELOW]
         if may_pass and None not in candidates:
             candidates.append(None)
+        if len(candidates) == 1:
+            return self._action(view, know, candidates[0])
         best = self.search(view, know, candidates, rng)
         return self._action(view, know, best)
 

@@ -1,0 +1,25 @@
+"""``/chinois new``: its options (the other commands are shared)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.cogs.games import open_table
+from bot.games.chinois.spec import CHINOIS
+from bot.i18n.translator import ls
+
+if TYPE_CHECKING:
+    from bot.app import TichuBot
+
+
+def new_command(bot: TichuBot) -> Any:
+    @app_commands.describe(turn_timer=ls("Seconds per turn before a computer plays (off by default)",
+                                         "cmd.new.turn_timer"))
+    @app_commands.rename(turn_timer=ls("turn_timer", "cmd.new.turn_timer.name"))
+    async def new(interaction: discord.Interaction[Any],
+                  turn_timer: app_commands.Range[int, 10, 3600] | None = None) -> None:
+        await open_table(bot, CHINOIS, interaction, {"turn_timer": turn_timer})
+    return new

@@ -1,0 +1,35 @@
+"""``/tysiacha new``: its options (the other commands are shared)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.cogs.games import open_table
+from bot.games.tysiacha.spec import TYSIACHA
+from bot.i18n.translator import ls
+
+if TYPE_CHECKING:
+    from bot.app import TichuBot
+
+
+def new_command(bot: TichuBot) -> Any:
+    @app_commands.describe(
+        players=ls("3 players, or 4 with the dealer sitting out (default 3)",
+                   "cmd.tysiacha.new.players"),
+        rounding=ls("Round defenders' points to 10 (default) or 5", "cmd.tysiacha.new.rounding"),
+        turn_timer=ls("Seconds per turn before a computer plays (off by default)",
+                      "cmd.new.turn_timer"))
+    @app_commands.rename(players=ls("players", "cmd.tysiacha.new.players.name"),
+                         rounding=ls("rounding", "cmd.tysiacha.new.rounding.name"),
+                         turn_timer=ls("turn_timer", "cmd.new.turn_timer.name"))
+    @app_commands.choices(
+        players=[app_commands.Choice(name="3", value=3), app_commands.Choice(name="4", value=4)],
+        rounding=[app_commands.Choice(name="10", value=10), app_commands.Choice(name="5", value=5)])
+    async def new(interaction: discord.Interaction[Any], players: int = 3, rounding: int = 10,
+                  turn_timer: app_commands.Range[int, 10, 3600] | None = None) -> None:
+        await open_table(bot, TYSIACHA, interaction,
+                         {"players": players, "rounding": rounding, "turn_timer": turn_timer})
+    return new

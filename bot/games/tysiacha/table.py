@@ -1,0 +1,227 @@
+"""Tysiacha's public messages: the table, the prikup reveal, the score sheets.
+
+Only public information is drawn here: the public view (no hand), the prikup
+(shown to all once the bidding is over) and the score history.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.base import PublicMessage
+from bot.games.tysiacha.images import render_prikup
+from bot.i18n import t
+from bot.i18n.names import SUIT_SYMBOLS, card_label
+from bot.render.draw import text_width
+from bot.render.trick import SeatInfo, render_score_grid, render_trick_table
+from bot.store.models import TableStatus
+from bot.tables import LogEntry, Table
+from bot.views.components import view_of
+from bot.views.table import log_line, names_of, public_buttons
+from bot.workers import offload
+from engine.tysiacha.actions import Bid
+from engine.tysiacha.cards import MARRIAGE_VALUES
+from engine.tysiacha.game import TysiachaGame
+from engine.tysiacha.scoring import BARREL, TARGET
+from engine.tysiacha.view import DealKind, DealResult, Phase, TysiachaView
+
+LOG_LINES = 6
+NOTE_WIDTH = 150
+"""The width of a seat's note chip in the table image."""
+SHEET_ROWS = 14
+"""Deal rows on a deal's score sheet (the final sheet shows every deal)."""
+
+
+# ------------------------------------------------------------------ the table
+def seat_infos(view: TysiachaView, names: list[str], locale: str) -> list[SeatInfo]:
+    """Each seat as the table image shows it: game total, tricks, turn, dealer, and a
+    note with the bid, the contract, the marriages or the barrel badge."""
+    seats = []
+    for s in range(view.n_seats):
+        # By priority: the barrel badge, the seat's part in the deal, its marriages; as
+        # many as fit in the seat's chip (the header names the contract in full).
+        notes = []
+        if view.barrel[s] is not None:
+            notes.append(t(locale, "tysiacha.note.barrel", left=view.barrel[s]))
+        if s not in view.active:
+            notes.append(t(locale, "tysiacha.note.sits_out"))
+        elif view.phase is Phase.BIDDING:
+            if view.passed[s]:
+                notes.append(t(locale, "tysiacha.note.passed"))
+            elif view.bids[s] is not None:
+                notes.append(t(locale, "tysiacha.note.bid", bid=view.bids[s]))
+        elif view.soloist == s and view.contract is not None:
+            notes.append(t(locale, "tysiacha.note.contract", contract=view.contract))
+        marriages = [suit for who, suit in view.marriages if who == s]
+        if marriages:
+            notes.append(" ".join(SUIT_SYMBOLS[m] for m in marriages))
+        note = ""
+        for part in notes:
+            longer = f"{note} · {part}" if note else part
+            if note and text_width(longer, 18, "bold") > NOTE_WIDTH:
+                break
+            note = longer
+        seats.append(SeatInfo(
+            name=names[s], tricks=view.tricks_taken[s], points=view.scores[s],
+            is_turn=view.turn == s, is_dealer=view.dealer == s, note=note or None))
+    return seats
+
+
+def header(view: TysiachaView, names: list[str], locale: str) -> str:
+    number = view.deal_number + 1
+    if view.phase is Phase.BIDDING:
+        if view.high_bid is None:
+            return t(locale, "tysiacha.header.bidding_open", number=number)
+        return t(locale, "tysiacha.header.bidding", number=number, bid=view.high_bid)
+    if view.soloist is None or view.contract is None:
+        return t(locale, "tysiacha.header.deal", number=number)
+    return t(locale, "tysiacha.header.contract", number=number, name=names[view.soloist],
+             contract=view.contract)
+
+
+def footer(view: TysiachaView, names: list[str], locale: str) -> str | None:
+    if not view.marriages:
+        return None
+    return t(locale, "tysiacha.footer.marriages", marriages=", ".join(
+        f"{names[s]} {SUIT_SYMBOLS[suit]} {MARRIAGE_VALUES[suit]}" for s, suit in view.marriages))
+
+
+async def table_message(table: Table, locale: str) -> PublicMessage:
+    """The table message: the public image, the last plays in words, the public buttons."""
+    game = table.game
+    public = game.view(None)
+    names = names_of(table, locale)
+    lines = [t(locale, "tysiacha.table.title", id=table.id, target=TARGET)]
+    lines += [f"• {log_line(e, names, locale)}" for e in list(table.log)[-LOG_LINES:]]
+    status = table.status
+    if status is TableStatus.PLAYING and public.turn is not None:
+        key = {Phase.BIDDING: "tysiacha.table.turn_bid",
+               Phase.PRIKUP: "tysiacha.table.turn_prikup"}.get(public.phase, "table.turn")
+        lines.append(t(locale, key, name=names[public.turn]))
+    elif status is not TableStatus.PLAYING:
+        lines.append(t(locale, f"lobby.status.{status.value}"))
+    trick = [(p.seat, p.card) for p in public.trick.plays]
+    image = await offload(render_trick_table, seat_infos(public, names, locale), trick,
+                          leader=public.trick.leader if trick else
+                          public.turn if public.phase is Phase.PLAY else None,
+                          trump_suit=public.trump, header=header(public, names, locale),
+                          locale=locale, clockwise=True, footer=footer(public, names, locale))
+    view = view_of(*public_buttons(table, locale)) if status is TableStatus.PLAYING else None
+    return PublicMessage("\n".join(lines)[:2000], image, view)
+
+
+# ------------------------------------------------------------- announcements
+async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMessage | None:
+    game: TysiachaGame = table.game
+    names = names_of(table, locale)
+    if entry.key == "tysiacha.log.prikup":
+        found = prikup_of(game, entry.values.get("action"))
+        if found is None:
+            return None
+        number, prikup, bid = found
+        name = names[entry.values["seat"]]
+        title = t(locale, "tysiacha.prikup.title", number=number + 1, name=name, bid=bid)
+        image = await offload(render_prikup, tuple(int(c) for c in prikup), title)
+        text = t(locale, "tysiacha.prikup.text", name=name, bid=bid,
+                 cards=" ".join(card_label(c) for c in prikup))
+        return PublicMessage(text, image, None, "prikup.png")
+    if entry.key == "tysiacha.log.deal_over":
+        number = int(entry.values.get("number", 0))
+        history = tuple(game.history[: number + 1])
+        columns, rows, cells = sheet(history, names, game.n_seats, locale,
+                                     limit=SHEET_ROWS)
+        title = t(locale, "tysiacha.sheet.title", number=number + 1)
+        image = await offload(render_score_grid, columns, rows, title=title, locale=locale,
+                              highlight_cells=cells, total_row=True,
+                              footer=t(locale, "tysiacha.sheet.legend"))
+        totals = totals_after(history, game.n_seats)
+        text = t(locale, "tysiacha.table.deal_over", number=number + 1,
+                 scores=" – ".join(f"{names[s]} {totals[s]}" for s in range(game.n_seats)))
+        return PublicMessage(text[:2000], image, None, "sheet.png")
+    if entry.key == "tysiacha.log.game_over":
+        history = tuple(game.history)
+        columns, rows, cells = sheet(history, names, game.n_seats, locale, limit=None)
+        winner = entry.values.get("seat")
+        title = t(locale, "tysiacha.sheet.final", name=names[winner] if winner is not None
+                  else "—")
+        image = await offload(render_score_grid, columns, rows, title=title, locale=locale,
+                              highlight_cells=cells, total_row=True,
+                              highlight_columns=(2 + winner,) if winner is not None else (),
+                              footer=t(locale, "tysiacha.sheet.legend"))
+        text = t(locale, "tysiacha.table.game_over",
+                 name=names[winner] if winner is not None else "—",
+                 scores=" – ".join(f"{names[s]} {game.scores[s]}" for s in range(game.n_seats)))
+        return PublicMessage(text[:2000], image, None, "final.png")
+    return None
+
+
+def prikup_of(game: TysiachaGame, action: Any) -> tuple[int, tuple[int, ...], int | None] | None:
+    """The deal number, prikup and winning bid of the deal whose bidding ``action`` closed."""
+    for number, (deal, actions) in enumerate(game.deal_log):
+        if any(a is action for a in actions):
+            bids = [a.bid for a in actions if isinstance(a, Bid)]
+            return (number, tuple(int(c) for c in deal.prikup), max(bids) if bids else None)
+    return None
+
+
+def totals_after(history: tuple[DealResult, ...], n: int) -> list[int]:
+    totals = [0] * n
+    for result in history:
+        for s in range(n):
+            totals[s] += result.scores[s]
+    return totals
+
+
+def sheet(history: tuple[DealResult, ...], names: list[str], n: int, locale: str, *,
+          limit: int | None) -> tuple[list[str], list[list[str]], list[tuple[int, int]]]:
+    """The score sheet: a row per deal (contract, then each player's running total with
+    the change and the marks: ■ on the barrel, ↓ fell off it, ○ no trick, ! a penalty),
+    then the totals. Cells of a made contract are highlighted."""
+    columns = [t(locale, "tysiacha.sheet.deal"), t(locale, "tysiacha.sheet.contract"),
+               *names[:n]]
+    rows: list[list[str]] = []
+    cells: list[tuple[int, int]] = []
+    totals = [0] * n
+    for result in history:
+        row = [str(result.number + 1), contract_cell(result, names, locale)]
+        for s in range(n):
+            totals[s] += result.scores[s]
+            row.append(score_cell(result, s, totals[s]))
+        rows.append(row)
+    if limit is not None and len(rows) > limit:
+        rows = rows[-limit:]
+    for i, result in enumerate(history[-len(rows):] if rows else ()):
+        if result.made and result.soloist is not None:
+            cells.append((i, 2 + result.soloist))
+    rows.append([t(locale, "tysiacha.sheet.total"), "", *(str(x) for x in totals)])
+    return columns, rows, cells
+
+
+def contract_cell(result: DealResult, names: list[str], locale: str) -> str:
+    if result.kind is DealKind.REDEAL:
+        return t(locale, "tysiacha.sheet.redeal")
+    who = names[result.soloist] if result.soloist is not None else "—"
+    if result.kind is DealKind.CONCEDED:
+        return t(locale, "tysiacha.sheet.conceded", name=who, contract=result.contract)
+    mark = "✓" if result.made else "✗"
+    return f"{who} {result.contract} {mark}"
+
+
+def score_cell(result: DealResult, seat: int, total: int) -> str:
+    if result.kind is DealKind.REDEAL:
+        return str(total)
+    change = result.scores[seat]
+    text = f"{total} ({change:+d})"
+    marks = ""
+    if total == BARREL:
+        marks += "■"
+    if seat in result.fell:
+        marks += "↓"
+    if seat in result.missed:
+        marks += "○"
+    penalty = (seat in result.missed and result.earned[seat] < 0 and seat != result.soloist) \
+        or (result.kind is DealKind.CONCEDED and seat == result.soloist
+            and result.earned[seat] < 0)
+    if penalty:
+        marks += "!"
+    return f"{text} {marks}" if marks else text

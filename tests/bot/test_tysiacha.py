@@ -1,0 +1,319 @@
+"""Tysiacha through the local Discord: lobby, bidding, the prikup, gifts, play, sheets,
+the end of a game to 1000 and its record."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+from bot.games.tysiacha.hand import hand_message
+from bot.games.tysiacha.spec import TYSIACHA
+from bot.i18n import t
+from bot.store.models import SeatRecord, TableRecord, TableStatus
+from bot.tables import SeatKind, Table
+from engine.cards import parse_cards
+from engine.tysiacha.cards import TOTAL_POINTS, bid_limit
+from engine.tysiacha.deal import Deal
+from engine.tysiacha.game import TysiachaGame
+from engine.tysiacha.legal import legal_bids, legal_cards, marriage_leads
+from engine.tysiacha.view import Phase
+from tests.bot.conftest import World, seat_and_start
+from tests.bot.driver import component, running, table_message
+from tests.emulator.server import DiscordEmulator
+
+PUBLIC_IMAGES = {"table.png", "prikup.png", "sheet.png", "final.png"}
+SHOTS = os.environ.get("TYSIACHA_SHOTS")
+"""A folder to save the images seen, for a look by eye (unset: nothing saved)."""
+
+
+async def open_tysiacha(world: World, bot: Any, **options: Any) -> tuple[Any, Table]:
+    await world.emu.wait_for_commands(["tysiacha"])
+    reply = await world.emu.slash(world.users[0], world.channel, "tysiacha new", **options)
+    lobby = await reply.response()
+    table = max(bot.service.tables.values(), key=lambda t: t.id)
+    return lobby, table
+
+
+async def settle(bot: Any, table: Table, *, timeout: float = 30.0) -> tuple[int, ...]:
+    """Wait until a person must act or the game is over; the people's seats due."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        game = table.game
+        if game is not None and game.phase is Phase.GAME_OVER:
+            await bot.presenter.idle.wait()
+            return ()
+        if game is not None and not table.lock.locked() and table.status is TableStatus.PLAYING:
+            due = tuple(s for s in TYSIACHA.due_seats(game) if table.kind(s) is SeatKind.HUMAN)
+            if due and bot.presenter.idle.is_set():
+                return due
+        await asyncio.sleep(0.005)
+    raise TimeoutError("the table did not settle")
+
+
+def values_of(select: Any) -> list[str]:
+    return [o.value for o in select.options]
+
+
+class Player:
+    """A person at the table, choosing among what the bot offers, and checking that
+    only legal choices are offered."""
+
+    def __init__(self, emu: DiscordEmulator, user: Any, table: Table, seed: int) -> None:
+        self.emu, self.user, self.table = emu, user, table
+        self.rng = random.Random(seed)
+        self.seen_high_bid_with_marriage = False
+
+    async def click(self, message: Any, item: Any) -> Any:
+        return await (await self.emu.click(self.user, message, item.custom_id)).response()
+
+    async def choose(self, message: Any, item: Any, value: str) -> Any:
+        return await (await self.emu.select(self.user, message, item.custom_id, [value])).response()
+
+    async def act(self) -> None:
+        message = table_message(self.emu, self.table)
+        hand = await self.click(message, component(message, "hand"))
+        assert hand.ephemeral
+        await self.decide(hand)
+
+    async def decide(self, hand: Any) -> None:
+        game = self.table.game
+        seat = self.table.seat_of(self.user.id)
+        view = game.view(seat)
+        if (redeal := component(hand, "redeal")) is not None:
+            await self.click(hand, redeal)
+            return
+        if view.phase is Phase.BIDDING:
+            await self.bid(hand, view)
+        elif view.phase is Phase.PRIKUP:
+            await self.prikup(hand, view)
+        else:
+            play = component(hand, "play", "s")
+            assert play is not None, hand.content
+            legal = {str(int(c)) for c in legal_cards(view)}
+            offered = values_of(play)
+            assert {v.lstrip("m") for v in offered} == legal  # only (and every) legal card
+            assert {v[1:] for v in offered if v.startswith("m")} == \
+                {str(int(c)) for c in marriage_leads(view)}
+            await self.choose(hand, play, self.rng.choice(offered))
+
+    async def bid(self, hand: Any, view: Any) -> None:
+        legal = set(legal_bids(view))
+        buttons = [b for b in hand.buttons if ":bid:" in b.custom_id]
+        select = component(hand, "bids", "s")
+        offered = {int(b.custom_id.rsplit(":", 1)[1]) for b in buttons}
+        offered |= {int(v) for v in values_of(select)} if select is not None else set()
+        assert offered <= legal
+        if any(b > TOTAL_POINTS for b in offered):
+            assert bid_limit(view.hand) > TOTAL_POINTS  # only with a marriage in hand
+        passing = component(hand, "pass")
+        if passing is not None and (self.rng.random() < 0.55 or not offered):
+            await self.click(hand, passing)
+        elif select is not None and self.rng.random() < 0.3:
+            await self.choose(hand, select, select.options[0].value)
+        else:
+            await self.click(hand, buttons[0])
+
+    async def prikup(self, hand: Any, view: Any) -> None:
+        roll = self.rng.random()
+        if roll < 0.05:
+            await self.click(hand, component(hand, "concede"))
+            return
+        raise_select = component(hand, "raise", "s")
+        if raise_select is not None and roll < 0.2:
+            await self.choose(hand, raise_select, raise_select.options[0].value)
+            return
+        first = next(s for s in hand.selects if re.search(r":gv:0\.", s.custom_id))
+        assert {int(v) for v in values_of(first)} == {int(c) for c in view.hand}
+        give = component(hand, "give")
+        assert give is not None and give.disabled
+        value = self.rng.choice(values_of(first))
+        await self.choose(hand, first, value)
+        second = next(s for s in hand.selects if re.search(r":gv:1\.", s.custom_id))
+        assert value not in values_of(second)  # the same card cannot go to both
+        await self.choose(hand, second, self.rng.choice(values_of(second)))
+        give = component(hand, "give")
+        assert give is not None and not give.disabled
+        await self.click(hand, give)
+
+
+def save(name: str, data: bytes) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        (Path(SHOTS) / name).write_bytes(data)
+
+
+def assert_public_safe(world: World, table: Table) -> None:
+    """No hand is ever shown in public: public messages carry only public images."""
+    for message in world.emu.channel_messages(table.channel_id):
+        assert {a.filename for a in message.attachments} <= PUBLIC_IMAGES, message.content
+    for message in world.emu.messages.values():
+        if message.ephemeral:
+            assert {a.filename for a in message.attachments} <= {"hand.png"}
+
+
+async def test_a_game_of_three_plays_to_the_end(world: World, tmp_path: Path) -> None:
+    emu = world.emu
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        lobby, table = await open_tysiacha(world, bot)
+        assert table.n_seats == 3
+        await seat_and_start(world, lobby, [0, 1, None], {2: "normal"})
+        assert table.status is TableStatus.PLAYING
+        people = {s: Player(emu, world.users[s], table, s) for s in (0, 1)}
+        handed_over = False
+        for _ in range(3000):
+            due = await settle(bot, table)
+            if not due:
+                break
+            game = table.game
+            if game.deal_number >= 4 and not handed_over:
+                # Bob has played a few deals by hand; a computer plays his seat from now on.
+                done = await (await emu.slash(world.users[0], table.channel_id,
+                                              "tysiacha takeover", seat=2)).response()
+                assert done.content == t("en", "table.takeover", seat=2)
+                handed_over = True
+                continue
+            seat = game.turn if game.turn in due else due[0]
+            await people[seat].act()
+        else:
+            raise AssertionError("the game did not end")
+        await bot.presenter.idle.wait()
+        game = table.game
+        assert game.phase is Phase.GAME_OVER
+        assert max(game.scores) >= 1000 and game.winner is not None
+        assert table.status is TableStatus.FINISHED
+        assert handed_over
+        final = table_message(emu, table)
+        assert not final.buttons
+        public = emu.channel_messages(table.channel_id)
+        names = [a.filename for m in public for a in m.attachments]
+        assert "prikup.png" in names and "sheet.png" in names and names.count("final.png") == 1
+        assert_public_safe(world, table)
+        if SHOTS:
+            for m in public:
+                for a in m.attachments:
+                    if a.filename != "table.png":
+                        save(f"{m.id}-{a.filename}", a.data)
+            save("table.png", final.attachment("table.png").data)
+            for m in emu.ephemerals(world.users[0])[-3:]:
+                for a in m.attachments:
+                    save(f"hand-{m.id}.png", a.data)
+        rows = await bot.service.repo.leaderboard(world.guild.id, "tysiacha")
+        assert [r.user_id for r in rows] == [world.users[0].id]
+        assert all("contracts" in r.stats for r in rows)
+        board = await (await emu.slash(world.users[0], world.channel,
+                                       "tysiacha leaderboard")).response()
+        assert "alice" in board.texts[-1]
+        stats = await (await emu.slash(world.users[1], world.channel, "tysiacha stats",
+                                       user=world.users[0])).response()
+        assert any("Contrats" in text for text in stats.texts)  # bob reads French
+        rules = await (await emu.slash(world.users[1], world.channel, "tysiacha rules")).response()
+        assert rules.ephemeral and rules.content == t("fr", "rules.tysiacha")
+    emu.assert_clean()
+
+
+def fixed_table(hands: list[str], prikup: str) -> Table:
+    """A 3-seat table (seat 0 opens the bidding) on a deal given card by card."""
+    deal = Deal(dealer=2, hands=tuple(tuple(parse_cards(h.split())) for h in hands),
+                prikup=tuple(parse_cards(prikup.split())))
+    record = TableRecord(id=7, guild_id=1, channel_id=1, host_id=1, game="tysiacha",
+                         status=TableStatus.PLAYING, seed="fixed",
+                         seats=[SeatRecord(seat=s, user_id=100 + s, name=f"p{s}")
+                                for s in range(3)])
+    return Table(record, TYSIACHA, TysiachaGame(deal=deal))
+
+
+def offered_bids(message: Any) -> set[int]:
+    bids: set[int] = set()
+    for item in message.view.children:
+        custom_id = getattr(item, "custom_id", "") or ""
+        if ":b:" in custom_id and ":bid:" in custom_id:
+            bids.add(int(custom_id.rsplit(":", 1)[1]))
+        if ":bids" in custom_id:
+            bids |= {int(o.value) for o in item.item.options}
+    return bids
+
+
+MARRIED = ["Kh Qh Ah Th 9c Jc Js", "Ac Tc Kc Qc Ad Td Kd", "Qd Jd 9d Jh 9h As Ts"]
+UNMARRIED = ["Kh Qs Ah Th 9c Jc Js", "Ac Tc Kc Qc Ad Td Kd", "Qd Jd 9d Jh 9h As Qh"]
+
+
+async def test_bids_above_120_are_offered_only_with_a_marriage() -> None:
+    married = fixed_table(MARRIED, "Ks Qs 9s")
+    bids = offered_bids(await hand_message(married, 0, "en"))
+    assert 100 in bids and max(bids) > TOTAL_POINTS
+    assert bids <= set(legal_bids(married.game.view(0)))
+    single = fixed_table(UNMARRIED, "Ks Ts 9s")
+    bids = offered_bids(await hand_message(single, 0, "en"))
+    assert bids and max(bids) <= TOTAL_POINTS
+    # Nobody else has a menu of bids while seat 0 decides.
+    assert not offered_bids(await hand_message(single, 1, "en"))
+
+
+async def test_only_legal_cards_and_marriages_are_offered() -> None:
+    from engine.tysiacha.actions import Bid, Give, Pass, Play
+
+    table = fixed_table(MARRIED, "Ks Qs 9s")
+    game = table.game
+    for action in (Bid(0, 100), Pass(1), Pass(2)):
+        game.apply(action)
+    # The soloist holds the prikup: one select per opponent, both offering its 10 cards.
+    message = await hand_message(table, 0, "en")
+    selects = [i for i in message.view.children if ":gv:" in (getattr(i, "custom_id", "") or "")]
+    assert len(selects) == 2 and all(len(s.item.options) == 10 for s in selects)
+    give = parse_cards(["9c", "Jc"])
+    game.apply(Give(0, ((1, give[0]), (2, give[1]))))
+    # Seat 0 leads: any card, no marriage before a trick is won.
+    game.apply(Play(0, parse_cards(["Ah"])[0]))
+    message = await hand_message(table, 1, "en")
+    play = next(i for i in message.view.children if ":play" in (getattr(i, "custom_id", "") or ""))
+    assert {o.value for o in play.item.options} == {str(int(c)) for c in legal_cards(game.view(1))}
+    game.apply(Play(1, legal_cards(game.view(1))[0]))
+    game.apply(Play(2, legal_cards(game.view(2))[0]))
+    assert game.turn == 0  # the Ace won: the Kings and Queens of its marriages may declare
+    message = await hand_message(table, 0, "en")
+    play = next(i for i in message.view.children if ":play" in (getattr(i, "custom_id", "") or ""))
+    marriages = {o.value for o in play.item.options if o.value.startswith("m")}
+    assert marriages == {f"m{int(c)}" for c in marriage_leads(game.view(0))}
+    assert len(marriages) == 4  # K and Q of hearts, K and Q of spades (from the prikup)
+
+
+async def test_four_players_the_dealer_sits_out(world: World, tmp_path: Path) -> None:
+    emu = world.emu
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        lobby, table = await open_tysiacha(world, bot, players=4, rounding=5)
+        assert table.n_seats == 4
+        await seat_and_start(world, lobby, [0, None, None, None],
+                             {1: "easy", 2: "normal", 3: "easy"})
+        game = table.game
+        assert game.n_seats == 4 and int(game.rounding) == 5
+        alice = Player(emu, world.users[0], table, 4)
+        while game.deal_number < 4 and game.phase is not Phase.GAME_OVER:
+            due = await settle(bot, table)
+            if not due:
+                break
+            await alice.act()
+        # Alice dealt one of the first deals and sat it out (she was never asked to act).
+        assert 0 in [r.dealer for r in game.history]
+        assert all(r.scores[r.dealer] == 0 for r in game.history)
+        # The dealer's hand message says it sits out.
+        record = TableRecord(id=8, guild_id=1, channel_id=1, host_id=1, game="tysiacha",
+                             status=TableStatus.PLAYING, seed="four",
+                             options={"players": 4},
+                             seats=[SeatRecord(seat=s, user_id=100 + s, name=f"p{s}")
+                                    for s in range(4)])
+        four = Table(record, TYSIACHA, TYSIACHA.new_game(record))
+        dealer = four.game.dealer
+        assert (await hand_message(four, dealer, "fr")).content.startswith(
+            t("fr", "tysiacha.hand.sitting_out"))
+        message = table_message(emu, table)
+        save("table-4.png", message.attachment("table.png").data)
+        await (await emu.slash(world.users[0], table.channel_id, "tysiacha abandon")).response()
+        assert table.status is TableStatus.ABANDONED
+        await bot.presenter.idle.wait()
+        assert_public_safe(world, table)
+    emu.assert_clean()
