@@ -88,12 +88,12 @@ async def open_table(bot: TichuBot, spec: GameSpec, interaction: discord.Interac
 def game_group(bot: TichuBot, spec: GameSpec, new: NewCommand) -> GameGroup:
     """The command group of ``spec``, with its own ``new`` callback."""
     name = spec.name
-    group = GameGroup(name=ls(name, f"cmd.{name}.name"),
-                      description=ls(f"Play {name}", f"cmd.{name}.description"),
+    group = GameGroup(name=ls(f"cmd.{name}.name"),
+                      description=ls(f"cmd.{name}.description"),
                       guild_only=True)
     group.add_command(app_commands.Command(
-        name=ls("new", "cmd.new.name"),
-        description=ls("Open a table in this channel", f"cmd.{name}.new.description"),
+        name=ls("cmd.new.name"),
+        description=ls(f"cmd.{name}.new.description"),
         callback=new))
 
     async def here(interaction: discord.Interaction[Any]) -> Table:
@@ -119,8 +119,8 @@ def game_group(bot: TichuBot, spec: GameSpec, new: NewCommand) -> GameGroup:
         await interaction.response.send_message(t(found.record.locale, "table.abandoned",
                                                   name=interaction.user.display_name))
 
-    @app_commands.describe(seat=ls("Seat number", "cmd.takeover.seat"))
-    @app_commands.rename(seat=ls("seat", "cmd.takeover.seat.name"))
+    @app_commands.describe(seat=ls("cmd.takeover.seat"))
+    @app_commands.rename(seat=ls("cmd.takeover.seat.name"))
     async def takeover(interaction: discord.Interaction[Any],
                        seat: app_commands.Range[int, 1, 6]) -> None:
         found = await here(interaction)
@@ -148,8 +148,8 @@ def game_group(bot: TichuBot, spec: GameSpec, new: NewCommand) -> GameGroup:
                               description="\n".join(lines), colour=discord.Colour.dark_green())
         await interaction.response.send_message(embed=embed)
 
-    @app_commands.describe(user=ls("Whose statistics (default: yours)", "cmd.stats.user"))
-    @app_commands.rename(user=ls("user", "cmd.stats.user.name"))
+    @app_commands.describe(user=ls("cmd.stats.user"))
+    @app_commands.rename(user=ls("cmd.stats.user.name"))
     async def stats(interaction: discord.Interaction[Any],
                     user: discord.User | None = None) -> None:
         assert interaction.guild_id is not None
@@ -174,8 +174,8 @@ def game_group(bot: TichuBot, spec: GameSpec, new: NewCommand) -> GameGroup:
         ("leaderboard", leaderboard), ("stats", stats)]
     for command, callback in commands:
         group.add_command(app_commands.Command(
-            name=ls(command, f"cmd.{command}.name"),
-            description=ls(command, f"cmd.{name}.{command}.description"),
+            name=ls(f"cmd.{command}.name"),
+            description=ls(f"cmd.{name}.{command}.description"),
             callback=callback))
     return group
 

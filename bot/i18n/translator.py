@@ -19,6 +19,7 @@ class CatalogTranslator(app_commands.Translator):
         return catalog("fr").get(key)
 
 
-def ls(text: str, key: str) -> app_commands.locale_str:
-    """An English command string with the catalog key of its translations."""
-    return app_commands.locale_str(text, key=key)
+def ls(key: str) -> app_commands.locale_str:
+    """A command name or description: the English text of ``key``, which the
+    translator turns into other languages."""
+    return app_commands.locale_str(catalog("en").get(key, key), key=key)

@@ -123,10 +123,54 @@ class LeaderboardRow:
     wins: int
     stats: dict[str, int] = field(default_factory=dict)
     """Summed per-player counters, e.g. ``tichu_called``, ``tichu_won``."""
+    rating: float | None = None
+    """The conservative rating ``mu - 3 * sigma`` (None if no rated game yet)."""
+    rank: int = 0
+    """The place on the guild's leaderboard of the game (1 is first)."""
 
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """A player key's current rating in a guild and game (``u:<id>`` or ``cpu:<level>``)."""
+
+    player: str
+    user_id: int | None
+    mu: float
+    sigma: float
+    games: int
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    """A player's rating after one of their rated games (the chart's points)."""
+
+    game_id: int
+    finished_at: datetime
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True, slots=True)
+class PartnerRow:
+    """Someone a player sat with (same team in Tichu, same table otherwise)."""
+
+    player: str
+    name: str
+    games: int
+    wins: int
+    """Games both won."""
 
 
 class Repository(Protocol):
@@ -178,10 +222,33 @@ class Repository(Protocol):
 
     async def leaderboard(self, guild_id: int, game: str, *, limit: int = 10,
                           offset: int = 0) -> list[LeaderboardRow]:
-        """Human players of a guild by wins, then win rate, then games."""
+        """Human players of a guild by rating (``mu - 3 sigma``), then wins, win rate, games.
+        ``record_game`` keeps the ratings (bot/ratings.py) in its own transaction."""
+
+    async def leaderboard_size(self, guild_id: int, game: str) -> int:
+        """How many human players the guild's leaderboard of the game has."""
 
     async def player_stats(self, guild_id: int, game: str, user_id: int) -> LeaderboardRow | None:
-        """One player's totals in a guild (None if they never finished a game)."""
+        """One player's totals and leaderboard place in a guild (None if they never
+        finished a game)."""
+
+    async def ratings(self, guild_id: int, game: str) -> list[RatingRow]:
+        """Every current rating of the guild's game (people and computer levels)."""
+
+    async def rating_history(self, guild_id: int, game: str,
+                             user_id: int) -> list[RatingPoint]:
+        """A player's rating after each of their rated games, oldest first."""
+
+    async def partners(self, guild_id: int, game: str, user_id: int, *,
+                       limit: int = 3) -> list[PartnerRow]:
+        """Who the player sat with most (teammates in Tichu), most shared wins first."""
+
+    async def load_game(self, guild_id: int, game_id: int) -> GameResult | None:
+        """One finished game of the guild with players, stats and replay (None if absent)."""
+
+    async def rebuild_ratings(self) -> int:
+        """Recompute every rating and its history from the stored games in finish order,
+        in one transaction; the number of games rated."""
 
     async def recent_games(self, guild_id: int, game: str, *, user_id: int | None = None,
                            limit: int = 10) -> list[GameResult]:

@@ -20,6 +20,7 @@ from typing import Any, Literal, Self
 
 import aiosqlite
 
+from bot.ratings import RatedGame, Rating, Seat, player_key, rate_game, user_of
 from bot.store.codec import (
     as_flag,
     as_int,
@@ -40,6 +41,9 @@ from bot.store.models import (
     GamePlayerResult,
     GameResult,
     LeaderboardRow,
+    PartnerRow,
+    RatingPoint,
+    RatingRow,
     SeatRecord,
     SequenceConflictError,
     StoreError,
@@ -70,7 +74,6 @@ WITH entries AS (
     FROM games AS g
     JOIN game_players AS gp ON gp.game_id = g.id
     WHERE g.guild_id = :guild_id AND g.game = :game AND gp.user_id IS NOT NULL
-      {user_filter}
 ),
 totals AS (
     SELECT user_id,
@@ -88,13 +91,16 @@ latest AS (
     ) WHERE pick = 1
 ),
 ranked AS (
-    SELECT t.user_id, l.name, t.games, t.wins,
-           ROW_NUMBER() OVER (ORDER BY t.wins DESC, CAST(t.wins AS REAL) / t.games DESC,
+    SELECT t.user_id, l.name, t.games, t.wins, r.ordinal,
+           ROW_NUMBER() OVER (ORDER BY r.ordinal IS NULL, r.ordinal DESC, t.wins DESC,
+                                       CAST(t.wins AS REAL) / t.games DESC,
                                        t.games DESC, t.user_id) AS rank
     FROM totals AS t JOIN latest AS l ON l.user_id = t.user_id
+    LEFT JOIN ratings AS r ON r.guild_id = :guild_id AND r.game = :game
+                          AND r.player = 'u:' || t.user_id
 ),
 page AS (
-    SELECT * FROM ranked ORDER BY rank LIMIT :limit OFFSET :offset
+    SELECT * FROM ranked {user_filter} ORDER BY rank LIMIT :limit OFFSET :offset
 ),
 stat_totals AS (
     SELECT e.user_id, s.key, SUM(s.value) AS total
@@ -103,10 +109,34 @@ stat_totals AS (
     WHERE e.user_id IN (SELECT user_id FROM page)
     GROUP BY e.user_id, s.key
 )
-SELECT p.rank, p.user_id, p.name, p.games, p.wins, st.key, st.total
+SELECT p.rank, p.user_id, p.name, p.games, p.wins, p.ordinal, st.key, st.total
 FROM page AS p LEFT JOIN stat_totals AS st ON st.user_id = p.user_id
 ORDER BY p.rank, st.key
 """
+
+
+def _as_float(value: object, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise CorruptRowError(f"{where}: expected a number, got {value!r}")
+    return float(value)
+
+
+def _as_optional_float(value: object, where: str) -> float | None:
+    return None if value is None else _as_float(value, where)
+
+
+def _rated_seats(players: Sequence[GamePlayerResult], scores: Sequence[int]) -> tuple[Seat, ...]:
+    """The seats of a finished game as the rating sees them: persons and computer levels
+    (empty seats left out), each with its final score (its team's in Tichu)."""
+    seats = []
+    for player in players:
+        key = player_key(player.user_id, player.bot_level)
+        if key is None:
+            continue
+        index = player.team if 0 <= player.team < len(scores) else player.seat
+        score = scores[index] if 0 <= index < len(scores) else 0
+        seats.append(Seat(key, player.team, bool(player.won), score))
+    return tuple(seats)
 
 
 def _table_missing(table_id: int) -> StoreError:
@@ -212,12 +242,32 @@ class SQLiteRepository:
             await self._pragma(conn, "synchronous = NORMAL")
             await self._pragma(conn, "foreign_keys = ON")
             await apply_migrations(conn, self._migrations)
+            await self._rate_older_games(conn)
         except BaseException as error:
             await conn.close()
             if isinstance(error, sqlite3.Error):
                 raise StoreError("open_failed", f"cannot open {self._path!r}: {error}") from error
             raise
         return conn
+
+    async def _rate_older_games(self, conn: aiosqlite.Connection) -> None:
+        """Rate the games stored before ratings existed (migration 0002): when there are
+        games but no rating at all, rebuild every rating once."""
+        tables = await self._fetchall(
+            conn, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ratings'")
+        if not tables:
+            return  # a database staged at an older version (tests)
+        rows = await self._fetchall(
+            conn, "SELECT EXISTS (SELECT 1 FROM games) AND NOT EXISTS (SELECT 1 FROM ratings)")
+        if rows and rows[0][0]:
+            await self._execute(conn, "BEGIN IMMEDIATE")
+            try:
+                count = await self._rebuild(conn)
+                await self._execute(conn, "COMMIT")
+            except BaseException:
+                await self._rollback(conn)
+                raise
+            log.info("rated %d games stored before ratings existed", count)
 
     @staticmethod
     async def _pragma(conn: aiosqlite.Connection, pragma: str) -> object:
@@ -605,7 +655,171 @@ class SQLiteRepository:
                 conn, "UPDATE tables SET status = ?, updated_at = ? WHERE id = ?",
                 (TableStatus.FINISHED.value, now, result.table_id),
             )
+            await self._rate(conn, game_id, result.guild_id, result.game,
+                             _rated_seats(result.players, result.scores))
         return game_id
+
+    # -- ratings -------------------------------------------------------------------
+
+    async def _rate(self, conn: aiosqlite.Connection, game_id: int, guild_id: int, game: str,
+                    seats: tuple[Seat, ...]) -> None:
+        """Rate one game (bot/ratings.py) against the stored ratings, and store the new
+        ratings and their history rows; part of the caller's transaction."""
+        keys = sorted({seat.key for seat in seats})
+        current: dict[str, tuple[Rating, int]] = {}
+        if keys:
+            marks = ", ".join("?" for _ in keys)
+            rows = await self._fetchall(
+                conn, "SELECT player, mu, sigma, games FROM ratings WHERE guild_id = ? "
+                f"AND game = ? AND player IN ({marks})", (guild_id, game, *keys))
+            for row in rows:
+                where = f"rating of {row['player']!r}"
+                current[as_str(row["player"], where)] = (
+                    Rating(_as_float(row["mu"], where), _as_float(row["sigma"], where)),
+                    as_int(row["games"], where))
+        new = rate_game(game, seats, {key: value[0] for key, value in current.items()})
+        await self._executemany(
+            conn,
+            "INSERT INTO ratings (guild_id, game, player, user_id, mu, sigma, ordinal, games) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, player) DO UPDATE "
+            "SET mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, "
+            "games = excluded.games",
+            [(guild_id, game, key, user_of(key), r.mu, r.sigma, r.ordinal,
+              current.get(key, (r, 0))[1] + 1) for key, r in sorted(new.items())],
+        )
+        await self._executemany(
+            conn, "INSERT INTO rating_history (game_id, player, mu, sigma) VALUES (?, ?, ?, ?)",
+            [(game_id, key, r.mu, r.sigma) for key, r in sorted(new.items())],
+        )
+
+    async def rebuild_ratings(self) -> int:
+        """Forget every rating and rate every stored game again in finish order, in one
+        transaction; the number of games rated. Gives the numbers of the incremental
+        updates (the same function on the same games in the same order)."""
+        async with self._session("rebuild_ratings", "BEGIN IMMEDIATE") as conn:
+            return await self._rebuild(conn)
+
+    async def _rebuild(self, conn: aiosqlite.Connection) -> int:
+        await self._execute(conn, "DELETE FROM rating_history")
+        await self._execute(conn, "DELETE FROM ratings")
+        games = await self._rated_games(conn)
+        for guild_id, played in games:
+            await self._rate(conn, played.id, guild_id, played.game, played.seats)
+        return len(games)
+
+    async def _rated_games(self, conn: aiosqlite.Connection) -> list[tuple[int, RatedGame]]:
+        game_rows = await self._fetchall(
+            conn, "SELECT id, guild_id, game, scores FROM games ORDER BY finished_at, id")
+        player_rows = await self._fetchall(
+            conn, "SELECT game_id, seat, user_id, bot_level, name, team, won FROM game_players "
+            "ORDER BY game_id, seat")
+        players: dict[int, list[GamePlayerResult]] = {}
+        for row in player_rows:
+            where = f"game {row['game_id']!r}, seat {row['seat']!r}"
+            players.setdefault(as_int(row["game_id"], where), []).append(GamePlayerResult(
+                seat=as_int(row["seat"], where),
+                user_id=as_optional_int(row["user_id"], f"{where} user_id"),
+                bot_level=as_optional_str(row["bot_level"], f"{where} bot_level"),
+                name=as_str(row["name"], f"{where} name"), team=as_int(row["team"], where),
+                won=as_flag(row["won"], f"{where} won")))
+        out: list[tuple[int, RatedGame]] = []
+        for row in game_rows:
+            where = f"game {row['id']!r}"
+            game_id = as_int(row["id"], where)
+            seats = _rated_seats(players.get(game_id, []),
+                                 load_int_list(row["scores"], f"{where} scores"))
+            out.append((as_int(row["guild_id"], where),
+                        RatedGame(game_id, as_str(row["game"], where), seats)))
+        return out
+
+    async def ratings(self, guild_id: int, game: str) -> list[RatingRow]:
+        """Every current rating of the guild's game, best first."""
+        async with self._session("ratings", None) as conn:
+            rows = await self._fetchall(
+                conn, "SELECT player, user_id, mu, sigma, games FROM ratings "
+                "WHERE guild_id = ? AND game = ? ORDER BY ordinal DESC, player",
+                (guild_id, game))
+        out = []
+        for row in rows:
+            where = f"rating of {row['player']!r}"
+            out.append(RatingRow(
+                player=as_str(row["player"], where),
+                user_id=as_optional_int(row["user_id"], where),
+                mu=_as_float(row["mu"], where), sigma=_as_float(row["sigma"], where),
+                games=as_int(row["games"], where)))
+        return out
+
+    async def rating_history(self, guild_id: int, game: str,
+                             user_id: int) -> list[RatingPoint]:
+        """The player's rating after each of their rated games, oldest first."""
+        async with self._session("rating_history", None) as conn:
+            rows = await self._fetchall(
+                conn, "SELECT g.id, g.finished_at, h.mu, h.sigma FROM rating_history AS h "
+                "JOIN games AS g ON g.id = h.game_id WHERE g.guild_id = ? AND g.game = ? "
+                "AND h.player = ? ORDER BY g.finished_at, g.id",
+                (guild_id, game, f"u:{user_id}"))
+        points = []
+        for row in rows:
+            where = f"rating history of game {row['id']!r}"
+            points.append(RatingPoint(
+                game_id=as_int(row["id"], where),
+                finished_at=parse_timestamp(row["finished_at"], where),
+                mu=_as_float(row["mu"], where), sigma=_as_float(row["sigma"], where)))
+        return points
+
+    async def partners(self, guild_id: int, game: str, user_id: int, *,
+                       limit: int = 3) -> list[PartnerRow]:
+        """Who the player sat with most: teammates in team games (Tichu), everyone at the
+        table otherwise; most shared wins first, then most games."""
+        _check_page(limit, 0)
+        team_only = int(game == "tichu")
+        async with self._session("partners", None) as conn:
+            rows = await self._fetchall(
+                conn,
+                "SELECT CASE WHEN o.user_id IS NOT NULL THEN 'u:' || o.user_id "
+                "            ELSE 'cpu:' || o.bot_level END AS player, MAX(o.name) AS name, "
+                "       COUNT(DISTINCT g.id) AS games, "
+                "       COUNT(DISTINCT CASE WHEN me.won = 1 AND o.won = 1 THEN g.id END) AS wins "
+                "FROM games AS g "
+                "JOIN game_players AS me ON me.game_id = g.id AND me.user_id = :user_id "
+                "JOIN game_players AS o ON o.game_id = g.id AND o.seat <> me.seat "
+                "     AND (o.user_id IS NULL OR o.user_id <> :user_id) "
+                "     AND (o.user_id IS NOT NULL OR o.bot_level IS NOT NULL) "
+                "     AND (:team_only = 0 OR o.team = me.team) "
+                "WHERE g.guild_id = :guild_id AND g.game = :game "
+                "GROUP BY player ORDER BY wins DESC, games DESC, player LIMIT :limit",
+                {"guild_id": guild_id, "game": game, "user_id": user_id,
+                 "team_only": team_only, "limit": limit})
+        return [PartnerRow(player=as_str(r["player"], "partner"), name=as_str(r["name"], "partner"),
+                           games=as_int(r["games"], "partner"), wins=as_int(r["wins"], "partner"))
+                for r in rows]
+
+    async def leaderboard_size(self, guild_id: int, game: str) -> int:
+        """How many people the guild's leaderboard of the game has."""
+        async with self._session("leaderboard_size", None) as conn:
+            rows = await self._fetchall(
+                conn, "SELECT COUNT(DISTINCT gp.user_id) AS n FROM games AS g "
+                "JOIN game_players AS gp ON gp.game_id = g.id "
+                "WHERE g.guild_id = ? AND g.game = ? AND gp.user_id IS NOT NULL",
+                (guild_id, game))
+        return as_int(rows[0]["n"], "leaderboard size")
+
+    async def load_game(self, guild_id: int, game_id: int) -> GameResult | None:
+        """One finished game of the guild, with its players, stats and replay."""
+        params = {"guild_id": guild_id, "game_id": game_id}
+        async with self._session("load_game", "BEGIN") as conn:
+            game_rows = await self._fetchall(
+                conn, "SELECT id, table_id, guild_id, game, scores, winner, replay, finished_at "
+                "FROM games WHERE id = :game_id AND guild_id = :guild_id", params)
+            player_rows = await self._fetchall(
+                conn, "SELECT game_id, seat, user_id, bot_level, name, team, won "
+                "FROM game_players WHERE game_id = :game_id ORDER BY seat", params)
+            stat_rows = await self._fetchall(
+                conn, "SELECT game_id, seat, key, value FROM game_player_stats "
+                "WHERE game_id = :game_id ORDER BY seat, key", params)
+        if not game_rows:
+            return None
+        return self._games_from_rows(game_rows, player_rows, stat_rows)[0]
 
     async def leaderboard(self, guild_id: int, game: str, *, limit: int = 10,
                           offset: int = 0) -> list[LeaderboardRow]:
@@ -623,7 +837,7 @@ class SQLiteRepository:
                              limit: int, offset: int) -> list[LeaderboardRow]:
         params = {"guild_id": guild_id, "game": game, "user_id": user_id,
                   "limit": limit, "offset": offset}
-        user_filter = "" if user_id is None else "AND gp.user_id = :user_id"
+        user_filter = "" if user_id is None else "WHERE user_id = :user_id"
         sql = _PLAYER_TOTALS.format(user_filter=user_filter)
         async with self._session("leaderboard", None) as conn:
             rows = await self._fetchall(conn, sql, params)
@@ -635,7 +849,9 @@ class SQLiteRepository:
             if entry is None:
                 entry = board[user] = LeaderboardRow(
                     user_id=user, name=as_str(row["name"], f"{where} name"),
-                    games=as_int(row["games"], where), wins=as_int(row["wins"], where))
+                    games=as_int(row["games"], where), wins=as_int(row["wins"], where),
+                    rating=_as_optional_float(row["ordinal"], f"{where} rating"),
+                    rank=as_int(row["rank"], where))
             if row["key"] is not None:
                 entry.stats[as_str(row["key"], where)] = as_int(row["total"], where)
         return list(board.values())

@@ -19,6 +19,12 @@ async def test_commands_are_localised(world: World, tmp_path: Path) -> None:
         assert subcommands["new"]["name_localizations"]["fr"] == "nouvelle"
         assert subcommands["rules"]["name_localizations"]["fr"] == "règles"
         assert subcommands["new"]["description_localizations"]["fr"].startswith("Ouvrir")
+        # Every game's commands have real descriptions in both languages.
+        for game in ("tichu", "chinois", "tysiacha"):
+            group = world.emu.get_command(game)
+            for option in [group.data, *group.options]:
+                assert not option["description"].startswith("cmd."), option["name"]
+                assert not option["description_localizations"]["fr"].startswith("cmd.")
         # A French speaker gets the rules in French.
         reply = await world.emu.slash(world.users[1], world.channel, "tichu rules")
         rules = await reply.response()

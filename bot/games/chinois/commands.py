@@ -16,9 +16,8 @@ if TYPE_CHECKING:
 
 
 def new_command(bot: TichuBot) -> Any:
-    @app_commands.describe(turn_timer=ls("Seconds per turn before a computer plays (off by default)",
-                                         "cmd.new.turn_timer"))
-    @app_commands.rename(turn_timer=ls("turn_timer", "cmd.new.turn_timer.name"))
+    @app_commands.describe(turn_timer=ls("cmd.new.turn_timer"))
+    @app_commands.rename(turn_timer=ls("cmd.new.turn_timer.name"))
     async def new(interaction: discord.Interaction[Any],
                   turn_timer: app_commands.Range[int, 10, 3600] | None = None) -> None:
         await open_table(bot, CHINOIS, interaction, {"turn_timer": turn_timer})

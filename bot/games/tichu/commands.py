@@ -16,11 +16,10 @@ if TYPE_CHECKING:
 
 
 def new_command(bot: TichuBot) -> Any:
-    @app_commands.describe(target=ls("Points to win (default 1000)", "cmd.new.target"),
-                           turn_timer=ls("Seconds per turn before a computer plays (off by default)",
-                                         "cmd.new.turn_timer"))
-    @app_commands.rename(target=ls("target", "cmd.new.target.name"),
-                         turn_timer=ls("turn_timer", "cmd.new.turn_timer.name"))
+    @app_commands.describe(target=ls("cmd.new.target"),
+                           turn_timer=ls("cmd.new.turn_timer"))
+    @app_commands.rename(target=ls("cmd.new.target.name"),
+                         turn_timer=ls("cmd.new.turn_timer.name"))
     async def new(interaction: discord.Interaction[Any],
                   target: app_commands.Range[int, 50, 10000] = 1000,
                   turn_timer: app_commands.Range[int, 10, 3600] | None = None) -> None:

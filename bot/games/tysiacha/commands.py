@@ -17,14 +17,12 @@ if TYPE_CHECKING:
 
 def new_command(bot: TichuBot) -> Any:
     @app_commands.describe(
-        players=ls("3 players, or 4 with the dealer sitting out (default 3)",
-                   "cmd.tysiacha.new.players"),
-        rounding=ls("Round defenders' points to 10 (default) or 5", "cmd.tysiacha.new.rounding"),
-        turn_timer=ls("Seconds per turn before a computer plays (off by default)",
-                      "cmd.new.turn_timer"))
-    @app_commands.rename(players=ls("players", "cmd.tysiacha.new.players.name"),
-                         rounding=ls("rounding", "cmd.tysiacha.new.rounding.name"),
-                         turn_timer=ls("turn_timer", "cmd.new.turn_timer.name"))
+        players=ls("cmd.tysiacha.new.players"),
+        rounding=ls("cmd.tysiacha.new.rounding"),
+        turn_timer=ls("cmd.new.turn_timer"))
+    @app_commands.rename(players=ls("cmd.tysiacha.new.players.name"),
+                         rounding=ls("cmd.tysiacha.new.rounding.name"),
+                         turn_timer=ls("cmd.new.turn_timer.name"))
     @app_commands.choices(
         players=[app_commands.Choice(name="3", value=3), app_commands.Choice(name="4", value=4)],
         rounding=[app_commands.Choice(name="10", value=10), app_commands.Choice(name="5", value=5)])
