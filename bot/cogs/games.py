@@ -1,7 +1,8 @@
 """``/<game> …``: one command group per game, the same thin commands for each.
 
 Every group has ``new`` (its options are the game's own), ``table``, ``rules``,
-``leaderboard``, ``stats``, ``takeover`` and ``abandon``.
+``leaderboard``, ``stats``, ``history``, ``takeover`` and ``abandon`` (the records
+commands live in :mod:`bot.cogs.records`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.cogs import records
 from bot.games.base import GameSpec
 from bot.i18n import t
 from bot.i18n.translator import ls
@@ -133,45 +135,23 @@ def game_group(bot: TichuBot, spec: GameSpec, new: NewCommand) -> GameGroup:
                                                 ephemeral=True)
 
     async def leaderboard(interaction: discord.Interaction[Any]) -> None:
-        assert interaction.guild_id is not None
-        locale = user_locale(interaction)
-        rows = await bot.service.repo.leaderboard(interaction.guild_id, name, limit=10)
-        if not rows:
-            await interaction.response.send_message(t(locale, "leaderboard.empty"))
-            return
-        lines = [t(locale, "leaderboard.header")]
-        for rank, row in enumerate(rows, start=1):
-            lines.append(t(locale, "leaderboard.row", rank=rank, name=row.name, games=row.games,
-                           wins=row.wins, rate=round(100 * row.win_rate),
-                           extra=spec_extra(locale, name, row.stats)))
-        embed = discord.Embed(title=t(locale, f"leaderboard.title.{name}"),
-                              description="\n".join(lines), colour=discord.Colour.dark_green())
-        await interaction.response.send_message(embed=embed)
+        await records.leaderboard_command(bot, interaction, name)
 
     @app_commands.describe(user=ls("cmd.stats.user"))
     @app_commands.rename(user=ls("cmd.stats.user.name"))
     async def stats(interaction: discord.Interaction[Any],
                     user: discord.User | None = None) -> None:
-        assert interaction.guild_id is not None
-        locale = user_locale(interaction)
-        who = user or interaction.user
-        row = await bot.service.repo.player_stats(interaction.guild_id, name, who.id)
-        if row is None:
-            await interaction.response.send_message(
-                t(locale, "stats.none", name=who.display_name), ephemeral=True)
-            return
-        s = row.stats
-        text = t(locale, "stats.body", games=row.games, wins=row.wins,
-                 rate=round(100 * row.win_rate))
-        details = t(locale, f"stats.{name}", **{k: s.get(k, 0) for k in STAT_KEYS},
-                    per_deal=round(s.get("points", 0) / max(1, s.get("deals", 0)), 1))
-        embed = discord.Embed(title=t(locale, f"stats.title.{name}", name=who.display_name),
-                              description=f"{text}\n{details}", colour=discord.Colour.dark_green())
-        await interaction.response.send_message(embed=embed)
+        await records.stats_command(bot, interaction, name, user or interaction.user)
+
+    @app_commands.describe(user=ls("cmd.history.user"))
+    @app_commands.rename(user=ls("cmd.history.user.name"))
+    async def history(interaction: discord.Interaction[Any],
+                      user: discord.User | None = None) -> None:
+        await records.history_command(bot, interaction, name, user or interaction.user)
 
     commands: list[tuple[str, Callable[..., Awaitable[None]]]] = [
         ("table", table), ("abandon", abandon), ("takeover", takeover), ("rules", rules),
-        ("leaderboard", leaderboard), ("stats", stats)]
+        ("leaderboard", leaderboard), ("stats", stats), ("history", history)]
     for command, callback in commands:
         group.add_command(app_commands.Command(
             name=ls(f"cmd.{command}.name"),

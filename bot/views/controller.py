@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.cogs import records
 from bot.games.base import HandMessage
 from bot.i18n import t
 from bot.store.models import StoreError
@@ -60,7 +61,7 @@ class Controller:
             return
         # Answer Discord at once, before any lock or drawing: the outcome (a redrawn
         # message, or a refusal) follows. A busy table can never make a click time out.
-        if cid.action in NEW_MESSAGE_ACTIONS:
+        if cid.action in NEW_MESSAGE_ACTIONS or cid.action in records.EPHEMERAL_ACTIONS:
             await interaction.response.defer(ephemeral=True, thinking=True)
         else:
             await interaction.response.defer()
@@ -77,6 +78,9 @@ class Controller:
     async def _dispatch(self, interaction: discord.Interaction[Any], cid: ids.ComponentId,
                         values: list[str]) -> None:
         action = cid.action
+        if action in records.RECORD_ACTIONS:
+            await records.handle_component(self.bot, interaction, cid, values)
+            return
         if action in LOBBY_ACTIONS:
             await self._lobby(interaction, cid, values)
             return

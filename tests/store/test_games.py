@@ -70,24 +70,77 @@ async def season(repo: SQLiteRepository) -> list[GameResult]:
     return games
 
 
+def rated(rating: float, rank: int) -> dict[str, Any]:
+    """The rating fields of a row: the ordinal of bot/ratings.py after the season."""
+    return {"rating": pytest.approx(rating, abs=1e-6), "rank": rank}
+
+
+# By rating (mu - 3 sigma of the openskill model): Eve's one win over the strong side of
+# day 4 puts her above Bob, who has more wins over more games.
 EXPECTED = [
     LeaderboardRow(ANN, "Ann B.", games=3, wins=2,
-                   stats={"bombs": 1, "tichu_called": 3, "tichu_won": 2}),
-    LeaderboardRow(BOB, "Bob", games=4, wins=2,
-                   stats={"grand_tichu_called": 1, "tichu_called": 1, "tichu_won": 1}),
+                   stats={"bombs": 1, "tichu_called": 3, "tichu_won": 2},
+                   **rated(2.918005323, 1)),
     LeaderboardRow(EVE, "Eve", games=1, wins=1,
-                   stats={"grand_tichu_called": 1, "grand_tichu_won": 1}),
-    LeaderboardRow(CAT, "Cat", games=2, wins=1, stats={"tichu_called": 1}),
-    LeaderboardRow(DAN, "Dan", games=3, wins=0, stats={"bombs": 2}),
+                   stats={"grand_tichu_called": 1, "grand_tichu_won": 1},
+                   **rated(2.376883638, 2)),
+    LeaderboardRow(BOB, "Bob", games=4, wins=2,
+                   stats={"grand_tichu_called": 1, "tichu_called": 1, "tichu_won": 1},
+                   **rated(2.180857025, 3)),
+    LeaderboardRow(CAT, "Cat", games=2, wins=1, stats={"tichu_called": 1},
+                   **rated(0.977062489, 4)),
+    LeaderboardRow(DAN, "Dan", games=3, wins=0, stats={"bombs": 2},
+                   **rated(-4.621883863, 5)),
 ]
 
 
-async def test_the_leaderboard_ranks_humans_by_wins_then_win_rate(
+async def test_the_leaderboard_ranks_humans_by_rating(
         repo: SQLiteRepository, season: list[GameResult]) -> None:
     board = await repo.leaderboard(1, "tichu")
     assert board == EXPECTED
-    assert [round(row.win_rate, 3) for row in board] == [0.667, 0.5, 1.0, 0.5, 0.0]
+    assert [row.rating for row in board] == sorted((row.rating for row in board), reverse=True)
+    assert [round(row.win_rate, 3) for row in board] == [0.667, 1.0, 0.5, 0.5, 0.0]
     assert all(row.user_id is not None for row in board)  # the robots are not listed
+    assert await repo.leaderboard_size(1, "tichu") == 5
+    assert await repo.leaderboard_size(3, "tichu") == 0
+
+
+async def test_the_computer_level_is_rated_like_a_player(
+        repo: SQLiteRepository, season: list[GameResult]) -> None:
+    ratings = {row.player: row for row in await repo.ratings(1, "tichu")}
+    assert set(ratings) == {"u:100", "u:200", "u:300", "u:400", "u:500", "cpu:hard"}
+    assert ratings["cpu:hard"].user_id is None and ratings["cpu:hard"].games == 3
+    assert ratings["u:200"].games == 4
+
+
+async def test_rebuilding_the_ratings_gives_the_same_numbers(
+        repo: SQLiteRepository, season: list[GameResult]) -> None:
+    before = {guild: await repo.ratings(guild, game)
+              for guild, game in ((1, "tichu"), (2, "tichu"), (1, "chinois"))}
+    history = await repo.rating_history(1, "tichu", BOB)
+    assert [point.game_id for point in history] == [g.id for g in season]
+    assert history[-1].ordinal == pytest.approx(EXPECTED[2].rating)
+    assert await repo.rebuild_ratings() == 6
+    after = {guild: await repo.ratings(guild, game)
+             for guild, game in ((1, "tichu"), (2, "tichu"), (1, "chinois"))}
+    assert after == before
+    assert await repo.rating_history(1, "tichu", BOB) == history
+
+
+async def test_partners_are_teammates_by_shared_wins(
+        repo: SQLiteRepository, season: list[GameResult]) -> None:
+    partners = await repo.partners(1, "tichu", ANN)
+    assert [(p.player, p.games, p.wins) for p in partners] == [
+        ("u:200", 1, 1), ("u:300", 1, 1), ("u:400", 1, 0)]
+    assert (await repo.partners(1, "tichu", BOB))[0].player == "cpu:hard"
+
+
+async def test_load_game_is_per_guild(repo: SQLiteRepository,
+                                      season: list[GameResult]) -> None:
+    first = season[0]
+    assert first.id is not None
+    assert await repo.load_game(1, first.id) == first
+    assert await repo.load_game(2, first.id) is None
 
 
 async def test_the_leaderboard_pages(repo: SQLiteRepository, season: list[GameResult]) -> None:
@@ -117,7 +170,8 @@ async def test_player_stats(repo: SQLiteRepository, season: list[GameResult]) ->
     assert await repo.player_stats(1, "tichu", 999) is None
     assert await repo.player_stats(3, "tichu", ANN) is None
     in_other_guild = await repo.player_stats(2, "tichu", ANN)
-    assert in_other_guild == LeaderboardRow(ANN, "Ann", 1, 1, {"tichu_called": 5})
+    assert in_other_guild == LeaderboardRow(ANN, "Ann", 1, 1, {"tichu_called": 5},
+                                            **rated(2.430406809, 1))
 
 
 async def test_recent_games_newest_first(repo: SQLiteRepository,
@@ -204,4 +258,5 @@ async def test_a_user_in_two_seats_counts_one_game(repo: SQLiteRepository) -> No
                         (ANN, "Ann", {"tichu_called": 1, "tichu_won": 1}), (None, "Robot", {})],
                  winner=0, day=1, guild_id=7)
     assert await repo.leaderboard(7, "tichu") == [
-        LeaderboardRow(ANN, "Ann", games=1, wins=1, stats={"tichu_called": 2, "tichu_won": 1})]
+        LeaderboardRow(ANN, "Ann", games=1, wins=1, stats={"tichu_called": 2, "tichu_won": 1},
+                       **rated(2.430406809, 1))]

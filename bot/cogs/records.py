@@ -1,0 +1,257 @@
+"""``/<game> leaderboard``, ``stats`` and ``history``, and their buttons and selects.
+
+Their components are not tied to a table: their custom IDs use table ``0`` and one of
+:data:`RECORD_ACTIONS`, with the game (and page) in the argument; the guild is always the
+clicker's own, so a forged ID can only show what the clicker may see anyway.
+
+``tichu:b:0:-:lbpage:<game>.<page>.<p|n>``  leaderboard page (0-based; previous/next)
+``tichu:s:0:-:hgame:<game>``           history select; the value is a game id
+``tichu:b:0:-:hexport:<game id>``      the replay file of one game
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.games import all_specs
+from bot.i18n import t
+from bot.render.ratings import BoardLine, render_leaderboard, render_rating_chart
+from bot.store.models import GamePlayerResult, GameResult, LeaderboardRow
+from bot.tables import TableError, ids
+from bot.views.components import GameButton, GameSelect, view_of
+from bot.workers import offload
+
+if TYPE_CHECKING:
+    from bot.app import TichuBot
+
+PAGE = 10
+HISTORY = 10
+RECORD_ACTIONS = {"lbpage", "hgame", "hexport"}
+EPHEMERAL_ACTIONS = {"hgame", "hexport"}
+_PAGE_ARG = re.compile(r"(?P<game>[a-z]{1,16})\.(?P<page>\d{1,4})\.[pn]")
+
+
+def _locale(interaction: discord.Interaction[Any]) -> str:
+    return str(interaction.locale.value if interaction.locale else "en")
+
+
+def player_name(locale: str, player: GamePlayerResult) -> str:
+    if player.user_id is None:
+        return t(locale, "seat.computer", seat=player.seat + 1,
+                 level=t(locale, f"level.{player.bot_level or 'normal'}"))
+    return player.name
+
+
+def _rating(value: float | None) -> str:
+    return "—" if value is None else f"{value:.1f}"
+
+
+# -- leaderboard -------------------------------------------------------------------
+
+async def leaderboard_message(bot: TichuBot, locale: str, guild_id: int, game: str,
+                              user_id: int, page: int) -> dict[str, Any] | None:
+    """The leaderboard page as message fields (embed, file, view); None if empty."""
+    repo = bot.service.repo
+    size = await repo.leaderboard_size(guild_id, game)
+    if size == 0:
+        return None
+    pages = max(1, -(-size // PAGE))
+    page = min(max(page, 0), pages - 1)
+    rows = await repo.leaderboard(guild_id, game, limit=PAGE, offset=page * PAGE)
+    own: LeaderboardRow | None = None
+    if all(row.user_id != user_id for row in rows):
+        own = await repo.player_stats(guild_id, game, user_id)
+
+    def line(row: LeaderboardRow) -> BoardLine:
+        return BoardLine(row.rank, row.name, row.rating, row.games, row.win_rate,
+                         mine=row.user_id == user_id)
+
+    from bot.cogs.games import spec_extra  # the game's own column (circular at import)
+
+    title = t(locale, f"leaderboard.title.{game}")
+    headers = [t(locale, f"ratings.col.{c}") for c in ("rank", "name", "rating", "games", "rate")]
+    footer = t(locale, "ratings.page", page=page + 1, pages=pages)
+    image = await offload(render_leaderboard, title, headers, [line(r) for r in rows],
+                          None if own is None else line(own), footer)
+    text = [t(locale, "leaderboard.header")]
+    for row in [*rows, *([own] if own else [])]:
+        text.append(t(locale, "leaderboard.row", rank=row.rank, name=row.name, games=row.games,
+                      wins=row.wins, rate=round(100 * row.win_rate),
+                      extra=f"{_rating(row.rating)} · " + spec_extra(locale, game, row.stats)))
+    embed = discord.Embed(title=title, description="\n".join(text)[:4000],
+                          colour=discord.Colour.dark_green())
+    embed.set_image(url="attachment://leaderboard.png")
+    buttons = [
+        GameButton(ids.button(0, "lbpage", f"{game}.{max(page - 1, 0)}.p"),
+                   label=t(locale, "ratings.previous"), disabled=page == 0),
+        GameButton(ids.button(0, "lbpage", f"{game}.{min(page + 1, pages - 1)}.n"),
+                   label=t(locale, "ratings.next"), disabled=page >= pages - 1),
+    ]
+    return {"embed": embed, "file": discord.File(io.BytesIO(image), "leaderboard.png"),
+            "view": view_of(*buttons)}
+
+
+async def leaderboard_command(bot: TichuBot, interaction: discord.Interaction[Any],
+                              game: str) -> None:
+    assert interaction.guild_id is not None
+    locale = _locale(interaction)
+    await interaction.response.defer(thinking=True)
+    message = await leaderboard_message(bot, locale, interaction.guild_id, game,
+                                        interaction.user.id, 0)
+    if message is None:
+        await interaction.followup.send(t(locale, "leaderboard.empty"))
+        return
+    await interaction.followup.send(**message)
+
+
+# -- stats ---------------------------------------------------------------------------
+
+async def stats_command(bot: TichuBot, interaction: discord.Interaction[Any], game: str,
+                        who: discord.User | discord.Member) -> None:
+    from bot.cogs.games import STAT_KEYS
+
+    assert interaction.guild_id is not None
+    locale = _locale(interaction)
+    repo = bot.service.repo
+    row = await repo.player_stats(interaction.guild_id, game, who.id)
+    if row is None:
+        await interaction.response.send_message(
+            t(locale, "stats.none", name=who.display_name), ephemeral=True)
+        return
+    await interaction.response.defer(thinking=True)
+    s = row.stats
+    lines = [t(locale, "stats.rating", rating=_rating(row.rating), rank=row.rank),
+             t(locale, "stats.body", games=row.games, wins=row.wins,
+               rate=round(100 * row.win_rate)),
+             t(locale, f"stats.{game}", **{k: s.get(k, 0) for k in STAT_KEYS},
+               per_deal=round(s.get("points", 0) / max(1, s.get("deals", 0)), 1))]
+    partners = await repo.partners(interaction.guild_id, game, who.id, limit=1)
+    if partners:
+        best = partners[0]
+        name = best.name
+        if best.player.startswith("cpu:"):
+            name = t(locale, "ratings.cpu", level=t(locale, f"level.{best.player[4:]}"))
+        kind = "team" if game == "tichu" else "table"
+        lines.append(t(locale, f"stats.partner.{kind}", name=name, wins=best.wins,
+                       games=best.games))
+    embed = discord.Embed(title=t(locale, f"stats.title.{game}", name=who.display_name),
+                          description="\n".join(lines), colour=discord.Colour.dark_green())
+    history = await repo.rating_history(interaction.guild_id, game, who.id)
+    files = []
+    if history:
+        chart = await offload(render_rating_chart, t(locale, "ratings.chart"),
+                              [p.ordinal for p in history],
+                              t(locale, "ratings.chart_caption", games=len(history)))
+        files.append(discord.File(io.BytesIO(chart), "rating.png"))
+        embed.set_image(url="attachment://rating.png")
+    await interaction.followup.send(embed=embed, files=files)
+
+
+# -- history -------------------------------------------------------------------------
+
+def result_text(locale: str, result: GameResult) -> str:
+    """Who scored what, winners marked: ``alice & carol 1010 🏆 · bob & dave 600``."""
+    won = t(locale, "history.won")
+    if result.game == "tichu":
+        parts = []
+        for team in (0, 1):
+            names = " & ".join(player_name(locale, p) for p in result.players if p.team == team)
+            score = result.scores[team] if team < len(result.scores) else 0
+            parts.append(f"{names} {score}" + (won if result.winner == team else ""))
+        return " · ".join(parts)
+    ordered = sorted(result.players,
+                     key=lambda p: (-_score(result, p), p.seat))
+    return " · ".join(f"{player_name(locale, p)} {_score(result, p)}" + (won if p.won else "")
+                      for p in ordered)
+
+
+def _score(result: GameResult, player: GamePlayerResult) -> int:
+    return result.scores[player.team] if 0 <= player.team < len(result.scores) else 0
+
+
+def _date(result: GameResult) -> str:
+    return result.finished_at.strftime("%Y-%m-%d %H:%M") if result.finished_at else "?"
+
+
+async def history_command(bot: TichuBot, interaction: discord.Interaction[Any], game: str,
+                          who: discord.User | discord.Member) -> None:
+    assert interaction.guild_id is not None
+    locale = _locale(interaction)
+    games = await bot.service.repo.recent_games(interaction.guild_id, game, user_id=who.id,
+                                                limit=HISTORY)
+    if not games:
+        await interaction.response.send_message(
+            t(locale, "history.empty", name=who.display_name), ephemeral=True)
+        return
+    lines = [t(locale, "history.line", id=g.id, date=_date(g), result=result_text(locale, g))
+             for g in games]
+    title = t(locale, "history.title", game=t(locale, f"game.{game}"), name=who.display_name)
+    embed = discord.Embed(title=title[:256], description="\n".join(lines)[:4000],
+                          colour=discord.Colour.dark_green())
+    options = [discord.SelectOption(label=t(locale, "history.option", id=g.id,
+                                            date=_date(g))[:100], value=str(g.id))
+               for g in games]
+    select = GameSelect(ids.select(0, "hgame", game), options=options,
+                        placeholder=t(locale, "history.select"))
+    await interaction.response.send_message(embed=embed, view=view_of(select))
+
+
+def game_message(locale: str, result: GameResult) -> tuple[str, discord.ui.View]:
+    lines = [t(locale, "history.game", id=result.id, date=_date(result),
+               game=t(locale, f"game.{result.game}")),
+             result_text(locale, result)]
+    export = GameButton(ids.button(0, "hexport", str(result.id)),
+                        label=t(locale, "history.export"), style=discord.ButtonStyle.primary)
+    return "\n".join(lines), view_of(export)
+
+
+def replay_file(result: GameResult) -> discord.File:
+    data = json.dumps(result.replay, indent=1).encode()
+    return discord.File(io.BytesIO(data), f"replay-{result.id}.json")
+
+
+# -- components ----------------------------------------------------------------------
+
+async def handle_component(bot: TichuBot, interaction: discord.Interaction[Any],
+                           cid: ids.ComponentId, values: Sequence[str]) -> None:
+    """A click on a leaderboard, history or game message (already deferred)."""
+    guild_id = interaction.guild_id
+    if guild_id is None or cid.table != 0 or cid.arg is None:
+        raise TableError("forged")
+    locale = _locale(interaction)
+    if cid.action == "lbpage":
+        match = _PAGE_ARG.fullmatch(cid.arg)
+        if match is None or match["game"] not in all_specs():
+            raise TableError("forged")
+        message = await leaderboard_message(bot, locale, guild_id, match["game"],
+                                            interaction.user.id, int(match["page"]))
+        if message is None:
+            raise TableError("no_game")
+        await interaction.edit_original_response(
+            embed=message["embed"], attachments=[message["file"]], view=message["view"])
+        return
+    if cid.action == "hgame":
+        if cid.arg not in all_specs() or len(values) != 1 or not values[0].isdigit():
+            raise TableError("forged")
+        found = await bot.service.repo.load_game(guild_id, int(values[0]))
+        if found is None or found.game != cid.arg:
+            raise TableError("no_game")
+        content, view = game_message(locale, found)
+        await interaction.followup.send(content, view=view, ephemeral=True)
+        return
+    if cid.action == "hexport":
+        if not cid.arg.isdigit() or len(cid.arg) > 18:
+            raise TableError("forged")
+        found = await bot.service.repo.load_game(guild_id, int(cid.arg))
+        if found is None:
+            raise TableError("no_game")
+        await interaction.followup.send(t(locale, "history.exported", id=found.id),
+                                        file=replay_file(found), ephemeral=True)
+        return
+    raise TableError("forged")

@@ -1,0 +1,158 @@
+"""Ratings, leaderboard image, stats chart, history and replay export, through the emulator.
+
+Games are played by computers with one person (alice) whose turn timer runs out at once,
+so a computer acts for her while her seat stays hers: each game is recorded and rated for
+her and for each computer level."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from bot.app import TichuBot
+from bot.i18n import t
+from bot.store import GamePlayerResult, GameResult, TableStatus
+from engine.replay import run_replay
+from tests.bot.conftest import World
+from tests.bot.driver import component, running
+
+SHOTS = Path("/tmp/records-shots")
+
+
+async def play_with_computers(world: World, bot: TichuBot, game: str, levels: list[str],
+                              **options: Any) -> int:
+    """A finished game of ``game``: alice at seat 0 (played by a computer), ``levels`` on
+    the other seats; the table's id."""
+    service = bot.service
+    alice = world.users[0]
+    table = await service.open_lobby(game=game, guild_id=world.guild.id,
+                                     channel_id=world.channel.id, host_id=alice.id,
+                                     host_name=alice.name, locale="en",
+                                     options={**options, "turn_timer": 30})
+    table.record.options["turn_timer"] = 0.01  # seconds: the timer plays for alice
+    for seat, level in enumerate(levels, start=1):
+        await service.set_computer(table.id, alice.id, seat, level)
+    await service.start(table.id, alice.id)
+    end = time.monotonic() + 120
+    while table.status is not TableStatus.FINISHED:
+        assert time.monotonic() < end, f"{game} did not finish"
+        await asyncio.sleep(0.02)
+    await bot.presenter.idle.wait()
+    return table.id
+
+
+def save(name: str, data: bytes) -> None:
+    if SHOTS.exists():
+        (SHOTS / name).write_bytes(data)
+
+
+async def test_records_of_all_three_games(world: World, tmp_path: Path) -> None:
+    emu = world.emu
+    alice, bob = world.users[0], world.users[1]
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        await emu.wait_for_commands(["tichu", "chinois", "tysiacha"])
+        await play_with_computers(world, bot, "tichu", ["hard", "easy", "hard"], target=100)
+        await play_with_computers(world, bot, "chinois", ["easy", "normal", "normal"])
+        await play_with_computers(world, bot, "tysiacha", ["easy", "normal"])
+        repo = bot.service.repo
+        guild = world.guild.id
+
+        for game in ("tichu", "chinois", "tysiacha"):
+            # The rating: alice and each computer level, one game each.
+            ratings = {r.player: r for r in await repo.ratings(guild, game)}
+            assert f"u:{alice.id}" in ratings and all(r.games >= 1 for r in ratings.values())
+            assert any(key.startswith("cpu:") for key in ratings)
+            [stored] = await repo.recent_games(guild, game)
+            assert stored.replay["game"] == game
+
+            # The leaderboard is an image, with the rating in its text too.
+            reply = await (await emu.slash(alice, world.channel, f"{game} leaderboard")).response()
+            png = reply.attachment("leaderboard.png").data
+            assert Image.open(io.BytesIO(png)).size[0] == 900
+            assert "alice" in reply.texts[-1]
+            save(f"{game}-leaderboard.png", png)
+            assert component(reply, "lbpage") is not None
+
+            # Stats: rating, chart, partner line.
+            stats = await (await emu.slash(bob, world.channel, f"{game} stats",
+                                           user=alice)).response()
+            assert any("Classement" in text for text in stats.texts)  # bob reads French
+            save(f"{game}-rating.png", stats.attachment("rating.png").data)
+
+            # History: a select opens the game, Export attaches its replay file.
+            history = await (await emu.slash(alice, world.channel, f"{game} history")).response()
+            assert f"#{stored.id}" in history.texts[-1]
+            select = component(history, "hgame", "s")
+            opened = await (await emu.select(alice, history, select.custom_id,
+                                             [str(stored.id)])).response()
+            assert opened.ephemeral and f"#{stored.id}" in opened.content
+            export = component(opened, "hexport")
+            exported = await (await emu.click(alice, opened, export.custom_id)).response()
+            data = json.loads(exported.attachment(f"replay-{stored.id}.json").data)
+            assert data == stored.replay
+            summary = run_replay(data)
+            assert list(summary["scores"]) == stored.scores, game
+
+        # Rebuilding every rating from the stored games gives the same numbers.
+        before = {g: await repo.ratings(guild, g) for g in ("tichu", "chinois", "tysiacha")}
+        assert await repo.rebuild_ratings() == 3
+        assert {g: await repo.ratings(guild, g) for g in before} == before
+    emu.assert_clean()
+
+
+async def test_forged_record_ids_are_refused(world: World, tmp_path: Path) -> None:
+    emu = world.emu
+    alice = world.users[0]
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        await play_with_computers(world, bot, "tichu", ["easy", "easy", "easy"], target=100)
+        reply = await (await emu.slash(alice, world.channel, "tichu leaderboard")).response()
+        for forged in ("tichu:b:0:-:lbpage:poker.1", "tichu:b:0:-:lbpage:tichu",
+                       "tichu:b:1:-:lbpage:tichu.0.n", "tichu:b:0:-:hexport:x"):
+            refused = await (await emu.forged_click(alice, reply, forged)).response()
+            assert refused.content == t("en", "error.forged"), forged
+    emu.assert_clean()
+
+
+async def test_leaderboard_pages_through_buttons(world: World, tmp_path: Path) -> None:
+    """Twelve people on the board: page 1 holds ten, Next shows the last two, and the
+    caller outside the top ten sees their own line under the page."""
+    emu = world.emu
+    people = [world.users[0], *[emu.add_user(f"p{i:02d}", locale="en-US") for i in range(11)]]
+    for user in people[1:]:
+        emu.add_member(world.guild, user)
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        repo = bot.service.repo
+        for round_, user in enumerate(people):
+            table = await repo.create_table(
+                guild_id=world.guild.id, channel_id=world.channel.id + round_ + 1,
+                host_id=user.id, game="chinois", seed=str(round_), options={}, locale="en",
+                seats=[])
+            await repo.record_game(GameResult(
+                table_id=table.id, guild_id=world.guild.id, game="chinois",
+                scores=[300 - round_, 100, 90, 80], winner=0,
+                players=[GamePlayerResult(0, user.id, None, user.name, 0, True),
+                         *[GamePlayerResult(s, None, "easy", "", s, False) for s in (1, 2, 3)]],
+                replay={"game": "chinois"}))
+        board = await repo.leaderboard(world.guild.id, "chinois", limit=20)
+        assert [row.rank for row in board] == list(range(1, 13))
+        last = next(u for u in people if u.id == board[-1].user_id)
+        reply = await (await emu.slash(last, world.channel, "chinois leaderboard")).response()
+        text = reply.texts[-1]
+        assert text.count("\n") == 11  # header, ten lines, the caller's own line
+        assert last.name in text.splitlines()[-1]
+        save("chinois-leaderboard-own.png", reply.attachment("leaderboard.png").data)
+        assert component(reply, "lbpage", arg="chinois.0.p").disabled
+        following = component(reply, "lbpage", arg="chinois.1.n")
+        await (await emu.click(last, reply, following.custom_id)).response()
+        # The message is edited in place: the last two players, Next now disabled.
+        assert reply.texts[-1].count("\n") == 2 and last.name in reply.texts[-1]
+        assert component(reply, "lbpage", arg="chinois.1.n").disabled
+        assert not component(reply, "lbpage", arg="chinois.0.p").disabled
+        save("chinois-leaderboard-page2.png", reply.attachment("leaderboard.png").data)
+    emu.assert_clean()
