@@ -7,6 +7,7 @@ game brings its rules (through its engine package) and its messages.
 
 from __future__ import annotations
 
+import importlib
 import io
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -117,3 +118,51 @@ class GameSpec(Protocol):
                      table: Table, seat: int, cid: ComponentId, values: list[str],
                      locale: str) -> None:
         """A game-specific click on the seat's private message (already acknowledged)."""
+
+
+class GameModules:
+    """The part of a spec every game shares: its package holds modules of the same names
+    (``log.describe``, ``results.game_result``, ``table.table_message`` and
+    ``table.announcement``, ``controls.handle``, ``commands.new_command``) and its engine
+    package ``engine.<name>.actions`` the JSON form of its actions. Looked up when first
+    used, so the modules may import the shared machinery freely."""
+
+    name: str
+
+    def _module(self, module: str) -> Any:
+        return importlib.import_module(f"bot.games.{self.name}.{module}")
+
+    def action_from_json(self, data: Any) -> Any:
+        return importlib.import_module(f"engine.{self.name}.actions").action_from_json(data)
+
+    def action_to_json(self, action: Any) -> dict[str, Any]:
+        out: dict[str, Any] = importlib.import_module(
+            f"engine.{self.name}.actions").action_to_json(action)
+        return out
+
+    def describe(self, applied: Any) -> list[LogEntry]:
+        lines: list[LogEntry] = self._module("log").describe(applied)
+        return lines
+
+    def result(self, table: Table) -> GameResult:
+        result: GameResult = self._module("results").game_result(table)
+        return result
+
+    async def table_message(self, table: Table, locale: str) -> PublicMessage:
+        message: PublicMessage = await self._module("table").table_message(table, locale)
+        return message
+
+    async def announcement(self, table: Table, entry: LogEntry,
+                           locale: str) -> PublicMessage | None:
+        message: PublicMessage | None = await self._module("table").announcement(
+            table, entry, locale)
+        return message
+
+    def new_command(self, bot: Any) -> Any:
+        return self._module("commands").new_command(bot)
+
+    async def handle(self, controller: Controller, interaction: discord.Interaction[Any],
+                     table: Table, seat: int, cid: ComponentId, values: list[str],
+                     locale: str) -> None:
+        await self._module("controls").handle(controller, interaction, table, seat, cid,
+                                              values, locale)

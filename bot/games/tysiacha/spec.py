@@ -5,25 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-import discord
-
-from bot.games.base import HandMessage, PublicMessage
-from bot.games.tysiacha import controls, hand
-from bot.games.tysiacha.log import describe
-from bot.games.tysiacha.results import game_result
-from bot.games.tysiacha.table import announcement as _announcement
-from bot.games.tysiacha.table import table_message as _table_message
-from bot.store.models import GameResult, TableRecord
+from bot.games.base import GameModules, HandMessage
+from bot.games.tysiacha import hand
+from bot.store.models import TableRecord
 from engine.errors import BadActionError
-from engine.tysiacha.actions import action_from_json, action_to_json
 from engine.tysiacha.cards import NINES
 from engine.tysiacha.game import TysiachaGame
 from engine.tysiacha.view import Phase
 
 if TYPE_CHECKING:
-    from bot.tables.ids import ComponentId
-    from bot.tables.table import LogEntry, Table
-    from bot.views.controller import Controller
+    from bot.tables.table import Table
 
 LEVELS = ("easy", "normal")
 PINGS = {Phase.BIDDING: "tysiacha.ping.bid", Phase.PRIKUP: "tysiacha.ping.prikup"}
@@ -36,7 +27,7 @@ def redeal_seats(game: TysiachaGame) -> tuple[int, ...]:
     return tuple(s for s in game.active if s != game.turn and set(game.hands[s]) >= NINES)
 
 
-class TysiachaSpec:
+class TysiachaSpec(GameModules):
     """Everything Tysiacha-specific the shared machinery asks for."""
 
     name = "tysiacha"
@@ -55,11 +46,6 @@ class TysiachaSpec:
             raise BadActionError("the seats do not match the number of players")
         return TysiachaGame(players=players, rounding=rounding, seed=record.seed)
 
-    def action_from_json(self, data: Any) -> Any:
-        return action_from_json(data)
-
-    def action_to_json(self, action: Any) -> dict[str, Any]:
-        return action_to_json(action)
 
     def due_seats(self, game: TysiachaGame) -> tuple[int, ...]:
         """The seat on turn; before the first card, a seat holding the four 9s comes first
@@ -72,11 +58,6 @@ class TysiachaSpec:
         """A seat off turn holding the four 9s may ask for a redeal."""
         return redeal_seats(game)
 
-    def describe(self, applied: Any) -> list[LogEntry]:
-        return describe(applied)
-
-    def result(self, table: Table) -> GameResult:
-        return game_result(table)
 
     def ping_key(self, game: TysiachaGame) -> str:
         if redeal_seats(game):
@@ -87,24 +68,6 @@ class TysiachaSpec:
                            state: str | None = None, bombs_only: bool = False) -> HandMessage:
         gifts = hand.parse_gift_state(state) if state else None
         return await hand.hand_message(table, seat, locale, gifts=gifts)
-
-    async def table_message(self, table: Table, locale: str) -> PublicMessage:
-        return await _table_message(table, locale)
-
-    async def announcement(self, table: Table, entry: LogEntry,
-                           locale: str) -> PublicMessage | None:
-        return await _announcement(table, entry, locale)
-
-    def new_command(self, bot: Any) -> Any:
-        """The ``/tysiacha new`` callback, with Tysiacha's options."""
-        from bot.games.tysiacha.commands import new_command
-
-        return new_command(bot)
-
-    async def handle(self, controller: Controller, interaction: discord.Interaction[Any],
-                     table: Table, seat: int, cid: ComponentId, values: list[str],
-                     locale: str) -> None:
-        await controls.handle(controller, interaction, table, seat, cid, values, locale)
 
 
 TYSIACHA = TysiachaSpec()

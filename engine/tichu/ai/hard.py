@@ -14,8 +14,12 @@ The search stops at ``max_samples`` deals or when ``budget_ms`` is spent,
 whichever comes first, keeping only complete deals. With ``budget_ms=None`` it
 always plays ``max_samples`` deals, so its choices depend only on the
 ``random.Random`` it is given; with a time budget they are deterministic as
-long as the cap is reached within it. Calls, the exchange, bombs out of turn
-and the Dragon gift are the ``normal`` player's.
+long as the cap is reached within it.
+
+A borderline Tichu call (within :data:`TICHU_DOUBT` of the threshold) is also
+checked by search: the seat calls if it finishes first in enough sampled
+deals. Grand Tichu, the exchange, bombs out of turn and the Dragon gift are
+the ``normal`` player's.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import random
 import time
 
 from engine.tichu.actions import Action, Pass, Play
-from engine.tichu.ai import tactics
+from engine.tichu.ai import bidding, tactics
 from engine.tichu.ai.knowledge import Knowledge
 from engine.tichu.ai.normal import NormalPlayer
 from engine.tichu.ai.sampling import sample_hands
@@ -40,6 +44,10 @@ DEFAULT_CANDIDATES = 4
 MIN_GAIN = 8.0
 """Points a deal another candidate must gain over the heuristic's choice."""
 CLEAR_MARGIN = 50.0
+TICHU_DOUBT = 0.4
+"""Hands within this of the Tichu threshold are checked by search."""
+TICHU_FIRST_OUT = 0.5
+"""Share of sampled deals the seat must finish first to call a borderline Tichu."""
 PRUNE_BELOW = -2.5
 """Heuristic scores this low mark plays the heuristics rule out (see ``tactics``)."""
 """A heuristic score this far ahead (going out) needs no search."""
@@ -78,6 +86,32 @@ class HardPlayer(NormalPlayer):
             return self._action(view, know, candidates[0])
         best = self.search(view, know, candidates, rng)
         return self._action(view, know, best)
+
+    def wants_tichu(self, view: TichuView, know: Knowledge, rng: random.Random) -> bool:
+        """A clear Tichu hand calls at once; a borderline one calls only if the
+        seat goes out first in enough sampled deals played out from here."""
+        if not bidding.wants_tichu(view, self.tichu_threshold - TICHU_DOUBT):
+            return False
+        if bidding.wants_tichu(view, self.tichu_threshold + TICHU_DOUBT):
+            return True
+        return self.first_out_chance(view, know, rng) >= TICHU_FIRST_OUT
+
+    def first_out_chance(self, view: TichuView, know: Knowledge, rng: random.Random) -> float:
+        """Share of sampled deals, played out by the rollout policy, that the seat
+        finishes first."""
+        seat = view.seat
+        assert seat is not None
+        deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000.0
+        first = samples = 0
+        while samples < self.max_samples:
+            game = game_at(view, sample_hands(view, know, rng))
+            rollout(game, seat % 2)
+            first += bool(game.history) and game.history[-1].out[:1] == (seat,)
+            samples += 1
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        self.last_samples = samples
+        return first / samples
 
     def _action(self, view: TichuView, know: Knowledge, combo: Combo | None) -> Action:
         seat = view.seat

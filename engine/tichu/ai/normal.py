@@ -64,9 +64,13 @@ class NormalPlayer:
             return None
         if view.turn != seat:
             return tactics.choose_out_of_turn(view, know) if view.trick else None
-        if can_call_tichu(view) and bidding.wants_tichu(view, self.tichu_threshold):
+        if can_call_tichu(view) and self.wants_tichu(view, know, rng):
             return CallTichu(seat)
         return self.play(view, know, rng)
+
+    def wants_tichu(self, view: TichuView, know: Knowledge, rng: random.Random) -> bool:
+        """Call Tichu before the first card? (The ``hard`` level checks by search.)"""
+        return bidding.wants_tichu(view, self.tichu_threshold)
 
     def play(self, view: TichuView, know: Knowledge, rng: random.Random) -> Action:
         """The card play on the seat's turn (the ``hard`` level overrides this)."""
