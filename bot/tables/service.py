@@ -80,8 +80,8 @@ class TableService:
             self.broken[table_id] = str(exc)
             log.error("table %s cannot be rebuilt: %s", table_id, exc)
             raise TableError("table_broken") from None
-        self.tables[table_id] = table
-        return table
+        # Another click may have loaded it meanwhile: one Table (and one lock) per id.
+        return self.tables.setdefault(table_id, table)
 
     async def restore(self) -> list[Table]:
         """Rebuild every active table after a restart and set its players going again."""
