@@ -65,6 +65,14 @@ class HardPlayer(NormalPlayer):
         self.candidates = max(2, candidates)
         self.last_samples = 0
         """How many deals the last search played (for tests and the arena)."""
+        self._deadline: float | None = None
+
+    def act(self, view: TichuView, rng: random.Random) -> Action | None:
+        # One budget per decision: a Tichu check and a play search in the same
+        # call share it.
+        if self.budget_ms is not None:
+            self._deadline = time.perf_counter() + self.budget_ms / 1000.0
+        return super().act(view, rng)
 
     def play(self, view: TichuView, know: Knowledge, rng: random.Random) -> Action:
         seat = view.seat
@@ -101,7 +109,7 @@ class HardPlayer(NormalPlayer):
         finishes first."""
         seat = view.seat
         assert seat is not None
-        deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000.0
+        deadline = self._deadline if self.budget_ms is not None else None
         first = samples = 0
         while samples < self.max_samples:
             game = game_at(view, sample_hands(view, know, rng))
@@ -135,8 +143,7 @@ class HardPlayer(NormalPlayer):
         assert seat is not None
         team = seat % 2
         wish = tactics.choose_wish(view, know)
-        start = time.perf_counter()
-        deadline = None if self.budget_ms is None else start + self.budget_ms / 1000.0
+        deadline = self._deadline if self.budget_ms is not None else None
         k = len(candidates)
         diffs: list[list[float]] = [[] for _ in range(k)]
         samples = 0
