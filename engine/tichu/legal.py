@@ -200,6 +200,13 @@ def _straights(h: _Hand, length: int | None, floor: float, out: list[Combo]) -> 
             _straight_window(h, lo, top, missing_count, out)
 
 
+def bombs_in(hand: Iterable[Card]) -> list[Combo]:
+    """Every bomb a set of cards holds: fours of a kind, then straight flushes of 5+."""
+    out: list[Combo] = []
+    _bombs(_Hand(hand), None, out)
+    return out
+
+
 def _may_hold_bomb(hand: Sequence[Card]) -> bool:
     """A cheap test before the full work: four of a rank, or five cards of a suit."""
     ranks = [0] * 13

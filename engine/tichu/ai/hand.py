@@ -19,7 +19,8 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
-from engine.tichu.cards import DOG, DRAGON, MAHJONG, PHOENIX, RANK
+from engine.tichu.cards import DECK, DOG, DRAGON, MAHJONG, PHOENIX, RANK
+from engine.tichu.legal import bombs_in
 
 ACE = 14
 DRAGON_STRENGTH = 0.95
@@ -224,30 +225,7 @@ def _best(counts: _Counts, phoenix: bool) -> _Plan:
 # ------------------------------------------------------------------- bombs
 def find_bombs(cards: Iterable[int]) -> list[tuple[int, ...]]:
     """Every bomb in a set of cards: fours of a kind and straight flushes of 5+."""
-    by_rank: dict[int, list[int]] = {}
-    masks = [0, 0, 0, 0]
-    for c in cards:
-        if c < 52:
-            r = c // 4 + 2
-            by_rank.setdefault(r, []).append(c)
-            masks[c & 3] |= 1 << r
-    out: list[tuple[int, ...]] = [tuple(sorted(cs)) for r, cs in sorted(by_rank.items()) if len(cs) == 4]
-    for suit, mask in enumerate(masks):
-        if mask.bit_count() < 5:
-            continue
-        r = 2
-        while r <= ACE:
-            if not mask >> r & 1:
-                r += 1
-                continue
-            end = r
-            while mask >> (end + 1) & 1:
-                end += 1
-            for lo in range(r, end - 3):
-                for hi in range(lo + 4, end + 1):
-                    out.append(tuple((x - 2) * 4 + suit for x in range(lo, hi + 1)))
-            r = end + 1
-    return out
+    return [tuple(int(c) for c in bomb.cards) for bomb in bombs_in(DECK[c] for c in cards)]
 
 
 def _bomb_sets(bombs: list[tuple[int, ...]]) -> list[list[tuple[int, ...]]]:
