@@ -9,8 +9,8 @@ from bot.games.base import GameModules, HandMessage
 from bot.games.tysiacha import hand
 from bot.store.models import TableRecord
 from engine.errors import BadActionError
-from engine.tysiacha.cards import NINES
 from engine.tysiacha.game import TysiachaGame
+from engine.tysiacha.legal import can_redeal
 from engine.tysiacha.view import Phase
 
 if TYPE_CHECKING:
@@ -22,9 +22,7 @@ PINGS = {Phase.BIDDING: "tysiacha.ping.bid", Phase.PRIKUP: "tysiacha.ping.prikup
 
 def redeal_seats(game: TysiachaGame) -> tuple[int, ...]:
     """Seats off turn that hold the four 9s after the giving, before the first card."""
-    if game.phase is not Phase.PLAY or game.started:
-        return ()
-    return tuple(s for s in game.active if s != game.turn and set(game.hands[s]) >= NINES)
+    return tuple(s for s in game.active if s != game.turn and can_redeal(game.view(s)))
 
 
 class TysiachaSpec(GameModules):
