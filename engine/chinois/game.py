@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import Card
+from engine.checked import CheckedGame
 from engine.chinois.actions import Action, Bid, Play
 from engine.chinois.deal import Deal, check_deal, seeded_deal
 from engine.chinois.errors import BidOutOfRangeError, ForbiddenBidError
@@ -21,7 +22,6 @@ from engine.errors import (
     BadSeatError,
     CardNotInHandError,
     DealOverError,
-    EngineError,
     GameOverError,
     NotYourTurnError,
     WrongPhaseError,
@@ -45,7 +45,7 @@ class Applied:
     winners: tuple[int, ...] | None = None
 
 
-class ChinoisGame:
+class ChinoisGame(CheckedGame[Action]):
     """One game of Chinois for four seats, each playing for itself."""
 
     n_seats = N_SEATS
@@ -153,14 +153,6 @@ class ChinoisGame:
             check_follow(action.card, hand, self.trick.led_suit, self.trump, must_trump=False)
             return
         raise BadActionError(f"unknown action {action!r}")
-
-    def can(self, action: Action) -> bool:
-        """Whether ``action`` is legal now."""
-        try:
-            self.check(action)
-        except EngineError:
-            return False
-        return True
 
     # ---------------------------------------------------------------- apply
     def apply(self, action: Action) -> Applied:

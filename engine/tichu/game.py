@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.cards import Card, shuffled
+from engine.checked import CheckedGame
 from engine.errors import (
     AlreadyDecidedError,
     BadActionError,
@@ -19,7 +20,6 @@ from engine.errors import (
     CardNotInHandError,
     DealOverError,
     DuplicateCardError,
-    EngineError,
     GameOverError,
     NotYourTurnError,
     WrongPhaseError,
@@ -77,7 +77,7 @@ class Applied:
     winner: int | None = None
 
 
-class TichuGame:
+class TichuGame(CheckedGame[Action]):
     """One game of Tichu for four seats, partners opposite."""
 
     n_seats = 4
@@ -264,14 +264,6 @@ class TichuGame:
                 raise BadGiftTargetError("the Dragon trick must go to an opponent")
             return None
         raise BadActionError(f"unknown action {action!r}")
-
-    def can(self, action: Action) -> bool:
-        """Whether ``action`` is legal now."""
-        try:
-            self.check(action)
-        except EngineError:
-            return False
-        return True
 
     def _check_exchange(self, action: Exchange) -> None:
         self._check_phase(Phase.EXCHANGE)

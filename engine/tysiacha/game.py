@@ -12,13 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card
+from engine.checked import CheckedGame
 from engine.errors import (
     BadActionError,
     BadSeatError,
     CardNotInHandError,
     DealOverError,
     DuplicateCardError,
-    EngineError,
     GameOverError,
     NotYourTurnError,
     WrongPhaseError,
@@ -102,7 +102,7 @@ def check_bid(amount: int, floor: int, hand: Sequence[Card]) -> None:
             raise BidOverLimitError(f"with these marriages the bid may not exceed {limit}")
 
 
-class TysiachaGame:
+class TysiachaGame(CheckedGame[Action]):
     """One game of Tysiacha, to 1000, for 3 players (or 4, the dealer sitting out)."""
 
     def __init__(self, *, players: int = 3, rounding: Rounding | int = Rounding.TEN,
@@ -269,14 +269,6 @@ class TysiachaGame:
             self._check_redeal(seat)
         else:
             self._check_play(action)
-
-    def can(self, action: Action) -> bool:
-        """Whether ``action`` is legal now."""
-        try:
-            self.check(action)
-        except EngineError:
-            return False
-        return True
 
     def _check_give(self, action: Give) -> None:
         targets = sorted(t for t, _ in action.give)
