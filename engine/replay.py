@@ -7,6 +7,7 @@ unreadable or malformed exits with status 2 and a one-line message.
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from collections.abc import Callable, Mapping
@@ -83,6 +84,25 @@ def run_replay(data: Any) -> dict[str, Any]:
     except EngineError as exc:
         # Bad cards, wrong counts and malformed actions are format errors here.
         raise ReplayFormatError(str(exc)) from None
+
+
+def game_from_replay(data: Any) -> Any:
+    """The finished (or stopped) game object a replay file leads to, for tools that
+    derive figures from stored games; :class:`ReplayFormatError` if the file is
+    malformed or one of its actions is refused."""
+    if not isinstance(data, Mapping) or data.get("game") not in _runners():
+        raise ReplayFormatError("not a replay file of a known game")
+    module = importlib.import_module(f"engine.{data['game']}.replay")
+    try:
+        game, run = module.replay_game(data)
+    except ReplayFormatError:
+        raise
+    except EngineError as exc:
+        raise ReplayFormatError(str(exc)) from None
+    if run.error is not None:
+        raise ReplayFormatError(f"action {run.error['index']} of deal {run.error['deal']} "
+                                f"is refused: {run.error['message']}")
+    return game
 
 
 def load(stream: TextIO) -> Any:

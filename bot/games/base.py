@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import discord
 
 from bot.store.models import GameResult, TableRecord
+from engine.replay import game_from_replay
 
 if TYPE_CHECKING:
     from bot.tables.ids import ComponentId
@@ -145,8 +146,20 @@ class GameModules:
         return lines
 
     def result(self, table: Table) -> GameResult:
+        """The finished game's record. Its per-player figures are computed from its
+        replay (the action log stored with it), so stored figures and log never drift
+        apart: :meth:`stats_from_replay` gives them back from any stored game."""
         result: GameResult = self._module("results").game_result(table)
+        derived = self.stats_from_replay(result.replay)
+        for player in result.players:
+            player.stats = derived[player.seat]
         return result
+
+    def stats_from_replay(self, replay: Mapping[str, Any]) -> dict[int, dict[str, int]]:
+        """Per seat, the figures of a stored game, recomputed from its replay."""
+        game = game_from_replay(replay)
+        stats = self._module("results").player_stats
+        return {seat: stats(game, seat) for seat in range(game.n_seats)}
 
     async def table_message(self, table: Table, locale: str) -> PublicMessage:
         message: PublicMessage = await self._module("table").table_message(table, locale)

@@ -117,6 +117,12 @@ def to_replay(game: ChinoisGame, *, trace: bool = False) -> dict[str, Any]:
 
 def replay(data: Mapping[str, Any]) -> dict[str, Any]:
     """Run a Chinois replay file (already parsed from JSON)."""
+    game, run = replay_game(data)
+    return run.output(state_json(game))
+
+
+def replay_game(data: Mapping[str, Any]) -> tuple[ChinoisGame, Run]:
+    """The game a replay file leads to, and the run (its refusal and trace, if any)."""
     deals = parse_file(data)
     run = Run(data)
     game = ChinoisGame(deal=deals[0][0])
@@ -128,4 +134,4 @@ def replay(data: Mapping[str, Any]) -> dict[str, Any]:
             game.next_deal(deal)
         if not run.play(game, d, actions, lambda g, a: _trace_entry(g, a.seat)):
             break
-    return run.output(state_json(game))
+    return game, run

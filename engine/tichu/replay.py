@@ -110,6 +110,12 @@ def to_replay(game: TichuGame, *, trace: bool = False) -> dict[str, Any]:
 
 def replay(data: Mapping[str, Any]) -> dict[str, Any]:
     """Run a Tichu replay file (already parsed from JSON)."""
+    game, run = replay_game(data)
+    return run.output(state_json(game))
+
+
+def replay_game(data: Mapping[str, Any]) -> tuple[TichuGame, Run]:
+    """The game a replay file leads to, and the run (its refusal and trace, if any)."""
     target, deals = parse_file(data)
     run = Run(data)
     game = TichuGame(target=target, hands=deals[0][0])
@@ -123,4 +129,4 @@ def replay(data: Mapping[str, Any]) -> dict[str, Any]:
             game.next_deal(hands)
         if not run.play(game, d, actions, lambda g, a: _trace_entry(g, a.seat)):
             break
-    return run.output(state_json(game))
+    return game, run

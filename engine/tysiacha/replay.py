@@ -160,6 +160,12 @@ def parse_file(data: Mapping[str, Any]) -> tuple[int, Rounding, list[ParsedDeal]
 
 def replay(data: Mapping[str, Any]) -> dict[str, Any]:
     """Run a Tysiacha replay file (already parsed from JSON)."""
+    game, run = replay_game(data)
+    return run.output(state_json(game))
+
+
+def replay_game(data: Mapping[str, Any]) -> tuple[TysiachaGame, Run]:
+    """The game a replay file leads to, and the run (its refusal and trace, if any)."""
     players, rounding, deals = parse_file(data)
     run = Run(data)
     game: TysiachaGame | None = None
@@ -184,4 +190,4 @@ def replay(data: Mapping[str, Any]) -> dict[str, Any]:
         if not run.play(game, d, actions, _trace_entry):
             break
     assert game is not None
-    return run.output(state_json(game))
+    return game, run

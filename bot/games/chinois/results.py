@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from bot.store.models import GamePlayerResult, GameResult
 from bot.tables.table import Table
+from engine.chinois.game import ChinoisGame
 from engine.chinois.replay import to_replay
 
 
-def player_stats(table: Table, seat: int) -> dict[str, int]:
+def player_stats(game: ChinoisGame, seat: int) -> dict[str, int]:
     """Counters for one seat: rounds played, exact bids, points."""
-    game = table.game
-    assert game is not None
     return {
         "deals": len(game.history),
         "exact_bids": sum(r.bids[seat] == r.tricks[seat] for r in game.history),
@@ -26,7 +25,7 @@ def game_result(table: Table) -> GameResult:
     winners = tuple(game.winners or ())
     players = [
         GamePlayerResult(seat=s.seat, user_id=s.user_id, bot_level=s.bot_level, name=s.name,
-                         team=s.seat, won=s.seat in winners, stats=player_stats(table, s.seat))
+                         team=s.seat, won=s.seat in winners, stats={})
         for s in table.seats
     ]
     return GameResult(table_id=table.id, guild_id=table.record.guild_id, game="chinois",

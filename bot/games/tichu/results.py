@@ -1,4 +1,5 @@
-"""Per-player figures of a finished game, derived from the game itself (its action log)."""
+"""Per-player figures of a finished Tichu game. The stored figures are computed from the
+stored replay (see :meth:`bot.games.base.GameModules.result`)."""
 
 from __future__ import annotations
 
@@ -6,14 +7,13 @@ from bot.store.models import GamePlayerResult, GameResult
 from bot.tables.table import Table
 from engine.tichu.actions import Play
 from engine.tichu.combos import readings
+from engine.tichu.game import TichuGame
 from engine.tichu.replay import to_replay
 from engine.tichu.view import Call
 
 
-def player_stats(table: Table, seat: int) -> dict[str, int]:
+def player_stats(game: TichuGame, seat: int) -> dict[str, int]:
     """Counters for one seat: calls made and won, double victories, bombs, deals, points."""
-    game = table.game
-    assert game is not None
     stats = {"deals": 0, "tichu_called": 0, "tichu_won": 0, "grand_called": 0, "grand_won": 0,
              "double_victories": 0, "bombs": 0, "points": 0}
     team = seat % 2
@@ -45,7 +45,7 @@ def game_result(table: Table) -> GameResult:
     players = [
         GamePlayerResult(
             seat=s.seat, user_id=s.user_id, bot_level=s.bot_level, name=s.name,
-            team=s.seat % 2, won=game.winner == s.seat % 2, stats=player_stats(table, s.seat),
+            team=s.seat % 2, won=game.winner == s.seat % 2, stats={},
         )
         for s in table.seats
     ]

@@ -40,7 +40,7 @@ def game_result(table: Table) -> GameResult:
     players = [
         GamePlayerResult(
             seat=s.seat, user_id=s.user_id, bot_level=s.bot_level, name=s.name,
-            team=s.seat, won=game.winner == s.seat, stats=player_stats(game, s.seat),
+            team=s.seat, won=game.winner == s.seat, stats={},
         )
         for s in table.seats
     ]
