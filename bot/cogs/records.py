@@ -147,7 +147,8 @@ async def stats_command(bot: TichuBot, interaction: discord.Interaction[Any], ga
     if history:
         chart = await offload(render_rating_chart, t(locale, "ratings.chart"),
                               [p.ordinal for p in history],
-                              t(locale, "ratings.chart_caption", games=len(history)))
+                              t(locale, "ratings.chart_caption" if len(history) != 1
+                                else "ratings.chart_caption_one", games=len(history)))
         files.append(discord.File(io.BytesIO(chart), "rating.png"))
         embed.set_image(url="attachment://rating.png")
     await interaction.followup.send(embed=embed, files=files)
