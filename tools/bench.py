@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-import importlib
+from tools import bench_bot, bench_engine, bench_render
 
 
 def main() -> None:
-    for name, title in (
-        ("tools.bench_engine", "Engine"),
-        ("tools.bench_render", "Images"),
-        ("tools.bench_bot", "Bot through the local Discord"),
-    ):
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue
+    for title, module in (("Engine", bench_engine), ("Images", bench_render),
+                          ("Bot through the local Discord", bench_bot)):
         print(f"== {title}")
         module.main()
 

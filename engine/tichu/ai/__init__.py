@@ -5,10 +5,10 @@ Levels: ``easy`` (random legal play), ``normal`` (heuristics) and ``hard``
 :func:`make_player`.
 """
 
-from engine.tichu.ai.base import Player, decide, pending_seats
+from engine.tichu.ai.base import Player, pending_seats
 from engine.tichu.ai.easy import EasyPlayer
 from engine.tichu.ai.levels import LEVELS, make_player
 from engine.tichu.ai.normal import NormalPlayer
 
-__all__ = ["LEVELS", "EasyPlayer", "NormalPlayer", "Player", "decide", "make_player",
+__all__ = ["LEVELS", "EasyPlayer", "NormalPlayer", "Player", "make_player",
            "pending_seats"]

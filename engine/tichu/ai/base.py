@@ -27,11 +27,3 @@ def pending_seats(view: TichuView) -> tuple[int, ...]:
     if phase in (Phase.PLAY, Phase.GIFT) and view.turn is not None:
         return (view.turn,)
     return ()
-
-
-def decide(player: Player, view: TichuView, rng: random.Random) -> Action | None:
-    """Ask ``player`` for the seat's action when the seat has something to decide."""
-    seat = view.seat
-    if seat is None or seat not in pending_seats(view):
-        return None
-    return player.act(view, rng)
