@@ -12,26 +12,17 @@ from typing import Any
 import pytest
 
 from engine.replay import main, run_replay
+from tests.engine.replay_support import check_golden, golden_files, replay_cli
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "replay"
-GOLDEN = sorted(p for p in FIXTURES.glob("*.json") if not p.name.endswith(".expected.json"))
+GOLDEN = golden_files("replay")
 
 
-def replay_cli(data: Any, *, raw: str | None = None) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    stdin = sys.stdin
-    sys.stdin = io.StringIO(raw if raw is not None else json.dumps(data))
-    try:
-        code = main("-", out, err)
-    finally:
-        sys.stdin = stdin
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
 def test_golden_replays(path: Path) -> None:
-    expected = json.loads(path.with_suffix(".expected.json").read_text())
-    assert run_replay(json.loads(path.read_text())) == expected
+    check_golden(path)
 
 
 def test_golden_set_covers_the_required_games() -> None:

@@ -4,7 +4,6 @@ and refusals of bad files (exit 2 with a one-line message)."""
 from __future__ import annotations
 
 import copy
-import io
 import json
 import subprocess
 import sys
@@ -16,10 +15,11 @@ import pytest
 from engine.chinois.game import ChinoisGame
 from engine.chinois.replay import to_replay
 from engine.chinois.rules import cards_in_round, scheduled_dealer
-from engine.replay import main, run_replay
+from engine.replay import run_replay
+from tests.engine.replay_support import check_golden, golden_files, replay_cli
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "chinois"
-GOLDEN = sorted(p for p in FIXTURES.glob("*.json") if not p.name.endswith(".expected.json"))
+GOLDEN = golden_files("chinois")
 
 
 def load(name: str) -> dict[str, Any]:
@@ -27,21 +27,11 @@ def load(name: str) -> dict[str, Any]:
     return data
 
 
-def replay_cli(data: Any, *, raw: str | None = None) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    stdin = sys.stdin
-    sys.stdin = io.StringIO(raw if raw is not None else json.dumps(data))
-    try:
-        code = main("-", out, err)
-    finally:
-        sys.stdin = stdin
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
 def test_golden_replays(path: Path) -> None:
-    expected = json.loads(path.with_suffix(".expected.json").read_text())
-    assert run_replay(json.loads(path.read_text())) == expected
+    check_golden(path)
 
 
 def test_whole_game_of_28_rounds() -> None:

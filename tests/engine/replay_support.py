@@ -1,0 +1,37 @@
+"""What the three games' replay tests share: the golden files and the CLI on a string."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.replay import main, run_replay
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+
+
+def golden_files(folder: str) -> list[Path]:
+    """The replay inputs of ``tests/fixtures/<folder>`` (each beside its ``.expected.json``)."""
+    return sorted(p for p in (FIXTURES / folder).glob("*.json")
+                  if not p.name.endswith(".expected.json"))
+
+
+def check_golden(path: Path) -> None:
+    """The file replays to exactly its expected output."""
+    expected = json.loads(path.with_suffix(".expected.json").read_text())
+    assert run_replay(json.loads(path.read_text())) == expected
+
+
+def replay_cli(data: Any, *, raw: str | None = None) -> tuple[int, str, str]:
+    """``python -m engine replay -`` on ``data`` (or the ``raw`` text): status, stdout, stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    stdin = sys.stdin
+    sys.stdin = io.StringIO(raw if raw is not None else json.dumps(data))
+    try:
+        code = main("-", out, err)
+    finally:
+        sys.stdin = stdin
+    return code, out.getvalue(), err.getvalue()
