@@ -139,6 +139,8 @@ class TichuGame(CheckedGame[Action]):
         self.dog_led = False
         self.gift_cards: list[Card] = []
         self.bombs_played = [0] * n
+        self.last_trick: tuple[TrickPlay, ...] = ()
+        self.last_trick_taker: int | None = None
 
     # --------------------------------------------------------------- helpers
     def partner(self, seat: int) -> int:
@@ -212,6 +214,8 @@ class TichuGame(CheckedGame[Action]):
             history=tuple(self.history),
             winner=self.winner,
             bombs_played=tuple(self.bombs_played),
+            last_trick=self.last_trick,
+            last_trick_taker=self.last_trick_taker,
         )
 
     # ---------------------------------------------------------------- checks
@@ -447,6 +451,7 @@ class TichuGame(CheckedGame[Action]):
         winner = self.trick[-1].seat
         cards = [c for play in self.trick for c in play.combo.cards]
         dragon = self.trick[-1].combo.cards == (DRAGON,)
+        self.last_trick, self.last_trick_taker = tuple(self.trick), winner
         self.trick = []
         self.passed = [False] * self.n_seats
         if dragon:

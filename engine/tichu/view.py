@@ -97,6 +97,10 @@ class TichuView:
     winner: int | None
     bombs_played: tuple[int, ...] = field(default=())
     """Per seat: bombs played in this deal."""
+    last_trick: tuple[TrickPlay, ...] = field(default=())
+    """The plays of the last trick taken in this deal (empty before the first)."""
+    last_trick_taker: int | None = None
+    """The seat that took :attr:`last_trick` (for a Dragon trick: the Dragon's player)."""
 
     @property
     def top(self) -> Combo | None:

@@ -71,6 +71,14 @@ def test_trick_taken_when_all_others_passed() -> None:
     game = run(position(["MAHJONG 3c", "", "", ""]), "0 play 3c", "1 pass", "2 pass", "3 pass")
     assert game.trick == [] and game.turn == 0
     assert parse_card("3c") in game.won[0]
+    public = game.view(None)
+    assert public.last_trick_taker == 0
+    assert [p.combo.cards for p in public.last_trick] == [(parse_card("3c"),)]
+
+
+def test_no_last_trick_before_the_first_is_taken() -> None:
+    game = run(position(["MAHJONG 3c", "", "", ""]), "0 play 3c", "1 pass")
+    assert game.view(None).last_trick == () and game.view(None).last_trick_taker is None
 
 
 def test_winner_out_passes_lead_to_next_seat_with_cards() -> None:
