@@ -11,7 +11,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.store.models import CorruptRowError, StoreError
+from bot.store.models import CorruptRowError, GuildSettings, PanelRecord, StoreError
 
 # -- writing ---------------------------------------------------------------------
 
@@ -36,6 +36,63 @@ def format_timestamp(moment: datetime) -> str:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+def check_guild_settings(guild_id: int, settings: GuildSettings) -> tuple[object, ...]:
+    """The settings as a row ``(locale, turn_timer, target, tables_per_channel)``;
+    :class:`StoreError` ``invalid_settings`` if a value cannot be right."""
+    where = f"guild {guild_id} settings"
+    locale = settings.locale
+    if locale is not None and (not isinstance(locale, str) or not locale.strip()):
+        raise StoreError("invalid_settings", f"{where}: locale must be a non-empty text or "
+                         f"None, got {locale!r}")
+    limits = (("turn_timer", settings.turn_timer, 0), ("target", settings.target, 1),
+              ("tables_per_channel", settings.tables_per_channel, 1))
+    for name, value, least in limits:
+        if value is not None and (not _is_int(value) or value < least or value >= 2**63):
+            raise StoreError("invalid_settings", f"{where}: {name} must be an integer "
+                             f">= {least} or None, got {value!r}")
+    return (locale, settings.turn_timer, settings.target, settings.tables_per_channel)
+
+
+def check_panel(table_id: int, panel: PanelRecord) -> tuple[int, int, str, int, str]:
+    """The panel as a row ``(user_id, application_id, token, message_id, created_at)``."""
+    where = f"table {table_id} panel"
+    for name in ("user_id", "application_id", "message_id"):
+        value = getattr(panel, name)
+        if not _is_int(value) or not 0 <= value < 2**63:
+            raise StoreError("invalid_panel", f"{where}: {name} must be a snowflake, "
+                             f"got {value!r}")
+    if not isinstance(panel.token, str) or not panel.token:
+        raise StoreError("invalid_panel", f"{where}: the token must be a non-empty text")
+    if not isinstance(panel.created_at, datetime):
+        raise StoreError("invalid_panel", f"{where}: created_at must be a datetime, "
+                         f"got {panel.created_at!r}")
+    return (panel.user_id, panel.application_id, panel.token, panel.message_id,
+            format_timestamp(panel.created_at))
+
+
+def check_draft(table_id: int, seat: int, data: object) -> str | None:
+    """A draft as JSON text (None: delete it)."""
+    where = f"table {table_id}, seat {seat!r} draft"
+    if not _is_int(seat) or seat < 0:
+        raise StoreError("invalid_draft", f"{where}: the seat must be an integer >= 0")
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise StoreError("invalid_draft", f"{where}: must be a dict or None, "
+                         f"got {type(data).__name__}")
+    return dump_json(data, where)
+
+
+def check_meta_key(key: object) -> str:
+    if not isinstance(key, str) or not key:
+        raise StoreError("invalid_argument", f"a meta key must be a non-empty text, got {key!r}")
+    return key
 
 
 # -- reading ---------------------------------------------------------------------

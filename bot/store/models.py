@@ -53,7 +53,37 @@ class SeatRecord:
     """The Discord user sitting here, or None for a computer player / empty seat."""
     name: str = ""
     bot_level: str | None = None
-    """``easy``/``normal``/``hard`` for a computer player, else None."""
+    """``easy``/``normal``/``hard`` for a computer player (or for the computer that
+    keeps an away person's seat), else None."""
+    away: bool = False
+    """A person's seat played by a computer after repeated timeouts: ``user_id`` stays
+    set (the person can take the seat back) and ``bot_level`` is the computer's level."""
+
+
+@dataclass(slots=True)
+class GuildSettings:
+    """What a server's admins chose; None everywhere means "not set"."""
+
+    locale: str | None = None
+    """Language of public messages; None follows Discord's guild locale."""
+    turn_timer: int | None = None
+    """Seconds per decision; None is the bot's default, 0 turns the timer off."""
+    target: int | None = None
+    """Default score to reach; None is the game's default."""
+    tables_per_channel: int | None = None
+    """How many active tables one channel may hold; None is the bot's default."""
+
+
+@dataclass(slots=True)
+class PanelRecord:
+    """A person's live private hand message, edited through the interaction's webhook
+    (``application_id`` and ``token``, valid 15 minutes from ``created_at``)."""
+
+    user_id: int
+    application_id: int
+    token: str
+    message_id: int
+    created_at: datetime
 
 
 @dataclass(slots=True)
@@ -84,6 +114,10 @@ class TableRecord:
     """The short "your turn" message, deleted when the next one is posted."""
     seats: list[SeatRecord] = field(default_factory=list)
     actions: list[ActionRecord] = field(default_factory=list)
+    drafts: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """Choices in progress by seat number (exchange picks …), see ``save_draft``."""
+    panels: dict[int, PanelRecord] = field(default_factory=dict)
+    """Each person's live hand message, by user id, see ``save_panel``."""
     created_at: datetime | None = None
     updated_at: datetime | None = None
 
@@ -184,7 +218,20 @@ class Repository(Protocol):
     async def schema_version(self) -> int: ...
 
     async def ensure_guild(self, guild_id: int, locale: str) -> None:
-        """Create or update the guild's row (its locale for public messages)."""
+        """Create or update the guild's row with the locale Discord gives for the guild
+        (kept apart from the admins' choice in :class:`GuildSettings`)."""
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """The settings the guild's admins chose (all None if none, or no such guild)."""
+
+    async def save_guild_settings(self, guild_id: int, settings: GuildSettings) -> None:
+        """Replace the guild's settings (creating the guild's row if needed)."""
+
+    async def get_meta(self, key: str) -> str | None:
+        """The bot's own bookkeeping value under ``key`` (None if unset)."""
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Set a bookkeeping value (e.g. the hash of the synced command tree)."""
 
     async def create_table(self, *, guild_id: int, channel_id: int, host_id: int, game: str,
                            seed: str, options: dict[str, Any], locale: str,
@@ -203,12 +250,23 @@ class Repository(Protocol):
     async def save_seats(self, table_id: int, seats: list[SeatRecord]) -> None:
         """Replace the table's seats."""
 
+    async def save_draft(self, table_id: int, seat: int, data: dict[str, Any] | None) -> None:
+        """Store a seat's choice in progress (None deletes it); ``load_table`` gives them
+        back in :attr:`TableRecord.drafts`."""
+
+    async def save_panel(self, table_id: int, panel: PanelRecord) -> None:
+        """Store a person's live hand message (replacing their previous one at the table)."""
+
+    async def delete_panel(self, table_id: int, user_id: int) -> None:
+        """Forget a person's hand message at the table (no-op if there is none)."""
+
     async def append_action(self, table_id: int, action: ActionRecord) -> None:
         """Append one action; raises :class:`SequenceConflictError` if ``seq`` is taken
         or is not the next number."""
 
     async def load_table(self, table_id: int) -> TableRecord | None:
-        """The table with its seats and actions in order; None if there is no such table.
+        """The table with its seats, actions in order (with their ``created_at``), drafts
+        and panels; None if there is no such table.
         Raises :class:`CorruptRowError` if a row cannot be read."""
 
     async def active_table_ids(self) -> list[int]:
@@ -216,6 +274,12 @@ class Repository(Protocol):
 
     async def find_active_table(self, channel_id: int) -> int | None:
         """The active table whose channel or thread is ``channel_id``, if any."""
+
+    async def active_tables_in(self, channel_id: int) -> list[int]:
+        """Ids of the active tables whose channel or thread is ``channel_id``, oldest first."""
+
+    async def count_active_tables(self, channel_id: int) -> int:
+        """How many active tables were opened in the (parent) channel ``channel_id``."""
 
     async def record_game(self, result: GameResult) -> int:
         """Store a finished game and mark its table finished, in one transaction."""

@@ -27,6 +27,10 @@ from bot.store.codec import (
     as_optional_int,
     as_optional_str,
     as_str,
+    check_draft,
+    check_guild_settings,
+    check_meta_key,
+    check_panel,
     dump_json,
     format_timestamp,
     load_int_list,
@@ -40,7 +44,9 @@ from bot.store.models import (
     CorruptRowError,
     GamePlayerResult,
     GameResult,
+    GuildSettings,
     LeaderboardRow,
+    PanelRecord,
     PartnerRow,
     RatingPoint,
     RatingRow,
@@ -152,7 +158,15 @@ def _check_seats(seats: Sequence[SeatRecord], where: str) -> list[tuple[object, 
     numbers = [seat.seat for seat in seats]
     if len(set(numbers)) != len(numbers):
         raise StoreError("invalid_seats", f"{where}: two seats share a number: {numbers}")
-    return [(seat.seat, seat.user_id, seat.name, seat.bot_level) for seat in seats]
+    for seat in seats:
+        if not isinstance(seat.away, bool):
+            raise StoreError("invalid_seats", f"{where}, seat {seat.seat}: away must be a "
+                             f"bool, got {seat.away!r}")
+        if seat.away and (seat.user_id is None or seat.bot_level is None):
+            raise StoreError("invalid_seats", f"{where}, seat {seat.seat}: an away seat keeps "
+                             "its person (user_id) and names the computer playing it (bot_level)")
+    return [(seat.seat, seat.user_id, seat.name, seat.bot_level, int(seat.away))
+            for seat in seats]
 
 
 def _check_stats(player: GamePlayerResult, where: str) -> list[tuple[str, int]]:
@@ -407,8 +421,8 @@ class SQLiteRepository:
             )
             await self._executemany(
                 conn,
-                "INSERT INTO seats (table_id, seat, user_id, name, bot_level) "
-                "VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO seats (table_id, seat, user_id, name, bot_level, away) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
                 [(table_id, *row) for row in seat_rows],
             )
             table = await self._load(conn, table_id)
@@ -470,8 +484,8 @@ class SQLiteRepository:
             await self._execute(conn, "DELETE FROM seats WHERE table_id = ?", (table_id,))
             await self._executemany(
                 conn,
-                "INSERT INTO seats (table_id, seat, user_id, name, bot_level) "
-                "VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO seats (table_id, seat, user_id, name, bot_level, away) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
                 [(table_id, *row) for row in seat_rows],
             )
 
@@ -552,7 +566,7 @@ class SQLiteRepository:
             updated_at=parse_timestamp(row["updated_at"], f"{where} updated_at"),
         )
         for seat_row in await self._fetchall(
-            conn, "SELECT seat, user_id, name, bot_level FROM seats WHERE table_id = ? "
+            conn, "SELECT seat, user_id, name, bot_level, away FROM seats WHERE table_id = ? "
             "ORDER BY seat", (table_id,),
         ):
             at = f"{where}, seat {seat_row['seat']!r}"
@@ -561,6 +575,7 @@ class SQLiteRepository:
                 user_id=as_optional_int(seat_row["user_id"], f"{at} user_id"),
                 name=as_str(seat_row["name"], f"{at} name"),
                 bot_level=as_optional_str(seat_row["bot_level"], f"{at} bot_level"),
+                away=as_flag(seat_row["away"], f"{at} away"),
             ))
         for expected, action_row in enumerate(await self._fetchall(
             conn, "SELECT seq, payload, created_at FROM actions WHERE table_id = ? "
@@ -576,6 +591,24 @@ class SQLiteRepository:
                 payload=load_json_object(action_row["payload"], f"{at} payload"),
                 created_at=parse_timestamp(action_row["created_at"], f"{at} created_at"),
             ))
+        for draft_row in await self._fetchall(
+            conn, "SELECT seat, data FROM drafts WHERE table_id = ? ORDER BY seat", (table_id,),
+        ):
+            at = f"{where}, draft of seat {draft_row['seat']!r}"
+            table.drafts[as_int(draft_row["seat"], at)] = load_json_object(draft_row["data"], at)
+        for panel_row in await self._fetchall(
+            conn, "SELECT user_id, application_id, token, message_id, created_at FROM panels "
+            "WHERE table_id = ? ORDER BY user_id", (table_id,),
+        ):
+            at = f"{where}, panel of user {panel_row['user_id']!r}"
+            panel = PanelRecord(
+                user_id=as_int(panel_row["user_id"], at),
+                application_id=as_int(panel_row["application_id"], f"{at} application_id"),
+                token=as_str(panel_row["token"], f"{at} token"),
+                message_id=as_int(panel_row["message_id"], f"{at} message_id"),
+                created_at=parse_timestamp(panel_row["created_at"], f"{at} created_at"),
+            )
+            table.panels[panel.user_id] = panel
         return table
 
     async def active_table_ids(self) -> list[int]:
@@ -605,6 +638,130 @@ class SQLiteRepository:
                 (channel_id, *_ACTIVE, channel_id, *_ACTIVE),
             )
         return int(rows[0]["id"]) if rows else None
+
+    async def active_tables_in(self, channel_id: int) -> list[int]:
+        """Ids of the active tables whose channel or thread is ``channel_id``, oldest
+        first."""
+        placeholders = ", ".join("?" for _ in _ACTIVE)
+        async with self._session("active_tables_in", None) as conn:
+            rows = await self._fetchall(
+                conn,
+                f"SELECT id FROM tables WHERE channel_id = ? AND status IN ({placeholders}) "
+                f"UNION "
+                f"SELECT id FROM tables WHERE thread_id = ? AND status IN ({placeholders}) "
+                f"ORDER BY id",
+                (channel_id, *_ACTIVE, channel_id, *_ACTIVE),
+            )
+        return [int(row["id"]) for row in rows]
+
+    async def count_active_tables(self, channel_id: int) -> int:
+        """How many active tables were opened in the (parent) channel ``channel_id``."""
+        placeholders = ", ".join("?" for _ in _ACTIVE)
+        async with self._session("count_active_tables", None) as conn:
+            rows = await self._fetchall(
+                conn,
+                f"SELECT COUNT(*) AS n FROM tables WHERE channel_id = ? "
+                f"AND status IN ({placeholders})",
+                (channel_id, *_ACTIVE),
+            )
+        return int(rows[0]["n"])
+
+    # -- drafts and panels ---------------------------------------------------------
+
+    async def save_draft(self, table_id: int, seat: int, data: dict[str, Any] | None) -> None:
+        """Store a seat's choice in progress, replacing the previous one (None deletes
+        it). Raises :class:`StoreError` (``unknown_table``) if there is no such table."""
+        text = check_draft(table_id, seat, data)
+        async with self._session("save_draft", "BEGIN IMMEDIATE") as conn:
+            if not await self._table_exists(conn, table_id):
+                raise _table_missing(table_id)
+            if text is None:
+                await self._execute(conn, "DELETE FROM drafts WHERE table_id = ? AND seat = ?",
+                                    (table_id, seat))
+                return
+            await self._execute(
+                conn,
+                "INSERT INTO drafts (table_id, seat, data, updated_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (table_id, seat) DO UPDATE SET data = excluded.data, "
+                "updated_at = excluded.updated_at",
+                (table_id, seat, text, format_timestamp(utc_now())),
+            )
+
+    async def save_panel(self, table_id: int, panel: PanelRecord) -> None:
+        """Store a person's live hand message, replacing their previous one at the table.
+        Raises :class:`StoreError` (``unknown_table``) if there is no such table."""
+        row = check_panel(table_id, panel)
+        async with self._session("save_panel", "BEGIN IMMEDIATE") as conn:
+            if not await self._table_exists(conn, table_id):
+                raise _table_missing(table_id)
+            await self._execute(
+                conn,
+                "INSERT INTO panels (table_id, user_id, application_id, token, message_id, "
+                "created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, user_id) DO UPDATE "
+                "SET application_id = excluded.application_id, token = excluded.token, "
+                "message_id = excluded.message_id, created_at = excluded.created_at",
+                (table_id, *row),
+            )
+
+    async def delete_panel(self, table_id: int, user_id: int) -> None:
+        """Forget a person's hand message at the table (no-op if there is none)."""
+        async with self._session("delete_panel", None) as conn:
+            await self._execute(conn, "DELETE FROM panels WHERE table_id = ? AND user_id = ?",
+                                (table_id, user_id))
+
+    # -- guild settings and metadata -----------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """The settings the guild's admins chose (all None if none, or no such guild).
+        Raises :class:`CorruptRowError` if the row cannot be read."""
+        async with self._session("guild_settings", None) as conn:
+            rows = await self._fetchall(
+                conn, "SELECT locale, turn_timer, target, tables_per_channel "
+                "FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        if not rows:
+            return GuildSettings()
+        row, where = rows[0], f"guild {guild_id} settings"
+        return GuildSettings(
+            locale=as_optional_str(row["locale"], f"{where} locale"),
+            turn_timer=as_optional_int(row["turn_timer"], f"{where} turn_timer"),
+            target=as_optional_int(row["target"], f"{where} target"),
+            tables_per_channel=as_optional_int(row["tables_per_channel"],
+                                               f"{where} tables_per_channel"),
+        )
+
+    async def save_guild_settings(self, guild_id: int, settings: GuildSettings) -> None:
+        """Replace the guild's settings, creating the guild's row if needed."""
+        row = check_guild_settings(guild_id, settings)
+        now = format_timestamp(utc_now())
+        async with self._session("save_guild_settings", "BEGIN IMMEDIATE") as conn:
+            await self._ensure_guild_row(conn, guild_id, now)
+            await self._execute(
+                conn,
+                "INSERT INTO guild_settings (guild_id, locale, turn_timer, target, "
+                "tables_per_channel, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET locale = excluded.locale, "
+                "turn_timer = excluded.turn_timer, target = excluded.target, "
+                "tables_per_channel = excluded.tables_per_channel, "
+                "updated_at = excluded.updated_at",
+                (guild_id, *row, now),
+            )
+
+    async def get_meta(self, key: str) -> str | None:
+        """The bookkeeping value under ``key`` (None if unset)."""
+        check_meta_key(key)
+        async with self._session("get_meta", None) as conn:
+            rows = await self._fetchall(conn, "SELECT value FROM meta WHERE key = ?", (key,))
+        return as_str(rows[0]["value"], f"meta {key!r}") if rows else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Set a bookkeeping value."""
+        check_meta_key(key)
+        if not isinstance(value, str):
+            raise StoreError("invalid_argument", f"meta {key!r}: the value must be a text")
+        async with self._session("set_meta", None) as conn:
+            await self._execute(
+                conn, "INSERT INTO meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
 
     # -- finished games ------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from bot.store import (
     CorruptRowError,
     GamePlayerResult,
     GameResult,
+    GuildSettings,
     SQLiteRepository,
     StoreError,
     TableStatus,
@@ -130,3 +131,58 @@ async def test_a_damaged_game_is_reported_by_recent_games(repo: SQLiteRepository
     with pytest.raises(CorruptRowError, match=f"game {game_id} scores"):
         await repo.recent_games(1, "tichu")
     assert isinstance(CorruptRowError("x"), StoreError)
+
+
+PEOPLE_DAMAGE = [
+    ("UPDATE seats SET away = 2 WHERE table_id = ? AND seat = 0", "seat 0 away"),
+    ("UPDATE seats SET away = 'yes' WHERE table_id = ? AND seat = 2", "seat 2 away"),
+    ("INSERT INTO drafts VALUES (?, 1, '{\"left\": ', '2024-01-01T00:00:00+00:00')",
+     "draft of seat 1"),
+    ("INSERT INTO drafts VALUES (?, 1, '[1]', '2024-01-01T00:00:00+00:00')", "draft of seat 1"),
+    ("INSERT INTO drafts VALUES (?, 'one', '{}', '2024-01-01T00:00:00+00:00')", "draft of seat"),
+    ("INSERT INTO panels VALUES (?, 100, 1, X'00', 5, '2024-01-01T00:00:00+00:00')",
+     "panel of user 100 token"),
+    ("INSERT INTO panels VALUES (?, 100, 1, 'tok', 'msg', '2024-01-01T00:00:00+00:00')",
+     "panel of user 100 message_id"),
+    ("INSERT INTO panels VALUES (?, 100, 1, 'tok', 5, 'soon')", "panel of user 100 created_at"),
+]
+
+
+@pytest.mark.parametrize(("damage", "named"), PEOPLE_DAMAGE,
+                         ids=[f"{i}-{named}" for i, (_, named) in enumerate(PEOPLE_DAMAGE)])
+async def test_damaged_seats_drafts_and_panels_are_corrupt_row_errors(
+        repo: SQLiteRepository, db_path: Path, damage: str, named: str) -> None:
+    damaged = await new_table(repo, channel_id=2)
+    healthy = await new_table(repo, channel_id=3)
+    with closing(sqlite3.connect(db_path)) as conn, conn:
+        conn.execute("PRAGMA ignore_check_constraints = 1")  # as a broken tool would
+        conn.execute(damage, (damaged.id,))
+    with pytest.raises(CorruptRowError) as caught:
+        await repo.load_table(damaged.id)
+    assert f"table {damaged.id}" in str(caught.value)
+    assert named in str(caught.value)
+    assert await repo.active_table_ids() == [damaged.id, healthy.id]
+    assert await repo.load_table(healthy.id) is not None
+
+
+@pytest.mark.parametrize(("column", "value"), [
+    ("turn_timer", "'ninety'"), ("target", "1.5"), ("locale", "X'6672'"),
+    ("tables_per_channel", "'many'")])
+async def test_damaged_guild_settings_are_corrupt_row_errors(
+        repo: SQLiteRepository, db_path: Path, column: str, value: str) -> None:
+    await repo.save_guild_settings(9, GuildSettings(locale="fr", turn_timer=60))
+    await repo.save_guild_settings(10, GuildSettings(target=500))
+    with closing(sqlite3.connect(db_path)) as conn, conn:
+        conn.execute("PRAGMA ignore_check_constraints = 1")
+        conn.execute(f"UPDATE guild_settings SET {column} = {value} WHERE guild_id = 9")
+    with pytest.raises(CorruptRowError, match=f"guild 9 settings {column}"):
+        await repo.guild_settings(9)
+    assert await repo.guild_settings(10) == GuildSettings(target=500)
+
+
+async def test_a_damaged_meta_value_is_a_corrupt_row_error(repo: SQLiteRepository,
+                                                           db_path: Path) -> None:
+    await repo.set_meta("commands_hash", "abc")
+    tamper(db_path, "UPDATE meta SET value = X'00ff' WHERE key = 'commands_hash'")
+    with pytest.raises(CorruptRowError, match="meta 'commands_hash'"):
+        await repo.get_meta("commands_hash")

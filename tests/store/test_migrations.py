@@ -162,3 +162,28 @@ def test_split_statements_keeps_triggers_strings_and_comments_whole() -> None:
     creates = [line for line in PACKAGED[0].sql.splitlines() if line.startswith("CREATE ")]
     assert len(initial) == len(creates)
     assert sum("CREATE TRIGGER" in statement for statement in initial) == 2
+
+
+async def test_a_version_2_database_upgrades_in_place(db_path: Path) -> None:
+    """Tables stored before 0003 keep their seats (not away), and gain no drafts,
+    panels or settings."""
+    async with SQLiteRepository(db_path, migrations=PACKAGED[:2]) as old:
+        assert await old.schema_version() == 2
+    now = "2024-01-01T00:00:00.000000+00:00"
+    with closing(sqlite3.connect(db_path)) as conn, conn:  # rows as version 2 wrote them
+        conn.execute("INSERT INTO guilds VALUES (1, 'de', ?, ?)", (now, now))
+        table_id = conn.execute(
+            "INSERT INTO tables (guild_id, channel_id, host_id, game, status, seed, created_at, "
+            "updated_at) VALUES (1, 2, 3, 'tichu', 'playing', 's', ?, ?)", (now, now)).lastrowid
+        conn.execute("INSERT INTO seats (table_id, seat, user_id, name, bot_level) "
+                     "VALUES (?, 0, 3, 'Ann', NULL), (?, 1, NULL, 'CPU', 'hard')",
+                     (table_id, table_id))
+    assert user_version(db_path) == 2 and table_id is not None
+    async with SQLiteRepository(db_path) as repo:
+        assert await repo.schema_version() == LATEST >= 3
+        loaded = await repo.load_table(table_id)
+        assert loaded is not None
+        assert [(s.user_id, s.bot_level, s.away) for s in loaded.seats] == [
+            (3, None, False), (None, "hard", False)]
+        assert (loaded.drafts, loaded.panels) == ({}, {})
+        assert (await repo.guild_settings(1)).locale is None

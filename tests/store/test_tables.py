@@ -219,7 +219,7 @@ async def test_an_unopenable_path_is_a_store_error(tmp_path: Path) -> None:
 def test_sqlite_repository_matches_the_protocol() -> None:
     methods = [name for name, value in vars(Repository).items()
                if inspect.iscoroutinefunction(value)]
-    assert len(methods) == 22
+    assert len(methods) == 31
     for name in methods:
         expected = inspect.signature(getattr(Repository, name))
         actual = inspect.signature(getattr(SQLiteRepository, name))
