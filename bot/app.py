@@ -11,15 +11,18 @@ import discord
 from discord.ext import commands
 
 from bot import workers
-from bot.cogs.games import game_group
+from bot.cogs import records
+from bot.cogs.games import game_group, open_table
 from bot.config import Settings
-from bot.games import all_specs
+from bot.games.base import GameSpec
+from bot.games.registry import all_specs
+from bot.games.ui import GameButton, GameSelect
 from bot.i18n import t
 from bot.i18n.translator import CatalogTranslator
 from bot.store import Repository, open_repository
-from bot.tables import TableService, ids
-from bot.views.components import GameButton, GameSelect
+from bot.tables import Table, TableService, ids
 from bot.views.controller import Controller, locale_of
+from bot.views.panels import Panels
 from bot.views.presenter import TablePresenter
 
 log = logging.getLogger(__name__)
@@ -40,8 +43,8 @@ class TichuBot(commands.Bot):
                          help_command=None, **options)
         self.settings = settings
         self._given_repo = repo
-        self.controller = Controller(self)
-        self.presenter = TablePresenter(self)
+        self.controller = Controller(lambda: self.service, lambda: self.panels)
+        self.presenter = TablePresenter(self, lambda: self.service.repo, lambda: self.panels)
         self._sweeper: asyncio.Task[None] | None = None
         self.restored = asyncio.Event()
 
@@ -49,12 +52,21 @@ class TichuBot(commands.Bot):
         workers.start(self.settings.worker_processes)
         repo = self._given_repo or open_repository(self.settings.database)
         await repo.open()
-        self.service = TableService(repo, ai_delay=self.settings.ai_delay,
+        specs = all_specs()
+        self.service = TableService(repo, specs, ai_delay=self.settings.ai_delay,
                                     lobby_timeout=self.settings.lobby_timeout,
+                                    idle_timeout=self.settings.table_idle_timeout,
                                     presenter=self.presenter)
+        self.panels = Panels(self, repo)
+        self.controller.route(
+            records.RECORD_ACTIONS,
+            lambda interaction, cid, values: records.handle_component(self, interaction, cid,
+                                                                      values),
+            ephemeral=records.EPHEMERAL_ACTIONS)
         await self.tree.set_translator(CatalogTranslator())
-        for spec in all_specs().values():
-            self.tree.add_command(game_group(self, spec, spec.new_command(self)))
+        for spec in specs.values():
+            self.tree.add_command(game_group(self, spec, spec.new_command(
+                self._opener(spec))))
         self.add_dynamic_items(GameButton, GameSelect)
         await self.service.restore()
         self.restored.set()
@@ -66,12 +78,21 @@ class TichuBot(commands.Bot):
             await self.tree.sync()
         self._sweeper = asyncio.create_task(self._sweep())
 
+    def _opener(self, spec: GameSpec) -> Any:
+        async def opener(interaction: discord.Interaction[Any], options: dict[str, Any]) -> None:
+            await open_table(self, spec, interaction, options)
+        return opener
+
+    async def repost(self, table: Table) -> None:
+        await self.presenter.repost(table)
+
     async def _sweep(self) -> None:
-        """Expire idle lobbies now and then."""
+        """Expire idle lobbies and close games nobody plays, now and then."""
         while True:
             await asyncio.sleep(self.settings.sweep_interval)
             try:
                 await self.service.expire_idle_lobbies()
+                await self.service.close_idle_tables()
                 self.service.evict_closed()
             except Exception:
                 log.exception("lobby sweep failed")

@@ -25,6 +25,8 @@ class Settings(BaseSettings):
     discord_gateway_url: str = DISCORD_GATEWAY_URL
     ai_delay: float = Field(default=1.2, ge=0, description="Seconds a computer player waits")
     lobby_timeout: float = Field(default=1800, gt=0, description="Idle lobby lifetime, seconds")
+    table_idle_timeout: float = Field(
+        default=86400, gt=0, description="A game with no person's action for this long closes")
     sweep_interval: float = Field(default=60, gt=0, description="How often lobbies are checked")
     worker_processes: int = Field(
         default=2, ge=0, description="Processes drawing images and thinking for computer players "

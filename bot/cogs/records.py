@@ -15,20 +15,27 @@ import io
 import json
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
-from bot.games import all_specs
+from bot.games.registry import all_specs
+from bot.games.ui import GameButton, GameSelect, view_of
 from bot.i18n import t
 from bot.render.ratings import BoardLine, render_leaderboard, render_rating_chart
 from bot.store.models import GamePlayerResult, GameResult, LeaderboardRow
 from bot.tables import TableError, ids
-from bot.views.components import GameButton, GameSelect, view_of
 from bot.workers import offload
 
 if TYPE_CHECKING:
-    from bot.app import TichuBot
+    from bot.tables import TableService
+
+
+class Host(Protocol):
+    """The bot, as the records commands use it."""
+
+    service: TableService
+
 
 PAGE = 10
 HISTORY = 10
@@ -54,7 +61,7 @@ def _rating(value: float | None) -> str:
 
 # -- leaderboard -------------------------------------------------------------------
 
-async def leaderboard_message(bot: TichuBot, locale: str, guild_id: int, game: str,
+async def leaderboard_message(bot: Host, locale: str, guild_id: int, game: str,
                               user_id: int, page: int) -> dict[str, Any] | None:
     """The leaderboard page as message fields (embed, file, view); None if empty."""
     repo = bot.service.repo
@@ -72,7 +79,6 @@ async def leaderboard_message(bot: TichuBot, locale: str, guild_id: int, game: s
         return BoardLine(row.rank, row.name, row.rating, row.games, row.win_rate,
                          mine=row.user_id == user_id)
 
-    from bot.cogs.games import spec_extra  # the game's own column (circular at import)
 
     title = t(locale, f"leaderboard.title.{game}")
     headers = [t(locale, f"ratings.col.{c}") for c in ("rank", "name", "rating", "games", "rate")]
@@ -97,7 +103,7 @@ async def leaderboard_message(bot: TichuBot, locale: str, guild_id: int, game: s
             "view": view_of(*buttons)}
 
 
-async def leaderboard_command(bot: TichuBot, interaction: discord.Interaction[Any],
+async def leaderboard_command(bot: Host, interaction: discord.Interaction[Any],
                               game: str) -> None:
     assert interaction.guild_id is not None
     locale = _locale(interaction)
@@ -112,9 +118,8 @@ async def leaderboard_command(bot: TichuBot, interaction: discord.Interaction[An
 
 # -- stats ---------------------------------------------------------------------------
 
-async def stats_command(bot: TichuBot, interaction: discord.Interaction[Any], game: str,
+async def stats_command(bot: Host, interaction: discord.Interaction[Any], game: str,
                         who: discord.User | discord.Member) -> None:
-    from bot.cogs.games import STAT_KEYS
 
     assert interaction.guild_id is not None
     locale = _locale(interaction)
@@ -180,7 +185,7 @@ def _date(result: GameResult) -> str:
     return result.finished_at.strftime("%Y-%m-%d %H:%M") if result.finished_at else "?"
 
 
-async def history_command(bot: TichuBot, interaction: discord.Interaction[Any], game: str,
+async def history_command(bot: Host, interaction: discord.Interaction[Any], game: str,
                           who: discord.User | discord.Member) -> None:
     assert interaction.guild_id is not None
     locale = _locale(interaction)
@@ -219,7 +224,7 @@ def replay_file(result: GameResult) -> discord.File:
 
 # -- components ----------------------------------------------------------------------
 
-async def handle_component(bot: TichuBot, interaction: discord.Interaction[Any],
+async def handle_component(bot: Host, interaction: discord.Interaction[Any],
                            cid: ids.ComponentId, values: Sequence[str]) -> None:
     """A click on a leaderboard, history or game message (already deferred)."""
     guild_id = interaction.guild_id
@@ -256,3 +261,13 @@ async def handle_component(bot: TichuBot, interaction: discord.Interaction[Any],
                                         file=replay_file(found), ephemeral=True)
         return
     raise TableError("forged")
+
+
+STAT_KEYS = ("deals", "tichu_called", "tichu_won", "grand_called", "grand_won",
+             "double_victories", "bombs", "points", "exact_bids", "contracts", "contracts_won",
+             "barrels", "concessions")
+
+
+def spec_extra(locale: str, game: str, stats: dict[str, int]) -> str:
+    """The game's own column of the leaderboard."""
+    return t(locale, f"leaderboard.extra.{game}", **{k: stats.get(k, 0) for k in STAT_KEYS})

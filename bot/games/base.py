@@ -7,21 +7,46 @@ game brings its rules (through its engine package) and its messages.
 
 from __future__ import annotations
 
-import importlib
 import io
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
-from bot.store.models import GameResult, TableRecord
+from bot.store.models import GameResult
+from bot.tables.rules import TableRules
 from engine.replay import game_from_replay
 
 if TYPE_CHECKING:
     from bot.tables.ids import ComponentId
     from bot.tables.table import LogEntry, Table
-    from bot.views.controller import Controller
+
+OpenTable = Callable[..., Any]
+"""``open_table(spec, interaction, options)``: what ``/<game> new`` calls (the cogs' own)."""
+
+
+class Responder(Protocol):
+    """What a game's clicks may ask of the views layer (the controller implements it)."""
+
+    async def act(self, interaction: discord.Interaction[Any], table: Table,
+                  cid: ComponentId, make: Any, locale: str) -> None:
+        """Apply the clicker's action ``make(seat)``, then redraw their panel."""
+
+    async def show(self, interaction: discord.Interaction[Any], table: Table, seat: int,
+                   locale: str, message: HandMessage | None = None) -> None:
+        """Redraw the clicker's panel (``message``, or the seat's panel now)."""
+
+    async def ask(self, interaction: discord.Interaction[Any],
+                  items: list[discord.ui.Item[discord.ui.View]], locale: str, key: str,
+                  **values: Any) -> None:
+        """Replace the panel's controls with a follow-up question."""
+
+    async def draft(self, interaction: discord.Interaction[Any], table: Table,
+                    update: Callable[[int, dict[str, Any]], dict[str, Any] | None],
+                    locale: str) -> None:
+        """Change the clicker's choice in progress on the server, then redraw the panel."""
 
 
 @dataclass(slots=True)
@@ -65,44 +90,20 @@ class Option:
     choices: tuple[Any, ...] = ()
 
 
-class GameSpec(Protocol):
-    """One game, as the bot hosts it."""
-
-    name: str
-    """The game's engine package and command group: ``tichu``, ``chinois``, ``tysiacha``."""
-    levels: tuple[str, ...]
-    """Computer levels, weakest first."""
-    team_size: int
-    """2 for Tichu (seats s and s+n/2 are partners), 1 where everyone plays alone."""
-
-    def seat_count(self, options: Mapping[str, Any]) -> int:
-        """How many seats a table with these options has."""
-
-    def new_game(self, record: TableRecord) -> Any:
-        """The engine game of a table, from its seed and options."""
-
-    def action_from_json(self, data: Any) -> Any: ...
-
-    def action_to_json(self, action: Any) -> dict[str, Any]: ...
-
-    def due_seats(self, game: Any) -> tuple[int, ...]:
-        """Seats that must act before the game can go on (pinged, timed)."""
-
-    def optional_seats(self, game: Any) -> tuple[int, ...]:
-        """Other seats a computer player may act for now (a Tichu bomb, a redeal)."""
-
-    def describe(self, applied: Any) -> list[LogEntry]:
-        """The table-log lines of an applied action."""
-
-    def result(self, table: Table) -> GameResult:
-        """The record of a finished game."""
+class GameSpec(TableRules, Protocol):
+    """One game, as the bot hosts it: its rules glue (:class:`TableRules`) and its
+    messages and clicks."""
 
     def ping_key(self, game: Any) -> str:
         """The catalog key of the "your turn" ping for the current phase."""
 
+    def panel_key(self, table: Table, seat: int) -> Hashable:
+        """What the seat's private panel offers now: when it changes, the bot redraws the
+        person's open panel by itself."""
+
     async def hand_message(self, table: Table, seat: int, locale: str, *,
-                           state: str | None = None, bombs_only: bool = False) -> HandMessage:
-        """The seat's private message now. ``state`` is a game's own multi-step choice."""
+                           bombs_only: bool = False) -> HandMessage:
+        """The seat's private panel now (its choice in progress is ``table.drafts``)."""
 
     async def table_message(self, table: Table, locale: str) -> PublicMessage:
         """The public table message (image, recent plays, buttons)."""
@@ -111,34 +112,35 @@ class GameSpec(Protocol):
                            locale: str) -> PublicMessage | None:
         """A message to post for a log entry (a round summary, the final sheet), or None."""
 
-    def new_command(self, bot: Any) -> Any:
-        """The ``/<game> new`` callback with the game's options (it calls
-        :func:`bot.cogs.games.open_table`)."""
+    def new_command(self, open_table: OpenTable) -> Any:
+        """The ``/<game> new`` callback with the game's options; it calls
+        ``open_table(spec, interaction, options)``."""
 
-    async def handle(self, controller: Controller, interaction: discord.Interaction[Any],
+    async def handle(self, responder: Responder, interaction: discord.Interaction[Any],
                      table: Table, seat: int, cid: ComponentId, values: list[str],
                      locale: str) -> None:
-        """A game-specific click on the seat's private message (already acknowledged)."""
+        """A game-specific click on the seat's private panel (already acknowledged)."""
 
 
 class GameModules:
     """The part of a spec every game shares: its package holds modules of the same names
     (``log.describe``, ``results.game_result``, ``table.table_message`` and
-    ``table.announcement``, ``controls.handle``, ``commands.new_command``) and its engine
-    package ``engine.<name>.actions`` the JSON form of its actions. Looked up when first
-    used, so the modules may import the shared machinery freely."""
+    ``table.announcement``, ``controls.handle``, ``commands.new_command``), and its engine
+    package ``engine.<name>.actions`` the JSON form of its actions. A spec names them in
+    :attr:`parts`."""
 
     name: str
+    parts: dict[str, ModuleType]
+    """``log``, ``results``, ``table``, ``controls``, ``commands`` and ``actions``."""
 
     def _module(self, module: str) -> Any:
-        return importlib.import_module(f"bot.games.{self.name}.{module}")
+        return self.parts[module]
 
     def action_from_json(self, data: Any) -> Any:
-        return importlib.import_module(f"engine.{self.name}.actions").action_from_json(data)
+        return self.parts["actions"].action_from_json(data)
 
     def action_to_json(self, action: Any) -> dict[str, Any]:
-        out: dict[str, Any] = importlib.import_module(
-            f"engine.{self.name}.actions").action_to_json(action)
+        out: dict[str, Any] = self.parts["actions"].action_to_json(action)
         return out
 
     def describe(self, applied: Any) -> list[LogEntry]:
@@ -171,11 +173,11 @@ class GameModules:
             table, entry, locale)
         return message
 
-    def new_command(self, bot: Any) -> Any:
-        return self._module("commands").new_command(bot)
+    def new_command(self, open_table: OpenTable) -> Any:
+        return self._module("commands").new_command(open_table)
 
-    async def handle(self, controller: Controller, interaction: discord.Interaction[Any],
+    async def handle(self, responder: Responder, interaction: discord.Interaction[Any],
                      table: Table, seat: int, cid: ComponentId, values: list[str],
                      locale: str) -> None:
-        await self._module("controls").handle(controller, interaction, table, seat, cid,
+        await self._module("controls").handle(responder, interaction, table, seat, cid,
                                               values, locale)

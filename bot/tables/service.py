@@ -12,11 +12,9 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from bot.games import spec_for
-from bot.games.computer import computer_move
 from bot.store.models import (
     ActionRecord,
     CorruptRowError,
@@ -25,7 +23,9 @@ from bot.store.models import (
     StoreError,
     TableStatus,
 )
+from bot.tables.computer import computer_move
 from bot.tables.errors import TableError
+from bot.tables.rules import TableRules
 from bot.tables.table import LogEntry, SeatKind, Table, phase_of
 from bot.workers import offload
 from engine.errors import EngineError
@@ -34,6 +34,8 @@ log = logging.getLogger(__name__)
 
 TIMER_LEVEL = "normal"
 """The level that plays for an idle or handed-over seat (every game has it)."""
+MISSES_BEFORE_AWAY = 3
+"""Turn timers run out in a row before a computer keeps the seat until its person is back."""
 
 
 class Presenter(Protocol):
@@ -45,11 +47,15 @@ class Presenter(Protocol):
 class TableService:
     """Owns the tables of this process and drives their computer players and timers."""
 
-    def __init__(self, repo: Repository, *, ai_delay: float = 1.2, lobby_timeout: float = 1800,
-                 presenter: Presenter | None = None) -> None:
+    def __init__(self, repo: Repository, specs: Mapping[str, TableRules], *,
+                 ai_delay: float = 1.2, lobby_timeout: float = 1800,
+                 idle_timeout: float = 86400, presenter: Presenter | None = None) -> None:
         self.repo = repo
+        self.specs = dict(specs)
         self.ai_delay = ai_delay
         self.lobby_timeout = lobby_timeout
+        self.idle_timeout = idle_timeout
+        """Seconds without any person's action before a game in play is closed."""
         self.presenter = presenter
         self.tables: dict[int, Table] = {}
         self.broken: dict[int, str] = {}
@@ -75,13 +81,20 @@ class TableService:
         if record is None:
             raise TableError("no_table")
         try:
-            table = Table.rebuild(record, spec_for(record.game))
+            table = Table.rebuild(record, self.spec_for(record.game))
         except CorruptRowError as exc:
             self.broken[table_id] = str(exc)
             log.error("table %s cannot be rebuilt: %s", table_id, exc)
             raise TableError("table_broken") from None
         # Another click may have loaded it meanwhile: one Table (and one lock) per id.
         return self.tables.setdefault(table_id, table)
+
+    def spec_for(self, name: str) -> TableRules:
+        """The hosted game called ``name``; a stored table of another game is a corrupt row."""
+        spec = self.specs.get(name)
+        if spec is None:
+            raise CorruptRowError(f"unknown game {name!r}")
+        return spec
 
     async def restore(self) -> list[Table]:
         """Rebuild every active table after a restart and set its players going again."""
@@ -95,21 +108,36 @@ class TableService:
             self._after_change(table, notify=False)
         return restored
 
-    async def active_in(self, channel_id: int) -> Table | None:
-        table_id = await self.repo.find_active_table(channel_id)
-        if table_id is None:
-            return None
-        try:
-            return await self.get(table_id)
-        except TableError:
-            return None
+    async def active_in(self, channel_id: int, game: str | None = None) -> Table:
+        """The active table (of ``game``) played in this thread, or the only one opened
+        in this channel; TableError ``no_table_here`` or ``several_tables``."""
+        found = []
+        for table_id in await self.repo.active_tables_in(channel_id):
+            try:
+                table = await self.get(table_id)
+            except TableError:
+                continue
+            if game is None or table.spec.name == game:
+                found.append(table)
+        in_thread = [t for t in found if t.record.thread_id == channel_id]
+        if in_thread:
+            return in_thread[0]
+        if not found:
+            raise TableError("no_table_here")
+        if len(found) > 1:
+            raise TableError("several_tables", count=len(found))
+        return found[0]
 
     # --------------------------------------------------------------- lobby
     async def open_lobby(self, *, game: str, guild_id: int, channel_id: int, host_id: int,
-                         host_name: str, locale: str, options: dict[str, Any]) -> Table:
-        """Open a lobby of ``game`` with the host in the first seat."""
-        spec = spec_for(game)
+                         host_name: str, locale: str, options: dict[str, Any],
+                         limit: int | None = None) -> Table:
+        """Open a lobby of ``game`` with the host in the first seat; at most ``limit``
+        active tables per channel (each plays in its own thread)."""
+        spec = self.spec_for(game)
         n = spec.seat_count(options)
+        if limit is not None and await self.repo.count_active_tables(channel_id) >= limit:
+            raise TableError("too_many_tables", limit=limit)
         await self.repo.ensure_guild(guild_id, locale)
         seats = [SeatRecord(seat=s) for s in range(n)]
         seats[0] = SeatRecord(seat=0, user_id=host_id, name=host_name)
@@ -230,47 +258,173 @@ class TableService:
             del self.tables[tid]
         return gone
 
+    async def close_idle_tables(self, now: float | None = None) -> list[Table]:
+        """Close, as abandoned, games in play where no person has acted for the idle
+        timeout (a table nobody plays at never stays open)."""
+        now = time.time() if now is None else now
+        closed = []
+        for table in list(self.tables.values()):
+            if table.status is TableStatus.PLAYING and now - table.last_human > self.idle_timeout:
+                async with table.lock:
+                    if table.status is not TableStatus.PLAYING:
+                        continue
+                    await self.repo.update_table(table.id, status=TableStatus.ABANDONED)
+                    table.record.status = TableStatus.ABANDONED
+                    table.log.append(LogEntry("log.idle_closed"))
+                self._stop(table.id)
+                closed.append(table)
+                self._notify(table)
+        return closed
+
+    # --------------------------------------------------------------- seats
+    async def _seat_change(self, table: Table, seat: int, new: SeatRecord,
+                           entry: LogEntry) -> None:
+        """Replace one seat of a game in play (under the lock) and store it."""
+        old = table.seats[seat]
+        table.seats[seat] = new
+        try:
+            await self.repo.save_seats(table.id, table.seats)
+        except StoreError:
+            table.seats[seat] = old
+            raise
+        table.log.append(entry)
+
+    async def _playing(self, table_id: int) -> Table:
+        table = await self.get(table_id)
+        if table.status is not TableStatus.PLAYING or table.game is None:
+            raise TableError("not_playing")
+        return table
+
     async def takeover(self, table_id: int, actor_id: int, seat: int) -> Table:
         """Host only: hand a human seat to a computer player for good."""
-        table = await self.get(table_id)
+        table = await self._playing(table_id)
         async with table.lock:
-            if table.status is not TableStatus.PLAYING:
-                raise TableError("not_playing")
             _check_host(table, actor_id)
             _check_seat(table, seat)
-            if table.kind(seat) is not SeatKind.HUMAN:
+            if table.seats[seat].user_id is None:
                 raise TableError("not_human_seat")
             old = table.seats[seat]
-            table.seats[seat] = SeatRecord(seat=seat, name=old.name, bot_level=TIMER_LEVEL)
-            try:
-                await self.repo.save_seats(table.id, table.seats)
-            except StoreError:
-                table.seats[seat] = old
-                raise
-            table.log.append(LogEntry("log.takeover", {"seat": seat}))
+            await self._seat_change(table, seat, SeatRecord(seat=seat, name=old.name,
+                                                            bot_level=TIMER_LEVEL),
+                                    LogEntry("log.takeover", {"seat": seat}))
         self._after_change(table)
         return table
 
-    # ---------------------------------------------------------------- play
-    async def act(self, table_id: int, user_id: int, seq: int | None,
-                  make: Callable[[int], Any]) -> Any:
-        """A human's action: ``make(seat)`` builds it once the seat is known.
+    async def leave_game(self, table_id: int, user_id: int) -> Table:
+        """A seated person leaves a game in play: a computer player takes the seat. When
+        the last person leaves, the table closes (unrated)."""
+        table = await self._playing(table_id)
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("not_seated")
+            old = table.seats[seat]
+            await self._seat_change(table, seat, SeatRecord(seat=seat, name=old.name,
+                                                            bot_level=TIMER_LEVEL),
+                                    LogEntry("log.left", {"seat": seat}))
+            if not table.humans():
+                await self.repo.update_table(table.id, status=TableStatus.ABANDONED)
+                table.record.status = TableStatus.ABANDONED
+        self._after_change(table)
+        return table
 
-        ``seq`` is the action count the player's menu was drawn at; a menu drawn
-        before the last change is refused as out of date.
+    async def come_back(self, table_id: int, user_id: int) -> Table:
+        """A person whose seat a computer kept after missed turns takes it back."""
+        table = await self._playing(table_id)
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("not_seated")
+            if not table.seats[seat].away:
+                raise TableError("not_away")
+            await self._back(table, seat)
+        self._after_change(table)
+        return table
+
+    async def _back(self, table: Table, seat: int) -> None:
+        old = table.seats[seat]
+        await self._seat_change(table, seat, SeatRecord(seat=seat, user_id=old.user_id,
+                                                        name=old.name),
+                                LogEntry("log.back", {"seat": seat}))
+        table.misses[seat] = 0
+
+    async def vote_end(self, table_id: int, user_id: int) -> tuple[Table, bool]:
+        """A seated person votes to end the table (again: takes the vote back). A strict
+        majority of the people seated ends it, unrated. Returns the table and whether
+        the clicker's vote now counts."""
+        table = await self._playing(table_id)
+        async with table.lock:
+            if table.seat_of(user_id) is None:
+                raise TableError("not_seated")
+            votes = table.end_votes
+            voting = user_id not in votes
+            votes = [*votes, user_id] if voting else [v for v in votes if v != user_id]
+            people = {table.seats[s].user_id for s in table.humans()}
+            votes = [v for v in votes if v in people]
+            options = {**table.record.options, "end_votes": votes}
+            ended = 2 * len(votes) > len(people)
+            if ended:
+                await self.repo.update_table(table.id, status=TableStatus.ABANDONED,
+                                             options=options)
+                table.record.status = TableStatus.ABANDONED
+            else:
+                await self.repo.update_table(table.id, options=options)
+            table.record.options = options
+            seat = table.seat_of(user_id)
+            table.log.append(LogEntry("log.vote_end" if voting else "log.vote_back",
+                                      {"seat": seat, "votes": len(votes),
+                                       "needed": len(people) // 2 + 1}))
+            if ended:
+                table.log.append(LogEntry("log.voted_end"))
+        self._after_change(table)
+        return table, voting
+
+    # ---------------------------------------------------------------- play
+    async def act(self, table_id: int, user_id: int, token: int | None,
+                  make: Callable[[int], Any]) -> Any:
+        """A person's action: ``make(seat)`` builds it once the seat is known.
+
+        ``token`` is the seat's move count when the control was drawn (None for a
+        decision that is not a move). A control from before the seat's last move — a
+        double click, an old menu — is refused; another seat's actions never make a
+        control out of date: the engine alone decides whether the action is legal.
+        A person whose seat a computer kept takes it back by acting.
         """
-        table = await self.get(table_id)
+        table = await self._playing(table_id)
         async with table.lock:
             if table.status is not TableStatus.PLAYING or table.game is None:
                 raise TableError("not_playing")
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("not_seated")
-            if seq is not None and seq != table.seq:
+            if token is not None and token != table.moves[seat]:
                 raise TableError("stale")
-            applied = await self._commit(table, make(seat), by="human")
+            action = make(seat)
+            table.game.check(action)  # a refused action must not bring the seat back
+            if table.seats[seat].away:
+                await self._back(table, seat)
+            applied = await self._commit(table, action, by="human")
+            table.last_human = time.time()
         self._after_change(table)
         return applied
+
+    async def save_draft(self, table_id: int, user_id: int,
+                         update: Callable[[int, dict[str, Any]], dict[str, Any] | None]) -> int:
+        """Change the clicker's choice in progress (``update(seat, draft)`` gives the new
+        draft, or None to drop it); it lives on the server, so nothing another seat
+        does loses it. Returns the seat."""
+        table = await self._playing(table_id)
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("not_seated")
+            draft = update(seat, dict(table.drafts.get(seat, {})))
+            await self.repo.save_draft(table.id, seat, draft)
+            if draft is None:
+                table.drafts.pop(seat, None)
+            else:
+                table.drafts[seat] = draft
+        return seat
 
     async def _commit(self, table: Table, action: Any, *, by: str) -> Any:
         """Check, store, apply. Called under the table's lock."""
@@ -284,6 +438,7 @@ class TableService:
         table.record.actions.append(ActionRecord(seq=table.seq, payload=payload))
         table.touch()
         table.note(applied)
+        table.count(action, by)
         if by == "timer":
             table.log.append(LogEntry("log.timer", {"seat": action.seat}))
         phase = phase_of(game)
@@ -383,34 +538,45 @@ class TableService:
                 return
 
     def _reset_timer(self, table: Table) -> None:
+        """Keep each waiting person's deadline: it starts when the seat becomes due and
+        holds while other seats act (several are due in the Grand Tichu and exchange
+        phases); one task per table sleeps until the first deadline."""
         old = self._timers.pop(table.id, None)
-        if old is not None:
+        if old is not None and old is not asyncio.current_task():
             old.cancel()
-        limit = table.turn_timer
-        if limit is None or table.game is None or table.status is not TableStatus.PLAYING:
+        if table.game is None or table.status is not TableStatus.PLAYING:
+            table.due_since.clear()
             return
-        waiting = [s for s in table.spec.due_seats(table.game)
-                   if table.kind(s) is SeatKind.HUMAN]
-        if waiting:
-            task = asyncio.get_running_loop().create_task(self._expire(table, table.seq, limit))
-            self._timers[table.id] = task
+        now = time.time()
+        waiting = {s for s in table.spec.due_seats(table.game)
+                   if table.kind(s) is SeatKind.HUMAN}
+        table.due_since = {s: table.due_since.get(s, now) for s in sorted(waiting)}
+        if table.turn_timer is None or not waiting:
+            return
+        first = min(d for s in waiting if (d := table.deadline(s)) is not None)
+        task = asyncio.get_running_loop().create_task(self._expire(table, first - now))
+        self._timers[table.id] = task
 
-    async def _expire(self, table: Table, seq: int, limit: float) -> None:
-        """When the turn timer runs out, a computer player acts for each idle human seat."""
-        await asyncio.sleep(limit)
+    async def _expire(self, table: Table, delay: float) -> None:
+        """When a person's time runs out, a computer player makes that decision for them;
+        after three in a row it keeps the seat until the person comes back."""
+        await asyncio.sleep(max(delay, 0.0))
+        acted = False
         async with table.lock:
-            if table.seq != seq or table.game is None or table.status is not TableStatus.PLAYING:
-                return
             game = table.game
+            if game is None or table.status is not TableStatus.PLAYING:
+                return
             spec = table.spec
-            seed = f"{table.record.seed}:timer:{seq}"
-            idle = {s for s in spec.due_seats(game) if table.kind(s) is SeatKind.HUMAN}
-            # Every idle seat gets its move (several in the Grand Tichu and exchange phases).
-            while idle and table.status is TableStatus.PLAYING:
-                seat = next((s for s in spec.due_seats(game) if s in idle), None)
+            now = time.time()
+            late = {s for s in spec.due_seats(game) if table.kind(s) is SeatKind.HUMAN
+                    and (d := table.deadline(s)) is not None and d <= now}
+            seed = f"{table.record.seed}:timer:{table.seq}"
+            # Every late seat gets its move (several in the Grand Tichu and exchange phases).
+            while late and table.status is TableStatus.PLAYING:
+                seat = next((s for s in spec.due_seats(game) if s in late), None)
                 if seat is None:
                     break
-                idle.discard(seat)
+                late.discard(seat)
                 action = await offload(computer_move, spec.name, TIMER_LEVEL, game.view(seat),
                                        seed)
                 if action is None:
@@ -420,8 +586,16 @@ class TableService:
                 except (EngineError, StoreError):
                     log.exception("timer move refused at table %s", table.id)
                     break
+                acted = True
+                table.due_since.pop(seat, None)
+                if table.misses[seat] >= MISSES_BEFORE_AWAY and table.kind(seat) is SeatKind.HUMAN:
+                    old = table.seats[seat]
+                    await self._seat_change(
+                        table, seat, SeatRecord(seat=seat, user_id=old.user_id, name=old.name,
+                                                bot_level=TIMER_LEVEL, away=True),
+                        LogEntry("log.away", {"seat": seat}))
         self._timers.pop(table.id, None)
-        self._after_change(table)
+        self._after_change(table, notify=acted)
 
     def _stop(self, table_id: int) -> None:
         for tasks in (self._drivers, self._timers):

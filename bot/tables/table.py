@@ -5,15 +5,16 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from bot.store.models import CorruptRowError, SeatRecord, TableRecord, TableStatus
+from bot.tables.rules import LogEntry
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
-    from bot.games.base import GameSpec
+    from bot.tables.rules import TableRules
 
 LOG_SIZE = 8
 OVER = ("deal_over", "game_over")
@@ -25,18 +26,10 @@ class SeatKind(StrEnum):
     COMPUTER = "computer"
 
 
-@dataclass(frozen=True, slots=True)
-class LogEntry:
-    """One line of the table's text log, rendered later in the reader's language."""
-
-    key: str
-    values: dict[str, Any] = field(default_factory=dict)
-    announce: bool = False
-    """Whether the presenter also posts a message for it (a deal summary, the end)."""
-
-
 def seat_kind(seat: SeatRecord) -> SeatKind:
-    if seat.user_id is not None:
+    """Who plays the seat now: a person, a computer (also for a person who is away after
+    missing their turns), or nobody yet."""
+    if seat.user_id is not None and not seat.away:
         return SeatKind.HUMAN
     if seat.bot_level is not None:
         return SeatKind.COMPUTER
@@ -52,13 +45,22 @@ class Table:
     """A table: lobby or game. All changes go through :class:`~bot.tables.service.TableService`
     under :attr:`lock`."""
 
-    def __init__(self, record: TableRecord, spec: GameSpec, game: Any = None) -> None:
+    def __init__(self, record: TableRecord, spec: TableRules, game: Any = None) -> None:
         self.record = record
         self.spec = spec
         self.game = game
         self.lock = asyncio.Lock()
         self.seq = len(record.actions)
         self.last_activity = time.monotonic()
+        n = len(record.seats)
+        self.moves = [0] * n
+        """Per seat: how many turn decisions (:meth:`TableRules.is_move`) it has made."""
+        self.misses = [0] * n
+        """Per seat: turn timers run out in a row (a computer played instead)."""
+        self.due_since: dict[int, float] = {}
+        """Seats a person must act for, with the wall-clock time they became due."""
+        self.last_human = _epoch(record.updated_at or record.created_at)
+        """Wall-clock time of the last action a person made (or the table's last change)."""
         self.log: deque[LogEntry] = deque(maxlen=LOG_SIZE)
         self.announcements: list[LogEntry] = []
         """Deal summaries and the like, waiting for the presenter to post them."""
@@ -86,8 +88,30 @@ class Table:
 
     @property
     def turn_timer(self) -> float | None:
+        """Seconds a person has for a decision; None when the table has no timer."""
         value = self.record.options.get("turn_timer")
-        return float(value) if value else None
+        return float(value) if isinstance(value, int | float) and value > 0 else None
+
+    def deadline(self, seat: int) -> float | None:
+        """When the seat's time for its current decision runs out (wall clock)."""
+        limit = self.turn_timer
+        since = self.due_since.get(seat)
+        return None if limit is None or since is None else since + limit
+
+    @property
+    def end_votes(self) -> list[int]:
+        """People who voted to end the table."""
+        votes = self.record.options.get("end_votes", [])
+        return [v for v in votes if isinstance(v, int)] if isinstance(votes, list) else []
+
+    @property
+    def drafts(self) -> dict[int, dict[str, Any]]:
+        """Per seat, its choice in progress (exchange picks, the menu page it looks at)."""
+        return self.record.drafts
+
+    def humans(self) -> list[int]:
+        """Seats where a person sits (also one who is away)."""
+        return [s.seat for s in self.record.seats if s.user_id is not None]
 
     @property
     def channel_id(self) -> int:
@@ -107,6 +131,18 @@ class Table:
         self.last_activity = time.monotonic()
 
     # --------------------------------------------------------------- events
+    def count(self, action: Any, by: str) -> None:
+        """Keep the per-seat counters of an applied action."""
+        seat = getattr(action, "seat", None)
+        if not isinstance(seat, int) or not 0 <= seat < len(self.moves):
+            return
+        if self.spec.is_move(action):
+            self.moves[seat] += 1
+        if by == "timer":
+            self.misses[seat] += 1
+        elif by == "human":
+            self.misses[seat] = 0
+
     def note(self, applied: Any) -> None:
         """Add the text-log lines of an applied action."""
         for entry in self.spec.describe(applied):
@@ -116,7 +152,7 @@ class Table:
 
     # -------------------------------------------------------------- rebuild
     @classmethod
-    def rebuild(cls, record: TableRecord, spec: GameSpec) -> Table:
+    def rebuild(cls, record: TableRecord, spec: TableRules) -> Table:
         """A table from its stored record: the game replayed from seed and actions."""
         if record.status is not TableStatus.PLAYING and not record.actions:
             return cls(record, spec)
@@ -131,6 +167,10 @@ class Table:
                 if phase_of(game) == "deal_over":
                     game.next_deal()
                 table.note(game.apply(action))
+                by = stored.payload.get("by", "human")
+                table.count(action, by)
+                if by == "human" and stored.created_at is not None:
+                    table.last_human = max(table.last_human, _epoch(stored.created_at))
             except EngineError as exc:
                 raise CorruptRowError(
                     f"table {record.id}: action {stored.seq} does not replay ({exc})") from None
@@ -138,3 +178,7 @@ class Table:
             game.next_deal()
         table.announcements.clear()
         return table
+
+
+def _epoch(moment: datetime | None) -> float:
+    return moment.timestamp() if moment is not None else time.time()

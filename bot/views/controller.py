@@ -2,32 +2,32 @@
 
 Refusals are ephemeral sentences in the clicker's language; nothing changes.
 Lobby clicks and the table's public buttons are the same for every game; the
-clicks on a seat's private message go to the table's game.
+clicks on a seat's private panel go to the table's game. A click is refused only
+when it is really wrong: a forged control, a stranger, a control from before the
+seat's own last move (a double click), or an action the engine no longer allows.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Collection
+from typing import Any
 
 import discord
 
-from bot.cogs import records
-from bot.games.base import HandMessage
+from bot.games.base import GameSpec, HandMessage
+from bot.games.ui import view_of
 from bot.i18n import t
 from bot.store.models import StoreError
-from bot.tables import Table, TableError, ids
-from bot.views.components import view_of
+from bot.tables import Table, TableError, TableService, ids
+from bot.views.panels import Panels
 from bot.views.table import lobby_message
 from engine.errors import EngineError
-
-if TYPE_CHECKING:
-    from bot.app import TichuBot
-    from bot.tables import TableService
 
 log = logging.getLogger(__name__)
 LOBBY_ACTIONS = {"join", "leave", "cpu", "start"}
 NEW_MESSAGE_ACTIONS = {"hand", "bomb", "rules"}
+Route = Callable[[discord.Interaction[Any], ids.ComponentId, list[str]], Awaitable[None]]
 
 
 def locale_of(interaction: discord.Interaction[Any]) -> str:
@@ -37,12 +37,25 @@ def locale_of(interaction: discord.Interaction[Any]) -> str:
 class Controller:
     """Routes component interactions to the table service and answers them."""
 
-    def __init__(self, bot: TichuBot) -> None:
-        self.bot = bot
+    def __init__(self, service: Callable[[], TableService], panels: Callable[[], Panels]) -> None:
+        self._service = service
+        self._panels = panels
+        self._routes: dict[str, tuple[Route, bool]] = {}
 
     @property
     def service(self) -> TableService:
-        return self.bot.service
+        return self._service()
+
+    @property
+    def panels(self) -> Panels:
+        return self._panels()
+
+    def route(self, actions: Collection[str], handler: Route, *,
+              ephemeral: Collection[str] = ()) -> None:
+        """Send the clicks of ``actions`` to ``handler`` (a cog's own components); those
+        in ``ephemeral`` answer with a new private message."""
+        for action in actions:
+            self._routes[action] = (handler, action in ephemeral)
 
     async def refuse(self, interaction: discord.Interaction[Any], code: str,
                      **values: Any) -> None:
@@ -61,12 +74,16 @@ class Controller:
             return
         # Answer Discord at once, before any lock or drawing: the outcome (a redrawn
         # message, or a refusal) follows. A busy table can never make a click time out.
-        if cid.action in NEW_MESSAGE_ACTIONS or cid.action in records.EPHEMERAL_ACTIONS:
+        routed = self._routes.get(cid.action)
+        if cid.action in NEW_MESSAGE_ACTIONS or (routed is not None and routed[1]):
             await interaction.response.defer(ephemeral=True, thinking=True)
         else:
             await interaction.response.defer()
         try:
-            await self._dispatch(interaction, cid, values)
+            if routed is not None:
+                await routed[0](interaction, cid, values)
+            else:
+                await self._dispatch(interaction, cid, values)
         except TableError as exc:
             await self.refuse(interaction, exc.code, **exc.values)
         except EngineError as exc:
@@ -74,20 +91,22 @@ class Controller:
         except StoreError:
             log.exception("store failure on %s", custom_id)
             await self.refuse(interaction, "store_failed")
+        except Exception:
+            log.exception("click %s failed (table %s)", custom_id, cid.table)
+            await self.refuse(interaction, "internal")
 
     async def _dispatch(self, interaction: discord.Interaction[Any], cid: ids.ComponentId,
                         values: list[str]) -> None:
         action = cid.action
-        if action in records.RECORD_ACTIONS:
-            await records.handle_component(self.bot, interaction, cid, values)
-            return
         if action in LOBBY_ACTIONS:
             await self._lobby(interaction, cid, values)
             return
         table = await self.service.get(cid.table)
+        spec: GameSpec = table.spec  # type: ignore[assignment]
         locale = locale_of(interaction)
+        self.panels.locales[interaction.user.id] = locale
         if action == "rules":
-            await interaction.followup.send(t(locale, f"rules.{table.spec.name}"), ephemeral=True)
+            await interaction.followup.send(t(locale, f"rules.{spec.name}"), ephemeral=True)
             return
         if table.game is None:
             raise TableError("not_playing")
@@ -95,22 +114,35 @@ class Controller:
         if seat is None:
             raise TableError("not_seated")
         if action in ("hand", "bomb"):
-            message = await table.spec.hand_message(table, seat, locale,
-                                                    bombs_only=action == "bomb")
-            await interaction.followup.send(message.content, files=message.files(),
-                                            view=message.view, ephemeral=True)
+            await self.open_panel(interaction, table, seat, locale, bombs_only=action == "bomb")
+            return
+        if action == "back":
+            await self.service.come_back(table.id, interaction.user.id)
+            await self.show(interaction, table, seat, locale)
             return
         if action == "refresh":
             await self.show(interaction, table, seat, locale)
             return
-        if cid.seq is not None and cid.seq != table.seq:
+        if cid.seq is not None and cid.seq != table.moves[seat]:
             raise TableError("stale")
-        await table.spec.handle(self, interaction, table, seat, cid, values, locale)
+        await spec.handle(self, interaction, table, seat, cid, values, locale)
+
+    async def open_panel(self, interaction: discord.Interaction[Any], table: Table, seat: int,
+                         locale: str, *, bombs_only: bool = False) -> None:
+        """A new private panel; the full one becomes the panel the bot keeps in step."""
+        spec: GameSpec = table.spec  # type: ignore[assignment]
+        async with self.panels.lock(table.id, interaction.user.id):
+            key = self.panels.key(table, seat)
+            message = await spec.hand_message(table, seat, locale, bombs_only=bombs_only)
+            sent = await interaction.followup.send(message.content, files=message.files(),
+                                                   view=message.view, ephemeral=True, wait=True)
+            if not bombs_only:
+                await self.panels.opened_panel(table, seat, interaction, sent.id, key)
 
     # ------------------------------------------------- helpers for the games
     async def act(self, interaction: discord.Interaction[Any], table: Table,
                   cid: ids.ComponentId, make: Any, locale: str) -> None:
-        """Apply the clicker's action (``make(seat)``), then redraw their message."""
+        """Apply the clicker's action (``make(seat)``), then redraw their panel."""
         await self.service.act(table.id, interaction.user.id, cid.seq, make)
         seat = table.seat_of(interaction.user.id)
         if seat is not None and table.game is not None:
@@ -118,15 +150,33 @@ class Controller:
 
     async def show(self, interaction: discord.Interaction[Any], table: Table, seat: int,
                    locale: str, message: HandMessage | None = None) -> None:
-        """Redraw the clicker's private message (the click is already acknowledged)."""
-        message = message or await table.spec.hand_message(table, seat, locale)
-        await interaction.edit_original_response(content=message.content,
-                                                 attachments=message.files(), view=message.view)
+        """Redraw the clicker's panel (the click is already acknowledged)."""
+        spec: GameSpec = table.spec  # type: ignore[assignment]
+        async with self.panels.lock(table.id, interaction.user.id):
+            key = self.panels.key(table, seat)
+            drawn = message or await spec.hand_message(table, seat, locale)
+            await interaction.edit_original_response(content=drawn.content,
+                                                     attachments=drawn.files(), view=drawn.view)
+            if message is None and interaction.message is not None and \
+                    (panel := table.record.panels.get(interaction.user.id)) is not None and \
+                    panel.message_id == interaction.message.id:
+                self.panels.shown(table, seat, key)
+        # The game may have moved on while the panel was drawn: keep the open panel true.
+        await self.panels.push(table)
 
     async def ask(self, interaction: discord.Interaction[Any],
-                  items: list[discord.ui.Item[discord.ui.View]], locale: str, key: str) -> None:
+                  items: list[discord.ui.Item[discord.ui.View]], locale: str, key: str,
+                  **values: Any) -> None:
         """Replace the private message's controls with a follow-up question."""
-        await interaction.edit_original_response(content=t(locale, key), view=view_of(*items))
+        await interaction.edit_original_response(content=t(locale, key, **values),
+                                                 view=view_of(*items))
+
+    async def draft(self, interaction: discord.Interaction[Any], table: Table,
+                    update: Callable[[int, dict[str, Any]], dict[str, Any] | None],
+                    locale: str) -> None:
+        """Keep the clicker's choice in progress on the server, then redraw the panel."""
+        seat = await self.service.save_draft(table.id, interaction.user.id, update)
+        await self.show(interaction, table, seat, locale)
 
     # ----------------------------------------------------------------- lobby
     async def _lobby(self, interaction: discord.Interaction[Any], cid: ids.ComponentId,

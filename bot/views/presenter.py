@@ -9,17 +9,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 import discord
 
+from bot.games.base import GameSpec, PublicMessage
 from bot.i18n import t
-from bot.store.models import TableStatus
+from bot.store.models import Repository, TableStatus
 from bot.tables import SeatKind, Table
+from bot.views.panels import Panels
 from bot.views.table import lobby_message
-
-if TYPE_CHECKING:
-    from bot.app import TichuBot
 
 log = logging.getLogger(__name__)
 
@@ -27,8 +26,11 @@ log = logging.getLogger(__name__)
 class TablePresenter:
     """Edits the lobby and table messages, posts summaries, pings whoever must act."""
 
-    def __init__(self, bot: TichuBot) -> None:
-        self.bot = bot
+    def __init__(self, client: discord.Client, repo: Callable[[], Repository],
+                 panels: Callable[[], Panels]) -> None:
+        self.bot = client
+        self._repo = repo
+        self._panels = panels
         self._running: set[int] = set()
         self._dirty: set[int] = set()
         self._pinged: dict[int, tuple[object, ...]] = {}
@@ -60,6 +62,7 @@ class TablePresenter:
         await self._post_announcements(table)
         await self._show_table(table)
         await self._ping(table)
+        await self._panels().push(table)
 
     # ------------------------------------------------------------- lobby
     async def _show_lobby(self, table: Table) -> None:
@@ -80,8 +83,16 @@ class TablePresenter:
             log.warning("cannot edit the lobby message of table %s", table.id)
 
     # -------------------------------------------------------------- table
+    async def _table_message(self, table: Table) -> PublicMessage:
+        spec: GameSpec = table.spec  # type: ignore[assignment]
+        msg = await spec.table_message(table, table.record.locale)
+        countdown = countdown_line(table, table.record.locale)
+        if countdown:
+            msg.content = f"{msg.content}\n{countdown}"[:2000]
+        return msg
+
     async def _show_table(self, table: Table) -> None:
-        msg = await table.spec.table_message(table, table.record.locale)
+        msg = await self._table_message(table)
         channel = self.bot.get_partial_messageable(table.channel_id)
         message_id = table.record.message_id
         if message_id is not None:
@@ -93,7 +104,7 @@ class TablePresenter:
                 pass
         sent = await channel.send(content=msg.content, files=msg.files(), view=msg.view)
         table.record.message_id = sent.id
-        await self.bot.service.repo.update_table(table.id, message_id=sent.id)
+        await self._repo().update_table(table.id, message_id=sent.id)
 
     async def repost(self, table: Table) -> None:
         """Post the table message again, at the bottom of the channel."""
@@ -121,7 +132,8 @@ class TablePresenter:
             waiting = ()
         # A new ping whenever the people due change, or the same person is due again
         # after the table moved on.
-        key = (waiting, table.seq if waiting else None)
+        spec: GameSpec = table.spec  # type: ignore[assignment]
+        key = (waiting, tuple(table.moves[s] for s in waiting), spec.ping_key(game))
         if self._pinged.get(table.id) == key:
             return
         self._pinged[table.id] = key
@@ -131,12 +143,25 @@ class TablePresenter:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(old).delete()
             table.record.ping_message_id = None
-            await self.bot.service.repo.clear_ping(table.id)
+            await self._repo().clear_ping(table.id)
         if not waiting:
             return
         mentions = " ".join(f"<@{table.seats[s].user_id}>" for s in waiting)
-        key_text = table.spec.ping_key(game)
-        sent = await channel.send(t(table.record.locale, key_text, mentions=mentions),
-                                  allowed_mentions=discord.AllowedMentions(users=True))
+        locale = table.record.locale
+        text = t(locale, spec.ping_key(game), mentions=mentions) + " " + t(locale, "ping.panel")
+        countdown = countdown_line(table, locale)
+        if countdown:
+            text += "\n" + countdown
+        sent = await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True))
         table.record.ping_message_id = sent.id
-        await self.bot.service.repo.update_table(table.id, ping_message_id=sent.id)
+        await self._repo().update_table(table.id, ping_message_id=sent.id)
+
+
+def countdown_line(table: Table, locale: str) -> str:
+    """When the waiting people's time runs out, as Discord's live relative timestamp."""
+    if table.status is not TableStatus.PLAYING:
+        return ""
+    deadlines = [d for s in table.due_since if (d := table.deadline(s)) is not None]
+    if not deadlines:
+        return ""
+    return t(locale, "table.countdown", when=f"<t:{int(min(deadlines))}:R>")

@@ -50,57 +50,101 @@ def component(message: Any, action: str, kind: str = "b", arg: str | None = None
     return None
 
 
+ACTIONS = ("nogrand", "ex", "exok", "gift", "play", "pass", "kind", "wish", "phx", "back")
+
+
+def actionable(panel: Any) -> bool:
+    """Whether a hand panel offers a decision (not only Refresh, Tichu or a bomb)."""
+    on_turn = "wait" not in panel.content.lower() and "attente" not in panel.content.lower()
+    return on_turn and any(component(panel, a, k) is not None for a in ACTIONS for k in "bs")
+
+
 @dataclass
 class Person:
-    """A person at the table, choosing among what the bot offers."""
+    """A person at the table who keeps their hand panel open and acts from it, as it
+    stands (the bot keeps it up to date); "My hand" only when they have no panel."""
 
     emu: DiscordEmulator
     user: Any
     rng: random.Random = field(default_factory=lambda: random.Random(0))
+    panel: Any = None
+    opened: int = 0
+    """How many hand messages this person opened."""
+    refusals: list[str] = field(default_factory=list)
+    """Every refusal the bot answered this person with."""
+    calls: bool = False
+    """Whether this person calls Tichu now and then (to race the others' plays)."""
 
     async def open_hand(self, table_message: Any) -> Any:
         button = component(table_message, "hand")
         assert button is not None, "the table message has no My hand button"
         reply = await self.emu.click(self.user, table_message, button.custom_id)
-        return await reply.response()
+        self.panel = await reply.response()
+        self.opened += 1
+        return self.panel
 
     async def act(self, table_message: Any) -> None:
-        """Open the hand and make one decision with the controls shown."""
-        hand = await self.open_hand(table_message)
-        await self.decide(hand)
+        """Make one decision from the open panel (opening one first if needed)."""
+        if self.panel is None or self.panel.deleted:
+            await self.open_hand(table_message)
+        panel = self.panel
+        # A person acts when their panel shows them something to do; the bot redraws it.
+        await self.emu.wait_for(lambda: actionable(panel), 10.0, what="a decision on the panel")
+        await self.decide(panel)
+
+    async def _do(self, reply: Any, hand: Any) -> None:
+        """Wait for the bot's answer to a click: the panel redrawn, or a refusal (a new
+        ephemeral message), which is noted."""
+        answer = await reply.response()
+        if answer.id != hand.id:
+            self.refusals.append(answer.content)
+
+    async def click(self, hand: Any, custom_id: str) -> None:
+        await self._do(await self.emu.click(self.user, hand, custom_id), hand)
+
+    async def select(self, hand: Any, custom_id: str, values: list[str]) -> None:
+        await self._do(await self.emu.select(self.user, hand, custom_id, values), hand)
 
     async def decide(self, hand: Any) -> None:
-        emu, user = self.emu, self.user
         if (b := component(hand, "nogrand")) is not None:
-            await (await emu.click(user, hand, b.custom_id)).response()
+            await self.click(hand, b.custom_id)
+            return
+        if self.calls and (ask := component(hand, "ask", arg="tichu")) is not None \
+                and self.rng.random() < 0.2:
+            await self.click(hand, ask.custom_id)
+            await self.click(hand, component(hand, "tichu").custom_id)
             return
         if component(hand, "ex", "s") is not None:
             used: set[str] = set()
             for slot in range(3):
-                select = next(s for s in hand.selects if re.search(rf":ex:{slot}\.", s.custom_id))
+                select = component(hand, "ex", "s", arg=str(slot))
                 value = next(o.value for o in select.options if o.value not in used)
                 used.add(value)
-                await (await emu.select(user, hand, select.custom_id, [value])).response()
+                await self.select(hand, select.custom_id, [value])
             ok = component(hand, "exok")
             assert ok is not None and not ok.disabled
-            await (await emu.click(user, hand, ok.custom_id)).response()
+            await self.click(hand, ok.custom_id)
             return
         if (b := component(hand, "gift")) is not None:
-            await (await emu.click(user, hand, b.custom_id)).response()
+            await self.click(hand, b.custom_id)
             return
+        kinds = component(hand, "kind", "s")
+        if kinds is not None and self.rng.random() < 0.5:
+            choice = self.rng.choice(kinds.options)
+            await self.select(hand, kinds.custom_id, [choice.value])
         play = component(hand, "play", "s")
         passing = component(hand, "pass")
         if passing is not None and (play is None or self.rng.random() < 0.3):
-            await (await emu.click(user, hand, passing.custom_id)).response()
+            await self.click(hand, passing.custom_id)
             return
         assert play is not None, f"no control to act with: {hand.content!r}"
         option = self.rng.choice(play.options)
-        await (await emu.select(user, hand, play.custom_id, [option.value])).response()
+        await self.select(hand, play.custom_id, [option.value])
         if (wish := component(hand, "wish", "s")) is not None:
             choice = self.rng.choice(wish.options)
-            await (await emu.select(user, hand, wish.custom_id, [choice.value])).response()
+            await self.select(hand, wish.custom_id, [choice.value])
         elif (phx := component(hand, "phx", "s")) is not None:
-            await (await emu.select(user, hand, phx.custom_id, [phx.options[0].value])).response()
+            await self.select(hand, phx.custom_id, [phx.options[0].value])
 
 
 async def settle(bot: TichuBot, table: Table, *, timeout: float = 30.0) -> tuple[int, ...]:

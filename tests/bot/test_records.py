@@ -16,7 +16,7 @@ from typing import Any
 from PIL import Image
 
 from bot.app import TichuBot
-from bot.games import spec_for
+from bot.games.registry import all_specs
 from bot.i18n import t
 from bot.store import GamePlayerResult, GameResult, TableStatus
 from engine.replay import run_replay
@@ -72,7 +72,7 @@ async def test_records_of_all_three_games(world: World, tmp_path: Path) -> None:
             [stored] = await repo.recent_games(guild, game)
             assert stored.replay["game"] == game
             # The stored figures are those of the stored action log, seat by seat.
-            derived = spec_for(game).stats_from_replay(stored.replay)
+            derived = all_specs()[game].stats_from_replay(stored.replay)
             assert {p.seat: p.stats for p in stored.players} == derived
             assert any(any(v for v in stats.values()) for stats in derived.values())
 

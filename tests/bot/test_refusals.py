@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.i18n import t
+from bot.store.models import GuildSettings
 from engine.tichu.view import Phase
 from tests.bot.conftest import World, open_lobby, seat_and_start
 from tests.bot.driver import Person, component, running, settle, table_message
@@ -44,9 +45,15 @@ async def test_lobby_refusals(world: World, tmp_path: Path) -> None:
         cpu = component(lobby, "cpu", "s").custom_id
         text = await refusal(await emu.select(bob, lobby, cpu, ["2.hard"]))
         assert text == t("fr", "error.not_host")
-        # A second /tichu new in the same channel is refused.
+        # A second /tichu new in the same channel opens another table, in its own thread,
+        # up to the server's limit of tables per channel.
         again = await emu.slash(world.users[2], world.channel, "tichu new")
-        assert (await again.response()).content == t("en-GB", "error.table_here")
+        await again.response()
+        assert await bot.service.repo.count_active_tables(world.channel.id) == 2
+        await bot.service.repo.save_guild_settings(world.guild.id,
+                                                   GuildSettings(tables_per_channel=2))
+        third = await emu.slash(world.users[3], world.channel, "tichu new")
+        assert (await third.response()).content == t("fr", "error.too_many_tables", limit=2)
         assert [s.user_id for s in table.seats] == [world.users[0].id, bob.id, None, None]
     emu.assert_clean()
 
@@ -64,34 +71,37 @@ async def test_play_refusals(world: World, tmp_path: Path) -> None:
                                              component(message, "hand").custom_id))
         assert text == t("en", "error.not_seated")
 
-        # A stale menu: the leader's hand is drawn, then someone calls Tichu.
+        # Another seat's action never makes a panel out of date: the leader holds the
+        # panel, someone else calls Tichu (confirmed), the leader's play still applies.
         leader = table.game.turn
+        locale = world.users[leader].locale
         person = Person(emu, world.users[leader])
         hand = await person.open_hand(message)
-        play = component(hand, "play", "s")
-        other = next(s for s in range(4) if s != leader)
-        other_hand = await Person(emu, world.users[other]).open_hand(message)
-        await (await emu.click(world.users[other], other_hand,
-                               component(other_hand, "tichu").custom_id)).response()
-        seq = table.seq
-        text = await refusal(await emu.select(world.users[leader], hand, play.custom_id,
-                                              [play.options[0].value]))
-        locale = world.users[leader].locale
-        assert text == t(locale, "error.stale")
-        assert table.seq == seq
+        other = next(s for s in range(4) if s != leader and not table.game.has_played[s])
+        caller = Person(emu, world.users[other])
+        other_hand = await caller.open_hand(message)
+        await caller.click(other_hand, component(other_hand, "ask", arg="tichu").custom_id)
+        assert component(other_hand, "tichu") is not None  # asked once more
+        await caller.click(other_hand, component(other_hand, "tichu").custom_id)
+        assert caller.refusals == [] and table.game.calls[other] is not None
 
         # A double click: two selections from one menu before the first answer.
-        hand = await person.open_hand(message)
+        seq = table.seq
         play = component(hand, "play", "s")
-        # A play that needs no second step (no Mahjong wish, no Phoenix reading).
-        value = next(o.value for o in play.options
-                     if not {"52", "54"} & set(o.value.split(".")))
+        plain = [o.value for o in play.options if not {"52", "54"} & set(o.value.split("."))]
+        if plain:
+            control, value = play.custom_id, plain[0]
+        else:  # every play holds the Mahjong or the Phoenix: double-click the next step
+            await person.select(hand, play.custom_id, [play.options[0].value])
+            step = component(hand, "wish", "s") or component(hand, "phx", "s")
+            control, value = step.custom_id, step.options[-1].value
         first, second = await asyncio.gather(
-            emu.select(world.users[leader], hand, play.custom_id, [value]),
-            emu.select(world.users[leader], hand, play.custom_id, [value]))
+            emu.select(world.users[leader], hand, control, [value]),
+            emu.select(world.users[leader], hand, control, [value]))
         answers = [await first.response(), await second.response()]
         assert table.seq == seq + 1  # played once
         assert sum(a.content == t(locale, "error.stale") for a in answers) == 1
+        assert person.refusals == []
 
         # Forged custom IDs: unknown grammar, and ours but not on that message.
         for forged in ("hack:me", f"tichu:b:{table.id}:-:hand:99", "tichu:b:999:-:hand"):

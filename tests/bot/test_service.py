@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+from bot.games.registry import all_specs
 from bot.store import SQLiteRepository
 from bot.store.models import TableStatus
 from bot.tables import SeatKind, TableError, TableService
 from engine.errors import EngineError
 from engine.tichu.actions import Pass, Play
 from engine.tichu.ai import pending_seats
-from engine.tichu.view import Phase
 
 HOST, GUEST = 11, 22
 
@@ -24,7 +24,7 @@ HOST, GUEST = 11, 22
 async def service(tmp_path: Path) -> AsyncIterator[TableService]:
     repo = SQLiteRepository(str(tmp_path / "db.sqlite3"))
     await repo.open()
-    svc = TableService(repo, ai_delay=0.0, lobby_timeout=60)
+    svc = TableService(repo, all_specs(), ai_delay=0.0, lobby_timeout=60)
     yield svc
     await svc.close()
     await repo.close()
@@ -95,11 +95,19 @@ async def test_turn_timer_plays_for_an_idle_seat(service: TableService) -> None:
     for seat in (1, 2, 3):
         await service.set_computer(tid, HOST, seat, "easy")
     await service.start(tid, HOST)
-    await wait_for(lambda: table.game.phase is Phase.PLAY and table.seq > 8, timeout=20)
+    # Three decisions timed out in a row: a computer keeps the seat until the person is back.
+    await wait_for(lambda: table.seats[0].away, timeout=20)
     stored = await service.repo.load_table(tid)
     by_timer = [a for a in stored.actions if a.payload.get("by") == "timer"]
-    assert by_timer and all(a.payload["seat"] == 0 for a in by_timer)
-    assert any(e.key == "log.timer" for e in table.log)
+    assert len(by_timer) == 3 and all(a.payload["seat"] == 0 for a in by_timer)
+    assert stored.seats[0].away and stored.seats[0].user_id == HOST
+    assert table.kind(0) is SeatKind.COMPUTER
+    await service.come_back(tid, HOST)
+    assert not table.seats[0].away and table.kind(0) is SeatKind.HUMAN
+    assert not (await service.repo.load_table(tid)).seats[0].away
+    with pytest.raises(TableError) as info:
+        await service.come_back(tid, HOST)
+    assert info.value.code == "not_away"
 
 
 async def test_takeover_hands_a_seat_to_a_computer_for_good(service: TableService) -> None:

@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.cogs.games import open_table
-from bot.games.chinois.spec import CHINOIS
+from bot.games.base import OpenTable
 from bot.i18n.translator import ls
 
-if TYPE_CHECKING:
-    from bot.app import TichuBot
 
-
-def new_command(bot: TichuBot) -> Any:
+def new_command(open_table: OpenTable) -> Any:
     @app_commands.describe(turn_timer=ls("cmd.new.turn_timer"))
     @app_commands.rename(turn_timer=ls("cmd.new.turn_timer.name"))
     async def new(interaction: discord.Interaction[Any],
-                  turn_timer: app_commands.Range[int, 10, 3600] | None = None) -> None:
-        await open_table(bot, CHINOIS, interaction, {"turn_timer": turn_timer})
+                  turn_timer: app_commands.Range[int, 0, 3600] | None = None) -> None:
+        await open_table(interaction, {"turn_timer": turn_timer})
     return new

@@ -3,21 +3,19 @@ and checked for staleness by the controller; the engine checks the rest."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot.games.base import Responder
 from bot.tables import Table, TableError, ids
 from engine.chinois.actions import Bid, Play
 from engine.chinois.deal import DECK
 
-if TYPE_CHECKING:
-    from bot.views.controller import Controller
-
 CARDS = {int(c): c for c in DECK}
 
 
-async def handle(controller: Controller, interaction: discord.Interaction[Any], table: Table,
+async def handle(controller: Responder, interaction: discord.Interaction[Any], table: Table,
                  seat: int, cid: ids.ComponentId, values: list[str], locale: str) -> None:
     choice = values[0] if len(values) == 1 else ""
     if not choice.isdigit():

@@ -10,12 +10,12 @@ from __future__ import annotations
 import discord
 
 from bot.games.base import HandMessage
+from bot.games.shared import names_of
+from bot.games.ui import GameButton, GameSelect, view_of
 from bot.i18n import t
 from bot.i18n.names import card_name
 from bot.render.french import render_french_hand
 from bot.tables import Table, ids
-from bot.views.components import GameButton, GameSelect, view_of
-from bot.views.table import names_of
 from bot.workers import offload
 from engine.cards import Card
 from engine.chinois.legal import legal_bids, legal_cards
@@ -67,7 +67,7 @@ async def hand_message(table: Table, seat: int, locale: str) -> HandMessage:
     game = table.game
     assert game is not None
     view = game.view(seat)
-    seq, tid = table.seq, table.id
+    seq, tid = table.moves[seat], table.id
     names = names_of(table, locale)
     items: list[discord.ui.Item[discord.ui.View]] = []
     lines = [t(locale, "chinois.hand.header", round=round_text(view, locale),

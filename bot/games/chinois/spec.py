@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Hashable, Mapping
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from bot.games.base import GameModules, HandMessage
-from bot.games.chinois import hand
+from bot.games.chinois import commands, controls, hand, log, results, table
 from bot.store.models import TableRecord
+from engine.chinois import actions
 from engine.chinois.game import ChinoisGame
 from engine.chinois.view import Phase
 
@@ -23,6 +25,8 @@ class ChinoisSpec(GameModules):
     """Everything Chinois-specific the shared machinery asks for."""
 
     name = "chinois"
+    parts: ClassVar[dict[str, ModuleType]] = {"log": log, "results": results, "table": table, "controls": controls,
+             "commands": commands, "actions": actions}
     levels = LEVELS
     team_size = 1
 
@@ -45,8 +49,20 @@ class ChinoisSpec(GameModules):
     def ping_key(self, game: ChinoisGame) -> str:
         return PINGS.get(game.phase, "ping.chinois.play")
 
+    def is_move(self, action: Any) -> bool:
+        """Every decision is a turn decision."""
+        return True
+
+    def panel_key(self, table: Table, seat: int) -> Hashable:
+        """What the seat may do now (the view of a seat changes only with its options
+        and the cards on the table; the turn decides whether it acts)."""
+        game = table.game
+        view = game.view(seat)
+        return (view.phase, view.turn == seat, view.hand, table.moves[seat],
+                table.seats[seat].away, self.due_seats(game))
+
     async def hand_message(self, table: Table, seat: int, locale: str, *,
-                           state: str | None = None, bombs_only: bool = False) -> HandMessage:
+                           bombs_only: bool = False) -> HandMessage:
         return await hand.hand_message(table, seat, locale)
 
 

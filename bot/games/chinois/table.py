@@ -6,13 +6,13 @@ from collections.abc import Sequence
 
 from bot.games.base import PublicMessage
 from bot.games.chinois.hand import round_text, trump_text
+from bot.games.shared import log_line, names_of, public_buttons
+from bot.games.ui import view_of
 from bot.i18n import t
 from bot.i18n.names import card_label
 from bot.render.trick import SeatInfo, render_score_grid, render_trick_table
 from bot.store.models import TableStatus
 from bot.tables import LogEntry, Table
-from bot.views.components import view_of
-from bot.views.table import log_line, names_of, public_buttons
 from bot.workers import offload
 from engine.cards import Card
 from engine.chinois.deal import DECK

@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.cogs.games import open_table
-from bot.games.tichu.spec import TICHU
+from bot.games.base import OpenTable
 from bot.i18n.translator import ls
 
-if TYPE_CHECKING:
-    from bot.app import TichuBot
 
-
-def new_command(bot: TichuBot) -> Any:
+def new_command(open_table: OpenTable) -> Any:
     @app_commands.describe(target=ls("cmd.new.target"),
                            turn_timer=ls("cmd.new.turn_timer"))
     @app_commands.rename(target=ls("cmd.new.target.name"),
                          turn_timer=ls("cmd.new.turn_timer.name"))
     async def new(interaction: discord.Interaction[Any],
-                  target: app_commands.Range[int, 50, 10000] = 1000,
-                  turn_timer: app_commands.Range[int, 10, 3600] | None = None) -> None:
-        await open_table(bot, TICHU, interaction, {"target": target, "turn_timer": turn_timer})
+                  target: app_commands.Range[int, 50, 10000] | None = None,
+                  turn_timer: app_commands.Range[int, 0, 3600] | None = None) -> None:
+        await open_table(interaction, {"target": target, "turn_timer": turn_timer})
     return new

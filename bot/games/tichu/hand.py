@@ -1,29 +1,39 @@
-"""The private hand message: the hand image and the controls of the current phase.
+"""The private hand panel: the hand image and the controls of the current moment.
 
 Built only from the seat's own view; sent only as an ephemeral message to the
-seat's owner. Every control carries the table's action count (``seq``).
+seat's owner. Controls of a move (a play, a pass, the Dragon's gift) carry the
+seat's move count, so a double click or a menu from an earlier turn never applies;
+other decisions are made once and the engine refuses a repeat. Everything the
+person has chosen but not yet played — exchange picks, the kind of play looked at,
+a call waiting for its confirmation, a play waiting for its wish — is the seat's
+draft, kept on the server, so nothing another seat does loses it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from typing import Any
+
 import discord
 
 from bot.games.base import HandMessage
+from bot.games.shared import names_of
+from bot.games.ui import GameButton, GameSelect, view_of
 from bot.i18n import t
-from bot.i18n.names import card_label, card_name, combo_name
+from bot.i18n.names import card_label, card_name, combo_name, rank_name
 from bot.render import render_exchange, render_hand, sorted_hand
 from bot.tables import Table, ids
-from bot.views.components import GameButton, GameSelect, view_of
-from bot.views.table import names_of
 from bot.workers import offload
 from engine.cards import Card
-from engine.tichu.cards import MAHJONG, PHOENIX
-from engine.tichu.combos import Combo, beats, readings
+from engine.tichu.cards import DECK, MAHJONG, PHOENIX
+from engine.tichu.combos import Combo, Kind, beats, readings
 from engine.tichu.legal import can_call_tichu, can_pass, gift_targets, legal_plays
 from engine.tichu.view import Phase, TichuView
 
 MAX_OPTIONS = 25
 EXCHANGE_SLOTS = ("left", "partner", "right")
+KIND_ORDER = ("single", "pair", "triple", "full_house", "stairs", "straight", "bomb")
+"""The groups of the play menu, in the order people look for them."""
 
 
 def exchange_targets(view: TichuView) -> tuple[int, int, int]:
@@ -43,9 +53,36 @@ def index_of(view: TichuView) -> dict[Card, int]:
     return {c: i + 1 for i, c in enumerate(sorted_hand(view.hand))}
 
 
-def order_plays(plays: list[Combo]) -> list[Combo]:
-    """Best first: long combinations before short ones, low before high, bombs last."""
-    return sorted(plays, key=lambda p: (p.is_bomb, -p.length, p.rank))
+def group_of(combo: Combo) -> str:
+    """The menu group of a play (the Dog goes with the singles, both bombs together)."""
+    if combo.is_bomb:
+        return "bomb"
+    if combo.kind is Kind.DOG:
+        return "single"
+    return str(combo.kind.value)
+
+
+def grouped_plays(plays: list[Combo]) -> dict[str, list[Combo]]:
+    """Plays by menu group, each low to high (longer first for straights and stairs)."""
+    groups: dict[str, list[Combo]] = {}
+    for play in sorted(plays, key=lambda p: (p.length, p.rank)):
+        groups.setdefault(group_of(play), []).append(play)
+    return {kind: groups[kind] for kind in KIND_ORDER if kind in groups}
+
+
+def menu_pages(plays: list[Combo], kind: str | None) -> tuple[list[str], str | None,
+                                                             list[list[Combo]]]:
+    """The play menu: its groups (only when the plays do not fit one select), the group
+    shown, and that group's pages of at most 25. Every legal play is on some page of
+    some group, so every play is at most two choices away (plus paging)."""
+    if len(plays) <= MAX_OPTIONS:
+        ordered = [p for group in grouped_plays(plays).values() for p in group]
+        return [], None, [ordered] if ordered else []
+    groups = grouped_plays(plays)
+    shown = kind if kind in groups else next(iter(groups))
+    chosen = groups[shown]
+    pages = [chosen[i:i + MAX_OPTIONS] for i in range(0, len(chosen), MAX_OPTIONS)]
+    return list(groups), shown, pages
 
 
 def play_option(locale: str, combo: Combo, index: dict[Card, int]) -> discord.SelectOption:
@@ -57,116 +94,217 @@ def play_option(locale: str, combo: Combo, index: dict[Card, int]) -> discord.Se
                                 description=f"{marks} · {labels}"[:100])
 
 
+# ------------------------------------------------------------------ drafts
+def draft_of(table: Table, seat: int) -> dict[str, Any]:
+    """The seat's choice in progress, if it still belongs to this moment of the game
+    (the same deal and the same move); else an empty draft."""
+    game = table.game
+    draft = table.drafts.get(seat, {})
+    if draft.get("deal") != game.deal_number or draft.get("move") != table.moves[seat]:
+        return {}
+    return draft
+
+
+def new_draft(table: Table, seat: int, draft: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    """``draft`` with ``changes``, stamped with this moment of the game."""
+    base = draft if draft.get("deal") == table.game.deal_number \
+        and draft.get("move") == table.moves[seat] else {}
+    return {**base, **changes, "deal": table.game.deal_number, "move": table.moves[seat]}
+
+
+def exchange_picks(view: TichuView, draft: dict[str, Any]) -> tuple[Card | None, ...]:
+    """The three exchange picks of a draft (a card no longer in the hand is dropped)."""
+    picks: list[Card | None] = []
+    raw = draft.get("ex")
+    for i in range(3):
+        value = raw[i] if isinstance(raw, list) and len(raw) == 3 else None
+        card = DECK[value] if isinstance(value, int) and 0 <= value < len(DECK) else None
+        picks.append(card if card in view.hand else None)
+    return tuple(picks)
+
+
+def pending_play(view: TichuView, draft: dict[str, Any]) -> tuple[tuple[Card, ...], str] | None:
+    """A play waiting for its wish or its Phoenix reading, if it is still possible."""
+    raw = draft.get("pending")
+    if not isinstance(raw, str):
+        return None
+    cards = ids.decode_cards(raw)
+    if cards is None or any(c not in view.hand for c in cards):
+        return None
+    step = choice_step(view, cards)
+    return (cards, step) if step is not None else None
+
+
+def panel_key(table: Table, seat: int) -> Hashable:
+    """What the seat's panel offers now; the bot redraws an open panel when it changes.
+    Other seats' turns do not count, unless they change what this seat may do."""
+    game = table.game
+    view = game.view(seat)
+    on_turn = view.turn == seat
+    bombs: tuple[tuple[int, ...], ...] = ()
+    if view.phase is Phase.PLAY and not on_turn and view.hand:
+        bombs = tuple(sorted(tuple(int(c) for c in p.cards)
+                             for p in legal_plays(view) if p.is_bomb))
+    draft = draft_of(table, seat)
+    return (view.phase, view.deal_number, view.hand, view.grand_decided[seat],
+            view.exchanged[seat], on_turn, view.top if on_turn else None,
+            view.wish if on_turn else None, bombs, can_call_tichu(view), table.moves[seat],
+            table.seats[seat].away, tuple(sorted((k, str(v)) for k, v in draft.items())))
+
+
+# ------------------------------------------------------------------ panel
 async def hand_message(table: Table, seat: int, locale: str, *,
-                       exchange: tuple[Card | None, Card | None, Card | None] | None = None,
                        bombs_only: bool = False) -> HandMessage:
-    """The seat's private message for the current moment of the game."""
+    """The seat's private panel for the current moment of the game."""
     game = table.game
     assert game is not None
     view = game.view(seat)
-    seq = table.seq
+    move = table.moves[seat]
     tid = table.id
     names = names_of(table, locale)
+    draft = draft_of(table, seat)
     items: list[discord.ui.Item[discord.ui.View]] = []
     lines: list[str] = []
     image: bytes | None = None
     phase = view.phase
-    if phase is Phase.GRAND and not view.grand_decided[seat]:
+    confirm = draft.get("confirm")
+    asking = False
+    """A confirmation or a play's wish is asked: nothing else is offered meanwhile."""
+    if table.seats[seat].away:
+        lines.append(t(locale, "hand.away"))
+        items.append(GameButton(ids.button(tid, "back"), label=t(locale, "button.back"),
+                                style=discord.ButtonStyle.success, row=0))
+    elif (confirm == "tichu" and can_call_tichu(view)) or (
+            confirm == "grand" and phase is Phase.GRAND and not view.grand_decided[seat]):
+        asking = True
+        lines.append(t(locale, f"hand.confirm_{confirm}"))
+        items += [
+            GameButton(ids.button(tid, confirm), label=t(locale, f"button.confirm_{confirm}"),
+                       style=discord.ButtonStyle.danger, row=0),
+            GameButton(ids.button(tid, "cancel"), label=t(locale, "button.cancel"),
+                       style=discord.ButtonStyle.secondary, row=0),
+        ]
+    elif phase is Phase.GRAND and not view.grand_decided[seat]:
         lines.append(t(locale, "hand.grand_prompt"))
         items += [
-            GameButton(ids.button(tid, "grand", seq=seq), label=t(locale, "button.grand"),
-                       style=discord.ButtonStyle.danger, row=0),
-            GameButton(ids.button(tid, "nogrand", seq=seq), label=t(locale, "button.take_six"),
+            GameButton(ids.button(tid, "nogrand"), label=t(locale, "button.take_six"),
                        style=discord.ButtonStyle.primary, row=0),
+            GameButton(ids.button(tid, "ask", "grand"), label=t(locale, "button.grand"),
+                       style=discord.ButtonStyle.danger, row=4),
         ]
     elif phase is Phase.GRAND:
         lines.append(t(locale, "hand.waiting_grand"))
     elif phase is Phase.EXCHANGE and not view.exchanged[seat]:
-        chosen = exchange or (None, None, None)
+        chosen = exchange_picks(view, draft)
         lines.append(t(locale, "hand.exchange_prompt"))
         items += _exchange_items(table, view, chosen, locale, names)
         if any(chosen):
             image = await offload(render_exchange, view, chosen[0], chosen[1], chosen[2], names,
-                                                locale=locale)
+                                  locale=locale)
     elif phase is Phase.EXCHANGE:
         lines.append(t(locale, "hand.waiting_exchange"))
     elif phase is Phase.GIFT and view.turn == seat:
         lines.append(t(locale, "hand.gift_prompt"))
         for target in gift_targets(view):
-            items.append(GameButton(ids.button(tid, "gift", str(target), seq=seq),
+            items.append(GameButton(ids.button(tid, "gift", str(target), seq=move),
                                     label=t(locale, "button.gift", name=names[target])[:80],
                                     style=discord.ButtonStyle.primary, row=0))
     elif phase is Phase.PLAY and not view.hand:
         lines.append(t(locale, "hand.out"))
+    elif phase is Phase.PLAY and (pending := pending_play(view, draft)) is not None:
+        cards, step = pending
+        asking = True
+        lines.append(t(locale, f"hand.choose_{step}"))
+        items += wish_items(table, seat, cards, locale) if step == "wish" \
+            else phoenix_items(table, seat, view, cards, locale)
     elif phase is Phase.PLAY:
-        items += _play_items(table, view, locale, bombs_only=bombs_only)
-        lines.append(_play_line(view, locale, names, bombs_only=bombs_only, offered=bool(items)))
+        items += _play_items(table, view, locale, draft, bombs_only=bombs_only)
+        lines.append(_play_line(view, locale, bombs_only=bombs_only, offered=bool(items)))
     else:
         lines.append(t(locale, "hand.no_decision"))
     if view.wish is not None and phase is Phase.PLAY:
-        from bot.i18n.names import rank_name
-
         lines.append(t(locale, "hand.wish_open", rank=rank_name(locale, view.wish)))
-    buttons_row = 4
-    if can_call_tichu(view):
-        items.append(GameButton(ids.button(tid, "tichu", seq=seq), label=t(locale, "button.tichu"),
-                                style=discord.ButtonStyle.danger, row=buttons_row))
-    if phase is Phase.PLAY and view.turn == seat and can_pass(view) and not bombs_only:
-        items.append(GameButton(ids.button(tid, "pass", seq=seq), label=t(locale, "button.pass"),
-                                style=discord.ButtonStyle.secondary, row=buttons_row))
+    if not table.seats[seat].away and not asking:
+        if phase is Phase.PLAY and view.turn == seat and can_pass(view) and not bombs_only:
+            items.append(GameButton(ids.button(tid, "pass", seq=move),
+                                    label=t(locale, "button.pass"),
+                                    style=discord.ButtonStyle.secondary, row=3))
+        if can_call_tichu(view) and not (phase is Phase.GRAND
+                                         and not view.grand_decided[seat]):
+            items.append(GameButton(ids.button(tid, "ask", "tichu"),
+                                    label=t(locale, "button.tichu"),
+                                    style=discord.ButtonStyle.danger, row=4))
     items.append(GameButton(ids.button(tid, "refresh"), label=t(locale, "button.refresh"),
-                            emoji="🔄", style=discord.ButtonStyle.secondary, row=buttons_row))
+                            emoji="🔄", style=discord.ButtonStyle.secondary, row=4))
     if image is None:
-        image = await offload(render_hand, view, locale=locale,
-                                        selected=[c for c in (exchange or ()) if c is not None])
+        selected = [c for c in exchange_picks(view, draft) if c is not None] \
+            if phase is Phase.EXCHANGE else []
+        image = await offload(render_hand, view, locale=locale, selected=selected)
     return HandMessage("\n".join(lines), image, view_of(*items))
 
 
-def _play_line(view: TichuView, locale: str, names: list[str], *, bombs_only: bool,
-               offered: bool) -> str:
-    seat = view.seat
-    if view.turn == seat and not bombs_only:
+def _play_line(view: TichuView, locale: str, *, bombs_only: bool, offered: bool) -> str:
+    if view.turn == view.seat and not bombs_only:
         if view.top is None:
             return t(locale, "hand.your_lead")
         return t(locale, "hand.your_turn", combo=combo_name(locale, view.top))
-    turn = names[view.turn] if view.turn is not None else "—"
-    if bombs_only and not offered:
-        return t(locale, "hand.no_bomb", name=turn)
-    return t(locale, "hand.their_turn", name=turn)
+    if not offered:
+        return t(locale, "hand.waiting")
+    return t(locale, "hand.waiting_bomb")
 
 
-def _play_items(table: Table, view: TichuView, locale: str, *,
+def _play_items(table: Table, view: TichuView, locale: str, draft: dict[str, Any], *,
                 bombs_only: bool) -> list[discord.ui.Item[discord.ui.View]]:
-    plays = order_plays(legal_plays(view))
-    on_turn = view.turn == view.seat
-    if bombs_only or not on_turn:
+    """The play menu: the plays (grouped by kind when they do not fit one select, paged
+    past 25) and, for long lists, the card-by-card picker. Off turn: the bombs."""
+    seat = view.seat
+    assert seat is not None
+    plays = legal_plays(view)
+    on_turn = view.turn == seat and not bombs_only
+    if not on_turn:
         plays = [p for p in plays if p.is_bomb]
     if not plays:
         return []
+    move = table.moves[seat]
     index = index_of(view)
-    seq = table.seq
+    kinds, shown, pages = menu_pages(plays, draft.get("kind") if on_turn else None)
+    page = draft.get("page", 0) if isinstance(draft.get("page"), int) else 0
+    page = min(max(page, 0), len(pages) - 1)
     items: list[discord.ui.Item[discord.ui.View]] = []
-    placeholder = t(locale, "select.bomb" if not on_turn or bombs_only else "select.play")
-    items.append(GameSelect(ids.select(table.id, "play", seq=seq),
-                            options=[play_option(locale, p, index) for p in plays[:MAX_OPTIONS]],
-                            placeholder=placeholder[:150], row=0))
-    if len(plays) > MAX_OPTIONS and on_turn:
+    counts = grouped_plays(plays)
+    if kinds:
+        items.append(GameSelect(
+            ids.select(table.id, "kind", seq=move),
+            options=[discord.SelectOption(
+                label=t(locale, f"kind.{k}", count=len(counts[k]))[:100], value=k,
+                default=k == shown) for k in kinds],
+            placeholder=t(locale, "select.kind")[:150], row=0))
+    placeholder = t(locale, "select.play" if on_turn else "select.bomb")
+    if len(pages) > 1:
+        placeholder = t(locale, "select.play_page", page=page + 1, pages=len(pages))
+    items.append(GameSelect(ids.select(table.id, "play", seq=move),
+                            options=[play_option(locale, p, index) for p in pages[page]],
+                            placeholder=placeholder[:150], row=1))
+    if len(pages) > 1:
+        items.append(GameButton(ids.button(table.id, "page", str(page - 1), seq=move),
+                                label="◀", disabled=page == 0, row=3))
+        items.append(GameButton(ids.button(table.id, "page", str(page + 1), seq=move),
+                                label="▶", disabled=page == len(pages) - 1, row=3))
+    if kinds and on_turn:
         cards = sorted_hand(view.hand)
         options = [
             discord.SelectOption(label=f"#{i + 1} {card_name(locale, c)}"[:100],
                                  value=str(int(c)))
             for i, c in enumerate(cards)
         ]
-        items.append(GameSelect(ids.select(table.id, "cards", seq=seq), options=options,
+        items.append(GameSelect(ids.select(table.id, "cards", seq=move), options=options,
                                 placeholder=t(locale, "select.build")[:150], min_values=1,
-                                max_values=len(options), row=1))
+                                max_values=len(options), row=2))
     return items
 
 
-def _exchange_items(table: Table, view: TichuView,
-                    chosen: tuple[Card | None, Card | None, Card | None], locale: str,
-                    names: list[str]) -> list[discord.ui.Item[discord.ui.View]]:
-    state = "-".join("x" if c is None else str(int(c)) for c in chosen)
+def _exchange_items(table: Table, view: TichuView, chosen: tuple[Card | None, ...],
+                    locale: str, names: list[str]) -> list[discord.ui.Item[discord.ui.View]]:
     index = index_of(view)
     cards = sorted_hand(view.hand)
     targets = exchange_targets(view)
@@ -179,33 +317,14 @@ def _exchange_items(table: Table, view: TichuView,
             for c in cards if c not in taken
         ]
         placeholder = t(locale, f"select.give_{key}", name=names[target])
-        items.append(GameSelect(ids.select(table.id, "ex", f"{slot}.{state}", seq=table.seq),
+        items.append(GameSelect(ids.select(table.id, "ex", str(slot)),
                                 options=options[:MAX_OPTIONS], placeholder=placeholder[:150],
                                 row=slot))
     ready = all(c is not None for c in chosen)
-    items.append(GameButton(ids.button(table.id, "exok", state, seq=table.seq),
+    items.append(GameButton(ids.button(table.id, "exok"),
                             label=t(locale, "button.confirm_exchange"),
                             style=discord.ButtonStyle.success, disabled=not ready, row=3))
     return items
-
-
-def parse_exchange_state(text: str | None) -> tuple[Card | None, Card | None, Card | None] | None:
-    """``12-x-54`` → the three chosen cards (None where nothing is chosen yet)."""
-    if text is None:
-        return None
-    parts = text.split("-")
-    if len(parts) != 3:
-        return None
-    out: list[Card | None] = []
-    for part in parts:
-        if part == "x":
-            out.append(None)
-            continue
-        cards = ids.decode_cards(part)
-        if cards is None or len(cards) != 1:
-            return None
-        out.append(cards[0])
-    return out[0], out[1], out[2]
 
 
 def choice_step(view: TichuView, cards: tuple[Card, ...]) -> str | None:
@@ -220,25 +339,27 @@ def choice_step(view: TichuView, cards: tuple[Card, ...]) -> str | None:
     return None
 
 
-def wish_items(table: Table, cards: tuple[Card, ...], locale: str) -> list[discord.ui.Item[discord.ui.View]]:
-    from bot.i18n.names import rank_name
-
+def wish_items(table: Table, seat: int, cards: tuple[Card, ...],
+               locale: str) -> list[discord.ui.Item[discord.ui.View]]:
     options = [discord.SelectOption(label=t(locale, "wish.none"), value="none")]
-    options += [discord.SelectOption(label=rank_name(locale, r), value=str(r)) for r in range(2, 15)]
-    return [GameSelect(ids.select(table.id, "wish", ids.encode_cards(cards), seq=table.seq),
+    options += [discord.SelectOption(label=rank_name(locale, r), value=str(r))
+                for r in range(2, 15)]
+    move = table.moves[seat]
+    return [GameSelect(ids.select(table.id, "wish", ids.encode_cards(cards), seq=move),
                        options=options, placeholder=t(locale, "select.wish")[:150], row=0),
-            GameButton(ids.button(table.id, "refresh"), label=t(locale, "button.cancel"),
+            GameButton(ids.button(table.id, "cancel"), label=t(locale, "button.cancel"),
                        style=discord.ButtonStyle.secondary, row=1)]
 
 
-def phoenix_items(table: Table, view: TichuView, cards: tuple[Card, ...],
+def phoenix_items(table: Table, seat: int, view: TichuView, cards: tuple[Card, ...],
                   locale: str) -> list[discord.ui.Item[discord.ui.View]]:
     top = view.top
     options = [
         discord.SelectOption(label=combo_name(locale, r)[:100], value=str(r.phoenix))
         for r in readings(cards, top) if beats(r, top) and r.phoenix is not None
     ]
-    return [GameSelect(ids.select(table.id, "phx", ids.encode_cards(cards), seq=table.seq),
+    move = table.moves[seat]
+    return [GameSelect(ids.select(table.id, "phx", ids.encode_cards(cards), seq=move),
                        options=options, placeholder=t(locale, "select.phoenix")[:150], row=0),
-            GameButton(ids.button(table.id, "refresh"), label=t(locale, "button.cancel"),
+            GameButton(ids.button(table.id, "cancel"), label=t(locale, "button.cancel"),
                        style=discord.ButtonStyle.secondary, row=1)]

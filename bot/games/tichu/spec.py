@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Hashable, Mapping
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from bot.games.base import GameModules, HandMessage
-from bot.games.tichu import hand
+from bot.games.tichu import commands, controls, hand, log, results, table
 from bot.store.models import TableRecord
 from engine.errors import BadActionError
+from engine.tichu import actions
+from engine.tichu.actions import Gift, Pass, Play
 from engine.tichu.ai import LEVELS, pending_seats
 from engine.tichu.game import TichuGame
 from engine.tichu.view import Phase
@@ -24,6 +27,8 @@ class TichuSpec(GameModules):
     """Everything Tichu-specific the shared machinery asks for."""
 
     name = "tichu"
+    parts: ClassVar[dict[str, ModuleType]] = {"log": log, "results": results, "table": table, "controls": controls,
+             "commands": commands, "actions": actions}
     levels = LEVELS
     team_size = 2
 
@@ -47,14 +52,20 @@ class TichuSpec(GameModules):
         return tuple(s for s in range(game.n_seats) if game.hands[s] and s != game.turn)
 
 
+    def is_move(self, action: Any) -> bool:
+        """Plays (bombs out of turn too), passes and the Dragon's gift; calls, the Grand
+        Tichu choice and the exchange are made once each, whatever others do."""
+        return isinstance(action, Play | Pass | Gift)
+
     def ping_key(self, game: TichuGame) -> str:
         return PINGS.get(game.phase, "ping.turn")
 
+    def panel_key(self, table: Table, seat: int) -> Hashable:
+        return hand.panel_key(table, seat)
+
     async def hand_message(self, table: Table, seat: int, locale: str, *,
-                           state: str | None = None, bombs_only: bool = False) -> HandMessage:
-        exchange = hand.parse_exchange_state(state) if state else None
-        return await hand.hand_message(table, seat, locale, exchange=exchange,
-                                       bombs_only=bombs_only)
+                           bombs_only: bool = False) -> HandMessage:
+        return await hand.hand_message(table, seat, locale, bombs_only=bombs_only)
 
 
 TICHU = TichuSpec()

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.games.base import PublicMessage
+from bot.games.shared import log_line, names_of, public_buttons
+from bot.games.ui import view_of
 from bot.i18n import t
 from bot.render import render_deal_summary, render_game_over, render_table
 from bot.store.models import TableStatus
 from bot.tables import LogEntry, Table
-from bot.views.components import view_of
-from bot.views.table import log_line, names_of, public_buttons
 from bot.workers import offload
 from engine.tichu.ai import pending_seats
 from engine.tichu.view import Phase, TichuView

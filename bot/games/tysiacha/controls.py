@@ -4,18 +4,16 @@ checked for staleness by the controller."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot.games.base import Responder
 from bot.games.tysiacha.hand import gift_targets, hand_message, parse_gift_state
 from bot.tables import Table, TableError, ids
 from engine.cards import ALL
 from engine.tysiacha.actions import Bid, Concede, Give, Pass, Play, Raise, Redeal
 from engine.tysiacha.view import Phase
-
-if TYPE_CHECKING:
-    from bot.views.controller import Controller
 
 
 def _number(text: str | None) -> int:
@@ -30,7 +28,7 @@ def _one(values: list[str]) -> str:
     return values[0]
 
 
-async def handle(controller: Controller, interaction: discord.Interaction[Any], table: Table,
+async def handle(controller: Responder, interaction: discord.Interaction[Any], table: Table,
                  seat: int, cid: ids.ComponentId, values: list[str], locale: str) -> None:
     action = cid.action
     if action == "gv":
@@ -39,7 +37,7 @@ async def handle(controller: Controller, interaction: discord.Interaction[Any], 
     await controller.act(interaction, table, cid, _make(table, seat, cid, values), locale)
 
 
-async def _gift_choice(controller: Controller, interaction: discord.Interaction[Any],
+async def _gift_choice(controller: Responder, interaction: discord.Interaction[Any],
                        table: Table, seat: int, cid: ids.ComponentId, values: list[str],
                        locale: str) -> None:
     """A card picked for one of the two opponents: redraw with the choice kept."""

@@ -11,13 +11,13 @@ from __future__ import annotations
 import discord
 
 from bot.games.base import HandMessage
+from bot.games.shared import names_of
 from bot.games.tysiacha.images import hand_key
+from bot.games.ui import GameButton, GameSelect, view_of
 from bot.i18n import t
 from bot.i18n.names import SUIT_SYMBOLS, card_name
 from bot.render.french import ordered, render_french_hand
 from bot.tables import Table, ids
-from bot.views.components import GameButton, GameSelect, view_of
-from bot.views.table import names_of
 from bot.workers import offload
 from engine.cards import ALL, Card
 from engine.tysiacha.cards import MARRIAGE_VALUES, TOTAL_POINTS, marriages_in
@@ -89,7 +89,7 @@ async def hand_message(table: Table, seat: int, locale: str, *,
     elif phase is Phase.PLAY:
         if can_redeal(view):
             lines.append(t(locale, "tysiacha.hand.four_nines"))
-            items.append(GameButton(ids.button(table.id, "redeal", seq=table.seq),
+            items.append(GameButton(ids.button(table.id, "redeal", seq=table.moves[view.seat]),
                                     label=t(locale, "tysiacha.button.redeal"),
                                     style=discord.ButtonStyle.danger, row=1))
         if on_turn:
@@ -138,7 +138,7 @@ def _bidding_items(table: Table, view: TysiachaView,
     """+5 and +10 buttons, a select for more (legal bids only: above 120 only with a
     marriage in hand), and Pass when allowed."""
     bids = legal_bids(view)
-    tid, seq = table.id, table.seq
+    tid, seq = table.id, table.moves[view.seat]
     items: list[discord.ui.Item[discord.ui.View]] = []
     base = view.high_bid
     quick = []
@@ -169,7 +169,7 @@ def _bidding_items(table: Table, view: TysiachaView,
 def _prikup_items(table: Table, view: TysiachaView, locale: str, names: list[str],
                   chosen: Gifts) -> list[discord.ui.Item[discord.ui.View]]:
     """One select per opponent for the card to give, Confirm, Concede, and the raises."""
-    tid, seq = table.id, table.seq
+    tid, seq = table.id, table.moves[view.seat]
     state = "-".join("x" if c is None else str(int(c)) for c in chosen)
     index = index_of(view)
     cards = ordered(view.hand, hand_key)
@@ -218,7 +218,7 @@ def _play_items(table: Table, view: TysiachaView, locale: str,
                 label=t(locale, "tysiacha.option.marriage", card=f"#{index[c]} "
                         f"{card_name(locale, c)}", suit=SUIT_SYMBOLS[suit],
                         points=MARRIAGE_VALUES[suit])))
-    return [GameSelect(ids.select(table.id, "play", seq=table.seq), options=options[:MAX_OPTIONS],
+    return [GameSelect(ids.select(table.id, "play", seq=table.moves[view.seat]), options=options[:MAX_OPTIONS],
                        placeholder=t(locale, "tysiacha.select.play")[:150], row=0)]
 
 

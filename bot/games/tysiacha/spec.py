@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Hashable, Mapping
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from bot.games.base import GameModules, HandMessage
-from bot.games.tysiacha import hand
+from bot.games.tysiacha import commands, controls, hand, log, results, table
 from bot.store.models import TableRecord
 from engine.errors import BadActionError
+from engine.tysiacha import actions
 from engine.tysiacha.game import TysiachaGame
 from engine.tysiacha.legal import can_redeal
 from engine.tysiacha.view import Phase
@@ -29,6 +31,8 @@ class TysiachaSpec(GameModules):
     """Everything Tysiacha-specific the shared machinery asks for."""
 
     name = "tysiacha"
+    parts: ClassVar[dict[str, ModuleType]] = {"log": log, "results": results, "table": table, "controls": controls,
+             "commands": commands, "actions": actions}
     levels = LEVELS
     team_size = 1
 
@@ -62,10 +66,21 @@ class TysiachaSpec(GameModules):
             return "tysiacha.ping.redeal"
         return PINGS.get(game.phase, "ping.turn")
 
+    def is_move(self, action: Any) -> bool:
+        """Every decision is a turn decision."""
+        return True
+
+    def panel_key(self, table: Table, seat: int) -> Hashable:
+        """What the seat may do now (the view of a seat changes only with its options
+        and the cards on the table; the turn decides whether it acts)."""
+        game = table.game
+        view = game.view(seat)
+        return (view.phase, view.turn == seat, view.hand, table.moves[seat],
+                table.seats[seat].away, self.due_seats(game))
+
     async def hand_message(self, table: Table, seat: int, locale: str, *,
-                           state: str | None = None, bombs_only: bool = False) -> HandMessage:
-        gifts = hand.parse_gift_state(state) if state else None
-        return await hand.hand_message(table, seat, locale, gifts=gifts)
+                           bombs_only: bool = False) -> HandMessage:
+        return await hand.hand_message(table, seat, locale)
 
 
 TYSIACHA = TysiachaSpec()

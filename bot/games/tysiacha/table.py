@@ -9,15 +9,15 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.base import PublicMessage
+from bot.games.shared import log_line, names_of, public_buttons
 from bot.games.tysiacha.images import render_prikup
+from bot.games.ui import view_of
 from bot.i18n import t
 from bot.i18n.names import SUIT_SYMBOLS, card_label
 from bot.render.draw import text_width
 from bot.render.trick import SeatInfo, render_score_grid, render_trick_table
 from bot.store.models import TableStatus
 from bot.tables import LogEntry, Table
-from bot.views.components import view_of
-from bot.views.table import log_line, names_of, public_buttons
 from bot.workers import offload
 from engine.tysiacha.actions import Bid
 from engine.tysiacha.cards import MARRIAGE_VALUES

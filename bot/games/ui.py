@@ -3,14 +3,23 @@ still works after a restart. Their callbacks hand the click to the controller.""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
 from bot.tables import ids
 
-if TYPE_CHECKING:
-    from bot.app import TichuBot
+
+class ClickHandler(Protocol):
+    """What handles our clicks: the controller of the views layer, found on the client."""
+
+    async def handle(self, interaction: discord.Interaction[Any], custom_id: str,
+                     values: list[str]) -> None: ...
+
+
+def _handler(interaction: discord.Interaction[Any]) -> ClickHandler:
+    handler: ClickHandler = interaction.client.controller
+    return handler
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.BUTTON_TEMPLATE):
@@ -31,8 +40,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.BU
                    disabled=item.disabled)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: TichuBot = interaction.client
-        await bot.controller.handle(interaction, self.custom_id_text, [])
+        await _handler(interaction).handle(interaction, self.custom_id_text, [])
 
 
 class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.SELECT_TEMPLATE):
@@ -54,8 +62,8 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.SE
         return made
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: TichuBot = interaction.client
-        await bot.controller.handle(interaction, self.custom_id_text, list(self.item.values))
+        await _handler(interaction).handle(interaction, self.custom_id_text,
+                                           list(self.item.values))
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:

@@ -1,0 +1,128 @@
+"""Live hand panels: each person's latest private hand message follows the game.
+
+A panel is the ephemeral message "My hand" opens. Discord lets the bot edit it
+through that interaction's webhook token for 15 minutes; the token is stored, so
+the panel keeps following the game across a restart. When what a seat may do
+changes (its turn, a new trick, cards received, a wish), the bot redraws the
+panel itself; a person who keeps it open never needs "My hand" again until the
+token runs out or the message is dismissed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Hashable
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+
+from bot.games.base import GameSpec, HandMessage
+from bot.store.models import PanelRecord, Repository, TableStatus
+from bot.tables import SeatKind, Table
+
+log = logging.getLogger(__name__)
+TOKEN_LIFETIME = 15 * 60
+SAFETY = 30
+"""Seconds before the token's end when the bot stops using it (an edit must not fail)."""
+
+
+class Panels:
+    """Opens, remembers and redraws the hand panels of every table."""
+
+    def __init__(self, client: discord.Client, repo: Any) -> None:
+        self.client = client
+        self.repo: Repository = repo
+        self._shown: dict[tuple[int, int], Hashable] = {}
+        self._locks: dict[tuple[int, int], asyncio.Lock] = {}
+        self.locales: dict[int, str] = {}
+        """The language each person last used (panels follow their owner's locale)."""
+        self.opened = 0
+        self.pushed = 0
+
+    def lock(self, table_id: int, user_id: int) -> asyncio.Lock:
+        return self._locks.setdefault((table_id, user_id), asyncio.Lock())
+
+    def key(self, table: Table, seat: int) -> Hashable:
+        """What the seat's panel offers now (taken before drawing it)."""
+        spec: GameSpec = table.spec  # type: ignore[assignment]
+        return spec.panel_key(table, seat)
+
+    def shown(self, table: Table, seat: int, key: Hashable) -> None:
+        """The person's panel was just drawn from the options ``key`` stood for (taken
+        before drawing: if the game moved on meanwhile, the next push redraws it)."""
+        user_id = table.seats[seat].user_id
+        if user_id is not None:
+            self._shown[(table.id, user_id)] = key
+
+    async def opened_panel(self, table: Table, seat: int, interaction: discord.Interaction[Any],
+                           message_id: int, key: Hashable) -> None:
+        """A new panel was posted through ``interaction``: it is the one to keep in step."""
+        user_id = interaction.user.id
+        self.locales[user_id] = str(interaction.locale.value if interaction.locale else "en")
+        record = PanelRecord(user_id=user_id, application_id=int(interaction.application_id),
+                             token=interaction.token, message_id=message_id,
+                             created_at=datetime.now(UTC))
+        await self.repo.save_panel(table.id, record)
+        table.record.panels[user_id] = record
+        self.opened += 1
+        self.shown(table, seat, key)
+
+    async def push(self, table: Table) -> None:
+        """Redraw every open panel of the table whose options changed."""
+        if table.game is None or table.status is not TableStatus.PLAYING:
+            return
+        for seat in range(table.n_seats):
+            user_id = table.seats[seat].user_id
+            if user_id is None or table.kind(seat) is SeatKind.EMPTY:
+                continue
+            panel = table.record.panels.get(user_id)
+            if panel is not None:
+                await self._push_one(table, seat, panel)
+
+    async def _push_one(self, table: Table, seat: int, panel: PanelRecord) -> None:
+        key = (table.id, panel.user_id)
+        spec: GameSpec = table.spec  # type: ignore[assignment]
+        async with self.lock(*key):
+            while True:
+                if _age(panel) > TOKEN_LIFETIME - SAFETY:
+                    await self.forget(table, panel.user_id)
+                    return
+                wanted = spec.panel_key(table, seat)
+                if self._shown.get(key) == wanted:
+                    return
+                locale = self.locales.get(panel.user_id, table.record.locale)
+                message = await spec.hand_message(table, seat, locale)
+                if not await self._edit(panel, message):
+                    await self.forget(table, panel.user_id)
+                    return
+                self.pushed += 1
+                self._shown[key] = wanted
+
+    async def _edit(self, panel: PanelRecord, message: HandMessage) -> bool:
+        webhook = discord.Webhook.partial(panel.application_id, panel.token, client=self.client)
+        try:
+            await webhook.edit_message(panel.message_id, content=message.content,
+                                       attachments=message.files(), view=message.view)
+        except (discord.NotFound, discord.Forbidden):
+            return False  # dismissed, or the token ran out
+        except discord.HTTPException:
+            log.warning("cannot redraw the hand panel of user %s", panel.user_id)
+            return True
+        return True
+
+    async def forget(self, table: Table, user_id: int) -> None:
+        """Stop following a panel (its token ran out or it was dismissed)."""
+        table.record.panels.pop(user_id, None)
+        self._shown.pop((table.id, user_id), None)
+        try:
+            await self.repo.delete_panel(table.id, user_id)
+        except Exception:
+            log.warning("cannot delete the panel of user %s at table %s", user_id, table.id)
+
+
+def _age(panel: PanelRecord) -> float:
+    created = panel.created_at if panel.created_at.tzinfo else \
+        panel.created_at.replace(tzinfo=UTC)
+    return (datetime.now(UTC) - created).total_seconds()

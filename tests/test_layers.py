@@ -1,0 +1,163 @@
+"""The architecture as a test: ``engine`` is pure, ``bot`` is a one-way stack, and no
+module of either imports itself back through others.
+
+Every import counts — at module level, inside functions, and typing-only ones —
+except an import under ``if TYPE_CHECKING:`` that points down the stack.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LAYERS = [
+    ("engine",),
+    ("bot.config", "bot.i18n", "bot.render", "bot.store", "bot.ratings", "bot.workers",
+     "bot.health"),
+    ("bot.tables",),
+    ("bot.games",),
+    ("bot.views",),
+    ("bot.cogs",),
+    ("bot.app", "bot.__main__", "bot"),
+]
+"""Bottom to top: a module may import its own layer and the layers below."""
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for package in ("engine", "bot"):
+        for path in (ROOT / package).rglob("*.py"):
+            found[module_name(path)] = path
+    return found
+
+
+def rank(module: str) -> int:
+    best = -1
+    best_len = -1
+    for index, layer in enumerate(LAYERS):
+        for prefix in layer:
+            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best_len:
+                best, best_len = index, len(prefix)
+    assert best >= 0, f"{module} belongs to no layer"
+    return best
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def imports(name: str, path: Path, known: dict[str, Path]) -> list[tuple[str, bool]]:
+    """The project modules ``name`` imports, each with whether it is typing-only."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: list[tuple[str, bool]] = []
+
+    def visit(node: ast.AST, typing_only: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _is_type_checking(child):
+                for inner in child.body:
+                    visit_one(inner, True)
+                for inner in child.orelse:
+                    visit_one(inner, typing_only)
+                continue
+            visit_one(child, typing_only)
+
+    def visit_one(node: ast.AST, typing_only: bool) -> None:
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([node.module] if node.module else []))
+            # ``from package import module`` depends on the module, not on the package's
+            # other modules; ``from module import name`` depends on the module.
+            named = [f"{base}.{a.name}" for a in node.names]
+            targets = [t for t in named if t in known] or [base]
+            if any(t not in known for t in named):
+                targets.append(base)
+        for target in targets:
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                out.append((target, typing_only))
+        visit(node, typing_only)
+
+    visit(tree, False)
+    return out
+
+
+def graph() -> dict[str, set[str]]:
+    known = modules()
+    edges: dict[str, set[str]] = {name: set() for name in known}
+    for name, path in known.items():
+        for target, typing_only in imports(name, path, known):
+            if typing_only and rank(target) < rank(name):
+                continue  # a typing-only import pointing down the stack
+            edges[name].add(target)
+    return edges
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = 0
+
+    def connect(v: str) -> None:
+        nonlocal counter
+        index[v] = low[v] = counter
+        counter += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(edges[v]):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(edges):
+        if v not in index:
+            connect(v)
+    return found
+
+
+def test_no_import_cycles() -> None:
+    assert cycles(graph()) == []
+
+
+def test_bot_imports_only_down_the_stack() -> None:
+    upward = sorted(f"{name} -> {target}" for name, targets in graph().items()
+                    for target in targets if rank(target) > rank(name))
+    assert upward == []
+
+
+def test_the_checker_sees_cycles_and_upward_imports() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert rank("bot.views.controller") > rank("bot.games.tichu.hand") > rank("bot.tables")
+    assert rank("engine.tichu.game") < rank("bot.store.sqlite")
