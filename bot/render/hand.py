@@ -33,9 +33,9 @@ from bot.render.draw import (
     team_color,
     text_width,
 )
+from bot.render.encoding import encode
 from bot.render.fonts import font
 from bot.render.labels import label
-from bot.render.palette import encode_tichu
 from bot.render.seats import Side, seat_at, seat_name, side_of
 from engine.cards import Card
 from engine.tichu.cards import PHOENIX, RANK, SUIT, sort_key
@@ -157,7 +157,7 @@ def draw_hand(view: TichuView, locale: str = "en",
             d.rounded_rectangle((x - 2, top - 2, x + CARD_W + 1, top + ch + 1), radius=12,
                                 outline=GOLD, width=4)
         giver = received.get(int(c))
-        if giver is not None:
+        if giver is not None and giver in SIDE_COLORS:
             color = SIDE_COLORS[giver]
             d.rounded_rectangle((x - 2, top - 2, x + CARD_W + 1, top + ch + 1), radius=12,
                                 outline=color, width=4)
@@ -195,7 +195,7 @@ def render_hand(view: TichuView, *, locale: str = "en",
 
     Raises ValueError for the public view.
     """
-    return encode_tichu(draw_hand(view, locale, selected))
+    return encode(draw_hand(view, locale, selected))
 
 
 EX_W, EX_H = 1000, 540
@@ -252,4 +252,4 @@ def render_exchange(view: TichuView, left: Card | None, partner: Card | None,
     """
     if len(names) < view.n_seats:
         raise ValueError(f"need {view.n_seats} names, got {len(names)}")
-    return encode_tichu(draw_exchange(view, left, partner, right, names, locale))
+    return encode(draw_exchange(view, left, partner, right, names, locale))

@@ -32,6 +32,11 @@ EN: dict[str, str] = {
     "ord_2": "2nd",
     "ord_3": "3rd",
     "ord_4": "4th",
+    "ord_5": "5th",
+    "ord_6": "6th",
+    "last_trick": "Last trick",
+    "last_deal_score": "Deal {n}: {score}",
+    "triple_victory": "Triple victory",
     "double_victory": "Double victory",
     "cards_n": "{n} cards",
     "card_n": "{n} card",
@@ -131,6 +136,11 @@ FR: dict[str, str] = {
     "ord_2": "2e",
     "ord_3": "3e",
     "ord_4": "4e",
+    "ord_5": "5e",
+    "ord_6": "6e",
+    "last_trick": "Dernier pli",
+    "last_deal_score": "Donne {n} : {score}",
+    "triple_victory": "Triple victoire",
     "double_victory": "Double victoire",
     "cards_n": "{n} cartes",
     "card_n": "{n} carte",
@@ -231,5 +241,5 @@ def label(locale: str | None, key: str, **values: object) -> str:
 
 
 def ordinal(locale: str | None, n: int) -> str:
-    """1st, 2nd... (1er, 2e... in French) for 1..4."""
+    """1st, 2nd... (1er, 2e... in French) for 1..6."""
     return label(locale, f"ord_{n}")
