@@ -214,6 +214,28 @@ def exchange_view() -> TichuView:
     )
 
 
+def six_exchange_view() -> TichuView:
+    """Dmitri's view (seat 3 of six) while choosing his gifts for Bob and Farid."""
+    hand = cards("DOG 2c 4h 6c 7d 9h Tc Qs Kd PHOENIX")
+    return replace(
+        _base6(HISTORY6[:3]), seat=3, phase=Phase.EXCHANGE, hand=hand,
+        hand_counts=(10, 10, 9, 10, 9, 9), turn=None, exchanged=(False,) * 6,
+        has_played=(False,) * 6, calls=_NO_CALLS6,
+    )
+
+
+def six_hand_view() -> TichuView:
+    """Dmitri's view (seat 3 of six) after the exchange: a card from each partner."""
+    hand = cards("DOG 3c 4h 6c 7d 9h 9s Tc Qs Kd")
+    return replace(
+        six_table_view(), seat=3, hand=hand, hand_counts=(10, 10, 9, 10, 9, 9), trick=(),
+        out=(), passed=(False,) * 6, turn=3, last_trick=(), last_trick_taker=None,
+        received={1: cards("9s")[0], 5: cards("3c")[0]},
+        given={1: cards("PHOENIX")[0], 5: cards("2c")[0]},
+        has_played=(False,) * 6, trick_points=(0,) * 6,
+    )
+
+
 EXCHANGE_CHOICE: tuple[Card, Card | None, Card] = (
     cards("2c")[0], cards("As")[0], cards("3d")[0])
 """(left, partner, right)."""
@@ -275,6 +297,9 @@ def gallery() -> dict[str, Callable[[], bytes]]:
         "exchange": lambda: render_exchange(exchange_view(), left, partner, right, NAMES),
         "exchange-partial": lambda: render_exchange(exchange_view(), left, None, None, NAMES,
                                                     locale="fr"),
+        "hand-six": lambda: render_hand(six_hand_view(), locale="fr"),
+        "exchange-six": lambda: render_exchange(six_exchange_view(), cards("PHOENIX")[0], None,
+                                                cards("2c")[0], NAMES6),
         "deal-summary": lambda: render_deal_summary(deal_over_view(), NAMES),
         "deal-summary-fr": lambda: render_deal_summary(deal_over_view(), NAMES, locale="fr"),
         "game-over": lambda: render_game_over(game_over_view(), NAMES),
@@ -296,9 +321,9 @@ def gallery() -> dict[str, Callable[[], bytes]]:
 
 
 SNAPSHOTS = ("table", "table-fr", "table-grand", "table-gift", "table-bomb", "table-lead",
-             "table-six", "table-six-grand", "hand", "exchange-partial", "deal-summary",
-             "deal-summary-six", "game-over", "game-over-six", "trick-table", "trick-table-3",
-             "score-grid")
+             "table-six", "table-six-grand", "hand", "hand-six", "exchange-partial",
+             "exchange-six", "deal-summary", "deal-summary-six", "game-over", "game-over-six",
+             "trick-table", "trick-table-3", "score-grid")
 """The gallery images kept as snapshot references under ``tests/render/snapshots``."""
 
 

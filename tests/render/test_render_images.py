@@ -113,6 +113,14 @@ def test_exchange_refuses_public_view_and_short_names() -> None:
         render.render_exchange(ex.exchange_view(), left, partner, right, ex.NAMES[:2])
 
 
+def test_six_seat_exchange_goes_to_the_two_partners_only() -> None:
+    view = ex.six_exchange_view()
+    card = view.hand[0]
+    assert decode(render.render_exchange(view, card, None, None, ex.NAMES6)).size == (1000, 540)
+    with pytest.raises(ValueError):
+        render.render_exchange(view, None, card, None, ex.NAMES6)
+
+
 def test_exchange_with_nothing_chosen() -> None:
     img = decode(render.render_exchange(ex.exchange_view(), None, None, None, ex.NAMES))
     assert img.size == (1000, 540)
