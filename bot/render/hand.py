@@ -211,7 +211,7 @@ def draw_hand(view: TichuView, locale: str = "en",
 
 def render_hand(view: TichuView, *, locale: str = "en",
                 selected: Collection[Card] = ()) -> bytes:
-    """PNG of the seat's hand, sorted with :func:`sorted_hand`, each card numbered
+    """Image of the seat's hand, sorted with :func:`sorted_hand`, each card numbered
     1..n underneath (the select menu's labels), bombs underlined, the Phoenix
     glowing, the cards just received in the exchange outlined with an arrow
     towards their giver (◀ left, ▲ partner, ▶ right), and ``selected`` raised.

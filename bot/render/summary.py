@@ -151,7 +151,7 @@ def draw_deal_summary(view: TichuView, names: Sequence[str], locale: str = "en")
 
 
 def render_deal_summary(view: TichuView, names: Sequence[str], *, locale: str = "en") -> bytes:
-    """PNG of the last finished deal (``view.last_deal``): card points and call bonuses
+    """Image of the last finished deal (``view.last_deal``): card points and call bonuses
     per team, each call made or failed, the double victory if any, the out order,
     the deal's score and the running totals against the target.
 
@@ -289,7 +289,7 @@ def draw_game_over(view: TichuView, names: Sequence[str], locale: str = "en") ->
 
 
 def render_game_over(view: TichuView, names: Sequence[str], *, locale: str = "en") -> bytes:
-    """PNG of the finished game: the winner, the score sheet deal by deal (each deal's
+    """Image of the finished game: the winner, the score sheet deal by deal (each deal's
     score, running totals, calls and double victories, from ``view.history``) and a
     line chart of both teams' running totals with the target line.
     """
