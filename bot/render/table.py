@@ -1,4 +1,5 @@
-"""The public Tichu table: seats, card counts, calls, the trick, the wish and the scores.
+"""The public Tichu table of four or six seats: seats, card counts, calls, the trick, the
+last trick taken, the wish, and the scores with each team's score in the last deal.
 
 Only public fields of a public view are read; a seat's view is refused, and
 ``hand``, ``given`` and ``received`` are never touched.
