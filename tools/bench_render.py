@@ -1,52 +1,82 @@
-"""Time the two images drawn most often: the public table and a seat's hand.
+"""Time and weigh the images drawn most often: the public table (four and six seats), a
+seat's hand and the deal summary.
 
-``python -m tools.bench_render [RUNS]`` prints, for each, the median time to
-draw *and* encode the PNG over RUNS runs (default 50) after a warm-up (wall
-clock, and the thread's CPU time, which other busy processes do not inflate),
-and the PNG's size. Targets: table at most 30 ms, hand at most 20 ms.
+``python -m tools.bench_render [RUNS]`` prints, for each image, the median over RUNS
+runs (default 30, after a warm-up) of the time to draw it and to encode it, as the
+bot uploads it (:data:`bot.render.encoding.IMAGE_FORMAT`, WebP) and, for comparison,
+as a 256-colour palette PNG (the format used before; its fast-octree palette learnt
+per image). Times are wall clock and the thread's CPU time, which other busy
+processes do not inflate. Targets (draw + upload encoding, CPU): table 40 ms, hand
+30 ms.
 """
 
 from __future__ import annotations
 
+import io
 import statistics
 import sys
 import time
 from collections.abc import Callable
+from typing import TypeVar
+
+from PIL import Image
 
 from bot.render import examples as ex
-from bot.render import render_hand, render_table
+from bot.render.encoding import IMAGE_EXT, encode
+from bot.render.hand import draw_hand
+from bot.render.summary import draw_deal_summary
+from bot.render.table import draw_table
 
-TARGETS_MS = {"table": 30.0, "hand": 20.0}
+T = TypeVar("T")
+TARGETS_MS = {"table": 40.0, "table-six": 40.0, "hand": 30.0}
 
 
-def measure(render: Callable[[], bytes], runs: int) -> tuple[float, float, int]:
-    """(median wall ms, median CPU ms, PNG bytes) of ``render`` over ``runs`` runs after
-    warm-up. CPU time stays meaningful when other processes load the machine."""
-    for _ in range(3):
-        data = render()
+def palette_png(img: Image.Image) -> bytes:
+    """The comparison format: a palette PNG (octree palette of a half-size copy, mapped
+    without dithering, zlib level 1), as the images were encoded before WebP."""
+    rgb = img.convert("RGB")
+    palette = rgb.reduce(2).quantize(256, method=Image.Quantize.FASTOCTREE)
+    q = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    q.save(buf, "PNG", compress_level=1)
+    return buf.getvalue()
+
+
+def timed(fn: Callable[[], T], runs: int) -> tuple[T, float, float]:
+    """(last result, median wall ms, median CPU ms) of ``fn`` over ``runs`` after warm-up."""
+    result = fn()
     wall, cpu = [], []
     for _ in range(runs):
         start, start_cpu = time.perf_counter(), time.thread_time()
-        data = render()
+        result = fn()
         cpu.append((time.thread_time() - start_cpu) * 1000)
         wall.append((time.perf_counter() - start) * 1000)
-    return statistics.median(wall), statistics.median(cpu), len(data)
+    return result, statistics.median(wall), statistics.median(cpu)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    runs = int(args[0]) if args else 50
-    table_view = ex.table_view()
-    hand_view = ex.hand_view()
-    cases: dict[str, Callable[[], bytes]] = {
-        "table": lambda: render_table(table_view, ex.NAMES),
-        "hand": lambda: render_hand(hand_view, selected=ex.HAND_SELECTED),
+    runs = int(args[0]) if args else 30
+    cases: dict[str, Callable[[], Image.Image]] = {
+        "table": lambda: draw_table(ex.table_view(), ex.NAMES),
+        "table-six": lambda: draw_table(ex.six_table_view(), ex.NAMES6),
+        "hand": lambda: draw_hand(ex.hand_view(), selected=ex.HAND_SELECTED),
+        "summary": lambda: draw_deal_summary(ex.deal_over_view(), ex.NAMES),
     }
-    for name, render in cases.items():
-        ms, cpu, size = measure(render, runs)
-        verdict = "ok" if ms <= TARGETS_MS[name] else "SLOW"
-        print(f"{name:6s} {ms:6.1f} ms median over {runs} runs (CPU {cpu:5.1f} ms; "
-              f"target {TARGETS_MS[name]:.0f} ms, {verdict})  {size / 1024:6.1f} KB")
+    print(f"median of {runs} runs, CPU ms (wall ms); upload format {IMAGE_EXT} vs palette PNG")
+    for name, draw in cases.items():
+        img, draw_wall, draw_cpu = timed(draw, runs)
+        data, enc_wall, enc_cpu = timed(lambda img=img: encode(img), runs)  # type: ignore[misc]
+        png, png_wall, png_cpu = timed(lambda img=img: palette_png(img), runs)  # type: ignore[misc]
+        total = draw_cpu + enc_cpu
+        target = TARGETS_MS.get(name)
+        verdict = "" if target is None else (
+            f"  target {target:.0f} ms {'ok' if total <= target else 'SLOW'}")
+        print(f"{name:9s} draw {draw_cpu:5.1f} ({draw_wall:5.1f})  "
+              f"{IMAGE_EXT} {enc_cpu:5.1f} ({enc_wall:5.1f}) {len(data) / 1024:6.1f} KB  "
+              f"png {png_cpu:5.1f} ({png_wall:5.1f}) {len(png) / 1024:6.1f} KB  "
+              f"-> {len(data) / len(png):4.0%} of the PNG; "
+              f"draw+{IMAGE_EXT} {total:5.1f} ms{verdict}")
     return 0
 
 

@@ -1,5 +1,9 @@
 """Regenerate every card PNG, the docs example images and (optionally) the snapshots.
 
+Snapshots are the exact bytes the bot uploads (``tests/render/snapshots/<name>.<IMAGE_EXT>``);
+the docs examples are those images decoded and stored as dithered palette PNGs
+(``docs/images/<name>.png``), so that any Markdown viewer shows them.
+
 Usage::
 
     python -m tools.make_art               # cards + docs/images
@@ -19,6 +23,7 @@ in each folder.
 from __future__ import annotations
 
 import argparse
+import io
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -26,7 +31,8 @@ from PIL import Image
 
 from bot.render.art import CARD_SIZE, Deck, back_image, card_image
 from bot.render.cards import CARDS_DIR
-from bot.render.draw import FIXED_COLORS, canvas, draw_text, encode
+from bot.render.draw import FIXED_COLORS, canvas, draw_text
+from bot.render.encoding import IMAGE_EXT
 from bot.render.examples import SNAPSHOTS, gallery
 from engine.cards import ALL
 from engine.tichu.cards import DECK
@@ -103,6 +109,22 @@ def make_cards(out_dir: Path = CARDS_DIR) -> int:
     return count
 
 
+def docs_png(image: bytes | Image.Image) -> bytes:
+    """A docs copy of an image (the uploaded bytes, or a drawn image): a 256-colour
+    PNG, its fast-octree palette applied with Floyd-Steinberg dithering so that the
+    felt's gradient shows no bands."""
+    if isinstance(image, bytes):
+        with Image.open(io.BytesIO(image)) as decoded:
+            rgb = decoded.convert("RGB")
+    else:
+        rgb = image.convert("RGB")
+    palette = rgb.quantize(256, method=Image.Quantize.FASTOCTREE)
+    q = rgb.quantize(palette=palette, dither=Image.Dither.FLOYDSTEINBERG)
+    buf = io.BytesIO()
+    q.save(buf, "PNG", optimize=True)
+    return buf.getvalue()
+
+
 def contact_sheet(deck: Deck, title: str, scale: float = 0.6) -> bytes:
     """All cards of ``deck`` (suits in rows, specials and the back last) on the felt."""
     w, h = (round(CARD_SIZE[0] * scale), round(CARD_SIZE[1] * scale))
@@ -120,7 +142,7 @@ def contact_sheet(deck: Deck, title: str, scale: float = 0.6) -> bytes:
             card = back_image(deck) if token == "back" else _stored(deck, token)
             card = card.resize((w, h), Image.Resampling.LANCZOS)
             img.paste(card, (26 + c * (w + gap), 86 + r * (h + gap)), card)
-    return encode(img)
+    return docs_png(img)
 
 
 def _stored(deck: Deck, token: str) -> Image.Image:
@@ -137,7 +159,7 @@ def make_docs(out_dir: Path = DOCS_DIR) -> list[Path]:
     written = []
     for name, render in gallery().items():
         path = out_dir / f"{name}.png"
-        path.write_bytes(render())
+        path.write_bytes(docs_png(render()))
         written.append(path)
     for deck, title in ((Deck.TICHU, "Tichu · 56 cards"), (Deck.FRENCH, "French · 52 cards")):
         path = out_dir / f"cards-{deck.value}.png"
@@ -147,12 +169,12 @@ def make_docs(out_dir: Path = DOCS_DIR) -> list[Path]:
 
 
 def make_snapshots(out_dir: Path = SNAPSHOT_DIR) -> list[Path]:
-    """Write the reference PNGs the snapshot tests compare against."""
+    """Write the reference images the snapshot tests compare against (the uploaded bytes)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     images = gallery()
     for name in SNAPSHOTS:
-        path = out_dir / f"{name}.png"
+        path = out_dir / f"{name}.{IMAGE_EXT}"
         path.write_bytes(images[name]())
         written.append(path)
     return written

@@ -1,14 +1,24 @@
-"""Images of the games: engine views (or plain data) in, PNG bytes out.
+"""Images of the games: engine views (or plain data) in, image bytes out.
+
+Every image is encoded as :data:`IMAGE_FORMAT` (WebP); name attachments with
+:func:`filename` (``filename("table")`` -> ``"table.webp"``), never with a
+hard-coded extension.
 
 Every ``render_*`` function is pure and synchronous; the ``*_async`` twins run
 it in a worker thread (``asyncio.to_thread``) so the bot's event loop never
 blocks on drawing. Card art comes from ``assets/cards`` (regenerate it with
 ``python -m tools.make_art``), fonts from ``assets/fonts``.
 
-Tichu: :func:`render_table` (public view only), :func:`render_hand`,
+Tichu: :func:`render_table` (public view only; 4 or 6 seats), :func:`render_hand`,
 :func:`render_exchange`, :func:`render_deal_summary`, :func:`render_game_over`.
 Trick-taking games: :func:`render_trick_table` with :class:`SeatInfo`, and
 :func:`render_score_grid`. Labels are in :mod:`bot.render.labels` (en, fr).
+
+The package is a one-way stack: ``fonts``, ``labels``, ``encoding`` ->
+``draw`` -> ``cards`` -> ``seats`` -> the images (``hand``, ``table``,
+``summary``, ``trick``, ``french``, ``ratings``) and ``palette`` (warm-up) ->
+this facade -> ``examples`` (fixed inputs for docs, tests and benchmarks). No
+module imports one beside or above it.
 """
 
 from __future__ import annotations
@@ -16,8 +26,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Collection, Sequence
 
+from bot.render.encoding import IMAGE_EXT, IMAGE_FORMAT, IMAGE_MIME, filename
 from bot.render.hand import find_bombs, render_exchange, render_hand, sorted_hand
 from bot.render.labels import label
+from bot.render.palette import warm_up
 from bot.render.seats import Side, side_of
 from bot.render.summary import render_deal_summary, render_game_over
 from bot.render.table import render_table
@@ -26,8 +38,12 @@ from engine.cards import Card
 from engine.tichu.view import TichuView
 
 __all__ = [
+    "IMAGE_EXT",
+    "IMAGE_FORMAT",
+    "IMAGE_MIME",
     "SeatInfo",
     "Side",
+    "filename",
     "find_bombs",
     "label",
     "render_deal_summary",
@@ -46,6 +62,7 @@ __all__ = [
     "render_trick_table_async",
     "side_of",
     "sorted_hand",
+    "warm_up",
 ]
 
 

@@ -1,18 +1,18 @@
-"""Shared drawing helpers: the felt background, text, pills, sprites and PNG encoding.
+"""Shared drawing helpers: the felt background, text, pills, sprites and the encoder.
 
 Images are drawn on an opaque RGB canvas (so they look the same in Discord's
 dark and light themes) through an ``ImageDraw`` in RGBA mode, which blends
-translucent fills. Static layers are cached; PNGs are palette-quantized.
+translucent fills. Static layers are cached; :func:`encode` (from
+:mod:`bot.render.encoding`) turns a finished image into upload bytes.
 """
 
 from __future__ import annotations
 
-import io
-import random
 from functools import lru_cache
 
-from PIL import Image, ImageChops, ImageDraw, ImageFilter
+from PIL import Image, ImageDraw, ImageFilter
 
+from bot.render.encoding import encode as encode  # re-exported for every image
 from bot.render.fonts import Weight, font
 
 RGB = tuple[int, int, int]
@@ -45,18 +45,12 @@ def team_color(team: int) -> RGB:
 
 @lru_cache(maxsize=16)
 def felt(size: tuple[int, int], rim: bool = True) -> Image.Image:
-    """The table: green felt with a vignette, a faint weave and a dark rim (cached)."""
+    """The table: green felt with a vignette and a dark rim (cached)."""
     w, h = size
     ramp = Image.radial_gradient("L").resize((w, h), Image.Resampling.BILINEAR)
     ramp = ramp.point(lambda v: min(255, int(v * 1.25)))
     base = Image.composite(Image.new("RGB", size, FELT_DARK), Image.new("RGB", size, FELT_LIGHT),
                            ramp)
-    # a fixed, faint noise: breaks the gradient's bands once the image is quantized
-    rng = random.Random(1234)
-    noise = Image.frombytes("L", (w // 2, h // 2),
-                            bytes(rng.randint(125, 131) for _ in range((w // 2) * (h // 2))))
-    noise = noise.resize(size, Image.Resampling.NEAREST)
-    base = Image.merge("RGB", [ImageChops.add(ch, noise, 1, -128) for ch in base.split()])
     if rim:
         d = ImageDraw.Draw(base, "RGBA")
         d.rounded_rectangle((0, 0, w - 1, h - 1), radius=26, outline=RIM, width=8)
@@ -142,30 +136,9 @@ FIXED_COLORS: tuple[RGB, ...] = (
     *_ramp((255, 251, 240), (240, 228, 204), 20),
     *_ramp((255, 255, 255), (234, 238, 245), 12),
 )
-"""Palette entries always kept: the fine ramps of the card faces' backgrounds, which a
-coarse octree palette would otherwise turn into visible bands."""
-
-
-def encode(img: Image.Image, colors: int = 256, compress_level: int = 1) -> bytes:
-    """PNG bytes of ``img``, quantized to a palette for small files.
-
-    The palette is a fast octree of a half-size copy plus :data:`FIXED_COLORS`;
-    the full image is then mapped onto it without dithering. That is about four
-    times faster than quantizing the full image and keeps the cards' gradients
-    smooth.
-    """
-    rgb = img.convert("RGB") if img.mode != "RGB" else img
-    sample = rgb.reduce(2) if min(rgb.size) >= 64 else rgb
-    n = colors - len(FIXED_COLORS)
-    octree = sample.quantize(colors=n, method=Image.Quantize.FASTOCTREE)
-    entries = (octree.getpalette() or [])[: 3 * n]
-    entries += [v for color in FIXED_COLORS for v in color]
-    palette = Image.new("P", (1, 1))
-    palette.putpalette(entries)
-    q = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
-    buf = io.BytesIO()
-    q.save(buf, "PNG", compress_level=compress_level)
-    return buf.getvalue()
+"""Palette entries always kept in the stored card PNGs (``tools/make_art.py``): the fine
+ramps of the card faces' backgrounds, which a coarse octree palette would otherwise
+turn into visible bands."""
 
 
 @lru_cache(maxsize=16)

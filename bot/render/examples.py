@@ -10,7 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from bot.render.trick import SeatInfo
+from bot.render.hand import render_exchange, render_hand
+from bot.render.summary import render_deal_summary, render_game_over
+from bot.render.table import render_table
+from bot.render.trick import SeatInfo, render_score_grid, render_trick_table
 from engine.cards import Card, parse_cards
 from engine.tichu.combos import Combo, readings
 from engine.tichu.view import Call, DealResult, Phase, TichuView, TrickPlay
@@ -72,6 +75,8 @@ def table_view() -> TichuView:
     return replace(
         _base(history), trick=trick, passed=(False, False, False, True), wish=8, out=(0,),
         trick_points=(35, 10, 0, 20), turn=1, bombs_played=(0, 1, 0, 0),
+        last_trick=(TrickPlay(0, combo("5c 6d 7h 8s 9c")), TrickPlay(3, combo("6h 7s 8c 9d Td"))),
+        last_trick_taker=3,
     )
 
 
@@ -81,7 +86,9 @@ def table_views() -> dict[str, TichuView]:
     base = _base(history)
     return {
         "play": table_view(),
-        "lead": replace(base, trick=(), turn=3, out=(0,), calls=(Call.TICHU, None, None, None)),
+        "lead": replace(base, trick=(), turn=3, out=(0,), calls=(Call.TICHU, None, None, None),
+                        last_trick=(TrickPlay(2, combo("Th Tc")), TrickPlay(3, combo("Qd Qs"))),
+                        last_trick_taker=3),
         "grand": replace(base, phase=Phase.GRAND, turn=None, hand_counts=(8, 8, 14, 8),
                          grand_decided=(True, False, True, False),
                          calls=(None, None, Call.GRAND_TICHU, None), has_played=(False,) * 4,
@@ -97,8 +104,89 @@ def table_views() -> dict[str, TichuView]:
             TrickPlay(0, combo("3c 4d 5h 6s 7c 8d")),
             TrickPlay(3, combo("Qc Qd Qh Qs")),
             TrickPlay(1, combo("4s 5s 6s 7s 8s"), out_of_turn=True),
-        ), passed=(False, False, False, False)),
+        ), passed=(False, False, False, False),
+            last_trick=(TrickPlay(2, combo("3s")), TrickPlay(0, combo("Jh")),
+                        TrickPlay(1, combo("Kh"))), last_trick_taker=1),
     }
+
+
+NAMES6 = ("Alice", "Bob", "Chloé", "Dmitri", "Eve", "Farid")
+"""Seat 0..5 of a six-seat table: Alice, Chloé and Eve against Bob, Dmitri and Farid."""
+
+_NO_CALLS6: tuple[Call | None, ...] = (None,) * 6
+
+HISTORY6: tuple[DealResult, ...] = (
+    DealResult(0, (1, 0, 2, 4, 5), (40, 60), (0, 100),
+               (None, Call.TICHU, None, None, None, None), None),
+    DealResult(1, (2, 3, 0, 1, 5), (55, 45), (100, 0),
+               (None, None, Call.TICHU, None, None, None), None),
+    DealResult(2, (4, 0, 2), (300, 0), (0, -100),
+               (None, None, None, None, None, Call.TICHU), 0),
+    DealResult(3, (1, 3, 5), (0, 300), (0, 0), _NO_CALLS6, 1),
+    DealResult(4, (0, 1, 2, 3, 4), (70, 30), (200, 0),
+               (Call.GRAND_TICHU, None, None, None, None, None), None),
+    DealResult(5, (2, 0, 4), (300, 0), (0, 0), _NO_CALLS6, 0),
+)
+"""Six deals of a six-seat game (two triple victories each way) that end 1065 to 435."""
+
+
+def _base6(history: tuple[DealResult, ...]) -> TichuView:
+    return TichuView(
+        seat=None, n_seats=6, phase=Phase.PLAY, deal_number=len(history), turn=5,
+        hand=(), hand_counts=(0, 4, 6, 2, 9, 7), grand_decided=(True,) * 6,
+        calls=(Call.TICHU, None, None, Call.GRAND_TICHU, None, None), has_played=(True,) * 6,
+        exchanged=(True,) * 6, given={}, received={}, trick=(), passed=(False,) * 6,
+        wish=None, out=(), trick_points=(0,) * 6, scores=totals(history), target=1000,
+        history=history, winner=None, bombs_played=(0,) * 6,
+    )
+
+
+def six_table_view() -> TichuView:
+    """Public view of a six-seat table mid-trick: Alice is out first and took the last
+    trick, Dmitri and Eve passed on Chloé's kings, Farid to play."""
+    return replace(
+        _base6(HISTORY6[:3]), out=(0,), turn=5,
+        trick=(TrickPlay(5, combo("7c 7d")), TrickPlay(1, combo("Tc Th")),
+               TrickPlay(2, combo("Kd Ks"))),
+        passed=(False, False, False, True, True, False),
+        trick_points=(25, 10, 0, 5, 0, 20),
+        last_trick=(TrickPlay(4, combo("3s 4s 5h 6d 7c")), TrickPlay(0, combo("8h 9h Td Jc Qs"))),
+        last_trick_taker=0,
+    )
+
+
+def six_table_views() -> dict[str, TichuView]:
+    """Public six-seat views of the phases, for tests and docs."""
+    base = _base6(HISTORY6[:3])
+    return {
+        "play": six_table_view(),
+        "lead": replace(base, out=(0, 3), hand_counts=(0, 4, 6, 0, 9, 7), turn=4,
+                        last_trick=(TrickPlay(3, combo("2c 2d")),), last_trick_taker=3),
+        "grand": replace(base, phase=Phase.GRAND, turn=None, hand_counts=(6,) * 6,
+                         grand_decided=(True, False, True, True, False, False),
+                         calls=(None, None, Call.GRAND_TICHU, None, None, None),
+                         has_played=(False,) * 6, exchanged=(False,) * 6),
+        "exchange": replace(base, phase=Phase.EXCHANGE, turn=None,
+                            hand_counts=(10, 10, 9, 9, 9, 9), calls=_NO_CALLS6,
+                            has_played=(False,) * 6,
+                            exchanged=(True, False, True, True, False, True)),
+        "gift": replace(base, phase=Phase.GIFT, turn=1, out=(3, 1), hand_counts=(4, 0, 2, 0, 5, 3),
+                        trick=(TrickPlay(0, combo("Ac")), TrickPlay(1, combo("DRAGON"))),
+                        trick_points=(15, 35, 0, 10, 0, 5)),
+    }
+
+
+def six_deal_over_view() -> TichuView:
+    """Public view after a six-seat deal won by a triple victory of Alice, Chloé and Eve."""
+    history = HISTORY6[:3]
+    return replace(_base6(history), phase=Phase.DEAL_OVER, turn=None, out=(4, 0, 2),
+                   hand_counts=(0, 3, 0, 5, 0, 2))
+
+
+def six_game_over_view() -> TichuView:
+    """Public view of a finished six-seat game (Alice, Chloé and Eve reach the target)."""
+    return replace(_base6(HISTORY6), phase=Phase.GAME_OVER, turn=None, winner=0,
+                   out=(2, 0, 4), hand_counts=(0, 4, 0, 2, 0, 1))
 
 
 def hand_view() -> TichuView:
@@ -123,6 +211,28 @@ def exchange_view() -> TichuView:
         table_view(), seat=0, phase=Phase.EXCHANGE, hand=hand, hand_counts=(14,) * 4,
         trick=(), out=(), wish=None, turn=None, exchanged=(False,) * 4,
         has_played=(False,) * 4, calls=(None,) * 4, trick_points=(0,) * 4,
+    )
+
+
+def six_exchange_view() -> TichuView:
+    """Dmitri's view (seat 3 of six) while choosing his gifts for Bob and Farid."""
+    hand = cards("DOG 2c 4h 6c 7d 9h Tc Qs Kd PHOENIX")
+    return replace(
+        _base6(HISTORY6[:3]), seat=3, phase=Phase.EXCHANGE, hand=hand,
+        hand_counts=(10, 10, 9, 10, 9, 9), turn=None, exchanged=(False,) * 6,
+        has_played=(False,) * 6, calls=_NO_CALLS6,
+    )
+
+
+def six_hand_view() -> TichuView:
+    """Dmitri's view (seat 3 of six) after the exchange: a card from each partner."""
+    hand = cards("DOG 3c 4h 6c 7d 9h 9s Tc Qs Kd")
+    return replace(
+        six_table_view(), seat=3, hand=hand, hand_counts=(10, 10, 9, 10, 9, 9), trick=(),
+        out=(), passed=(False,) * 6, turn=3, last_trick=(), last_trick_taker=None,
+        received={1: cards("9s")[0], 5: cards("3c")[0]},
+        given={1: cards("PHOENIX")[0], 5: cards("2c")[0]},
+        has_played=(False,) * 6, trick_points=(0,) * 6,
     )
 
 
@@ -172,16 +282,6 @@ GRID_ROWS = [
 
 def gallery() -> dict[str, Callable[[], bytes]]:
     """Every example image by file stem: the docs examples and the snapshot references."""
-    from bot.render import (
-        render_deal_summary,
-        render_exchange,
-        render_game_over,
-        render_hand,
-        render_score_grid,
-        render_table,
-        render_trick_table,
-    )
-
     views = table_views()
     left, partner, right = EXCHANGE_CHOICE
     out: dict[str, Callable[[], bytes]] = {
@@ -197,6 +297,9 @@ def gallery() -> dict[str, Callable[[], bytes]]:
         "exchange": lambda: render_exchange(exchange_view(), left, partner, right, NAMES),
         "exchange-partial": lambda: render_exchange(exchange_view(), left, None, None, NAMES,
                                                     locale="fr"),
+        "hand-six": lambda: render_hand(six_hand_view(), locale="fr"),
+        "exchange-six": lambda: render_exchange(six_exchange_view(), cards("PHOENIX")[0], None,
+                                                cards("2c")[0], NAMES6),
         "deal-summary": lambda: render_deal_summary(deal_over_view(), NAMES),
         "deal-summary-fr": lambda: render_deal_summary(deal_over_view(), NAMES, locale="fr"),
         "game-over": lambda: render_game_over(game_over_view(), NAMES),
@@ -206,6 +309,10 @@ def gallery() -> dict[str, Callable[[], bytes]]:
         "trick-table-3": lambda: render_trick_table(
             three_seats(), THREE_TRICK, leader=1, trump_suit=2, header="Tysiacha · Deal 3",
             locale="fr", footer="Contrat : 120 (Alice)"),
+        "table-six": lambda: render_table(six_table_view(), NAMES6),
+        "table-six-grand": lambda: render_table(six_table_views()["grand"], NAMES6, locale="fr"),
+        "deal-summary-six": lambda: render_deal_summary(six_deal_over_view(), NAMES6),
+        "game-over-six": lambda: render_game_over(six_game_over_view(), NAMES6),
         "score-grid": lambda: render_score_grid(
             GRID_COLUMNS, GRID_ROWS, title="Chinois · Score sheet", highlight_rows=[4],
             highlight_cells=[(4, 3)], total_row=True, footer="Target: 100"),
@@ -213,9 +320,10 @@ def gallery() -> dict[str, Callable[[], bytes]]:
     return out
 
 
-SNAPSHOTS = ("table", "table-fr", "table-grand", "table-gift", "table-bomb", "hand",
-             "exchange-partial", "deal-summary", "game-over", "trick-table", "trick-table-3",
-             "score-grid")
+SNAPSHOTS = ("table", "table-fr", "table-grand", "table-gift", "table-bomb", "table-lead",
+             "table-six", "table-six-grand", "hand", "hand-six", "exchange-partial",
+             "exchange-six", "deal-summary", "deal-summary-six", "game-over", "game-over-six",
+             "trick-table", "trick-table-3", "score-grid")
 """The gallery images kept as snapshot references under ``tests/render/snapshots``."""
 
 

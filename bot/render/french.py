@@ -79,7 +79,7 @@ def _dimmed(card: Card) -> Image.Image:
 def render_french_hand(cards: Sequence[Card], *, key: Callable[[Card], Any],
                        playable: Collection[Card] | None = None, title: str = "",
                        locale: str = "en") -> bytes:
-    """PNG of a French-card hand sorted by ``key`` and numbered 1..n underneath (the
+    """Image of a French-card hand sorted by ``key`` and numbered 1..n underneath (the
     menu's labels). With ``playable``, those cards are lifted and outlined and the
     others dimmed. ``key`` must be a module-level function (it travels to workers)."""
     return encode(draw_french_hand(cards, key=key, playable=playable, title=title,

@@ -33,9 +33,9 @@ from bot.render.draw import (
     team_color,
     text_width,
 )
+from bot.render.encoding import encode
 from bot.render.fonts import font
 from bot.render.labels import label
-from bot.render.palette import encode_tichu
 from bot.render.seats import Side, seat_at, seat_name, side_of
 from engine.cards import Card
 from engine.tichu.cards import PHOENIX, RANK, SUIT, sort_key
@@ -109,6 +109,31 @@ def _legend(d: ImageDraw.ImageDraw, items: list[tuple[str, RGB, str]], right: fl
         x -= w + 8
 
 
+Mark = tuple[str, RGB, str]
+"""(arrow, colour, legend text) of a card received in the exchange."""
+
+
+def _received_marks(view: TichuView, locale: str) -> dict[int, Mark]:
+    """The mark of each received card, by card: ◀ left, ▲ partner, ▶ right with four
+    seats; ◀ left partner, ▶ right partner with six (gifts come from partners only)."""
+    me = view.seat if view.seat is not None else 0
+    marks: dict[int, Mark] = {}
+    for giver, card in view.received.items():
+        if view.n_seats == 6:
+            offset = (giver - me) % 6
+            if offset not in (2, 4):
+                continue
+            side = Side.LEFT if offset == 4 else Side.RIGHT
+            marks[int(card)] = (ARROWS[side], SIDE_COLORS[side],
+                                label(locale, f"from_{side.value}_partner"))
+            continue
+        side = side_of(me, giver, view.n_seats)
+        if side in SIDE_COLORS:
+            marks[int(card)] = (ARROWS[side], SIDE_COLORS[side],
+                                label(locale, f"from_{side.value}"))
+    return marks
+
+
 def draw_hand(view: TichuView, locale: str = "en",
               selected: Collection[Card] = ()) -> Image.Image:
     """The hand image of a seat's view, before encoding."""
@@ -119,8 +144,7 @@ def draw_hand(view: TichuView, locale: str = "en",
     n = len(cards)
     img, d = canvas((HAND_W, H_HAND))
     chosen = {int(c) for c in selected}
-    received = {int(card): side_of(me, giver, view.n_seats) for giver, card in
-                view.received.items()}
+    received = _received_marks(view, locale)
     bombs = find_bombs(cards)
     # header: title, count and call; legend on the right
     count = label(locale, "cards_n" if n != 1 else "card_n", n=n)
@@ -137,9 +161,8 @@ def draw_hand(view: TichuView, locale: str = "en",
     legend: list[tuple[str, RGB, str]] = []
     if bombs:
         legend.append(("▬", BOMB_COLORS[0], label(locale, "bomb")))
-    for side in (Side.LEFT, Side.PARTNER, Side.RIGHT):
-        if side in received.values():
-            legend.append((ARROWS[side], SIDE_COLORS[side], label(locale, f"from_{side.value}")))
+    for mark in sorted(set(received.values()), key=lambda m: "◀▲▶".index(m[0])):
+        legend.append(mark)
     _legend(d, legend, HAND_W - 24, 24)
     if n == 0:
         return img
@@ -156,15 +179,15 @@ def draw_hand(view: TichuView, locale: str = "en",
         if int(c) in chosen:
             d.rounded_rectangle((x - 2, top - 2, x + CARD_W + 1, top + ch + 1), radius=12,
                                 outline=GOLD, width=4)
-        giver = received.get(int(c))
-        if giver is not None:
-            color = SIDE_COLORS[giver]
+        got = received.get(int(c))
+        if got is not None:
+            arrow, color, _ = got
             d.rounded_rectangle((x - 2, top - 2, x + CARD_W + 1, top + ch + 1), radius=12,
                                 outline=color, width=4)
             tag_w = min(step - 6, 52)
             d.rounded_rectangle((x + 2, top - 36, x + 2 + tag_w, top - 6), radius=10,
                                 fill=(*color, 255))
-            d.text((x + 2 + tag_w / 2, top - 20), ARROWS[giver], font=font(20, "bold"),
+            d.text((x + 2 + tag_w / 2, top - 20), arrow, font=font(20, "bold"),
                    fill=INK, anchor="mm")
     # bomb bars and menu indices under each card's visible strip
     strip = min(step, CARD_W)
@@ -188,18 +211,33 @@ def draw_hand(view: TichuView, locale: str = "en",
 
 def render_hand(view: TichuView, *, locale: str = "en",
                 selected: Collection[Card] = ()) -> bytes:
-    """PNG of the seat's hand, sorted with :func:`sorted_hand`, each card numbered
+    """Image of the seat's hand, sorted with :func:`sorted_hand`, each card numbered
     1..n underneath (the select menu's labels), bombs underlined, the Phoenix
     glowing, the cards just received in the exchange outlined with an arrow
     towards their giver (◀ left, ▲ partner, ▶ right), and ``selected`` raised.
 
     Raises ValueError for the public view.
     """
-    return encode_tichu(draw_hand(view, locale, selected))
+    return encode(draw_hand(view, locale, selected))
 
 
 EX_W, EX_H = 1000, 540
 _EX_SLOTS = ((Side.LEFT, 200), (Side.PARTNER, 500), (Side.RIGHT, 800))
+
+
+def _exchange_slots(me: int, n_seats: int) -> list[tuple[str, int, RGB, str, str, float]]:
+    """(chosen key, target seat, colour, caption, "to ..." line key, centre x) per slot.
+
+    Four seats: the left opponent, the partner and the right opponent. Six seats: the
+    two partners, two places away on either side (the exchange goes to partners only).
+    """
+    if n_seats == 6:
+        return [("left", (me - 2) % 6, SIDE_COLORS[Side.LEFT], "◀ left_partner",
+                 "to_left_partner", 300),
+                ("right", (me + 2) % 6, SIDE_COLORS[Side.RIGHT], "▶ right_partner",
+                 "to_right_partner", 700)]
+    return [(side.value, seat_at(me, side, n_seats), SIDE_COLORS[side],
+             f"{ARROWS[side]} {side.value}", f"to_{side.value}", cx) for side, cx in _EX_SLOTS]
 
 
 def draw_exchange(view: TichuView, left: Card | None, partner: Card | None,
@@ -208,20 +246,24 @@ def draw_exchange(view: TichuView, left: Card | None, partner: Card | None,
     """The exchange image, before encoding."""
     if view.seat is None:
         raise ValueError("render_exchange needs a seat's view, not the public view")
+    six = view.n_seats == 6
+    if six and partner is not None:
+        raise ValueError("with six seats the exchange goes to the left and right partners")
     me = view.seat
     img, d = canvas((EX_W, EX_H))
     d.rounded_rectangle((12, 12, EX_W - 12, 68), radius=14, fill=PANEL_STRONG)
-    draw_text(d, (EX_W / 2, 40), label(locale, "exchange_title"), 26, "bold", TEXT, "mm")
-    chosen = {Side.LEFT: left, Side.PARTNER: partner, Side.RIGHT: right}
+    title = label(locale, "exchange_title_six" if six else "exchange_title")
+    draw_text(d, (EX_W / 2, 40), title, 26, "bold", TEXT, "mm")
+    chosen = {"left": left, "partner": partner, "right": right}
+    slots = _exchange_slots(me, view.n_seats)
     ch = card_height(CARD_W)
     top = 142
-    for side, cx in _EX_SLOTS:
-        seat = seat_at(me, side, view.n_seats)
-        color = SIDE_COLORS[side]
-        caption = f"{ARROWS[side]} {label(locale, side.value)}"
+    for key, seat, color, caption_key, to_key, cx in slots:
+        arrow, _, word = caption_key.partition(" ")
+        caption = f"{arrow} {label(locale, word)}"
         name = fit(seat_name(names, seat), 270, 22, "bold")
         pill(d, cx, 86, caption, 20, (*color, 240), INK, height=34, align="center")
-        card = chosen[side]
+        card = chosen[key]
         x = cx - CARD_W / 2
         if card is None:
             d.rounded_rectangle((x, top, x + CARD_W, top + ch), radius=14, fill=(0, 0, 0, 70),
@@ -236,20 +278,23 @@ def draw_exchange(view: TichuView, left: Card | None, partner: Card | None,
             d.rounded_rectangle((x - 3, top - 3, x + CARD_W + 2, top + ch + 2), radius=13,
                                 outline=color, width=4)
         draw_text(d, (cx, top + ch + 30), name, 22, "bold", team_color(seat % 2), "mm")
-        draw_text(d, (cx, top + ch + 60), label(locale, f"to_{side.value}"), 18, "regular",
-                  MUTED, "mm")
-    done = sum(c is not None for c in chosen.values())
-    hint = label(locale, "exchange_hint") if done == 3 else f"{done}/3"
-    draw_text(d, (EX_W / 2, EX_H - 36), hint, 20, "bold", GREEN if done == 3 else MUTED, "mm")
+        draw_text(d, (cx, top + ch + 60), label(locale, to_key), 18, "regular", MUTED, "mm")
+    done = sum(chosen[slot[0]] is not None for slot in slots)
+    total = len(slots)
+    hint = label(locale, "exchange_hint") if done == total else f"{done}/{total}"
+    draw_text(d, (EX_W / 2, EX_H - 36), hint, 20, "bold", GREEN if done == total else MUTED,
+              "mm")
     return img
 
 
 def render_exchange(view: TichuView, left: Card | None, partner: Card | None,
                     right: Card | None, names: Sequence[str], *, locale: str = "en") -> bytes:
-    """PNG of the three cards chosen for the left opponent, the partner and the right
+    """The three cards chosen for the left opponent, the partner and the right
     opponent (labelled with their names), before the seat confirms; an empty slot
-    shows a card back. Raises ValueError for the public view.
+    shows a card back. With six seats, the two cards for the partner on the left
+    (``left``, seat - 2) and on the right (``right``, seat + 2); ``partner`` must
+    then be None. Raises ValueError for the public view.
     """
     if len(names) < view.n_seats:
         raise ValueError(f"need {view.n_seats} names, got {len(names)}")
-    return encode_tichu(draw_exchange(view, left, partner, right, names, locale))
+    return encode(draw_exchange(view, left, partner, right, names, locale))

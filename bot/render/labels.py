@@ -32,6 +32,11 @@ EN: dict[str, str] = {
     "ord_2": "2nd",
     "ord_3": "3rd",
     "ord_4": "4th",
+    "ord_5": "5th",
+    "ord_6": "6th",
+    "last_trick": "Last trick",
+    "last_deal_score": "Deal {n}: {score}",
+    "triple_victory": "Triple victory",
     "double_victory": "Double victory",
     "cards_n": "{n} cards",
     "card_n": "{n} card",
@@ -89,6 +94,13 @@ EN: dict[str, str] = {
     "to_partner": "to your partner",
     "to_right": "to the right",
     "exchange_title": "Your three gifts",
+    "exchange_title_six": "Your two gifts",
+    "left_partner": "Left partner",
+    "from_left_partner": "from left partner",
+    "from_right_partner": "from right partner",
+    "right_partner": "Right partner",
+    "to_left_partner": "to your left partner",
+    "to_right_partner": "to your right partner",
     "exchange_hint": "Confirm to pass these cards",
     "not_chosen": "not chosen",
     "winner": "Winner",
@@ -131,6 +143,11 @@ FR: dict[str, str] = {
     "ord_2": "2e",
     "ord_3": "3e",
     "ord_4": "4e",
+    "ord_5": "5e",
+    "ord_6": "6e",
+    "last_trick": "Dernier pli",
+    "last_deal_score": "Donne {n} : {score}",
+    "triple_victory": "Triple victoire",
     "double_victory": "Double victoire",
     "cards_n": "{n} cartes",
     "card_n": "{n} carte",
@@ -188,6 +205,13 @@ FR: dict[str, str] = {
     "to_partner": "au partenaire",
     "to_right": "à droite",
     "exchange_title": "Vos trois dons",
+    "exchange_title_six": "Vos deux dons",
+    "left_partner": "Partenaire gauche",
+    "from_left_partner": "du part. gauche",
+    "from_right_partner": "du part. droit",
+    "right_partner": "Partenaire droit",
+    "to_left_partner": "au partenaire de gauche",
+    "to_right_partner": "au partenaire de droite",
     "exchange_hint": "Confirmez pour donner ces cartes",
     "not_chosen": "à choisir",
     "winner": "Vainqueur",
@@ -231,5 +255,5 @@ def label(locale: str | None, key: str, **values: object) -> str:
 
 
 def ordinal(locale: str | None, n: int) -> str:
-    """1st, 2nd... (1er, 2e... in French) for 1..4."""
+    """1st, 2nd... (1er, 2e... in French) for 1..6."""
     return label(locale, f"ord_{n}")

@@ -2,8 +2,9 @@
 
 Play goes from seat ``s`` to seat ``s + 1``, counter-clockwise as in Tichu:
 seen from a seat, the next seat sits on its right, its partner across the
-table and the previous seat on its left. The public table puts seat 0 at the
-bottom, so seat 1 is on the right, seat 2 at the top and seat 3 on the left.
+table (with six seats: its two partners two places away on either side) and the
+previous seat on its left. The public table puts seat 0 at the bottom, so seat
+1 is on the right, seat 2 at the top and seat 3 on the left.
 """
 
 from __future__ import annotations
@@ -23,19 +24,31 @@ class Side(StrEnum):
     RIGHT = "right"
     PARTNER = "partner"
     LEFT = "left"
-
-
-_SIDES = (Side.SELF, Side.RIGHT, Side.PARTNER, Side.LEFT)
+    ACROSS = "across"
+    """With six seats: the opponent straight across the table."""
 
 
 def side_of(me: int, other: int, n_seats: int = 4) -> Side:
-    """Where ``other`` sits seen from ``me``: the next seat in play order is on the right."""
-    return _SIDES[(other - me) % n_seats]
+    """Where ``other`` sits seen from ``me``: the next seat in play order is on the right,
+    the previous one on the left. Seats an even number of places away are partners
+    (one with four seats, two with six); with six, the seat three places away is
+    :attr:`Side.ACROSS`."""
+    offset = (other - me) % n_seats
+    if offset == 0:
+        return Side.SELF
+    if offset == 1:
+        return Side.RIGHT
+    if offset == n_seats - 1:
+        return Side.LEFT
+    return Side.PARTNER if offset % 2 == 0 else Side.ACROSS
 
 
 def seat_at(me: int, side: Side, n_seats: int = 4) -> int:
-    """The seat at ``side`` of ``me``."""
-    return (me + _SIDES.index(side)) % n_seats
+    """The seat at ``side`` of ``me`` (with six seats, :attr:`Side.PARTNER` is the
+    partner two places on, on the right)."""
+    offset = {Side.SELF: 0, Side.RIGHT: 1, Side.PARTNER: 2, Side.LEFT: n_seats - 1,
+              Side.ACROSS: n_seats // 2}[side]
+    return (me + offset) % n_seats
 
 
 def rank_text(rank: float) -> str:
@@ -52,8 +65,22 @@ def seat_name(names: Sequence[str], seat: int) -> str:
 
 
 def team_name(names: Sequence[str], team: int, n_seats: int = 4) -> str:
-    """``"Alice & Chloé"`` for team 0 (seats 0 and 2), and so on."""
-    return " & ".join(seat_name(names, s) for s in range(n_seats) if s % 2 == team)
+    """``"Alice & Chloé"`` for team 0 of four seats (seats 0 and 2), ``"Alice, Chloé & Eve"``
+    for team 0 of six (seats 0, 2 and 4): teams alternate seats."""
+    members = [seat_name(names, s) for s in range(n_seats) if s % 2 == team]
+    if len(members) <= 2:
+        return " & ".join(members)
+    return f"{', '.join(members[:-1])} & {members[-1]}"
+
+
+def signed(n: int) -> str:
+    """``+45``, ``−100`` (with a true minus sign), ``0``."""
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+
+def number(n: int) -> str:
+    """An integer with a true minus sign."""
+    return f"−{-n}" if n < 0 else str(n)
 
 
 def combo_text(combo: Combo, locale: str) -> str:

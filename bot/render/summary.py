@@ -28,23 +28,19 @@ from bot.render.draw import (
 )
 from bot.render.fonts import font
 from bot.render.labels import label, ordinal
-from bot.render.seats import check_names, seat_name, team_name
+from bot.render.seats import check_names, number, seat_name, signed, team_name
 from engine.tichu.view import Call, DealResult, TichuView
 
 SUMMARY_W, SUMMARY_H = 1000, 660
 CALL_VALUES = {Call.TICHU: 100, Call.GRAND_TICHU: 200}
-MEDALS: dict[int, RGB] = {1: (250, 204, 70), 2: (206, 214, 224), 3: (214, 140, 84),
-                          4: (150, 150, 150)}
+MEDALS: dict[int, RGB] = {1: (250, 204, 70), 2: (206, 214, 224), 3: (214, 140, 84)}
+MEDAL_OTHER: RGB = (150, 150, 150)
 
 
-def signed(n: int) -> str:
-    """``+45``, ``−100`` (with a true minus sign), ``0``."""
-    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
-
-
-def number(n: int) -> str:
-    """An integer with a true minus sign."""
-    return f"−{-n}" if n < 0 else str(n)
+def sweep_label(n_seats: int) -> str:
+    """The label key of a team going out first: a double victory with four seats, a
+    triple victory with six (``DealResult.double_victory`` holds that team)."""
+    return "triple_victory" if n_seats == 6 else "double_victory"
 
 
 def full_order(deal: DealResult, n_seats: int) -> list[int]:
@@ -69,7 +65,7 @@ def call_lines(deal: DealResult, team: int, names: Sequence[str],
 
 
 def _medal(d: ImageDraw.ImageDraw, cx: float, cy: float, place: int, locale: str) -> None:
-    d.ellipse((cx - 22, cy - 22, cx + 22, cy + 22), fill=MEDALS.get(place, MEDALS[4]),
+    d.ellipse((cx - 22, cy - 22, cx + 22, cy + 22), fill=MEDALS.get(place, MEDAL_OTHER),
               outline=(255, 255, 255, 150), width=2)
     d.text((cx, cy + 1), ordinal(locale, place), font=font(18, "bold"), fill=INK, anchor="mm")
 
@@ -90,7 +86,7 @@ def draw_deal_summary(view: TichuView, names: Sequence[str], locale: str = "en")
     if deal.double_victory is not None:
         team = deal.double_victory
         winners = team_name(names, team, view.n_seats)
-        text = f"★ {label(locale, 'double_victory')} · {winners} ★"
+        text = f"★ {label(locale, sweep_label(view.n_seats))} · {winners} ★"
         pill(d, SUMMARY_W / 2, top, fit(text, 900, 24, "bold"), 24, (*GOLD, 245), INK,
              height=44, align="center")
         top += 60
@@ -110,12 +106,12 @@ def draw_deal_summary(view: TichuView, names: Sequence[str], locale: str = "en")
         y += 42
         draw_text(d, (x0 + 20, y), label(locale, "call_points"), 22, "regular", MUTED, "lm")
         draw_text(d, (x1 - 20, y), signed(deal.call_points[team]), 26, "bold", TEXT, "rm")
-        y += 34
+        y += 32
         lines = call_lines(deal, team, names, locale) or [(label(locale, "no_calls"), True)]
-        for text, made in lines[:2]:
+        for text, made in lines[:3]:  # one call per seat: up to three with six seats
             fg = DIM if text == label(locale, "no_calls") else GREEN if made else RED
             draw_text(d, (x0 + 36, y), fit(text, x1 - x0 - 56, 20), 20, "regular", fg, "lm")
-            y += 30
+            y += 27
         y = top + 250
         d.line((x0 + 20, y - 22, x1 - 20, y - 22), fill=(255, 255, 255, 60), width=2)
         score = deal.scores[team]
@@ -133,21 +129,29 @@ def draw_deal_summary(view: TichuView, names: Sequence[str], locale: str = "en")
         if frac > 0:
             d.rounded_rectangle((bar[0], bar[1], bar[0] + (bar[2] - bar[0]) * frac, bar[3]),
                                 radius=7, fill=color)
-    # out order
+    # out order: one line of medals and names with four seats; with six, names under
     y = top + 412
     draw_text(d, (40, y), label(locale, "out_order"), 22, "bold", MUTED, "lm")
     order = full_order(deal, view.n_seats)
-    slot = (SUMMARY_W - 260) / max(len(order), 1)
-    for i, seat in enumerate(order):
-        cx = 240 + slot * i
-        _medal(d, cx + 22, y, i + 1, locale)
-        draw_text(d, (cx + 52, y), fit(seat_name(names, seat), slot - 64, 22, "bold"), 22,
-                  "bold", team_color(seat % 2), "lm")
+    if len(order) <= 4:
+        slot = (SUMMARY_W - 260) / max(len(order), 1)
+        for i, seat in enumerate(order):
+            cx = 240 + slot * i
+            _medal(d, cx + 22, y, i + 1, locale)
+            draw_text(d, (cx + 52, y), fit(seat_name(names, seat), slot - 64, 22, "bold"), 22,
+                      "bold", team_color(seat % 2), "lm")
+    else:
+        slot = (SUMMARY_W - 250) / len(order)
+        for i, seat in enumerate(order):
+            cx = 240 + slot * (i + 0.5)
+            _medal(d, cx, y, i + 1, locale)
+            draw_text(d, (cx, y + 40), fit(seat_name(names, seat), slot - 8, 20, "bold"), 20,
+                      "bold", team_color(seat % 2), "mm")
     return img
 
 
 def render_deal_summary(view: TichuView, names: Sequence[str], *, locale: str = "en") -> bytes:
-    """PNG of the last finished deal (``view.last_deal``): card points and call bonuses
+    """Image of the last finished deal (``view.last_deal``): card points and call bonuses
     per team, each call made or failed, the double victory if any, the out order,
     the deal's score and the running totals against the target.
 
@@ -163,10 +167,10 @@ ROW_H = 36
 CHART_H = 330
 
 
-def _notes(deal: DealResult, names: Sequence[str], locale: str) -> str:
+def _notes(deal: DealResult, names: Sequence[str], locale: str, n_seats: int) -> str:
     parts = []
     if deal.double_victory is not None:
-        parts.append(label(locale, "double_victory"))
+        parts.append(label(locale, sweep_label(n_seats)))
     first = deal.out[0] if deal.out else None
     for seat, call in enumerate(deal.calls):
         if call is not None:
@@ -266,7 +270,7 @@ def draw_game_over(view: TichuView, names: Sequence[str], locale: str = "en") ->
                       GREEN if score > 0 else RED if score < 0 else MUTED, "rm", shadow=False)
             draw_text(d, (cols[2 + 2 * team] + 40, y), number(running[team][i]), 22, "bold",
                       team_color(team), "rm", shadow=False)
-        notes = _notes(deal, names, locale)
+        notes = _notes(deal, names, locale, view.n_seats)
         if notes:
             draw_text(d, (610, y), fit(notes, GAME_W - 660, 18), 18, "regular", MUTED, "lm",
                       shadow=False)
@@ -285,7 +289,7 @@ def draw_game_over(view: TichuView, names: Sequence[str], locale: str = "en") ->
 
 
 def render_game_over(view: TichuView, names: Sequence[str], *, locale: str = "en") -> bytes:
-    """PNG of the finished game: the winner, the score sheet deal by deal (each deal's
+    """Image of the finished game: the winner, the score sheet deal by deal (each deal's
     score, running totals, calls and double victories, from ``view.history``) and a
     line chart of both teams' running totals with the target line.
     """

@@ -1,4 +1,5 @@
-"""The public Tichu table: seats, card counts, calls, the trick, the wish and the scores.
+"""The public Tichu table of four or six seats: seats, card counts, calls, the trick, the
+last trick taken, the wish, and the scores with each team's score in the last deal.
 
 Only public fields of a public view are read; a seat's view is refused, and
 ``hand``, ``given`` and ``received`` are never touched.
@@ -7,6 +8,7 @@ Only public fields of a public view are read; a seat's view is refused, and
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -15,10 +17,12 @@ from bot.render.cards import SHADOW_PAD, back_sprite, card_height, card_sprite, 
 from bot.render.draw import (
     DIM,
     GOLD,
+    GREEN,
     INK,
     MUTED,
     PANEL,
     PANEL_STRONG,
+    RED,
     TEXT,
     Box,
     Color,
@@ -31,29 +35,103 @@ from bot.render.draw import (
     team_color,
     text_width,
 )
+from bot.render.encoding import encode
 from bot.render.fonts import font
 from bot.render.labels import label, ordinal
-from bot.render.palette import encode_tichu
-from bot.render.seats import check_names, combo_text, rank_text, seat_name, team_name
+from bot.render.seats import (
+    check_names,
+    combo_text,
+    number,
+    rank_text,
+    seat_name,
+    signed,
+    team_name,
+)
 from engine.tichu.cards import MAHJONG, POINTS
 from engine.tichu.view import Call, Phase, TichuView, TrickPlay
 
-W, H = 1000, 860
 PANEL_W, PANEL_H = 250, 172
-PANELS: dict[int, tuple[int, int]] = {
-    0: ((W - PANEL_W) // 2, H - 18 - PANEL_H),
-    1: (W - 16 - PANEL_W, 380),
-    2: ((W - PANEL_W) // 2, 84),
-    3: (16, 380),
-}
-"""Top-left corner of each seat's panel, by seat (seat 0 at the bottom, play turning
-counter-clockwise: 1 on the right, 2 at the top, 3 on the left)."""
+LAST_H = 150
+"""Height of the last-trick strip."""
+HEADER_BOTTOM = 76
+"""Everything the header draws (team names, totals, last deal, deal and target) lies above."""
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where things go on the table of ``n`` seats."""
+
+    size: tuple[int, int]
+    panels: dict[int, tuple[int, int]]
+    """Top-left corner of each seat's panel, by seat."""
+    top_seats: frozenset[int]
+    """Seats at the top edge: their turn tag hangs below the panel, not above."""
+    trick_zone: Box
+    last_trick_box: Box
+    """The strip of the last trick taken (bottom-left corner)."""
+
+    @property
+    def width(self) -> int:
+        return self.size[0]
+
+    @property
+    def height(self) -> int:
+        return self.size[1]
+
+    def panel_box(self, seat: int) -> Box:
+        x0, y0 = self.panels[seat]
+        return (x0, y0, x0 + PANEL_W, y0 + PANEL_H)
+
+
+def _layout4() -> Layout:
+    w, h = 1000, 860
+    return Layout(
+        size=(w, h),
+        panels={0: ((w - PANEL_W) // 2, h - 18 - PANEL_H), 1: (w - 16 - PANEL_W, 380),
+                2: ((w - PANEL_W) // 2, 84), 3: (16, 380)},
+        top_seats=frozenset({2}),
+        trick_zone=(282, 278, 718, 664),
+        last_trick_box=(26, h - 26 - LAST_H, 356, h - 26),
+    )
+
+
+def _layout6() -> Layout:
+    w, h = 1000, 1000
+    return Layout(
+        size=(w, h),
+        panels={0: ((w - PANEL_W) // 2, h - 18 - PANEL_H), 1: (w - 16 - PANEL_W, 540),
+                2: (w - 16 - PANEL_W, 276), 3: ((w - PANEL_W) // 2, 84),
+                4: (16, 276), 5: (16, 540)},
+        top_seats=frozenset({3}),
+        trick_zone=(282, 300, 718, 740),
+        last_trick_box=(26, h - 26 - LAST_H, 356, h - 26),
+    )
+
+
+def layout(n_seats: int) -> Layout:
+    """The layout of a table of ``n_seats`` (4 or 6; ValueError otherwise).
+
+    Seat 0 sits at the bottom and play turns counter-clockwise: with four seats
+    1 is on the right, 2 at the top (seat 0's partner) and 3 on the left; with
+    six, 1 and 2 are on the right (lower, upper), 3 at the top (an opponent), 4
+    and 5 on the left (upper, lower). Teams alternate seats (seat ``s`` plays
+    for team ``s % 2``).
+    """
+    if n_seats == 4:
+        return LAYOUT4
+    if n_seats == 6:
+        return LAYOUT6
+    raise ValueError(f"the Tichu table seats 4 or 6 players, not {n_seats}")
+
+
+LAYOUT4 = _layout4()
+LAYOUT6 = _layout6()
 
 CENTER_PHASES = frozenset({Phase.GRAND, Phase.EXCHANGE, Phase.DEAL_OVER, Phase.GAME_OVER})
 """Phases whose progress is announced in the middle of the table (no trick there)."""
-TRICK_ZONE: Box = (282, 278, 718, 664)
 BACK_W = 46
-MEDALS = {1: (250, 204, 70), 2: (206, 214, 224), 3: (214, 140, 84), 4: (150, 150, 150)}
+MEDALS = {1: (250, 204, 70), 2: (206, 214, 224), 3: (214, 140, 84)}
+MEDAL_OTHER = (150, 150, 150)
 
 
 @lru_cache(maxsize=16)
@@ -79,13 +157,15 @@ def _fan(count: int) -> Image.Image:
 
 
 @lru_cache(maxsize=2)
-def _background() -> Image.Image:
-    """The static layer (cached): felt, the header band and the four empty seat panels."""
-    img, d = canvas((W, H))
-    d.rounded_rectangle((12, 12, W - 12, 72), radius=14, fill=PANEL_STRONG)
+def _background(n_seats: int) -> Image.Image:
+    """The static layer (cached): felt, the header band and the empty seat panels."""
+    lay = layout(n_seats)
+    w = lay.width
+    img, d = canvas(lay.size)
+    d.rounded_rectangle((12, 12, w - 12, 72), radius=14, fill=PANEL_STRONG)
     d.ellipse((28, 33, 46, 51), fill=team_color(0))
-    d.ellipse((W - 46, 33, W - 28, 51), fill=team_color(1))
-    for seat, (x0, y0) in PANELS.items():
+    d.ellipse((w - 46, 33, w - 28, 51), fill=team_color(1))
+    for seat, (x0, y0) in lay.panels.items():
         color = team_color(seat % 2)
         d.rounded_rectangle((x0, y0, x0 + PANEL_W, y0 + PANEL_H), radius=16, fill=PANEL,
                             outline=(*color, 150), width=2)
@@ -93,25 +173,34 @@ def _background() -> Image.Image:
     return img
 
 
-def _header(d: ImageDraw.ImageDraw, view: TichuView, names: Sequence[str], locale: str) -> None:
+def _header(d: ImageDraw.ImageDraw, view: TichuView, names: Sequence[str], locale: str,
+            width: int) -> None:
+    """Team names and totals; under each name, that team's score in the last deal."""
+    last = view.last_deal
+    name_y = 32 if last is not None else 42
     for team in (0, 1):
         color = team_color(team)
         score = str(view.scores[team]) if team < len(view.scores) else "0"
-        name = fit(team_name(names, team, view.n_seats), 300, 22, "bold")
-        if team == 0:
-            draw_text(d, (56, 42), name, 22, "bold", TEXT, "lm")
-            draw_text(d, (420, 42), score, 34, "bold", color, "rm")
-        else:
-            draw_text(d, (W - 56, 42), name, 22, "bold", TEXT, "rm")
-            draw_text(d, (580, 42), score, 34, "bold", color, "lm")
-    draw_text(d, (W / 2, 30), label(locale, "deal_n", n=view.deal_number + 1), 20, "bold",
+        name = fit(team_name(names, team, view.n_seats), 290, 22, "bold")
+        left = team == 0
+        name_x = 56 if left else width - 56
+        anchor = "lm" if left else "rm"
+        draw_text(d, (name_x, name_y), name, 22, "bold", TEXT, anchor)
+        draw_text(d, (420 if left else width - 420, 42), score, 34, "bold", color,
+                  "rm" if left else "lm")
+        if last is not None and team < len(last.scores):
+            points = last.scores[team]
+            text = label(locale, "last_deal_score", n=last.number + 1, score=signed(points))
+            draw_text(d, (name_x, 57), fit(text, 230, 18, "bold"), 18, "bold",
+                      GREEN if points > 0 else RED if points < 0 else MUTED, anchor)
+    draw_text(d, (width / 2, 30), label(locale, "deal_n", n=view.deal_number + 1), 20, "bold",
               TEXT, "mm")
-    draw_text(d, (W / 2, 55), label(locale, "target_n", n=view.target), 18, "regular",
+    draw_text(d, (width / 2, 55), label(locale, "target_n", n=view.target), 18, "regular",
               MUTED, "mm")
 
 
 def _medal(d: ImageDraw.ImageDraw, cx: float, cy: float, place: int, locale: str) -> None:
-    color = MEDALS.get(place, MEDALS[4])
+    color = MEDALS.get(place, MEDAL_OTHER)
     d.ellipse((cx - 33, cy - 33, cx + 33, cy + 33), fill=(0, 0, 0, 90))
     d.ellipse((cx - 30, cy - 30, cx + 30, cy + 30), fill=color, outline=(255, 255, 255, 160),
               width=3)
@@ -149,8 +238,8 @@ def _status_chips(view: TichuView, seat: int, locale: str) -> list[Chip]:
 
 
 def _seat(img: Image.Image, d: ImageDraw.ImageDraw, view: TichuView, seat: int,
-          names: Sequence[str], locale: str) -> None:
-    x0, y0 = PANELS[seat]
+          names: Sequence[str], locale: str, lay: Layout) -> None:
+    x0, y0 = lay.panels[seat]
     box = (x0, y0, x0 + PANEL_W, y0 + PANEL_H)
     color = team_color(seat % 2)
     is_turn = view.turn == seat and view.phase in (Phase.PLAY, Phase.GIFT)
@@ -194,7 +283,7 @@ def _seat(img: Image.Image, d: ImageDraw.ImageDraw, view: TichuView, seat: int,
     if is_turn:
         tag = label(locale, "turn")
         tw = text_width(tag, 20, "bold") + 40
-        ty = y0 + PANEL_H - 14 if seat == 2 else y0 - 30
+        ty = y0 + PANEL_H - 14 if seat in lay.top_seats else y0 - 30
         pill(d, x0 + PANEL_W / 2, ty, "▶ " + tag, 20, GOLD, INK, height=32,
              align="center", pad=int((tw - text_width(tag, 20, "bold")) / 2))
 
@@ -215,8 +304,8 @@ def _cards_row(img: Image.Image, cards: Sequence[int], cx: float, top: float, wi
 
 
 def _trick(img: Image.Image, d: ImageDraw.ImageDraw, view: TichuView, names: Sequence[str],
-           locale: str) -> None:
-    x0, y0, x1, y1 = TRICK_ZONE
+           locale: str, lay: Layout) -> None:
+    x0, y0, x1, y1 = lay.trick_zone
     cx = (x0 + x1) / 2
     plays: tuple[TrickPlay, ...] = view.trick
     if not plays:
@@ -275,7 +364,7 @@ def _trick(img: Image.Image, d: ImageDraw.ImageDraw, view: TichuView, names: Seq
 
 
 def _corner_panels(img: Image.Image, d: ImageDraw.ImageDraw, view: TichuView,
-                   names: Sequence[str], locale: str) -> None:
+                   names: Sequence[str], locale: str, table_w: int) -> None:
     if view.wish is not None:
         box = (26, 92, 250, 172)
         d.rounded_rectangle(box, radius=14, fill=PANEL_STRONG, outline=(*GOLD, 200), width=2)
@@ -284,7 +373,7 @@ def _corner_panels(img: Image.Image, d: ImageDraw.ImageDraw, view: TichuView,
         draw_text(d, (98, 150), rank_text(view.wish), 36, "bold", GOLD, "lm")
     title, detail = _phase_texts(view, names, locale)
     if title and not (view.phase in CENTER_PHASES and not view.trick):
-        right = W - 26
+        right = table_w - 26
         width = max(text_width(title, 22, "bold"), text_width(detail, 18)) + 32
         width = min(max(width, 180), 330)
         banner: Box = (right - width, 92, right, 172 if detail else 134)
@@ -321,29 +410,57 @@ def _phase_texts(view: TichuView, names: Sequence[str], locale: str) -> tuple[st
     return "", ""
 
 
+def _last_trick(img: Image.Image, d: ImageDraw.ImageDraw, view: TichuView,
+                names: Sequence[str], locale: str, lay: Layout) -> None:
+    """The last trick taken, small, in the bottom-left corner: who took it, the play
+    that won it, its kind and the points in the whole trick. Nothing before the first."""
+    plays = view.last_trick
+    if not plays:
+        return
+    taker = view.last_trick_taker if view.last_trick_taker is not None else plays[-1].seat
+    x0, y0, x1, y1 = lay.last_trick_box
+    d.rounded_rectangle((x0, y0, x1, y1), radius=14, fill=PANEL_STRONG,
+                        outline=(*team_color(taker % 2), 160), width=2)
+    title = label(locale, "last_trick")
+    draw_text(d, (x0 + 14, y0 + 20), title, 18, "bold", MUTED, "lm")
+    tx = x0 + 14 + text_width(title, 18, "bold") + 10
+    draw_text(d, (tx, y0 + 20), fit(seat_name(names, taker), x1 - tx - 12, 20, "bold"), 20,
+              "bold", team_color(taker % 2), "lm")
+    win = plays[-1]
+    _cards_row(img, win.combo.cards, (x0 + x1) / 2, y0 + 38, 52, x1 - x0 - 28, 34,
+               shadow=False)
+    points = sum(POINTS[c] for play in plays for c in play.combo.cards)
+    caption = f"{combo_text(win.combo, locale)} · {label(locale, 'points_n', n=number(points))}"
+    draw_text(d, ((x0 + x1) / 2, y1 - 18), fit(caption, x1 - x0 - 24, 18, "bold"), 18, "bold",
+              TEXT, "mm")
+
+
 def draw_table(view: TichuView, names: Sequence[str], locale: str = "en") -> Image.Image:
     """The table image of a public view, before encoding."""
     if view.seat is not None:
         raise ValueError("the table image is public: pass the public view (seat None)")
     check_names(view, names)
-    img = _background().copy()
+    lay = layout(view.n_seats)
+    img = _background(view.n_seats).copy()
     d = ImageDraw.Draw(img, "RGBA")
-    _header(d, view, names, locale)
-    _corner_panels(img, d, view, names, locale)
-    for seat in range(min(view.n_seats, 4)):
-        _seat(img, d, view, seat, names, locale)
-    _trick(img, d, view, names, locale)
+    _header(d, view, names, locale, lay.width)
+    _corner_panels(img, d, view, names, locale, lay.width)
+    for seat in range(view.n_seats):
+        _seat(img, d, view, seat, names, locale, lay)
+    _last_trick(img, d, view, names, locale, lay)
+    _trick(img, d, view, names, locale, lay)
     return img
 
 
 def render_table(view: TichuView, names: Sequence[str], *, locale: str = "en") -> bytes:
-    """PNG of the public table: seats and names (partners opposite, play turning
-    counter-clockwise from seat 0 at the bottom), cards held, Tichu and Grand Tichu
-    calls, who is out and in what order, whose turn it is, the trick with the last
-    play most prominent, the open wish, team scores and the target, and the
-    phase's progress (Grand Tichu decisions, exchange, Dragon gift).
+    """The public table (4 or 6 seats, see :func:`layout`): seats and names, cards
+    held, Tichu and Grand Tichu calls, who is out and in what order, whose turn it
+    is, the trick with the last play most prominent, the last trick taken (who took
+    it, with what), the open wish, team totals with each team's score in the last
+    deal, the target, and the phase's progress (Grand Tichu decisions, exchange,
+    Dragon gift). Bytes in :data:`bot.render.encoding.IMAGE_FORMAT`.
 
-    Reads only public fields; raises ValueError for a seat's view (``seat`` not None)
-    or when ``names`` does not cover every seat.
+    Reads only public fields; raises ValueError for a seat's view (``seat`` not None),
+    for a seat count other than 4 or 6, or when ``names`` does not cover every seat.
     """
-    return encode_tichu(draw_table(view, names, locale))
+    return encode(draw_table(view, names, locale))

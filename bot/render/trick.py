@@ -221,7 +221,7 @@ def render_trick_table(seats: Sequence[SeatInfo], trick: Sequence[tuple[int, Car
                        trump_suit: int | None = None, header: str = "", locale: str = "en",
                        winner: int | None = None, clockwise: bool = False,
                        footer: str | None = None) -> bytes:
-    """PNG of a trick-taking table with 3 or 4 seats (seat 0 at the bottom).
+    """Image of a trick-taking table with 3 or 4 seats (seat 0 at the bottom).
 
     ``trick`` lists (seat, card) in play order; ``leader`` is the seat that led
     (marked "led"), ``winner`` optionally the seat taking the trick (glowing).
@@ -327,7 +327,7 @@ def render_score_grid(columns: Sequence[str], rows: Sequence[Sequence[str]], *, 
                       highlight_columns: Collection[int] = (),
                       highlight_cells: Collection[tuple[int, int]] = (),
                       total_row: bool = False, footer: str | None = None) -> bytes:
-    """PNG of a score sheet: ``columns`` headers over ``rows`` of cell texts.
+    """Image of a score sheet: ``columns`` headers over ``rows`` of cell texts.
 
     Numbers are right-aligned, other cells centred, the first column left-aligned.
     ``highlight_rows`` / ``highlight_columns`` (0-based, rows not counting the

@@ -1,4 +1,5 @@
-"""Every image decodes, has its expected size, stays small, and refuses bad input."""
+"""Every image decodes in the upload format, has its expected size, stays within its byte
+budget, and refuses bad input."""
 
 from __future__ import annotations
 
@@ -14,25 +15,37 @@ from PIL import Image
 
 import bot.render as render
 from bot.render import examples as ex
+from bot.render.encoding import IMAGE_EXT, IMAGE_FORMAT, filename
 from bot.render.hand import find_bombs, sorted_hand
 from bot.render.seats import Side, seat_at, side_of
 from bot.render.trick import SeatInfo
 from engine.cards import parse_cards
 from engine.tichu.cards import DECK, DOG, DRAGON, MAHJONG, PHOENIX
 
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-MAX_BYTES = 200 * 1024
+MAX_BYTES = 80 * 1024
+"""Byte budget of every example image (the palette PNGs they replace weighed 100-180 KB)."""
+TABLE_MAX_BYTES = 70 * 1024
+"""The table image is re-uploaded after every action: it gets the tightest budget."""
 
 
 def decode(data: bytes) -> Image.Image:
-    assert data.startswith(PNG_MAGIC)
     img = Image.open(io.BytesIO(data))
+    assert img.format == IMAGE_FORMAT
     img.load()
     return img
 
 
+def test_format_is_named_in_one_place() -> None:
+    assert IMAGE_FORMAT == "WEBP" and IMAGE_EXT == "webp"
+    assert filename("table") == "table.webp"
+    assert render.filename is filename and render.IMAGE_EXT == IMAGE_EXT
+    data = render.render_table(ex.table_view(), ex.NAMES)
+    assert data[:4] == b"RIFF" and data[8:12] == b"WEBP"
+
+
 EXPECTED_SIZES = {
     "table": (1000, 860),
+    "table-six": (1000, 1000),
     "hand": (1040, 470),
     "exchange": (1000, 540),
     "deal-summary": (1000, 660),
@@ -46,6 +59,8 @@ def test_gallery_image_decodes_small_and_wide(name: str) -> None:
     img = decode(data)
     assert img.width >= 800
     assert len(data) < MAX_BYTES, f"{name}: {len(data) // 1024} KB"
+    if name.startswith("table"):
+        assert len(data) < TABLE_MAX_BYTES, f"{name}: {len(data) // 1024} KB"
     stem = name.removesuffix("-fr")
     if stem in EXPECTED_SIZES:
         assert img.size == EXPECTED_SIZES[stem]
@@ -58,9 +73,26 @@ def test_table_every_phase_and_locale(phase: str, locale: str) -> None:
     assert img.size == (1000, 860)
 
 
+@pytest.mark.parametrize("phase", sorted(ex.six_table_views()))
+@pytest.mark.parametrize("locale", ["en", "fr"])
+def test_six_seat_table_every_phase(phase: str, locale: str) -> None:
+    data = render.render_table(ex.six_table_views()[phase], ex.NAMES6, locale=locale)
+    assert decode(data).size == (1000, 1000)
+    assert len(data) < TABLE_MAX_BYTES
+
+
 def test_table_needs_a_name_per_seat() -> None:
     with pytest.raises(ValueError):
         render.render_table(ex.table_view(), ex.NAMES[:3])
+    with pytest.raises(ValueError):
+        render.render_table(ex.six_table_view(), ex.NAMES)
+
+
+@pytest.mark.parametrize("n_seats", [2, 3, 5, 8])
+def test_table_refuses_other_seat_counts(n_seats: int) -> None:
+    view = replace(ex.table_view(), n_seats=n_seats)
+    with pytest.raises(ValueError):
+        render.render_table(view, ex.NAMES6 + ex.NAMES6)
 
 
 def test_table_survives_odd_names() -> None:
@@ -79,6 +111,14 @@ def test_exchange_refuses_public_view_and_short_names() -> None:
         render.render_exchange(ex.table_view(), left, partner, right, ex.NAMES)
     with pytest.raises(ValueError):
         render.render_exchange(ex.exchange_view(), left, partner, right, ex.NAMES[:2])
+
+
+def test_six_seat_exchange_goes_to_the_two_partners_only() -> None:
+    view = ex.six_exchange_view()
+    card = view.hand[0]
+    assert decode(render.render_exchange(view, card, None, None, ex.NAMES6)).size == (1000, 540)
+    with pytest.raises(ValueError):
+        render.render_exchange(view, None, card, None, ex.NAMES6)
 
 
 def test_exchange_with_nothing_chosen() -> None:
@@ -139,6 +179,25 @@ def test_sides_follow_play_order() -> None:
     for me in range(4):
         for side in (Side.LEFT, Side.PARTNER, Side.RIGHT):
             assert side_of(me, seat_at(me, side)) is side
+
+
+def test_sides_with_six_seats() -> None:
+    assert [side_of(0, s, 6) for s in range(6)] == [
+        Side.SELF, Side.RIGHT, Side.PARTNER, Side.ACROSS, Side.PARTNER, Side.LEFT]
+    assert [side_of(3, s, 6) for s in range(6)] == [
+        Side.ACROSS, Side.PARTNER, Side.LEFT, Side.SELF, Side.RIGHT, Side.PARTNER]
+    for me in range(6):
+        for side in Side:
+            assert side_of(me, seat_at(me, side, 6), 6) is side
+        partners = {s for s in range(6) if side_of(me, s, 6) is Side.PARTNER}
+        assert partners == {s for s in range(6) if s != me and s % 2 == me % 2}
+
+
+def test_six_seat_hand_with_cards_from_both_partners() -> None:
+    hand = ex.cards("DOG 3h 5c 5d 5h 5s 7s 8s 9s Ts Js PHOENIX")
+    view = replace(ex.hand_view(), n_seats=6, hand=tuple(hand), hand_counts=(12,) * 6,
+                   calls=(None,) * 6, received={0: hand[1], 4: hand[2]}, given={})
+    assert decode(render.render_hand(view)).size == (1040, 470)
 
 
 def test_trick_table_three_and_four_seats_only() -> None:

@@ -59,10 +59,23 @@ def test_poison_is_live() -> None:
         bool(PoisonDict())
 
 
+@pytest.mark.parametrize("seat", [0, 3, 5])
+def test_six_seat_table_refuses_a_seat_view(seat: int) -> None:
+    with pytest.raises(ValueError):
+        render_table(replace(ex.six_table_view(), seat=seat, hand=ex.hand_view().hand[:10]),
+                     ex.NAMES6)
+
+
 @pytest.mark.parametrize("phase", sorted(ex.table_views()))
 def test_private_fields_are_never_read(phase: str) -> None:
     view = ex.table_views()[phase]
     assert render_table(_poisoned(view), ex.NAMES) == render_table(view, ex.NAMES)
+
+
+@pytest.mark.parametrize("phase", sorted(ex.six_table_views()))
+def test_six_seat_private_fields_are_never_read(phase: str) -> None:
+    view = ex.six_table_views()[phase]
+    assert render_table(_poisoned(view), ex.NAMES6) == render_table(view, ex.NAMES6)
 
 
 @given(st.lists(st.sampled_from(DECK), max_size=14, unique=True),

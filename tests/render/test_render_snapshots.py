@@ -1,6 +1,7 @@
-"""Snapshot tests: new renders must stay close to the reference PNGs.
+"""Snapshot tests: new renders must stay close to the reference images.
 
-The references live in ``tests/render/snapshots/`` and come from
+The references (``<name>.<IMAGE_EXT>``, the bytes the bot would upload) live in
+``tests/render/snapshots/`` and come from
 ``bot.render.examples.gallery()`` (the names in ``examples.SNAPSHOTS``). The
 comparison tolerates small changes (font hinting, one moved pixel): it fails
 when the mean absolute difference over all pixels and channels exceeds
@@ -12,7 +13,7 @@ After an intended change of the images, regenerate the references with either::
     python -m tools.make_art --snapshots      # cards, docs and snapshots
     UPDATE_SNAPSHOTS=1 pytest tests/render    # snapshots only
 
-and look at the new PNGs before committing them.
+and look at the new images before committing them.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from bot.render import examples as ex
+from bot.render.encoding import IMAGE_EXT
 
 SNAPSHOT_DIR = Path(__file__).parent / "snapshots"
 MEAN_TOLERANCE = 1.5
@@ -50,10 +52,15 @@ def test_difference_is_sensitive() -> None:
     assert mean > 100 and share == pytest.approx(0.5)
 
 
+def test_no_stale_snapshot() -> None:
+    stored = {p.name for p in SNAPSHOT_DIR.iterdir() if p.is_file()}
+    assert stored <= {f"{name}.{IMAGE_EXT}" for name in ex.SNAPSHOTS}
+
+
 @pytest.mark.parametrize("name", ex.SNAPSHOTS)
 def test_snapshot(name: str) -> None:
     data = ex.gallery()[name]()
-    path = SNAPSHOT_DIR / f"{name}.png"
+    path = SNAPSHOT_DIR / f"{name}.{IMAGE_EXT}"
     if UPDATE:
         SNAPSHOT_DIR.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
