@@ -84,14 +84,14 @@ class TichuView:
     """Seat expected to act in phase play (its turn) or gift (its choice)."""
     hand: tuple[Card, ...]
     """The viewing seat's cards; empty in the public view. Before its Grand Tichu
-    decision a seat sees only its first 8 cards."""
+    decision a seat sees only its first :attr:`grand_packet` cards (8, or 6 with six players)."""
     hand_counts: tuple[int, ...]
     grand_decided: tuple[bool, ...]
     calls: tuple[Call | None, ...]
     has_played: tuple[bool, ...]
     """Per seat: has it played a card in this deal (then it may no longer call Tichu)."""
     exchanged: tuple[bool, ...]
-    """Per seat: has it given its three cards."""
+    """Per seat: has it given its cards (three with four players, two with six)."""
     given: dict[int, Card]
     """The viewing seat's own gifts in the exchange (target seat -> card)."""
     received: dict[int, Card]
