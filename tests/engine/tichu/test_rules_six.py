@@ -45,8 +45,9 @@ def refused(game: TichuGame, line: str) -> str:
     return info.value.code
 
 
-def six(**kwargs: object) -> TichuGame:
-    return position(SIX, **kwargs)  # type: ignore[arg-type]
+def six(*, calls: dict[int, str] | None = None, target: int = 1000) -> TichuGame:
+    """The SIX deal in phase play (seat 5 dealt; seat 0 holds the Mahjong and leads)."""
+    return position(SIX, calls=calls, target=target)
 
 
 def dog_to_seat_2(game: TichuGame) -> TichuGame:
