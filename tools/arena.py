@@ -1,15 +1,16 @@
 """Arena: computer levels against each other in duplicate games.
 
-Each game seed is played twice with the teams swapped (level A on seats 0 and
-2, then on seats 1 and 3, the cards dealt the same), so the luck of the deal
-cancels. For every pairing it prints the games won with a 95% Wilson interval,
+Each game seed is played twice with the teams swapped (level A on the even
+seats, then on the odd seats, the cards dealt the same), so the luck of the deal
+cancels. ``--players 6`` plays the six-player variant (teams 0+2+4 v 1+3+5). For every pairing it prints the games won with a 95% Wilson interval,
 the mean points per deal, Tichu and Grand Tichu calls and how often they were
 made, double victories, and the p50 and p99 milliseconds per decision of each
 level (decisions that were applied; a seat asked out of turn that waits is not
 counted).
 
 Run: ``python -m tools.arena --games 40 --pairs hard:easy,hard:normal,normal:easy``
-(``--games`` counts games per pairing, so 40 is 20 seeds each played twice).
+(``--games`` counts games per pairing, so 40 is 20 seeds each played twice), or
+``python -m tools.arena --players 6 --games 20 --pairs normal:easy,hard:normal``.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ class Side:
     grand: int = 0
     grand_made: int = 0
     doubles: int = 0
+    """Double victories (four players) or triple victories (six)."""
     decision_ms: list[float] = field(default_factory=list)
 
 
@@ -71,23 +73,24 @@ def _build(level: str, budget_ms: float | None) -> Player:
 
 def play_pairing(a: str, b: str, games: int, *, seed: str = "arena", target: int = 1000,
                  max_deals: int | None = None, budget_ms: float | None = None,
-                 progress: bool = True) -> tuple[Side, Side]:
-    """Play ``games`` games (half the seeds, each twice with the teams swapped)."""
+                 progress: bool = True, players: int = 4) -> tuple[Side, Side]:
+    """Play ``games`` games (half the seeds, each twice with the teams swapped) at a
+    table of ``players`` seats (4 or 6)."""
     sides = (Side(a), Side(b))
     seeds = max(1, games // 2)
     for n in range(seeds):
         for swap in (False, True):
             levels = (b, a) if swap else (a, b)
             side_of_team = (1, 0) if swap else (0, 1)
-            players = [_build(levels[s % 2], budget_ms) for s in range(2)]
-            seats = [players[s % 2] for s in range(4)]
+            built = [_build(levels[s % 2], budget_ms) for s in range(2)]
+            seats = [built[s % 2] for s in range(players)]
 
             def observe(game: TichuGame, seat: int, action: Action, spent: float,
                         side_of_team: tuple[int, int] = side_of_team) -> None:
                 sides[side_of_team[seat % 2]].decision_ms.append(spent * 1000.0)
 
-            game_seed = f"{seed}:{n}"
-            game = TichuGame(seed=game_seed, target=target)
+            game_seed = f"{seed}:{n}" if players == 4 else f"{seed}:{players}:{n}"
+            game = TichuGame(seed=game_seed, target=target, players=players)
             rng = random.Random(f"players:{game_seed}:{swap}")
             deals = 0
             while True:
@@ -118,7 +121,7 @@ def _tally(game: TichuGame, sides: tuple[Side, Side], side_of_team: tuple[int, i
         for team in (0, 1):
             side = sides[side_of_team[team]]
             side.deal_points.append(deal.scores[team])
-            if deal.double_victory == team:
+            if deal.sweep == team:
                 side.doubles += 1
         for seat, call in enumerate(deal.calls):
             if call is None:
@@ -133,11 +136,13 @@ def _tally(game: TichuGame, sides: tuple[Side, Side], side_of_team: tuple[int, i
                 side.grand_made += made
 
 
-def report(sides: tuple[Side, Side], games: int, seconds: float) -> str:
+def report(sides: tuple[Side, Side], games: int, seconds: float, players: int = 4) -> str:
     a, b = sides
     n = max(1, (games // 2) * 2)
     low, high = wilson(a.games_won, n)
-    lines = [f"{a.level} vs {b.level}: {n} games in {seconds:.0f} s",
+    sweep = "double" if players == 4 else "triple"
+    table = "" if players == 4 else f" ({players} players)"
+    lines = [f"{a.level} vs {b.level}{table}: {n} games in {seconds:.0f} s",
              f"  {a.level} won {a.games_won:g}/{n} = {a.games_won / n:.0%} "
              f"(95% CI {low:.0%}-{high:.0%})"]
     for side in sides:
@@ -148,7 +153,7 @@ def report(sides: tuple[Side, Side], games: int, seconds: float) -> str:
             f" ({side.grand_made / side.grand:.0%})" if side.grand else "")
         lines.append(
             f"  {side.level:6s} mean {sum(side.deal_points) / deals:6.1f} pts/deal  "
-            f"Tichu made {tichu}  Grand made {grand}  double victories {side.doubles}  "
+            f"Tichu made {tichu}  Grand made {grand}  {sweep} victories {side.doubles}  "
             f"decision p50 {percentile(side.decision_ms, 0.5):.2f} ms "
             f"p99 {percentile(side.decision_ms, 0.99):.1f} ms")
     return "\n".join(lines)
@@ -166,6 +171,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--budget-ms", type=float, default=None,
                         help="time budget of the hard player's search (default: its own)")
     parser.add_argument("--seed", default="arena")
+    parser.add_argument("--players", type=int, choices=(4, 6), default=4,
+                        help="seats at the table: 4, or 6 for the Tientsin variant")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
     args = parser.parse_args(argv)
     for pair in args.pairs.split(","):
@@ -173,8 +180,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         start = time.perf_counter()
         sides = play_pairing(a, b, args.games, seed=args.seed, target=args.target,
                              max_deals=args.max_deals, budget_ms=args.budget_ms,
-                             progress=not args.quiet)
-        print(report(sides, args.games, time.perf_counter() - start), flush=True)
+                             progress=not args.quiet, players=args.players)
+        print(report(sides, args.games, time.perf_counter() - start, args.players), flush=True)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Engine speed: legal_plays, a random deal played out, and a whole game replayed.
+"""Engine speed: legal_plays, a random deal played out (four and six players), and a
+whole game replayed.
 
 Run ``make bench`` (or ``python -m tools.bench_engine``). Figures are printed,
 never asserted: timing tests flake, benchmarks don't.
@@ -68,18 +69,21 @@ def bench_legal_plays() -> None:
               f"p90 {_percentile(times, 0.9):7.1f} us   (mean {statistics.mean(counts):.1f} plays)")
 
 
-def bench_random_deal() -> None:
-    players = [EasyPlayer()] * 4
+def bench_random_deal(n_seats: int = 4) -> None:
+    players = [EasyPlayer()] * n_seats
     times = []
+    actions = []
     for seed in range(300):
-        game = TichuGame(seed=seed)
+        game = TichuGame(seed=seed, players=n_seats)
         rng = random.Random(seed)
         start = time.perf_counter()
         play_deal(game, players, rng)
         times.append((time.perf_counter() - start) * 1e3)
+        actions.append(len(game.actions))
         assert game.phase in (Phase.DEAL_OVER, Phase.GAME_OVER)
-    print(f"random deal played out           median {statistics.median(times):7.2f} ms   "
-          f"p90 {_percentile(times, 0.9):7.2f} ms")
+    label = "random deal played out" if n_seats == 4 else "random 6-player deal played out"
+    print(f"{label:32s} median {statistics.median(times):7.2f} ms   "
+          f"p90 {_percentile(times, 0.9):7.2f} ms   (mean {statistics.mean(actions):.0f} actions)")
 
 
 def bench_replay() -> None:
@@ -99,6 +103,7 @@ def bench_replay() -> None:
 def main() -> None:
     bench_legal_plays()
     bench_random_deal()
+    bench_random_deal(6)
     bench_replay()
 
 

@@ -30,7 +30,8 @@ class CallTichu:
 class Exchange:
     seat: int
     give: tuple[tuple[int, Card], ...]
-    """(target seat, card) pairs, one per other seat."""
+    """(target seat, card) pairs, one per exchange target (see
+    :meth:`~engine.tichu.view.TichuView.exchange_targets`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +40,9 @@ class Play:
     cards: tuple[Card, ...]
     wish: int | None = None
     phoenix: int | None = None
+    to: int | None = None
+    """With the Dog: the partner who gets the lead (six players; needed when two
+    partners still hold cards)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,11 +120,13 @@ def action_from_json(data: Any) -> Action:
             raise BadActionError("a play needs 'cards': a non-empty list")
         wish = data.get("wish")
         phoenix = data.get("phoenix")
+        to = data.get("to")
         return Play(
             seat,
             tuple(parse_card(c) for c in cards),
             None if wish is None else _rank(wish, "wish"),
             None if phoenix is None else _rank(phoenix, "phoenix"),
+            None if to is None else _int(to, "to"),
         )
     raise BadActionError(f"unknown action {do!r}")
 
@@ -136,6 +142,8 @@ def action_to_json(action: Action) -> dict[str, Any]:
             out["wish"] = rank_token(action.wish)
         if action.phoenix is not None:
             out["phoenix"] = rank_token(action.phoenix)
+        if action.to is not None:
+            out["to"] = action.to
     elif isinstance(action, Gift):
         out["to"] = action.to
     return out

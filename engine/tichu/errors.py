@@ -60,7 +60,8 @@ class AlreadyPlayedError(EngineError):
 
 
 class BadExchangeError(EngineError):
-    """The exchange must give one card to each other seat."""
+    """The exchange must give one card to each exchange target (each other seat with
+    four players, each partner with six)."""
 
     code = "bad_exchange"
 
@@ -87,3 +88,10 @@ class SeatOutError(EngineError):
     """The seat has no cards left in this deal."""
 
     code = "seat_out"
+
+
+class BadDogTargetError(EngineError):
+    """The Dog's lead goes to a partner still holding cards (named in ``to`` when
+    two of them hold cards, at a six-player table)."""
+
+    code = "bad_dog_target"

@@ -4,10 +4,19 @@ Every action has a check that raises (``check``), a boolean twin (``can``) and
 the action itself (``apply``), which runs the check before it changes anything.
 A game is its options, its seed (or the hands given for each deal) and its list
 of actions: replaying them rebuilds it exactly.
+
+The same machine plays the four-player game and the six-player variant
+("Tientsin", ``players=6``): the seat count decides the deal (14 cards each, or
+10/10/9/9/9/9 from a rotating dealer), the Grand Tichu packet (8 or 6 cards), the
+exchange (one card to each other seat, or to each of the two partners), the Dog's
+lead (the partner, or the partner its player names), the end of the deal (three
+or five seats out; a double or triple victory) and the scoring of the last seats.
+Teams alternate in both: even seats against odd seats.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -39,6 +48,7 @@ from engine.tichu.combos import ACE, Combo, Kind, beats, readings
 from engine.tichu.errors import (
     AlreadyCalledError,
     AlreadyPlayedError,
+    BadDogTargetError,
     BadExchangeError,
     BadGiftTargetError,
     BadPhoenixReadingError,
@@ -53,11 +63,20 @@ from engine.tichu.errors import (
     WishMustBePlayedError,
 )
 from engine.tichu.legal import analyse_hand
-from engine.tichu.view import Call, DealResult, Phase, TichuView, TrickPlay
+from engine.tichu.view import Call, DealResult, Phase, TichuView, TrickPlay, exchange_targets
 
+SEAT_COUNTS = (4, 6)
+"""The seat counts the ruleset plays: the game for four and the Tientsin variant for six."""
 GRAND_PACKET = 8
+"""Cards seen before the Grand Tichu decision with four players."""
+GRAND_PACKETS = {4: 8, 6: 6}
 CALL_VALUES = {Call.TICHU: 100, Call.GRAND_TICHU: 200}
 DOUBLE_VICTORY_POINTS = 200
+TRIPLE_VICTORY_POINTS = 300
+SWEEP_POINTS = {4: DOUBLE_VICTORY_POINTS, 6: TRIPLE_VICTORY_POINTS}
+"""Card points of a double (4 players) or triple (6 players) victory."""
+DEFAULT_DEALER = 5
+"""Six players: the first deal's dealer when the game has no seed (the replay default)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,48 +97,99 @@ class Applied:
 
 
 class TichuGame(CheckedGame[Action]):
-    """One game of Tichu for four seats, partners opposite."""
+    """One game of Tichu: four seats (partners opposite) or six (two teams of three,
+    alternating seats)."""
 
     n_seats = 4
 
     def __init__(self, *, target: int = 1000, seed: int | str | None = None,
-                 hands: Sequence[Sequence[Card]] | None = None) -> None:
-        """Start a game and its first deal: from ``hands`` if given, else from ``seed``."""
+                 hands: Sequence[Sequence[Card]] | None = None, players: int = 4,
+                 dealer: int | None = None) -> None:
+        """Start a game and its first deal: from ``hands`` if given, else from ``seed``.
+
+        ``players`` is 4 or 6. With six, ``dealer`` is the first deal's dealer
+        (default: drawn from the seed, or seat 5 without a seed); the dealer then
+        moves one seat on each deal. With four there is no dealer.
+        """
+        if isinstance(players, bool) or players not in SEAT_COUNTS:
+            raise BadActionError(f"Tichu is played by 4 or 6 players, not {players!r}")
         if target <= 0:
             raise BadActionError("the target must be positive")
+        self.n_seats = players
+        self.grand_packet = GRAND_PACKETS[players]
         self.target = target
         self.seed = seed
-        self.scores = [0] * (self.n_seats // 2)
+        if players == 4:
+            if dealer is not None:
+                raise BadActionError("a four-player deal has no dealer")
+        elif dealer is None:
+            dealer = (random.Random(f"{seed}:dealer").randrange(players) if seed is not None
+                      else DEFAULT_DEALER)
+        elif isinstance(dealer, bool) or not isinstance(dealer, int) or \
+                not 0 <= dealer < players:
+            raise BadActionError(f"no seat {dealer!r} to deal")
+        self.dealer: int | None = None
+        self.dealers: list[int | None] = []
+        """The dealer of each deal so far (None with four players)."""
+        self._first_dealer = dealer
+        self.scores = [0] * 2
         self.history: list[DealResult] = []
         self.winner: int | None = None
         self.deal_number = -1
         self.actions: list[Action] = []
         self.deal_log: list[tuple[tuple[tuple[Card, ...], ...], list[Action]]] = []
         """Per deal: the hands as dealt and the actions applied in it."""
-        self._start_deal(hands)
+        self._start_deal(hands, dealer)
 
     # ----------------------------------------------------------------- deals
-    def deal_hands(self, number: int) -> list[list[Card]]:
-        """The seeded hands of deal ``number`` (14 cards each, first 8 seen first)."""
+    def deal_hands(self, number: int, dealer: int | None = None) -> list[list[Card]]:
+        """The seeded hands of deal ``number``, each in the order its cards came.
+
+        Four players: 14 cards each, the first 8 seen before the Grand Tichu
+        decision. Six players: one card at a time from the seat after ``dealer``,
+        so the two seats after it hold 10 and the others 9; the first 6 are seen
+        first.
+        """
         if self.seed is None:
             raise BadActionError("this game has no seed; give the hands of each deal")
         deck = shuffled(DECK, f"{self.seed}:{number}")
-        size = len(deck) // self.n_seats
-        return [deck[s * size:(s + 1) * size] for s in range(self.n_seats)]
+        n = self.n_seats
+        if n == 4:
+            size = len(deck) // n
+            return [deck[s * size:(s + 1) * size] for s in range(n)]
+        assert dealer is not None
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        for i, card in enumerate(deck):
+            hands[(dealer + 1 + i) % n].append(card)
+        return hands
 
-    def next_deal(self, hands: Sequence[Sequence[Card]] | None = None) -> None:
-        """Start the next deal once the current one is over."""
+    def next_deal(self, hands: Sequence[Sequence[Card]] | None = None,
+                  dealer: int | None = None) -> None:
+        """Start the next deal once the current one is over (six players: the dealer
+        moves one seat on, unless ``dealer`` is given)."""
         if self.phase is Phase.GAME_OVER:
             raise GameOverError("the game is over")
         if self.phase is not Phase.DEAL_OVER:
             raise WrongPhaseError("the current deal is not over")
-        self._start_deal(hands)
+        if self.n_seats == 4:
+            if dealer is not None:
+                raise BadActionError("a four-player deal has no dealer")
+        elif dealer is None:
+            assert self.dealer is not None
+            dealer = (self.dealer + 1) % self.n_seats
+        elif isinstance(dealer, bool) or not isinstance(dealer, int) or \
+                not 0 <= dealer < self.n_seats:
+            raise BadActionError(f"no seat {dealer!r} to deal")
+        self._start_deal(hands, dealer)
 
-    def _start_deal(self, hands: Sequence[Sequence[Card]] | None) -> None:
+    def _start_deal(self, hands: Sequence[Sequence[Card]] | None, dealer: int | None) -> None:
         n = self.n_seats
+        dealt = [list(h) for h in (hands if hands is not None
+                                   else self.deal_hands(self.deal_number + 1, dealer))]
+        check_deal(dealt, n, dealer)
         self.deal_number += 1
-        dealt = [list(h) for h in (hands if hands is not None else self.deal_hands(self.deal_number))]
-        check_deal(dealt, n)
+        self.dealer = dealer
+        self.dealers.append(dealer)
         self.dealt: list[tuple[Card, ...]] = [tuple(h) for h in dealt]
         self.deal_log.append((tuple(self.dealt), []))
         self.hands: list[list[Card]] = dealt
@@ -143,11 +213,18 @@ class TichuGame(CheckedGame[Action]):
         self.last_trick_taker: int | None = None
 
     # --------------------------------------------------------------- helpers
+    def partners(self, seat: int) -> tuple[int, ...]:
+        """The seat's partners in playing order after it (one with four players, two with six)."""
+        n = self.n_seats
+        return tuple((seat + step) % n for step in range(2, n, 2))
+
     def partner(self, seat: int) -> int:
-        return (seat + self.n_seats // 2) % self.n_seats
+        """The partner (four players); with six, the first of :meth:`partners`."""
+        return self.partners(seat)[0]
 
     def team(self, seat: int) -> int:
-        return seat % (self.n_seats // 2)
+        """Teams alternate: even seats are team 0, odd seats team 1."""
+        return seat % 2
 
     def next_with_cards(self, seat: int) -> int | None:
         """The first seat after ``seat`` (or ``seat`` itself, last) still holding cards."""
@@ -175,8 +252,9 @@ class TichuGame(CheckedGame[Action]):
         """What ``seat`` may know (None: the public view, with no hand)."""
         if seat is not None and not 0 <= seat < self.n_seats:
             raise BadSeatError(f"no seat {seat}")
+        packet = self.grand_packet
         counts = tuple(
-            len(h) if self.grand_decided[s] or self.phase is not Phase.GRAND else GRAND_PACKET
+            len(h) if self.grand_decided[s] or self.phase is not Phase.GRAND else packet
             for s, h in enumerate(self.hands)
         )
         if seat is None:
@@ -186,7 +264,7 @@ class TichuGame(CheckedGame[Action]):
         else:
             visible = self.hands[seat]
             if self.phase is Phase.GRAND and not self.grand_decided[seat]:
-                visible = list(self.dealt[seat][:GRAND_PACKET])
+                visible = list(self.dealt[seat][:packet])
             hand = tuple(visible)
             given = dict(self.gives[seat] or {})
             received = dict(self.received[seat])
@@ -216,6 +294,8 @@ class TichuGame(CheckedGame[Action]):
             bombs_played=tuple(self.bombs_played),
             last_trick=self.last_trick,
             last_trick_taker=self.last_trick_taker,
+            dealer=self.dealer,
+            grand_packet=packet,
         )
 
     # ---------------------------------------------------------------- checks
@@ -275,9 +355,13 @@ class TichuGame(CheckedGame[Action]):
         if self.gives[seat] is not None:
             raise AlreadyDecidedError("this seat has already given its cards")
         targets = [t for t, _ in action.give]
-        others = sorted(s for s in range(self.n_seats) if s != seat)
-        if sorted(targets) != others:
-            raise BadExchangeError("give exactly one card to each other seat")
+        wanted = sorted(exchange_targets(seat, self.n_seats))
+        if sorted(targets) != wanted:
+            if self.n_seats == 4:
+                raise BadExchangeError("give exactly one card to each other seat")
+            raise BadExchangeError(
+                f"give exactly one card to each partner ({wanted[0]} and {wanted[1]}), "
+                "none to an opponent")
         cards = [c for _, c in action.give]
         if len(set(cards)) != len(cards):
             raise DuplicateCardError("each gift must be a different card")
@@ -303,6 +387,8 @@ class TichuGame(CheckedGame[Action]):
         for c in cards:
             if c not in hand:
                 raise CardNotInHandError(f"{c} is not in this hand")
+        if action.to is not None and cards != (DOG,):
+            raise BadDogTargetError("only a play of the Dog names who gets the lead")
         if action.wish is not None:
             if MAHJONG not in cards:
                 raise BadWishError("only a play with the Mahjong may wish")
@@ -335,10 +421,39 @@ class TichuGame(CheckedGame[Action]):
             if options[0].kind is Kind.DOG:
                 raise DogOnlyOnLeadError("the Dog may only be led")
             raise DoesNotBeatError("this does not beat the combination on the table")
+        if combo.kind is Kind.DOG:
+            self._check_dog_target(seat, action.to)
         if not combo.is_bomb and self.wish is not None and \
                 not any(RANK[c] == self.wish for c in cards) and self._wish_binds(seat):
             raise WishMustBePlayedError("the wished rank must be played")
         return combo
+
+    def dog_targets(self, seat: int) -> tuple[int, ...]:
+        """The partners of ``seat`` still holding cards (who a Dog's ``to`` may name)."""
+        return tuple(p for p in self.partners(seat) if self.hands[p])
+
+    def _check_dog_target(self, seat: int, to: int | None) -> None:
+        targets = self.dog_targets(seat)
+        if to is None:
+            if len(targets) > 1:
+                raise BadDogTargetError(
+                    f"name the partner who gets the lead: {targets[0]} or {targets[1]}")
+            return
+        if to not in self.partners(seat):
+            raise BadDogTargetError("the Dog's lead goes to a partner, not to an opponent")
+        if to not in targets:
+            raise BadDogTargetError("that partner has no cards left")
+
+    def _dog_lead(self, seat: int, to: int | None) -> int | None:
+        """Who leads after ``seat`` played the Dog."""
+        if to is not None:
+            return to
+        targets = self.dog_targets(seat)
+        if targets:
+            return targets[0]
+        if self.n_seats == 4:
+            return self.next_with_cards(self.partner(seat))
+        return self.next_with_cards(seat)
 
     def _check_pass(self, seat: int) -> None:
         self._check_phase(Phase.PLAY)
@@ -420,20 +535,21 @@ class TichuGame(CheckedGame[Action]):
             result = self._maybe_end_deal(action, combo, went_out=went_out)
             if result is not None:
                 return result
-            self.turn = self._lead_from(self.partner(seat))
+            self.turn = self._dog_lead(seat, action.to)
             return Applied(action, combo, went_out=went_out, lead=self.turn)
         self.trick.append(TrickPlay(seat, combo, out_of_turn))
         self.passed = [False] * self.n_seats
-        if self._double_victory() is not None:
+        if self._sweep() is not None:
             return self._end_deal(Applied(action, combo, out_of_turn, fulfilled, went_out))
         if went_out and len(self.out) == self.n_seats - 1:
-            # The third seat out takes its last trick, and gives it if the Dragon won it.
+            # The third (fifth) seat out takes its last trick, and gives it if the
+            # Dragon won it.
             return self._take_trick(Applied(action, combo, out_of_turn, fulfilled, went_out))
         self.turn = self.next_with_cards(seat)
         return Applied(action, combo, out_of_turn, fulfilled, went_out)
 
     def _maybe_end_deal(self, action: Action, combo: Combo, *, went_out: bool) -> Applied | None:
-        if self._double_victory() is not None or len(self.out) >= self.n_seats - 1:
+        if self._sweep() is not None or len(self.out) >= self.n_seats - 1:
             return self._end_deal(Applied(action, combo, went_out=went_out))
         return None
 
@@ -476,21 +592,32 @@ class TichuGame(CheckedGame[Action]):
         return _replace(done, lead=self.turn)
 
     # --------------------------------------------------------------- scoring
-    def _double_victory(self) -> int | None:
-        if len(self.out) >= 2 and self.team(self.out[0]) == self.team(self.out[1]):
+    def _sweep(self) -> int | None:
+        """The team whose every seat went out first (a double victory with four
+        players, a triple with six), if any."""
+        size = self.n_seats // 2
+        if len(self.out) >= size and len({self.team(s) for s in self.out[:size]}) == 1:
             return self.team(self.out[0])
         return None
 
     def _end_deal(self, done: Applied) -> Applied:
-        teams = self.n_seats // 2
+        teams = 2
         card_points = [0] * teams
-        double = self._double_victory()
-        if double is not None:
-            card_points[double] = DOUBLE_VICTORY_POINTS
+        sweep = self._sweep()
+        if sweep is not None:
+            card_points[sweep] = SWEEP_POINTS[self.n_seats]
         else:
             last = next(s for s in range(self.n_seats) if s not in self.out)
             piles = [list(p) for p in self.won]
-            piles[self.out[0]].extend(piles[last])
+            if self.n_seats == 4:
+                # The last seat's tricks go to the first out.
+                piles[self.out[0]].extend(piles[last])
+            else:
+                # The last seat's tricks go to the other team, the fifth seat's to the first out.
+                card_points[1 - self.team(last)] += sum(POINTS[c] for c in piles[last])
+                fifth = self.out[4]
+                piles[self.out[0]].extend(piles[fifth])
+                piles[fifth] = []
             piles[last] = []
             for s, pile in enumerate(piles):
                 card_points[self.team(s)] += sum(POINTS[c] for c in pile)
@@ -507,13 +634,14 @@ class TichuGame(CheckedGame[Action]):
             card_points=tuple(card_points),
             call_points=tuple(call_points),
             calls=tuple(self.calls),
-            double_victory=double,
+            double_victory=sweep if self.n_seats == 4 else None,
+            triple_victory=sweep if self.n_seats == 6 else None,
         )
         self.history.append(result)
         for t in range(teams):
             self.scores[t] += result.scores[t]
         if self.trick:
-            # A double victory leaves a trick open; its cards no longer count.
+            # A double or triple victory leaves a trick open; its cards no longer count.
             self._take(self.trick[-1].seat, [c for p in self.trick for c in p.combo.cards])
         self.trick = []
         self.turn = None
@@ -530,14 +658,25 @@ def _replace(done: Applied, **changes: object) -> Applied:
     return replace(done, **changes)  # type: ignore[arg-type]
 
 
-def check_deal(hands: Sequence[Sequence[Card]], n_seats: int = 4) -> None:
-    """Raise :class:`BadActionError` unless ``hands`` deal the whole deck evenly."""
+def hand_sizes(n_seats: int, dealer: int | None = None) -> list[int]:
+    """Cards per seat in a deal: 14 each with four players; with six, 10 for the two
+    seats after ``dealer`` and 9 for the others."""
+    if n_seats == 4:
+        return [14] * 4
+    assert dealer is not None
+    return [10 if (s - dealer) % n_seats in (1, 2) else 9 for s in range(n_seats)]
+
+
+def check_deal(hands: Sequence[Sequence[Card]], n_seats: int = 4,
+               dealer: int | None = None) -> None:
+    """Raise :class:`BadActionError` unless ``hands`` deal the whole deck as the seat
+    count (and, with six players, the dealer) says."""
     if len(hands) != n_seats:
         raise BadActionError(f"a deal needs {n_seats} hands, not {len(hands)}")
-    size = len(DECK) // n_seats
-    for s, h in enumerate(hands):
+    for s, (h, size) in enumerate(zip(hands, hand_sizes(n_seats, dealer), strict=True)):
         if len(h) != size:
-            raise BadActionError(f"hand {s} has {len(h)} cards, not {size}")
+            why = "" if dealer is None else f" (seat {dealer} deals)"
+            raise BadActionError(f"hand {s} has {len(h)} cards, not {size}{why}")
     seen = [c for h in hands for c in h]
     if len(set(seen)) != len(seen):
         dup = next(c for c in seen if seen.count(c) > 1)

@@ -365,3 +365,14 @@ def gift_targets(view: TichuView) -> tuple[int, ...]:
     if seat is None or view.phase is not Phase.GIFT or view.turn != seat:
         return ()
     return view.opponents(seat)
+
+
+def dog_targets(view: TichuView) -> tuple[int, ...]:
+    """The partners the viewing seat's Dog may hand the lead to (``Play.to``): its
+    partners still holding cards. With two (six players) the play must name one;
+    with one it may; with none the lead goes on by itself. Empty in a public view.
+    """
+    seat = view.seat
+    if seat is None:
+        return ()
+    return view.dog_targets(seat)

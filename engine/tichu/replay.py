@@ -1,24 +1,47 @@
-"""Tichu under the replay contract: deals and actions in, the state as JSON out."""
+"""Tichu under the replay contract: deals and actions in, the state as JSON out.
+
+Four players by default; ``"players": 6`` selects the six-player variant, where
+each deal may name its ``dealer`` (default seat 5 for the first deal, then one
+seat on per deal), hands hold 10/10/9/9/9/9 cards, exchanges go to the two
+partners and a Dog play may name the partner who gets the lead (``to``).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Card, format_cards, parse_card, rank_token
 from engine.errors import BadActionError, EngineError, GameOverError
 from engine.replay import Run
-from engine.tichu.actions import Action, action_from_json, action_to_json
-from engine.tichu.cards import sort_key
-from engine.tichu.game import TichuGame, check_deal
+from engine.tichu.actions import Action, Exchange, Play, action_from_json, action_to_json
+from engine.tichu.cards import DOG, sort_key
+from engine.tichu.game import DEFAULT_DEALER, SEAT_COUNTS, TichuGame, check_deal
 from engine.tichu.legal import can_pass, legal_plays
-from engine.tichu.view import Phase
+from engine.tichu.view import Phase, exchange_targets
 
 
-def _hands(deal: Mapping[str, Any], index: int) -> list[list[Card]]:
+@dataclass(frozen=True, slots=True)
+class ReplayDeal:
+    """One deal of a replay file: its dealer (six players), hands and actions."""
+
+    dealer: int | None
+    hands: list[list[Card]]
+    actions: list[Action]
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayFile:
+    target: int
+    players: int
+    deals: list[ReplayDeal]
+
+
+def _hands(deal: Mapping[str, Any], index: int, players: int) -> list[list[Card]]:
     hands = deal.get("hands")
-    if not isinstance(hands, list) or len(hands) != 4:
-        raise BadActionError(f"deal {index}: 'hands' must list 4 hands")
+    if not isinstance(hands, list) or len(hands) != players:
+        raise BadActionError(f"deal {index}: 'hands' must list {players} hands")
     parsed: list[list[Card]] = []
     for s, hand in enumerate(hands):
         if not isinstance(hand, list):
@@ -30,38 +53,77 @@ def _hands(deal: Mapping[str, Any], index: int) -> list[list[Card]]:
     return parsed
 
 
-def _actions(deal: Mapping[str, Any], index: int) -> list[Action]:
+def _check_six(action: Action) -> None:
+    """What a six-player file must get right whatever the state: an exchange gives
+    to exactly the seat's two partners, and a Dog's ``to`` names a partner."""
+    seat = action.seat
+    if not 0 <= seat < 6:
+        return  # refused when played, as a bad seat
+    partners = sorted(exchange_targets(seat, 6))
+    if isinstance(action, Exchange):
+        targets = sorted(t for t, _ in action.give)
+        if targets != partners:
+            wrong = [t for t in targets if t not in partners]
+            what = (f"seat {wrong[0]} is not a partner of seat {seat}" if wrong
+                    else "it needs one card for each partner")
+            raise BadActionError(f"an exchange gives to the two partners {partners[0]} and "
+                                 f"{partners[1]}, exactly: {what}")
+    if isinstance(action, Play) and action.to is not None:
+        if action.cards != (DOG,):
+            raise BadActionError("only a play of the Dog names who gets the lead ('to')")
+        if action.to not in partners:
+            raise BadActionError(f"the Dog's lead goes to a partner of seat {seat} "
+                                 f"({partners[0]} or {partners[1]}), not to {action.to}")
+
+
+def _actions(deal: Mapping[str, Any], index: int, players: int) -> list[Action]:
     actions = deal.get("actions", [])
     if not isinstance(actions, list):
         raise BadActionError(f"deal {index}: 'actions' must be a list")
     out = []
     for i, a in enumerate(actions):
         try:
-            out.append(action_from_json(a))
+            action = action_from_json(a)
+            if players == 6:
+                _check_six(action)
         except EngineError as exc:
             raise BadActionError(f"deal {index}, action {i}: {exc}") from None
+        out.append(action)
     return out
 
 
-def parse_file(data: Mapping[str, Any]) -> tuple[int, list[tuple[list[list[Card]], list[Action]]]]:
-    """Read a Tichu replay file: its target and, per deal, the hands and actions."""
+def _dealer(deal: Mapping[str, Any], index: int, default: int) -> int:
+    dealer = deal.get("dealer", default)
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < 6:
+        raise BadActionError(f"deal {index}: 'dealer' must be a seat from 0 to 5, not {dealer!r}")
+    return dealer
+
+
+def read_file(data: Mapping[str, Any]) -> ReplayFile:
+    """Read a Tichu replay file: target, seat count and, per deal, dealer, hands, actions."""
     target = data.get("target", 1000)
     if isinstance(target, bool) or not isinstance(target, int) or target <= 0:
         raise BadActionError("'target' must be a positive whole number")
+    players = data.get("players", 4)
+    if isinstance(players, bool) or players not in SEAT_COUNTS:
+        raise BadActionError(f"'players' must be 4 or 6, not {players!r}")
     deals = data.get("deals")
     if not isinstance(deals, list) or not deals:
         raise BadActionError("'deals' must be a non-empty list")
     parsed = []
+    dealer: int | None = None
     for i, deal in enumerate(deals):
         if not isinstance(deal, Mapping):
             raise BadActionError(f"deal {i} must be an object")
-        hands = _hands(deal, i)
+        if players == 6:
+            dealer = _dealer(deal, i, DEFAULT_DEALER if dealer is None else (dealer + 1) % 6)
+        hands = _hands(deal, i, players)
         try:
-            check_deal(hands)
+            check_deal(hands, players, dealer)
         except EngineError as exc:
             raise BadActionError(f"deal {i}: {exc}") from None
-        parsed.append((hands, _actions(deal, i)))
-    return target, parsed
+        parsed.append(ReplayDeal(dealer, hands, _actions(deal, i, players)))
+    return ReplayFile(target, players, parsed)
 
 
 def _trace_entry(game: TichuGame, seat: int) -> dict[str, Any]:
@@ -73,10 +135,11 @@ def _trace_entry(game: TichuGame, seat: int) -> dict[str, Any]:
 
 
 def state_json(game: TichuGame) -> dict[str, Any]:
-    """The contract's output fields for the game as it stands."""
+    """The contract's output fields for the game as it stands (six players add
+    ``triple_victory``)."""
     phase = game.phase
     over = phase in (Phase.DEAL_OVER, Phase.GAME_OVER)
-    return {
+    state = {
         "phase": phase.value,
         "turn": game.turn if phase in (Phase.PLAY, Phase.GIFT) else None,
         "wish": None if game.wish is None else rank_token(game.wish),
@@ -91,18 +154,25 @@ def state_json(game: TichuGame) -> dict[str, Any]:
         "scores": list(game.scores),
         "winner": game.winner,
     }
+    if game.n_seats == 6:
+        state["triple_victory"] = (game.history[-1].triple_victory is not None
+                                   if over and game.history else None)
+    return state
 
 
 def to_replay(game: TichuGame, *, trace: bool = False) -> dict[str, Any]:
     """The replay file of a game: every deal's hands and actions, as the contract has them."""
-    out: dict[str, Any] = {
-        "game": "tichu",
-        "target": game.target,
-        "deals": [
-            {"hands": [format_cards(h) for h in hands], "actions": [action_to_json(a) for a in acts]}
-            for hands, acts in game.deal_log
-        ],
-    }
+    deals: list[dict[str, Any]] = []
+    for (hands, acts), dealer in zip(game.deal_log, game.dealers, strict=True):
+        deal: dict[str, Any] = {} if dealer is None else {"dealer": dealer}
+        deal["hands"] = [format_cards(h) for h in hands]
+        deal["actions"] = [action_to_json(a) for a in acts]
+        deals.append(deal)
+    out: dict[str, Any] = {"game": "tichu"}
+    if game.n_seats != 4:
+        out["players"] = game.n_seats
+    out["target"] = game.target
+    out["deals"] = deals
     if trace:
         out["trace"] = True
     return out
@@ -116,17 +186,19 @@ def replay(data: Mapping[str, Any]) -> dict[str, Any]:
 
 def replay_game(data: Mapping[str, Any]) -> tuple[TichuGame, Run]:
     """The game a replay file leads to, and the run (its refusal and trace, if any)."""
-    target, deals = parse_file(data)
+    read = read_file(data)
     run = Run(data)
-    game = TichuGame(target=target, hands=deals[0][0])
-    for d, (hands, actions) in enumerate(deals):
+    first = read.deals[0]
+    game = TichuGame(target=read.target, hands=first.hands, players=read.players,
+                     dealer=first.dealer)
+    for d, deal in enumerate(read.deals):
         if d > 0:
             if game.phase not in (Phase.DEAL_OVER, Phase.GAME_OVER):
                 raise BadActionError(f"deal {d - 1} is not over but deal {d} follows")
             if game.phase is Phase.GAME_OVER:
                 run.refuse(d, 0, GameOverError("the game is over"))
                 break
-            game.next_deal(hands)
-        if not run.play(game, d, actions, lambda g, a: _trace_entry(g, a.seat)):
+            game.next_deal(deal.hands, deal.dealer)
+        if not run.play(game, d, deal.actions, lambda g, a: _trace_entry(g, a.seat)):
             break
     return game, run

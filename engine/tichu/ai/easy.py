@@ -13,8 +13,8 @@ from engine.tichu.actions import (
     Pass,
     Play,
 )
-from engine.tichu.cards import MAHJONG
-from engine.tichu.legal import can_pass, gift_targets, legal_plays
+from engine.tichu.cards import DOG, MAHJONG
+from engine.tichu.legal import can_pass, dog_targets, gift_targets, legal_plays
 from engine.tichu.view import Phase, TichuView
 
 
@@ -30,8 +30,8 @@ class EasyPlayer:
         if view.phase is Phase.GRAND and not view.grand_decided[seat]:
             return GrandTichu(seat) if rng.random() < self.grand_rate else DeclineGrand(seat)
         if view.phase is Phase.EXCHANGE and not view.exchanged[seat]:
-            cards = rng.sample(list(view.hand), view.n_seats - 1)
-            targets = [t for t in range(view.n_seats) if t != seat]
+            targets = sorted(view.exchange_targets(seat))
+            cards = rng.sample(list(view.hand), len(targets))
             return Exchange(seat, tuple(zip(targets, cards, strict=True)))
         if view.phase is Phase.GIFT:
             opponents = gift_targets(view)
@@ -43,4 +43,8 @@ class EasyPlayer:
             return Pass(seat)
         play = rng.choice(plays)
         wish = rng.choice([None, *range(2, 15)]) if MAHJONG in play.cards else None
-        return Play(seat, play.cards, wish)
+        to = None
+        if play.cards == (DOG,):
+            partners = dog_targets(view)
+            to = rng.choice(partners) if len(partners) > 1 else None
+        return Play(seat, play.cards, wish, to=to)

@@ -5,7 +5,7 @@ player takes the few best candidate plays (and the pass), deals the unseen
 cards many times consistently with what the seat knows
 (:mod:`~engine.tichu.ai.sampling`), and for every such deal plays each
 candidate out to the end of the deal on the engine with the ``normal`` policy
-for all four seats (:mod:`~engine.tichu.ai.search`). All candidates share the
+for every seat, four or six (:mod:`~engine.tichu.ai.search`). All candidates share the
 same deals, so their difference is measured with far less noise than their
 value. The candidate with the best mean deal score (ours minus theirs) wins;
 ties keep the heuristic order.
@@ -33,7 +33,7 @@ from engine.tichu.ai.knowledge import Knowledge
 from engine.tichu.ai.normal import NormalPlayer
 from engine.tichu.ai.sampling import sample_hands
 from engine.tichu.ai.search import apply_candidate, game_at, rollout
-from engine.tichu.cards import MAHJONG
+from engine.tichu.cards import DOG, MAHJONG
 from engine.tichu.combos import Combo
 from engine.tichu.legal import can_pass, legal_plays
 from engine.tichu.view import TichuView
@@ -127,7 +127,8 @@ class HardPlayer(NormalPlayer):
         if combo is None:
             return Pass(seat)
         wish = tactics.choose_wish(view, know) if MAHJONG in combo.cards else None
-        return Play(seat, combo.cards, wish, combo.phoenix)
+        to = tactics.choose_dog_target(view) if combo.cards == (DOG,) else None
+        return Play(seat, combo.cards, wish, combo.phoenix, to)
 
     def search(self, view: TichuView, know: Knowledge, candidates: list[Combo | None],
                rng: random.Random) -> Combo | None:
@@ -143,6 +144,7 @@ class HardPlayer(NormalPlayer):
         assert seat is not None
         team = seat % 2
         wish = tactics.choose_wish(view, know)
+        dog_to = tactics.choose_dog_target(view)
         deadline = self._deadline if self.budget_ms is not None else None
         k = len(candidates)
         diffs: list[list[float]] = [[] for _ in range(k)]
@@ -153,7 +155,9 @@ class HardPlayer(NormalPlayer):
             scores = []
             for combo in candidates:
                 game = game_at(view, hands)
-                apply_candidate(game, seat, combo, wish if combo and MAHJONG in combo.cards else None)
+                to = dog_to if combo is not None and combo.cards == (DOG,) else None
+                apply_candidate(game, seat, combo, wish if combo and MAHJONG in combo.cards else None,
+                                to)
                 scores.append(rollout(game, team))
             for i in range(k):
                 diffs[i].append(scores[i] - scores[0])

@@ -65,11 +65,11 @@ class Memory:
         self.played_by: dict[int, set[int]] = {}
         self.voids: dict[int, set[int]] = {}
 
-    def _reset(self, key: tuple[object, ...]) -> None:
+    def _reset(self, key: tuple[object, ...], n_seats: int) -> None:
         self._deal = key
         self.played = set()
-        self.played_by = {s: set() for s in range(4)}
-        self.voids = {s: set() for s in range(4)}
+        self.played_by = {s: set() for s in range(n_seats)}
+        self.voids = {s: set() for s in range(n_seats)}
 
     def observe(self, view: TichuView) -> None:
         """Take in what ``view`` shows: new plays in the open trick, and wish inferences."""
@@ -78,7 +78,7 @@ class Memory:
         if (key != self._deal or view.phase in (Phase.GRAND, Phase.EXCHANGE)
                 or not hand.isdisjoint(self.played)):
             # A new deal (or a new game with the same numbering): start over.
-            self._reset(key)
+            self._reset(key, view.n_seats)
         for play in view.trick:
             cards = {int(c) for c in play.combo.cards}
             self.played |= cards

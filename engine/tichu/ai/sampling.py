@@ -20,10 +20,11 @@ _TRIES = 20
 
 
 def sample_hands(view: TichuView, know: Knowledge, rng: random.Random) -> list[list[int]]:
-    """Four hands: the seat's own and a consistent guess at the other three."""
+    """Every seat's hand: the seat's own and a consistent guess at the others."""
     seat = view.seat
     assert seat is not None
-    others = [s for s in range(4) if s != seat]
+    n = view.n_seats
+    others = [s for s in range(n) if s != seat]
     need = {s: view.hand_counts[s] for s in others}
     fixed: dict[int, list[int]] = {s: [] for s in others}
     pool = set(know.unseen)
@@ -46,7 +47,7 @@ def sample_hands(view: TichuView, know: Knowledge, rng: random.Random) -> list[l
     for attempt in range(_TRIES):
         dealt = _deal(free, fixed, need, voids if attempt < _TRIES - 1 else {}, rng)
         if dealt is not None:
-            hands = [list(view.hand) if s == seat else dealt[s] for s in range(4)]
+            hands = [list(view.hand) if s == seat else dealt[s] for s in range(n)]
             return [[int(c) for c in h] for h in hands]
     raise RuntimeError("could not deal the hidden cards")  # unreachable: last try ignores voids
 

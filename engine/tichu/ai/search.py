@@ -30,9 +30,9 @@ from engine.tichu.ai.hand import (
     part_key,
     part_strength,
 )
-from engine.tichu.cards import DECK, DRAGON, MAHJONG, PHOENIX
+from engine.tichu.cards import DECK, DOG, DRAGON, MAHJONG, PHOENIX
 from engine.tichu.combos import Combo, Kind
-from engine.tichu.game import TichuGame
+from engine.tichu.game import TichuGame, hand_sizes
 from engine.tichu.legal import analyse_hand
 from engine.tichu.view import Phase, TichuView
 
@@ -59,7 +59,14 @@ def _pile_worth(points: int) -> list[Card]:
     return out
 
 
-_TEMPLATE_DEAL = [list(DECK[s * 14:(s + 1) * 14]) for s in range(4)]
+def _template_deal(n_seats: int, dealer: int | None) -> list[list[Card]]:
+    """The deck in order, cut into hands of the sizes a deal has."""
+    hands: list[list[Card]] = []
+    start = 0
+    for size in hand_sizes(n_seats, dealer):
+        hands.append(list(DECK[start:start + size]))
+        start += size
+    return hands
 
 
 def game_at(view: TichuView, hands: Sequence[Sequence[int]]) -> TichuGame:
@@ -69,7 +76,10 @@ def game_at(view: TichuView, hands: Sequence[Sequence[int]]) -> TichuGame:
     the engine has (now or later) exists; then the fields that make the
     position are overwritten from the view and ``hands``.
     """
-    game = TichuGame(target=view.target, hands=_TEMPLATE_DEAL)
+    n = view.n_seats
+    dealer = view.dealer if n == 6 else None
+    game = TichuGame(target=view.target, hands=_template_deal(n, dealer), players=n,
+                     dealer=dealer)
     game.scores = list(view.scores)
     game.history = list(view.history)
     game.deal_number = view.deal_number
@@ -77,10 +87,10 @@ def game_at(view: TichuView, hands: Sequence[Sequence[int]]) -> TichuGame:
     game.hands = [[DECK[c] for c in h] for h in hands]
     game.phase = view.phase
     game.turn = view.turn
-    game.grand_decided = [True] * 4
+    game.grand_decided = [True] * n
     game.calls = list(view.calls)
     game.has_played = list(view.has_played)
-    game.gives = [{} for _ in range(4)]
+    game.gives = [{} for _ in range(n)]
     game.trick = list(view.trick)
     game.passed = list(view.passed)
     game.won = [_pile_worth(p) for p in view.trick_points]
@@ -89,7 +99,7 @@ def game_at(view: TichuView, hands: Sequence[Sequence[int]]) -> TichuGame:
         setattr(game, "won_points", list(view.trick_points))  # noqa: B010
     game.out = list(view.out)
     game.wish = view.wish
-    game.bombs_played = list(view.bombs_played) if view.bombs_played else [0] * 4
+    game.bombs_played = list(view.bombs_played) if view.bombs_played else [0] * n
     return game
 
 
@@ -118,8 +128,9 @@ class RolloutPolicy:
     """
 
     def decide(self, game: TichuGame, seat: int) -> Action | None:
+        n = game.n_seats
         if game.phase is Phase.GIFT:
-            opponents = [(seat + 1) % 4, (seat + 3) % 4]
+            opponents = [s for s in range(n) if s % 2 != seat % 2]
             return Gift(seat, max(opponents, key=lambda s: len(game.hands[s])))
         hand = game.hands[seat]
         top = game.trick[-1].combo if game.trick else None
@@ -130,7 +141,8 @@ class RolloutPolicy:
             return Pass(seat)
         for p in plays:
             if len(p.cards) == len(hand):
-                return Play(seat, p.cards, 14 if MAHJONG in p.cards else None, p.phoenix)
+                return Play(seat, p.cards, 14 if MAHJONG in p.cards else None, p.phoenix,
+                            dog_target(game, seat, p))
         plan = evaluate(hand)
         avoid = {c for b in plan.bombs for c in b.cards}
         choice: Combo | None
@@ -142,17 +154,18 @@ class RolloutPolicy:
             return Pass(seat)
         # Rollouts wish for an Ace: it drains an opponent's control card, or nothing.
         wish = 14 if MAHJONG in choice.cards else None
-        return Play(seat, choice.cards, wish, choice.phoenix)
+        return Play(seat, choice.cards, wish, choice.phoenix, dog_target(game, seat, choice))
 
     def _lead(self, plan: HandEval, plays: Sequence[Combo], avoid: set[int], game: TichuGame,
               seat: int) -> Combo:
         parts = [p for p in plan.parts if p.kind != "bomb"]
-        partner = (seat + 2) % 4
+        live = game.dog_targets(seat)
         if not parts:
             return plays[0]
         dog = next((p for p in parts if p.kind == "dog"), None)
-        if dog is not None and game.hands[partner] and len(parts) > 1 and (
-                game.calls[partner] is not None or len(game.hands[partner]) < len(game.hands[seat])):
+        if dog is not None and live and len(parts) > 1 and any(
+                game.calls[p] is not None or len(game.hands[p]) < len(game.hands[seat])
+                for p in live):
             found = _find(plays, dog, avoid)
             if found is not None:
                 return found
@@ -163,7 +176,7 @@ class RolloutPolicy:
             order = sorted(parts, key=lambda p: (part_cost(p) + 0.03 * p.length, -p.rank),
                            reverse=True)
         for part in order:
-            if part.kind == "dog" and not game.hands[partner]:
+            if part.kind == "dog" and not live:
                 continue
             found = _find(plays, part, avoid)
             if found is not None:
@@ -233,7 +246,8 @@ def rollout(game: TichuGame, team: int, policy: RolloutPolicy = _POLICY) -> int:
     """Play the deal out; the deal's score for ``team`` minus the other team's."""
     # Only seats holding a bomb are asked out of turn; hands only shrink, so a
     # seat without one never gets one.
-    bombers = {s for s in range(4) if len(game.hands[s]) >= 4 and find_bombs(game.hands[s])}
+    n = game.n_seats
+    bombers = {s for s in range(n) if len(game.hands[s]) >= 4 and find_bombs(game.hands[s])}
     for _ in range(MAX_ROLLOUT_ACTIONS):
         phase = game.phase
         if phase is Phase.DEAL_OVER or phase is Phase.GAME_OVER:
@@ -242,8 +256,8 @@ def rollout(game: TichuGame, team: int, policy: RolloutPolicy = _POLICY) -> int:
         assert turn is not None
         if phase is Phase.PLAY and game.trick:
             bomb = None
-            for step in (1, 2, 3):
-                s = (turn + step) % 4
+            for step in range(1, n):
+                s = (turn + step) % n
                 if s in bombers:
                     bomb = policy.decide(game, s)
                     if bomb is not None:
@@ -269,10 +283,24 @@ def _still_bombs(game: TichuGame, seat: int, bombers: set[int]) -> None:
         bombers.discard(seat)
 
 
+def dog_target(game: TichuGame, seat: int, combo: Combo) -> int | None:
+    """Who a Dog played in a made-up game hands the lead to: of two partners with
+    cards, a caller, else the one with fewer cards; None when the engine decides."""
+    if combo.cards != (DOG,):
+        return None
+    live = game.dog_targets(seat)
+    if len(live) < 2:
+        return None
+    return max(live, key=lambda s: (game.calls[s] is not None, -len(game.hands[s])))
+
+
 def apply_candidate(game: TichuGame, seat: int, candidate: Combo | None,
-                    wish: int | None) -> None:
-    """Play a candidate (None: pass) for ``seat`` in a made-up game."""
+                    wish: int | None, to: int | None = None) -> None:
+    """Play a candidate (None: pass) for ``seat`` in a made-up game; ``to`` names the
+    partner a Dog hands the lead to (six players)."""
     if candidate is None:
         game.apply(Pass(seat))
     else:
-        game.apply(Play(seat, candidate.cards, wish, candidate.phoenix))
+        if to is None:
+            to = dog_target(game, seat, candidate)
+        game.apply(Play(seat, candidate.cards, wish, candidate.phoenix, to))

@@ -72,9 +72,10 @@ def play_deal(game: TichuGame, players: Sequence[Player], rng: random.Random,
 
 def play_game(players: Sequence[Player], *, seed: int | str, target: int = 1000,
               max_deals: int | None = None, observe: Observer | None = None) -> TichuGame:
-    """Play a whole game (or ``max_deals`` deals) from ``seed``."""
+    """Play a whole game (or ``max_deals`` deals) from ``seed``: four players, or six
+    when ``players`` holds six."""
     rng = random.Random(f"players:{seed}")
-    game = TichuGame(seed=seed, target=target)
+    game = TichuGame(seed=seed, target=target, players=len(players))
     deals = 0
     while True:
         play_deal(game, players, rng, observe)

@@ -7,6 +7,10 @@ of that sit the table rules a good player follows: never overtake the partner
 unless it takes you out, help a partner who called Tichu and fight an opponent
 who did, keep bombs for stopping an opponent or saving a call, lead the Dog to
 a strong partner, lead winners first when only one loser is left.
+
+The same rules serve the six-player game: :class:`Table` lists two partners to
+help and three opponents to watch, a trick held by either partner is left alone,
+and the Dog goes to the partner more likely to win (:func:`choose_dog_target`).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from dataclasses import dataclass
 from engine.tichu.actions import Action, Gift, Pass, Play
 from engine.tichu.ai.hand import cards_key, cost_of, evaluate, find_bombs, part_key, strength
 from engine.tichu.ai.knowledge import Knowledge, unseen_ranks
-from engine.tichu.cards import DRAGON, MAHJONG, PHOENIX, POINTS, RANK
+from engine.tichu.cards import DOG, DRAGON, MAHJONG, PHOENIX, POINTS, RANK
 from engine.tichu.combos import Combo, Kind, bomb_strength
 from engine.tichu.legal import can_pass, legal_plays
 from engine.tichu.view import TichuView
@@ -34,11 +38,12 @@ class Table:
     """Who is who and whose calls still stand, from one seat's view."""
 
     seat: int
-    partner: int
-    opponents: tuple[int, int]
+    partners: tuple[int, ...]
+    """One with four players, two with six (in playing order after the seat)."""
+    opponents: tuple[int, ...]
     counts: tuple[int, ...]
     partner_call: bool
-    """The partner called (Tichu or Grand) and nobody is out yet."""
+    """A partner called (Tichu or Grand) and nobody is out yet."""
     my_call: bool
     opponent_callers: tuple[int, ...]
     """Opponents whose call still stands (nobody out yet)."""
@@ -47,21 +52,25 @@ class Table:
     def of(view: TichuView) -> Table:
         seat = view.seat
         assert seat is not None
-        partner = (seat + 2) % 4
+        partners = view.partners(seat)
+        opponents = view.opponents(seat)
         open_calls = not view.out
         return Table(
             seat=seat,
-            partner=partner,
-            opponents=((seat + 1) % 4, (seat + 3) % 4),
+            partners=partners,
+            opponents=opponents,
             counts=view.hand_counts,
-            partner_call=open_calls and view.calls[partner] is not None,
+            partner_call=open_calls and any(view.calls[p] is not None for p in partners),
             my_call=open_calls and view.calls[seat] is not None,
-            opponent_callers=tuple(s for s in ((seat + 1) % 4, (seat + 3) % 4)
+            opponent_callers=tuple(s for s in opponents
                                    if open_calls and view.calls[s] is not None),
         )
 
     def live_opponents(self) -> list[int]:
         return [s for s in self.opponents if self.counts[s] > 0]
+
+    def live_partners(self) -> list[int]:
+        return [s for s in self.partners if self.counts[s] > 0]
 
 
 # ------------------------------------------------------------- win chance
@@ -83,7 +92,7 @@ def win_chance(combo: Combo, view: TichuView, know: Knowledge) -> float:
     if combo.is_bomb:
         return 0.95
     unseen = know.unseen
-    others = sum(t.counts[s] for s in range(4) if s != t.seat) or 1
+    others = sum(t.counts[s] for s in range(len(t.counts)) if s != t.seat) or 1
     share = sum(t.counts[s] for s in live) / others
     if combo.kind is Kind.SINGLE:
         if combo.cards == (DRAGON,):
@@ -148,7 +157,29 @@ def trick_points(view: TichuView) -> int:
 def _play(view: TichuView, know: Knowledge, combo: Combo) -> Play:
     assert view.seat is not None
     wish = choose_wish(view, know) if MAHJONG in combo.cards else None
-    return Play(view.seat, combo.cards, wish, combo.phoenix)
+    to = choose_dog_target(view) if combo.cards == (DOG,) else None
+    return Play(view.seat, combo.cards, wish, combo.phoenix, to)
+
+
+def choose_dog_target(view: TichuView) -> int | None:
+    """The partner the Dog hands the lead to: the one more likely to win the deal.
+
+    A partner whose call stands comes first, then the one with fewer cards left
+    (closer to going out). None when the engine decides alone (no partner, or
+    only one, holds cards).
+    """
+    seat = view.seat
+    assert seat is not None
+    targets = view.dog_targets(seat)
+    if len(targets) < 2:
+        return None
+    open_calls = not view.out
+
+    def promise(s: int) -> tuple[bool, int, int]:
+        called = open_calls and view.calls[s] is not None
+        return (called, -view.hand_counts[s], -((s - seat) % view.n_seats))
+
+    return max(targets, key=promise)
 
 
 def _danger(view: TichuView, t: Table, owner: int) -> float:
@@ -223,7 +254,7 @@ def _score_leads(view: TichuView, know: Knowledge, plays: Sequence[Combo]
     hand = [int(c) for c in view.hand]
     base = cost_of(hand)
     out: list[tuple[float, Combo | None]] = []
-    partner_in = t.counts[t.partner] > 0
+    live_partners = t.live_partners()
     candidates = _lead_candidates(distinct_plays(plays, hand), hand)
     non_bombs = [p for p in candidates if not p.is_bomb]
     for p in candidates:
@@ -250,7 +281,7 @@ def _score_leads(view: TichuView, know: Knowledge, plays: Sequence[Combo]
         if t.partner_call and p.kind is not Kind.DOG:
             # Help the partner: lead low, let them take it cheaply.
             score -= 0.3 * pw
-        if partner_in and t.counts[t.partner] == 1 and p.kind is Kind.SINGLE:
+        if any(t.counts[s] == 1 for s in live_partners) and p.kind is Kind.SINGLE:
             score += 0.6 - 0.04 * p.rank
         out.append((score, p))
     return out
@@ -272,10 +303,11 @@ def _lead_candidates(plays: list[Combo], hand: Sequence[int]) -> list[Combo]:
 
 def _dog_score(view: TichuView, t: Table, hand: Sequence[int], rest_cost: float,
                base: float) -> float:
-    """The Dog hands the lead to the partner: great for a strong partner, poor otherwise."""
-    partner_n = t.counts[t.partner]
-    if partner_n == 0:
-        return -1.0  # the lead would go to an opponent
+    """The Dog hands the lead to a partner: great for a strong partner, poor otherwise."""
+    live = t.live_partners()
+    if not live:
+        return -1.0  # the lead would go to an opponent (or back round the table)
+    partner_n = min(t.counts[s] for s in live)
     if t.partner_call:
         return 10.0
     score = base - rest_cost  # about the Dog's plan cost
@@ -312,7 +344,7 @@ def _score_follows(view: TichuView, know: Knowledge, plays: Sequence[Combo], may
     pass_score = -_danger(view, t, owner) if owner % 2 != t.seat % 2 else 0.0
     if may_pass:
         out.append((pass_score, None))
-    partner_owns = owner == t.partner
+    partner_owns = owner in t.partners
     for p in distinct_plays(plays, hand):
         rest = _rest(hand, p.cards)
         if not rest:
@@ -402,17 +434,20 @@ def choose_wish(view: TichuView, know: Knowledge) -> int | None:
     """
     seat = view.seat
     assert seat is not None
+    n = view.n_seats
     mine = {RANK[c] for c in view.hand if c < 52}
-    partner_rank = RANK[know.given[(seat + 2) % 4]] if (seat + 2) % 4 in know.given else None
-    for target in ((seat + 1) % 4, (seat + 3) % 4):
+    partner_ranks = {RANK[know.given[p]] for p in view.partners(seat)
+                     if p in know.given and know.given[p] < 52}
+    # Opponents in playing order after us (with six players we gave them nothing).
+    for target in sorted(view.opponents(seat), key=lambda s: (s - seat) % n):
         card = know.given.get(target)
         if card is not None and card < 52 and card in know.unseen:
             r = RANK[card]
-            if r not in mine and r != partner_rank:
+            if r not in mine and r not in partner_ranks:
                 return r
     ranks = unseen_ranks(know.unseen)
     for r in range(14, 1, -1):
-        if r not in mine and r != partner_rank and 1 <= ranks[r] <= 3:
+        if r not in mine and r not in partner_ranks and 1 <= ranks[r] <= 3:
             return r
     return None
 

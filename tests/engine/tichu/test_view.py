@@ -25,3 +25,16 @@ def test_grand_phase_hides_the_last_six_cards() -> None:
     assert game.view(0).hand == game.dealt[0][:8]
     assert game.view(None).hand_counts == (8, 8, 8, 8)
     assert game.phase is Phase.GRAND
+
+
+def test_six_player_views_show_only_their_own_hand() -> None:
+    game = play_game([EasyPlayer()] * 6, seed=11, max_deals=1)
+    game.next_deal()
+    public = game.view(None)
+    assert public.n_seats == 6 and public.hand == () and public.dealer == game.dealer
+    assert public.hand_counts == (6,) * 6 and public.grand_packet == 6
+    for seat in range(6):
+        view = game.view(seat)
+        assert view.hand == game.dealt[seat][:6]
+        others = {c for s in range(6) if s != seat for c in game.hands[s]}
+        assert not set(view.hand) & others

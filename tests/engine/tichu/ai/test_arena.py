@@ -19,3 +19,11 @@ def test_duplicate_pairing_swaps_teams() -> None:
     assert a.decision_ms and b.decision_ms
     text = report((a, b), 2, 0.1)
     assert "normal won" in text and "p99" in text
+
+
+def test_six_player_pairing() -> None:
+    a, b = play_pairing("normal", "easy", 2, max_deals=1, progress=False, players=6)
+    assert a.games_won + b.games_won == 2
+    assert len(a.deal_points) == len(b.deal_points) == 2
+    text = report((a, b), 2, 0.1, players=6)
+    assert "6 players" in text and "triple victories" in text
