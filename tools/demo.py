@@ -16,6 +16,7 @@ from pathlib import Path
 
 from bot.app import TichuBot
 from bot.config import Settings
+from bot.render import filename
 from bot.store.models import TableStatus
 from tests.emulator.runner import run_bot
 from tests.emulator.server import DiscordEmulator
@@ -23,7 +24,7 @@ from tests.emulator.server import DiscordEmulator
 
 async def demo(out: Path, target: int, delay: float, locale: str) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("*.png"):
+    for old in out.glob("*.*"):
         old.unlink()
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(_env_file=None, database=str(Path(tmp) / "demo.sqlite3"),  # type: ignore[call-arg]
@@ -89,7 +90,7 @@ async def _follow(emu: DiscordEmulator, bot: TichuBot, table: object, out: Path)
         await asyncio.sleep(0.02)
     final = emu.messages[table.record.message_id] if table.record.message_id else None
     if final is not None and final.attachments:
-        (out / "final-table.png").write_bytes(final.attachments[0].data)
+        (out / filename("final-table")).write_bytes(final.attachments[0].data)
         print(final.content)
     print(f"Played {table.seq} actions in {time.monotonic() - started:.1f} s.")
 

@@ -22,6 +22,7 @@ import discord
 from bot.games.registry import all_specs
 from bot.games.ui import GameButton, GameSelect, view_of
 from bot.i18n import t
+from bot.render import filename
 from bot.render.ratings import BoardLine, render_leaderboard, render_rating_chart
 from bot.store.models import GamePlayerResult, GameResult, LeaderboardRow
 from bot.tables import TableError, ids
@@ -92,14 +93,14 @@ async def leaderboard_message(bot: Host, locale: str, guild_id: int, game: str,
                       extra=f"{_rating(row.rating)} · " + spec_extra(locale, game, row.stats)))
     embed = discord.Embed(title=title, description="\n".join(text)[:4000],
                           colour=discord.Colour.dark_green())
-    embed.set_image(url="attachment://leaderboard.png")
+    embed.set_image(url=f"attachment://{filename('leaderboard')}")
     buttons = [
         GameButton(ids.button(0, "lbpage", f"{game}.{max(page - 1, 0)}.p"),
                    label=t(locale, "ratings.previous"), disabled=page == 0),
         GameButton(ids.button(0, "lbpage", f"{game}.{min(page + 1, pages - 1)}.n"),
                    label=t(locale, "ratings.next"), disabled=page >= pages - 1),
     ]
-    return {"embed": embed, "file": discord.File(io.BytesIO(image), "leaderboard.png"),
+    return {"embed": embed, "file": discord.File(io.BytesIO(image), filename("leaderboard")),
             "view": view_of(*buttons)}
 
 
@@ -154,8 +155,8 @@ async def stats_command(bot: Host, interaction: discord.Interaction[Any], game: 
                               [p.ordinal for p in history],
                               t(locale, "ratings.chart_caption" if len(history) != 1
                                 else "ratings.chart_caption_one", games=len(history)))
-        files.append(discord.File(io.BytesIO(chart), "rating.png"))
-        embed.set_image(url="attachment://rating.png")
+        files.append(discord.File(io.BytesIO(chart), filename("rating")))
+        embed.set_image(url=f"attachment://{filename('rating')}")
     await interaction.followup.send(embed=embed, files=files)
 
 

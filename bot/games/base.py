@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
+from bot.render import filename as image_name
 from bot.store.models import GameResult
 from bot.tables.rules import TableRules
 from engine.replay import game_from_replay
@@ -60,7 +61,7 @@ class HandMessage:
     def files(self) -> list[discord.File]:
         if self.image is None:
             return []
-        return [discord.File(io.BytesIO(self.image), filename="hand.png")]
+        return [discord.File(io.BytesIO(self.image), filename=image_name("hand"))]
 
 
 @dataclass(slots=True)
@@ -70,7 +71,7 @@ class PublicMessage:
     content: str
     image: bytes | None
     view: discord.ui.View | None
-    filename: str = "table.png"
+    filename: str = field(default_factory=lambda: image_name("table"))
 
     def files(self) -> list[discord.File]:
         if self.image is None:

@@ -13,6 +13,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any, Protocol
 
 from bot.store.models import (
@@ -153,7 +154,7 @@ class TableService:
         async with table.lock:
             if table.status is not TableStatus.LOBBY:
                 raise TableError("not_lobby")
-            before = [SeatRecord(s.seat, s.user_id, s.name, s.bot_level) for s in table.seats]
+            before = [replace(s) for s in table.seats]
             change(table)
             try:
                 await self.repo.save_seats(table.id, table.seats)

@@ -13,7 +13,7 @@ from engine.chinois.legal import legal_bids, legal_cards
 from engine.chinois.rules import N_SEATS, rating
 from engine.chinois.view import Phase
 from engine.errors import BadActionError, EngineError
-from engine.replay import Run
+from engine.run import Run
 from engine.trick import by_suit, card_list, whole_number
 
 SUITS = "cdhs"

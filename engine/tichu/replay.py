@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.cards import Card, format_cards, parse_card, rank_token
 from engine.errors import BadActionError, EngineError, GameOverError
-from engine.replay import Run
+from engine.run import Run
 from engine.tichu.actions import Action, Exchange, Play, action_from_json, action_to_json
 from engine.tichu.cards import DOG, sort_key
 from engine.tichu.game import DEFAULT_DEALER, SEAT_COUNTS, TichuGame, check_deal

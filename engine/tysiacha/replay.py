@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.cards import Card, format_cards
 from engine.errors import BadActionError, EngineError, GameOverError
-from engine.replay import Run
+from engine.run import Run
 from engine.trick import by_suit, card_list, whole_number
 from engine.tysiacha.actions import Action, Give, action_from_json, action_to_json
 from engine.tysiacha.cards import card_points

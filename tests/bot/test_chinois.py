@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.games.chinois.spec import CHINOIS
 from bot.i18n import t
+from bot.render import filename
 from bot.store.models import TableStatus
 from bot.tables import SeatKind, Table
 from engine.chinois.legal import legal_bids, legal_cards
@@ -17,7 +18,7 @@ from engine.chinois.view import Phase
 from tests.bot.conftest import World
 from tests.bot.driver import component, running, table_message
 
-PUBLIC_IMAGES = {"table.png", "round.png", "game-over.png"}
+PUBLIC_IMAGES = {filename("table"), filename("round"), filename("game-over")}
 
 
 async def open_chinois(world: World, bot: Any, **options: Any) -> tuple[Any, Table]:
@@ -81,7 +82,7 @@ async def act_once(world: World, table: Table, seat: int, user: Any, rng: random
     """Open the hand, check the menu against the engine's legal choices, pick one."""
     hand = await open_hand(world, user, table)
     view = table.game.view(seat)
-    assert hand.ephemeral and hand.attachment("hand.png") is not None
+    assert hand.ephemeral and hand.attachment(filename("hand")) is not None
     if user.locale == "fr":
         tally.french_hands += 1
         assert "Atout" in hand.content
@@ -97,19 +98,19 @@ async def act_once(world: World, table: Table, seat: int, user: Any, rng: random
             tally.forbidden_hidden += 1
             shots = Path("/tmp/chinois-shots")
             if shots.exists() and tally.forbidden_hidden == 3:
-                (shots / f"hand-{user.locale}.png").write_bytes(hand.attachment("hand.png").data)
+                (shots / f"hand-{user.locale}.png").write_bytes(hand.attachment(filename("hand")).data)
                 (shots / f"hand-{user.locale}.txt").write_text(hand.content)
-                table_png = table_message(world.emu, table).attachment("table.png").data
+                table_png = table_message(world.emu, table).attachment(filename("table")).data
                 (shots / "table-bidding.png").write_bytes(table_png)
         tally.bids += 1
     else:
         assert view.phase is Phase.PLAY
         shots = Path("/tmp/chinois-shots")
         if shots.exists() and tally.plays == 40:
-            (shots / f"play-{user.locale}.png").write_bytes(hand.attachment("hand.png").data)
+            (shots / f"play-{user.locale}.png").write_bytes(hand.attachment(filename("hand")).data)
             (shots / f"play-{user.locale}.txt").write_text(hand.content)
             message = table_message(world.emu, table)
-            (shots / "table-play.png").write_bytes(message.attachment("table.png").data)
+            (shots / "table-play.png").write_bytes(message.attachment(filename("table")).data)
             (shots / "table-play.txt").write_text(message.content)
         select = component(hand, "play", "s")
         assert select is not None, hand.content
@@ -163,9 +164,9 @@ async def test_a_game_of_four_plays_to_the_end(world: World, tmp_path: Path) -> 
         public = emu.channel_messages(table.channel_id)
         for message in public:
             assert {a.filename for a in message.attachments} <= PUBLIC_IMAGES
-        rounds = [m for m in public if any(a.filename == "round.png" for a in m.attachments)]
+        rounds = [m for m in public if any(a.filename == filename("round") for a in m.attachments)]
         assert len(rounds) == 27
-        over = next(m for m in public if any(a.filename == "game-over.png" for a in m.attachments))
+        over = next(m for m in public if any(a.filename == filename("game-over") for a in m.attachments))
         assert "Scale: over 300" in over.content  # the rating scale, in the table's language
         rows = await bot.service.repo.leaderboard(world.guild.id, "chinois")
         assert sorted(r.user_id for r in rows) == sorted(u.id for u in users.values())

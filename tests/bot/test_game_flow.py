@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from bot.render import filename
 from bot.store.models import TableStatus
 from engine.tichu.view import Phase
 from tests.bot.conftest import World, open_lobby, seat_and_start
 from tests.bot.driver import Person, running, settle, table_message
 
-PUBLIC_IMAGES = {"table.png", "deal.png", "game-over.png"}
+PUBLIC_IMAGES = {filename("table"), filename("deal"), filename("game-over")}
 
 
 async def play_until_over(world: World, bot, table, people, *, check=None) -> None:  # type: ignore[no-untyped-def]
@@ -59,7 +60,7 @@ async def test_four_people_play_a_whole_game(world: World, tmp_path: Path) -> No
         final = table_message(world.emu, table)
         assert not final.buttons  # a finished table offers nothing to click
         public = world.emu.channel_messages(table.channel_id)
-        assert any(a.filename == "game-over.png" for m in public for a in m.attachments)
+        assert any(a.filename == filename("game-over") for m in public for a in m.attachments)
         for message in public:
             assert {a.filename for a in message.attachments} <= PUBLIC_IMAGES
         rows = await bot.service.repo.leaderboard(world.guild.id, "tichu")

@@ -18,6 +18,7 @@ from PIL import Image
 from bot.app import TichuBot
 from bot.games.registry import all_specs
 from bot.i18n import t
+from bot.render import filename
 from bot.store import GamePlayerResult, GameResult, TableStatus
 from engine.replay import run_replay
 from tests.bot.conftest import World
@@ -78,7 +79,7 @@ async def test_records_of_all_three_games(world: World, tmp_path: Path) -> None:
 
             # The leaderboard is an image, with the rating in its text too.
             reply = await (await emu.slash(alice, world.channel, f"{game} leaderboard")).response()
-            png = reply.attachment("leaderboard.png").data
+            png = reply.attachment(filename("leaderboard")).data
             assert Image.open(io.BytesIO(png)).size[0] == 900
             assert "alice" in reply.texts[-1]
             save(f"{game}-leaderboard.png", png)
@@ -88,7 +89,7 @@ async def test_records_of_all_three_games(world: World, tmp_path: Path) -> None:
             stats = await (await emu.slash(bob, world.channel, f"{game} stats",
                                            user=alice)).response()
             assert any("Classement" in text for text in stats.texts)  # bob reads French
-            save(f"{game}-rating.png", stats.attachment("rating.png").data)
+            save(f"{game}-rating.png", stats.attachment(filename("rating")).data)
 
             # History: a select opens the game, Export attaches its replay file.
             history = await (await emu.slash(alice, world.channel, f"{game} history")).response()
@@ -151,7 +152,7 @@ async def test_leaderboard_pages_through_buttons(world: World, tmp_path: Path) -
         text = reply.texts[-1]
         assert text.count("\n") == 11  # header, ten lines, the caller's own line
         assert last.name in text.splitlines()[-1]
-        save("chinois-leaderboard-own.png", reply.attachment("leaderboard.png").data)
+        save("chinois-leaderboard-own.png", reply.attachment(filename("leaderboard")).data)
         assert component(reply, "lbpage", arg="chinois.0.p").disabled
         following = component(reply, "lbpage", arg="chinois.1.n")
         await (await emu.click(last, reply, following.custom_id)).response()
@@ -159,5 +160,5 @@ async def test_leaderboard_pages_through_buttons(world: World, tmp_path: Path) -
         assert reply.texts[-1].count("\n") == 2 and last.name in reply.texts[-1]
         assert component(reply, "lbpage", arg="chinois.1.n").disabled
         assert not component(reply, "lbpage", arg="chinois.0.p").disabled
-        save("chinois-leaderboard-page2.png", reply.attachment("leaderboard.png").data)
+        save("chinois-leaderboard-page2.png", reply.attachment(filename("leaderboard")).data)
     emu.assert_clean()

@@ -13,6 +13,7 @@ from typing import Any
 from bot.games.tysiacha.hand import hand_message
 from bot.games.tysiacha.spec import TYSIACHA
 from bot.i18n import t
+from bot.render import filename
 from bot.store.models import SeatRecord, TableRecord, TableStatus
 from bot.tables import SeatKind, Table
 from engine.cards import parse_cards
@@ -25,7 +26,7 @@ from tests.bot.conftest import World, seat_and_start
 from tests.bot.driver import component, running, table_message
 from tests.emulator.server import DiscordEmulator
 
-PUBLIC_IMAGES = {"table.png", "prikup.png", "sheet.png", "final.png"}
+PUBLIC_IMAGES = {filename("table"), filename("prikup"), filename("sheet"), filename("final")}
 SHOTS = os.environ.get("TYSIACHA_SHOTS")
 """A folder to save the images seen, for a look by eye (unset: nothing saved)."""
 
@@ -153,7 +154,7 @@ def assert_public_safe(world: World, table: Table) -> None:
         assert {a.filename for a in message.attachments} <= PUBLIC_IMAGES, message.content
     for message in world.emu.messages.values():
         if message.ephemeral:
-            assert {a.filename for a in message.attachments} <= {"hand.png"}
+            assert {a.filename for a in message.attachments} <= {filename("hand")}
 
 
 async def test_a_game_of_three_plays_to_the_end(world: World, tmp_path: Path) -> None:
@@ -191,14 +192,14 @@ async def test_a_game_of_three_plays_to_the_end(world: World, tmp_path: Path) ->
         assert not final.buttons
         public = emu.channel_messages(table.channel_id)
         names = [a.filename for m in public for a in m.attachments]
-        assert "prikup.png" in names and "sheet.png" in names and names.count("final.png") == 1
+        assert filename("prikup") in names and filename("sheet") in names and names.count(filename("final")) == 1
         assert_public_safe(world, table)
         if SHOTS:
             for m in public:
                 for a in m.attachments:
-                    if a.filename != "table.png":
+                    if a.filename != filename("table"):
                         save(f"{m.id}-{a.filename}", a.data)
-            save("table.png", final.attachment("table.png").data)
+            save(filename("table"), final.attachment(filename("table")).data)
             for m in emu.ephemerals(world.users[0])[-3:]:
                 for a in m.attachments:
                     save(f"hand-{m.id}.png", a.data)
@@ -311,7 +312,7 @@ async def test_four_players_the_dealer_sits_out(world: World, tmp_path: Path) ->
         assert (await hand_message(four, dealer, "fr")).content.startswith(
             t("fr", "tysiacha.hand.sitting_out"))
         message = table_message(emu, table)
-        save("table-4.png", message.attachment("table.png").data)
+        save("table-4.png", message.attachment(filename("table")).data)
         await (await emu.slash(world.users[0], table.channel_id, "tysiacha abandon")).response()
         assert table.status is TableStatus.ABANDONED
         await bot.presenter.idle.wait()

@@ -10,6 +10,7 @@ from bot.games.shared import log_line, names_of, public_buttons
 from bot.games.ui import view_of
 from bot.i18n import t
 from bot.i18n.names import card_label
+from bot.render import filename
 from bot.render.trick import SeatInfo, render_score_grid, render_trick_table
 from bot.store.models import TableStatus
 from bot.tables import LogEntry, Table
@@ -154,7 +155,7 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
         text = t(locale, "chinois.round_over", round=number, rounds=ROUNDS,
                  scores=" · ".join(f"{names[s]} {_signed(result.scores[s])} ({totals[s]})"
                                    for s in range(len(names))))
-        return PublicMessage(text[:2000], image, None, "round.png")
+        return PublicMessage(text[:2000], image, None, filename("round"))
     if entry.key in ("log.chinois.game_over", "log.chinois.game_over_shared"):
         history = game.history
         columns, rows, exact = sheet(game, history, names, locale, last=None)
@@ -173,5 +174,5 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
                     rating=t(locale, f"chinois.rating.{rating(totals[s]).value}"))
                   for s in sorted(range(len(names)), key=lambda s: -totals[s])]
         lines.append(rating_scale(locale))
-        return PublicMessage("\n".join(lines)[:2000], image, None, "game-over.png")
+        return PublicMessage("\n".join(lines)[:2000], image, None, filename("game-over"))
     return None

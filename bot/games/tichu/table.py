@@ -8,7 +8,7 @@ from bot.games.base import PublicMessage
 from bot.games.shared import log_line, names_of, public_buttons
 from bot.games.ui import view_of
 from bot.i18n import t
-from bot.render import render_deal_summary, render_game_over, render_table
+from bot.render import filename, render_deal_summary, render_game_over, render_table
 from bot.store.models import TableStatus
 from bot.tables import LogEntry, Table
 from bot.workers import offload
@@ -57,13 +57,13 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
                              if s % 2 == entry.values.get("team"))
         text = t(locale, "table.game_over", names=winners,
                  scores=" – ".join(str(s) for s in view.scores))
-        return PublicMessage(text, image, None, "game-over.png")
+        return PublicMessage(text, image, None, filename("game-over"))
     if entry.key == "log.deal_over":
         number = int(entry.values.get("number", 0))
         image = await offload(render_deal_summary, at_deal(view, number), names, locale=locale)
         text = t(locale, "table.deal_over", number=number + 1,
                  scores=" – ".join(str(s) for s in entry.values.get("scores", ())))
-        return PublicMessage(text, image, None, "deal.png")
+        return PublicMessage(text, image, None, filename("deal"))
     return None
 
 

@@ -14,6 +14,7 @@ from bot.games.tysiacha.images import render_prikup
 from bot.games.ui import view_of
 from bot.i18n import t
 from bot.i18n.names import SUIT_SYMBOLS, card_label
+from bot.render import filename
 from bot.render.draw import text_width
 from bot.render.trick import SeatInfo, render_score_grid, render_trick_table
 from bot.store.models import TableStatus
@@ -124,7 +125,7 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
         image = await offload(render_prikup, tuple(int(c) for c in prikup), title)
         text = t(locale, "tysiacha.prikup.text", name=name, bid=bid,
                  cards=" ".join(card_label(c) for c in prikup))
-        return PublicMessage(text, image, None, "prikup.png")
+        return PublicMessage(text, image, None, filename("prikup"))
     if entry.key == "tysiacha.log.deal_over":
         number = int(entry.values.get("number", 0))
         history = tuple(game.history[: number + 1])
@@ -137,7 +138,7 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
         totals = totals_after(history, game.n_seats)
         text = t(locale, "tysiacha.table.deal_over", number=number + 1,
                  scores=" – ".join(f"{names[s]} {totals[s]}" for s in range(game.n_seats)))
-        return PublicMessage(text[:2000], image, None, "sheet.png")
+        return PublicMessage(text[:2000], image, None, filename("sheet"))
     if entry.key == "tysiacha.log.game_over":
         history = tuple(game.history)
         columns, rows, cells = sheet(history, names, game.n_seats, locale, limit=None)
@@ -151,7 +152,7 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
         text = t(locale, "tysiacha.table.game_over",
                  name=names[winner] if winner is not None else "—",
                  scores=" – ".join(f"{names[s]} {game.scores[s]}" for s in range(game.n_seats)))
-        return PublicMessage(text[:2000], image, None, "final.png")
+        return PublicMessage(text[:2000], image, None, filename("final"))
     return None
 
 
