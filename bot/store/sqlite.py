@@ -707,9 +707,12 @@ class SQLiteRepository:
         stats = check_game(result)
         scores = dump_json(list(result.scores), f"{where} scores")
         replay = dump_json(result.replay, f"{where} replay")
-        now = format_timestamp(utc_now())
-        finished_at = format_timestamp(result.finished_at) if result.finished_at else now
         async with self._session("record_game", "BEGIN IMMEDIATE") as conn:
+            # Timed under the write lock: games that finish at once in two processes
+            # get finish times in the order they are rated, so a rebuild (finish order)
+            # gives the same ratings.
+            now = format_timestamp(utc_now())
+            finished_at = format_timestamp(result.finished_at) if result.finished_at else now
             if not await self._table_exists(conn, result.table_id):
                 raise table_missing(result.table_id)
             await self._ensure_guild_row(conn, result.guild_id, now)

@@ -150,3 +150,13 @@ async def new_table(repo: Repository, *, guild_id: int = 1, channel_id: int = 10
         seed="seed-1", options=options if options is not None else {"target": 1000},
         locale="en", seats=four_seats(),
     )
+
+
+@pytest.fixture
+async def pg_backend(pg_server: PostgresServer) -> AsyncIterator[Backend]:
+    """A fresh PostgreSQL database (for what only PostgreSQL has)."""
+    name = await fresh_database(pg_server)
+    try:
+        yield Backend("postgresql", pg_server.url(name))
+    finally:
+        await drop_database(pg_server, name)
