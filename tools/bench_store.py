@@ -96,7 +96,7 @@ def report(name: str, figures: Figures) -> None:
     print(f"  load_table                  {ms(figures.load)}")
     print(f"  record_game                 {ms(figures.finish)}")
     trips = {kind: statistics.mean(values) for kind, values in figures.trips.items()}
-    print(f"  round trips: append_action {trips['append_action']:.1f}, "
+    print(f"  round trips (SQLite: statements): append_action {trips['append_action']:.1f}, "
           f"load_table {trips['load_table']:.1f}, per action (both) "
           f"{trips['append_action'] + trips['load_table']:.1f}, "
           f"record_game {trips['record_game']:.1f}")

@@ -37,6 +37,7 @@ from bot.store.codec import (
     check_meta_key,
     check_panel,
     dump_json,
+    load_json,
     utc_now,
 )
 from bot.store.migrate import Migration, load_migrations
@@ -142,6 +143,26 @@ SELECT p.rank, p.user_id, p.name, p.games::bigint AS games, p.wins::bigint AS wi
        p.ordinal, st.key, st.total::bigint AS total
 FROM page AS p LEFT JOIN stat_totals AS st ON st.user_id = p.user_id
 ORDER BY p.rank, st.key
+"""
+
+# A table with its seats, actions, drafts and panels in one statement: the child rows
+# come as JSON arrays of objects with the same columns as SQLite's rows (JSON columns
+# as text, timestamps as ISO text), read by the same code (bot.store.rows).
+_LOAD_TABLE = f"""
+SELECT {_TABLE_COLUMNS},
+  (SELECT COALESCE(json_agg(json_build_object(
+       'seat', seat, 'user_id', user_id, 'name', name, 'bot_level', bot_level, 'away', away)
+       ORDER BY seat), '[]') FROM seats WHERE table_id = $1)::text AS seats,
+  (SELECT COALESCE(json_agg(json_build_object(
+       'seq', seq, 'payload', payload::text, 'created_at', created_at) ORDER BY seq), '[]')
+   FROM actions WHERE table_id = $1)::text AS actions,
+  (SELECT COALESCE(json_agg(json_build_object('seat', seat, 'data', data::text)
+       ORDER BY seat), '[]') FROM drafts WHERE table_id = $1)::text AS drafts,
+  (SELECT COALESCE(json_agg(json_build_object(
+       'user_id', user_id, 'application_id', application_id, 'token', token,
+       'message_id', message_id, 'created_at', created_at) ORDER BY user_id), '[]')
+   FROM panels WHERE table_id = $1)::text AS panels
+FROM tables WHERE id = $1
 """
 
 _GAME_COLUMNS = ("g.id, g.table_id, g.guild_id, g.game, g.scores::text AS scores, g.winner, "
@@ -538,27 +559,22 @@ class PostgresRepository:
             f"(the next must be {last + 1})")
 
     async def load_table(self, table_id: int) -> TableRecord | None:
-        """The table with its seats, actions, drafts and panels (one snapshot)."""
+        """The table with its seats, actions, drafts and panels, in one statement (one
+        round trip, one snapshot)."""
         async def work(conn: Conn) -> TableRecord | None:
             return await self._load(conn, table_id)
-        return await self._run("load_table", work, isolation="repeatable_read", readonly=True)
+        return await self._run("load_table", work, transaction=False)
 
-    async def _load(self, conn: Conn, table_id: int) -> TableRecord | None:
-        row = await conn.fetchrow(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = $1",
-                                  table_id)
+    @staticmethod
+    async def _load(conn: Conn, table_id: int) -> TableRecord | None:
+        row = await conn.fetchrow(_LOAD_TABLE, table_id)
         if row is None:
             return None
-        return table_from_rows(
-            table_id, row,
-            await conn.fetch("SELECT seat, user_id, name, bot_level, away FROM seats "
-                             "WHERE table_id = $1 ORDER BY seat", table_id),
-            await conn.fetch("SELECT seq, payload::text AS payload, created_at FROM actions "
-                             "WHERE table_id = $1 ORDER BY seq", table_id),
-            await conn.fetch("SELECT seat, data::text AS data FROM drafts WHERE table_id = $1 "
-                             "ORDER BY seat", table_id),
-            await conn.fetch("SELECT user_id, application_id, token, message_id, created_at "
-                             "FROM panels WHERE table_id = $1 ORDER BY user_id", table_id),
-        )
+        where = f"table {table_id}"
+        parts = {name: load_json(row[name], f"{where} {name}")
+                 for name in ("seats", "actions", "drafts", "panels")}
+        return table_from_rows(table_id, row, parts["seats"], parts["actions"],
+                               parts["drafts"], parts["panels"])
 
     async def active_table_ids(self, *, shard_count: int = 1,
                                shard_ids: Collection[int] | None = None) -> list[int]:
