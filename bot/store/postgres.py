@@ -354,7 +354,9 @@ class PostgresRepository:
             except asyncpg.PostgresError as error:
                 raise StoreError(_error_code(error), f"{what}: {error}") from error
             except asyncpg.InterfaceError as error:
-                raise StoreError("database_error", f"{what}: {error}") from error
+                # A value asyncpg cannot send (an id past 64 bits …) is a ValueError too.
+                code = "invalid_value" if isinstance(error, ValueError) else "database_error"
+                raise StoreError(code, f"{what}: {error}") from error
         raise AssertionError("unreachable")  # pragma: no cover
 
     # -- schema and guilds ---------------------------------------------------------

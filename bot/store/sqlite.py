@@ -284,6 +284,8 @@ class SQLiteRepository:
                     raise
             except sqlite3.Error as error:
                 raise StoreError(_error_code(error), f"{what}: {error}") from error
+            except OverflowError as error:  # an integer past 64 bits
+                raise StoreError("invalid_value", f"{what}: {error}") from error
 
     @staticmethod
     async def _rollback(conn: aiosqlite.Connection) -> None:

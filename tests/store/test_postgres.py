@@ -178,3 +178,19 @@ async def test_a_serialization_failure_is_retried(pg_backend: Backend) -> None:
             repo._run("increment", increment, isolation="serializable"), meddle())
         assert attempts == 2 and seen == "10"
         assert await repo.get_meta("counter") == "11"
+
+
+async def test_a_nul_character_is_refused_not_a_crash(pg_backend: Backend) -> None:
+    """PostgreSQL text and jsonb cannot hold U+0000 (SQLite can): the store says so."""
+    async with pg_backend.repository() as repo:
+        table = await new_table(repo)
+        for attempt in (repo.append_action(table.id, ActionRecord(1, {"note": "a\x00b"})),
+                        repo.save_draft(table.id, 0, {"x": "\x00"}),
+                        repo.set_meta("k", "\x00")):
+            with pytest.raises(StoreError) as caught:
+                await attempt
+            assert caught.value.code == "invalid_value"
+        await repo.append_action(table.id, ActionRecord(1, {"note": "fine"}))
+        loaded = await repo.load_table(table.id)
+        assert loaded is not None and [a.payload for a in loaded.actions] == [{"note": "fine"}]
+        assert loaded.drafts == {}

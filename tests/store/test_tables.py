@@ -152,6 +152,24 @@ async def test_bad_input_is_refused_before_anything_is_written(repo: Repository)
     assert loaded is not None and loaded.seats == four_seats() and loaded.actions == []
 
 
+async def test_ids_past_64_bits_are_refused(repo: Repository) -> None:
+    table = await new_table(repo)
+    attempts = [
+        repo.create_table(guild_id=2**64, channel_id=1, host_id=1, game="tichu", seed="s",
+                          options={}, locale="en", seats=[]),
+        repo.update_table(table.id, message_id=2**63),
+        repo.save_seats(table.id, [SeatRecord(0, 2**70, "Ann")]),
+        repo.find_active_table(-(2**64)),
+    ]
+    for attempt in attempts:
+        with pytest.raises(StoreError) as caught:
+            await attempt
+        assert caught.value.code == "invalid_value"
+    loaded = await repo.load_table(table.id)
+    assert loaded is not None and loaded.seats == four_seats() and loaded.message_id is None
+    assert await repo.active_table_ids() == [table.id]
+
+
 async def test_active_tables_by_channel_and_thread(repo: Repository) -> None:
     lobby = await new_table(repo, channel_id=10)
     playing = await new_table(repo, channel_id=20)
