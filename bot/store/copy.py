@@ -15,6 +15,7 @@ reported as :class:`CopyError`.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Callable, Sequence
 from contextlib import closing
@@ -185,6 +186,8 @@ def check_replays(games: Sequence[Any]) -> int:
 async def copy_database(source: str, destination: str) -> CopyReport:
     """Copy the SQLite database ``source`` (a path) into the empty PostgreSQL database
     ``destination`` (a ``postgresql://`` URL); see the module's description."""
+    if not os.path.isfile(source):
+        raise CopyError(f"no SQLite database at {source!r}")
     # Open both through their repositories first: the source is brought to the
     # latest schema (as the bot would on start), the destination gets its tables.
     async with SQLiteRepository(source) as sqlite_repo:

@@ -172,3 +172,9 @@ async def test_a_copy_that_would_lose_or_change_something_is_refused(
         await copy_database(str(db_path), pg_backend.url)
     for table, _ in TABLES:
         assert await row_count(pg_backend, table) == 0, table  # nothing was committed
+
+
+async def test_a_missing_source_is_refused(tmp_path: Path, pg_backend: Backend) -> None:
+    with pytest.raises(CopyError, match="no SQLite database"):
+        await copy_database(str(tmp_path / "typo.sqlite3"), pg_backend.url)
+    assert not (tmp_path / "typo.sqlite3").exists()
