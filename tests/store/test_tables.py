@@ -308,3 +308,18 @@ async def test_a_path_sqlite_cannot_open_is_a_store_error(tmp_path: Path) -> Non
     with pytest.raises(StoreError) as caught:
         await SQLiteRepository(tmp_path).open()  # a directory, not a file
     assert caught.value.code == "open_failed"
+
+
+def test_the_pool_size_setting_reaches_the_repository(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.config import Settings
+
+    monkeypatch.setenv("DATABASE", "postgresql://bot@db/tichu")
+    monkeypatch.setenv("DATABASE_POOL_SIZE", "4")
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    repository = open_repository(settings.database, pool_size=settings.database_pool_size)
+    assert isinstance(repository, PostgresRepository) and repository.pool_size == 4
+    monkeypatch.delenv("DATABASE_POOL_SIZE")
+    assert Settings(_env_file=None).database_pool_size == 10  # type: ignore[call-arg]
+    monkeypatch.setenv("DATABASE_POOL_SIZE", "0")
+    with pytest.raises(ValueError, match="database_pool_size"):
+        Settings(_env_file=None)  # type: ignore[call-arg]
