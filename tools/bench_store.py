@@ -85,7 +85,7 @@ async def measure(repo: Repository, trips: Callable[[], int], tables: int, actio
     return figures
 
 
-def report(name: str, figures: Figures) -> None:
+def report(name: str, figures: Figures, trips_are: str) -> None:
     def ms(values: list[float]) -> str:
         return (f"p50 {1000 * statistics.median(values):6.2f} ms   "
                 f"p99 {1000 * percentile(values, 0.99):6.2f} ms")
@@ -96,7 +96,7 @@ def report(name: str, figures: Figures) -> None:
     print(f"  load_table                  {ms(figures.load)}")
     print(f"  record_game                 {ms(figures.finish)}")
     trips = {kind: statistics.mean(values) for kind, values in figures.trips.items()}
-    print(f"  round trips (SQLite: statements): append_action {trips['append_action']:.1f}, "
+    print(f"  {trips_are}: append_action {trips['append_action']:.1f}, "
           f"load_table {trips['load_table']:.1f}, per action (both) "
           f"{trips['append_action'] + trips['load_table']:.1f}, "
           f"record_game {trips['record_game']:.1f}")
@@ -151,9 +151,10 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{args.tables} tables x {args.actions} actions "
                   f"({args.tables * args.actions} samples per backend)")
             report("SQLite (WAL, one file)", asyncio.run(
-                bench_sqlite(folder, args.tables, args.actions)))
+                bench_sqlite(folder, args.tables, args.actions)), "statements")
             report("PostgreSQL (asyncpg pool, local socket)", asyncio.run(
-                bench_postgres(str(server.get_uri()), args.tables, args.actions)))
+                bench_postgres(str(server.get_uri()), args.tables, args.actions)),
+                "round trips")
         finally:
             server.cleanup()
     finally:
