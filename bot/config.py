@@ -17,7 +17,11 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr | None = None
     database: str = Field(default="data/tichu.sqlite3",
-                          description="SQLite file path (or sqlite:///path)")
+                          description="SQLite file path (or sqlite:///path), or a "
+                          "postgresql://user:password@host/db URL")
+    database_pool_size: int = Field(
+        default=10, ge=1, le=1000,
+        description="Most connections a bot process opens to PostgreSQL (SQLite: unused)")
     log_level: str = "INFO"
     dev_guild_id: int | None = Field(
         default=None, description="Sync commands to this guild only, instantly (development)")

@@ -1,6 +1,7 @@
 """The store: everything the bot keeps, behind the :class:`Repository` interface.
 
-``open_repository(url_or_path)`` picks the backend; SQLite is the only one today.
+``open_repository(url_or_path)`` picks the backend: SQLite (a path or a
+``sqlite:///`` URL, the embedded default) or PostgreSQL (a ``postgresql://`` URL).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from bot.store.models import (
     TableRecord,
     TableStatus,
 )
+from bot.store.postgres import PostgresRepository
 from bot.store.sqlite import SQLiteRepository
 
 __all__ = [
@@ -34,6 +36,7 @@ __all__ = [
     "LeaderboardRow",
     "PanelRecord",
     "PartnerRow",
+    "PostgresRepository",
     "RatingPoint",
     "RatingRow",
     "Repository",
@@ -50,14 +53,15 @@ _SQLITE_PREFIX = "sqlite://"
 _POSTGRES_SCHEMES = ("postgres", "postgresql")
 
 
-def open_repository(url_or_path: str) -> Repository:
+def open_repository(url_or_path: str, *, pool_size: int = 10) -> Repository:
     """The repository for ``url_or_path``, not yet opened (``await repo.open()``).
 
     - a plain path, or ``":memory:"`` → SQLite on that file;
     - ``sqlite:///relative/path.db``, ``sqlite:////absolute/path.db``,
       ``sqlite:///:memory:`` or ``sqlite://`` (in memory) → SQLite;
-    - ``postgresql://…`` (or ``postgres://``, ``postgresql+driver://``) and any other
-      ``scheme://`` → :class:`StoreError` ``unsupported_backend``.
+    - ``postgresql://…`` (or ``postgres://``, ``postgresql+asyncpg://``) → PostgreSQL,
+      through a pool of at most ``pool_size`` connections;
+    - any other ``scheme://`` → :class:`StoreError` ``unsupported_backend``.
     """
     text = url_or_path.strip()
     if not text:
@@ -74,18 +78,15 @@ def open_repository(url_or_path: str) -> Repository:
                 "sqlite:////absolute/path.db",
             )
         return SQLiteRepository(rest[1:])
-    scheme, separator, _ = text.partition("://")
+    scheme, separator, rest = text.partition("://")
     if separator:
-        base = scheme.split("+", 1)[0].lower()
-        if base in _POSTGRES_SCHEMES:
-            raise StoreError(
-                "unsupported_backend",
-                "PostgreSQL is not supported yet: only SQLite is implemented "
-                "(give a file path or a sqlite:/// URL)",
-            )
+        base, _, driver = scheme.lower().partition("+")
+        if base in _POSTGRES_SCHEMES and driver in ("", "asyncpg"):
+            # asyncpg takes postgresql:// and postgres:// but no driver suffix.
+            return PostgresRepository(f"postgresql://{rest}", pool_size=pool_size)
         raise StoreError(
             "unsupported_backend",
-            f"unknown database scheme {scheme!r}: only SQLite paths and sqlite:/// URLs "
-            "are supported",
+            f"unknown database scheme {scheme!r}: use an SQLite path, a sqlite:/// URL or "
+            "a postgresql:// URL",
         )
     return SQLiteRepository(text)

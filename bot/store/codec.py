@@ -53,7 +53,7 @@ def check_guild_settings(guild_id: int, settings: GuildSettings) -> tuple[object
     limits = (("turn_timer", settings.turn_timer, 0), ("target", settings.target, 1),
               ("tables_per_channel", settings.tables_per_channel, 1))
     for name, value, least in limits:
-        if value is not None and (not _is_int(value) or value < least or value >= 2**63):
+        if value is not None and (not _is_int(value) or value < least or value >= 2**31):
             raise StoreError("invalid_settings", f"{where}: {name} must be an integer "
                              f">= {least} or None, got {value!r}")
     return (locale, settings.turn_timer, settings.target, settings.tables_per_channel)
@@ -129,7 +129,11 @@ def load_int_list(text: object, where: str) -> list[int]:
 
 
 def parse_timestamp(value: object, where: str) -> datetime:
-    """A stored timestamp as an aware datetime in UTC."""
+    """A stored timestamp (ISO text, or a datetime from PostgreSQL) as an aware datetime
+    in UTC."""
+    if isinstance(value, datetime):
+        moment = value
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
     if not isinstance(value, str):
         raise CorruptRowError(f"{where}: expected a timestamp, found {type(value).__name__}")
     try:
@@ -166,7 +170,9 @@ def as_optional_str(value: object, where: str) -> str | None:
 
 
 def as_flag(value: object, where: str) -> bool:
-    """A stored 0/1 flag."""
+    """A stored 0/1 flag (or a PostgreSQL boolean)."""
+    if type(value) is bool:
+        return value
     if value not in (0, 1) or type(value) is not int:
         raise CorruptRowError(f"{where}: expected 0 or 1, found {value!r}")
     return value == 1

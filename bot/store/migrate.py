@@ -26,6 +26,7 @@ import aiosqlite
 from bot.store.models import StoreError
 
 MIGRATIONS_PACKAGE = "bot.store.migrations"
+POSTGRES_MIGRATIONS_PACKAGE = "bot.store.migrations.postgres"
 _FILE_NAME = re.compile(r"^(?P<version>\d{4})_(?P<name>[a-z0-9_]+)\.sql$")
 
 
@@ -43,14 +44,19 @@ class Migration:
         return f"{self.version:04d}_{self.name}"
 
 
-def load_migrations(source: Traversable | None = None) -> list[Migration]:
-    """Read the migration files of ``source`` (default: the packaged migrations),
-    sorted by number.
+def load_migrations(source: Traversable | None = None, *,
+                    postgres: bool = False) -> list[Migration]:
+    """Read the migration files of ``source`` (default: the packaged migrations of
+    SQLite, or of PostgreSQL if ``postgres``), sorted by number.
 
     Files that do not end in ``.sql`` are ignored; a ``.sql`` file with a badly
     formed name, two files with one number, a gap in the numbering or a file that
-    does not end with a complete statement raise :class:`StoreError`."""
-    directory = source if source is not None else files(MIGRATIONS_PACKAGE)
+    does not end with a complete statement raise :class:`StoreError`. (PostgreSQL
+    files run whole through the server's own parser: only emptiness is checked.)"""
+    if source is not None:
+        directory = source
+    else:
+        directory = files(POSTGRES_MIGRATIONS_PACKAGE if postgres else MIGRATIONS_PACKAGE)
     migrations: list[Migration] = []
     for entry in directory.iterdir():
         if not entry.is_file() or not entry.name.endswith(".sql"):
@@ -63,7 +69,8 @@ def load_migrations(source: Traversable | None = None) -> list[Migration]:
             )
         sql = entry.read_text(encoding="utf-8")
         migration = Migration(int(match["version"]), match["name"], sql)
-        if split_statements(sql, migration.label) == []:
+        if (not _has_code(sql) if postgres
+                else split_statements(sql, migration.label) == []):
             raise StoreError("bad_migration", f"migration {migration.label} has no statement")
         migrations.append(migration)
     migrations.sort(key=lambda m: m.version)

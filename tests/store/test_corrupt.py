@@ -23,6 +23,12 @@ from bot.store import (
 from .conftest import new_table
 
 
+@pytest.fixture
+def repo(sqlite_repo: SQLiteRepository) -> SQLiteRepository:
+    """These tests damage or inspect the SQLite file itself: SQLite only."""
+    return sqlite_repo
+
+
 def tamper(db_path: Path, sql: str, *params: object) -> None:
     """Write straight into the file with sqlite3, as a broken tool or disk would."""
     with closing(sqlite3.connect(db_path)) as conn, conn:

@@ -11,7 +11,7 @@ from bot.store import (
     GamePlayerResult,
     GameResult,
     LeaderboardRow,
-    SQLiteRepository,
+    Repository,
     StoreError,
     TableStatus,
 )
@@ -33,7 +33,7 @@ def players(seats: list[Seat], winning_team: int) -> list[GamePlayerResult]:
     ]
 
 
-async def record(repo: SQLiteRepository, seats: list[Seat], winner: int, day: int, *,
+async def record(repo: Repository, seats: list[Seat], winner: int, day: int, *,
                  guild_id: int = 1, game: str = "tichu") -> GameResult:
     table = await new_table(repo, guild_id=guild_id, game=game, channel_id=1000 + day)
     result = GameResult(
@@ -46,7 +46,7 @@ async def record(repo: SQLiteRepository, seats: list[Seat], winner: int, day: in
 
 
 @pytest.fixture
-async def season(repo: SQLiteRepository) -> list[GameResult]:
+async def season(repo: Repository) -> list[GameResult]:
     """Four games of guild 1 (and two that must not count): see the expected totals."""
     robot: Seat = (None, "Robot", {"tichu_called": 1, "tichu_won": 1})
     games = [
@@ -95,7 +95,7 @@ EXPECTED = [
 
 
 async def test_the_leaderboard_ranks_humans_by_rating(
-        repo: SQLiteRepository, season: list[GameResult]) -> None:
+        repo: Repository, season: list[GameResult]) -> None:
     board = await repo.leaderboard(1, "tichu")
     assert board == EXPECTED
     assert [row.rating for row in board] == sorted((row.rating for row in board), reverse=True)
@@ -106,7 +106,7 @@ async def test_the_leaderboard_ranks_humans_by_rating(
 
 
 async def test_the_computer_level_is_rated_like_a_player(
-        repo: SQLiteRepository, season: list[GameResult]) -> None:
+        repo: Repository, season: list[GameResult]) -> None:
     ratings = {row.player: row for row in await repo.ratings(1, "tichu")}
     assert set(ratings) == {"u:100", "u:200", "u:300", "u:400", "u:500", "cpu:hard"}
     assert ratings["cpu:hard"].user_id is None and ratings["cpu:hard"].games == 3
@@ -114,7 +114,7 @@ async def test_the_computer_level_is_rated_like_a_player(
 
 
 async def test_rebuilding_the_ratings_gives_the_same_numbers(
-        repo: SQLiteRepository, season: list[GameResult]) -> None:
+        repo: Repository, season: list[GameResult]) -> None:
     before = {guild: await repo.ratings(guild, game)
               for guild, game in ((1, "tichu"), (2, "tichu"), (1, "chinois"))}
     history = await repo.rating_history(1, "tichu", BOB)
@@ -128,14 +128,14 @@ async def test_rebuilding_the_ratings_gives_the_same_numbers(
 
 
 async def test_partners_are_teammates_by_shared_wins(
-        repo: SQLiteRepository, season: list[GameResult]) -> None:
+        repo: Repository, season: list[GameResult]) -> None:
     partners = await repo.partners(1, "tichu", ANN)
     assert [(p.player, p.games, p.wins) for p in partners] == [
         ("u:200", 1, 1), ("u:300", 1, 1), ("u:400", 1, 0)]
     assert (await repo.partners(1, "tichu", BOB))[0].player == "cpu:hard"
 
 
-async def test_load_game_is_per_guild(repo: SQLiteRepository,
+async def test_load_game_is_per_guild(repo: Repository,
                                       season: list[GameResult]) -> None:
     first = season[0]
     assert first.id is not None
@@ -143,7 +143,7 @@ async def test_load_game_is_per_guild(repo: SQLiteRepository,
     assert await repo.load_game(2, first.id) is None
 
 
-async def test_the_leaderboard_pages(repo: SQLiteRepository, season: list[GameResult]) -> None:
+async def test_the_leaderboard_pages(repo: Repository, season: list[GameResult]) -> None:
     assert await repo.leaderboard(1, "tichu", limit=2) == EXPECTED[:2]
     assert await repo.leaderboard(1, "tichu", limit=2, offset=2) == EXPECTED[2:4]
     assert await repo.leaderboard(1, "tichu", limit=2, offset=4) == EXPECTED[4:]
@@ -154,7 +154,7 @@ async def test_the_leaderboard_pages(repo: SQLiteRepository, season: list[GameRe
     assert caught.value.code == "invalid_argument"
 
 
-async def test_other_guilds_and_games_are_separate(repo: SQLiteRepository,
+async def test_other_guilds_and_games_are_separate(repo: Repository,
                                                    season: list[GameResult]) -> None:
     other_guild = await repo.leaderboard(2, "tichu")
     assert [(r.user_id, r.games, r.wins) for r in other_guild] == [
@@ -164,7 +164,7 @@ async def test_other_guilds_and_games_are_separate(repo: SQLiteRepository,
     assert await repo.leaderboard(3, "tichu") == []
 
 
-async def test_player_stats(repo: SQLiteRepository, season: list[GameResult]) -> None:
+async def test_player_stats(repo: Repository, season: list[GameResult]) -> None:
     for expected in EXPECTED:
         assert await repo.player_stats(1, "tichu", expected.user_id) == expected
     assert await repo.player_stats(1, "tichu", 999) is None
@@ -174,7 +174,7 @@ async def test_player_stats(repo: SQLiteRepository, season: list[GameResult]) ->
                                             **rated(2.430406809, 1))
 
 
-async def test_recent_games_newest_first(repo: SQLiteRepository,
+async def test_recent_games_newest_first(repo: Repository,
                                          season: list[GameResult]) -> None:
     first, second, third, fourth = season
     assert await repo.recent_games(1, "tichu") == [fourth, third, second, first]
@@ -188,7 +188,7 @@ async def test_recent_games_newest_first(repo: SQLiteRepository,
     assert newest.players[2].bot_level == "hard" and newest.players[2].user_id is None
 
 
-async def test_record_game_finishes_the_table(repo: SQLiteRepository) -> None:
+async def test_record_game_finishes_the_table(repo: Repository) -> None:
     table = await new_table(repo)
     await new_table(repo, channel_id=99)
     assert table.id in await repo.active_table_ids()
@@ -206,7 +206,7 @@ async def test_record_game_finishes_the_table(repo: SQLiteRepository) -> None:
     assert game.finished_at is not None  # stamped by the store
 
 
-async def test_record_game_is_all_or_nothing(repo: SQLiteRepository) -> None:
+async def test_record_game_is_all_or_nothing(repo: Repository) -> None:
     table = await new_table(repo)
     bad_team: Any = None
     broken = GameResult(
@@ -239,7 +239,7 @@ async def test_record_game_is_all_or_nothing(repo: SQLiteRepository) -> None:
      "invalid_stats"),
     ({"players": [GamePlayerResult(0, ANN, None, "Ann", 0, True, {"": 1})]}, "invalid_stats"),
 ])
-async def test_record_game_refuses_bad_results(repo: SQLiteRepository, change: dict[str, Any],
+async def test_record_game_refuses_bad_results(repo: Repository, change: dict[str, Any],
                                                code: str) -> None:
     table = await new_table(repo)
     fields: dict[str, Any] = {
@@ -252,7 +252,7 @@ async def test_record_game_refuses_bad_results(repo: SQLiteRepository, change: d
     assert await repo.recent_games(1, "tichu") == []
 
 
-async def test_a_user_in_two_seats_counts_one_game(repo: SQLiteRepository) -> None:
+async def test_a_user_in_two_seats_counts_one_game(repo: Repository) -> None:
     """A test table where one person plays both seats of a team."""
     await record(repo, [(ANN, "Ann", {"tichu_called": 1}), (None, "Robot", {}),
                         (ANN, "Ann", {"tichu_called": 1, "tichu_won": 1}), (None, "Robot", {})],

@@ -23,6 +23,12 @@ NOTES = Migration(
 )
 
 
+@pytest.fixture
+def repo(sqlite_repo: SQLiteRepository) -> SQLiteRepository:
+    """These tests damage or inspect the SQLite file itself: SQLite only."""
+    return sqlite_repo
+
+
 def user_version(path: Path) -> int:
     with closing(sqlite3.connect(path)) as conn:
         return int(conn.execute("PRAGMA user_version").fetchone()[0])

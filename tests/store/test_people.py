@@ -4,7 +4,6 @@ drafts, hand panels, several tables per channel, and the bot's metadata."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,13 +12,13 @@ from bot.store import (
     ActionRecord,
     GuildSettings,
     PanelRecord,
+    Repository,
     SeatRecord,
-    SQLiteRepository,
     StoreError,
     TableStatus,
 )
 
-from .conftest import new_table
+from .conftest import Backend, new_table
 
 PARIS = timezone(timedelta(hours=2))
 
@@ -30,8 +29,8 @@ def panel(user_id: int, token: str = "tok-1", message_id: int = 900,
                        created_at=created_at or datetime(2026, 1, 2, 3, 4, 5, 6789, tzinfo=UTC))
 
 
-async def test_guild_settings_default_to_unset_and_round_trip(repo: SQLiteRepository,
-                                                             db_path: Path) -> None:
+async def test_guild_settings_default_to_unset_and_round_trip(repo: Repository,
+                                                             backend: Backend) -> None:
     assert await repo.guild_settings(7) == GuildSettings()  # no guild row at all
     await repo.ensure_guild(8, "de")
     assert await repo.guild_settings(8) == GuildSettings()  # a row but no settings
@@ -47,7 +46,7 @@ async def test_guild_settings_default_to_unset_and_round_trip(repo: SQLiteReposi
     await repo.ensure_guild(8, "pl")
     assert (await repo.guild_settings(8)).locale == "fr"
     await repo.close()
-    async with SQLiteRepository(db_path) as again:
+    async with backend.repository() as again:
         assert await again.guild_settings(7) == GuildSettings(turn_timer=45)
         assert await again.guild_settings(8) == GuildSettings(locale="fr")
         table = await new_table(again, guild_id=8)
@@ -60,7 +59,7 @@ async def test_guild_settings_default_to_unset_and_round_trip(repo: SQLiteReposi
     GuildSettings(target="500"),  # type: ignore[arg-type]
     GuildSettings(turn_timer=2**63),
 ])
-async def test_bad_guild_settings_are_refused(repo: SQLiteRepository,
+async def test_bad_guild_settings_are_refused(repo: Repository,
                                               bad: GuildSettings) -> None:
     await repo.save_guild_settings(1, GuildSettings(target=1000))
     with pytest.raises(StoreError) as caught:
@@ -69,7 +68,7 @@ async def test_bad_guild_settings_are_refused(repo: SQLiteRepository,
     assert await repo.guild_settings(1) == GuildSettings(target=1000)
 
 
-async def test_away_seats_are_stored_and_loaded(repo: SQLiteRepository) -> None:
+async def test_away_seats_are_stored_and_loaded(repo: Repository) -> None:
     table = await new_table(repo)
     assert [seat.away for seat in table.seats] == [False] * 4
     seats = [SeatRecord(0, 100, "Ann", "normal", away=True), SeatRecord(1, None, "Robot", "hard"),
@@ -90,8 +89,8 @@ async def test_away_seats_are_stored_and_loaded(repo: SQLiteRepository) -> None:
     assert again is not None and again.seats == seats
 
 
-async def test_drafts_are_saved_replaced_deleted_and_loaded(repo: SQLiteRepository,
-                                                           db_path: Path) -> None:
+async def test_drafts_are_saved_replaced_deleted_and_loaded(repo: Repository,
+                                                           backend: Backend) -> None:
     table = await new_table(repo)
     other = await new_table(repo, channel_id=11)
     assert table.drafts == {}
@@ -106,14 +105,14 @@ async def test_drafts_are_saved_replaced_deleted_and_loaded(repo: SQLiteReposito
     await repo.save_draft(table.id, 0, None)
     await repo.save_draft(table.id, 3, None)  # deleting what is not there is harmless
     await repo.close()
-    async with SQLiteRepository(db_path) as again:
+    async with backend.repository() as again:
         reloaded = await again.load_table(table.id)
         assert reloaded is not None and reloaded.drafts == {2: picks}
         other_loaded = await again.load_table(other.id)
         assert other_loaded is not None and other_loaded.drafts == {2: {"x": 1}}
 
 
-async def test_bad_drafts_are_refused(repo: SQLiteRepository) -> None:
+async def test_bad_drafts_are_refused(repo: Repository) -> None:
     table = await new_table(repo)
     await repo.save_draft(table.id, 1, {"keep": True})
     attempts: list[tuple[int, int, Any, str]] = [
@@ -131,7 +130,7 @@ async def test_bad_drafts_are_refused(repo: SQLiteRepository) -> None:
     assert loaded is not None and loaded.drafts == {1: {"keep": True}}
 
 
-async def test_panels_are_one_per_person_per_table(repo: SQLiteRepository) -> None:
+async def test_panels_are_one_per_person_per_table(repo: Repository) -> None:
     table = await new_table(repo)
     other = await new_table(repo, channel_id=11)
     first = panel(100)
@@ -156,7 +155,7 @@ async def test_panels_are_one_per_person_per_table(repo: SQLiteRepository) -> No
     assert elsewhere is not None and elsewhere.panels[100].token == "elsewhere"
 
 
-async def test_bad_panels_are_refused(repo: SQLiteRepository) -> None:
+async def test_bad_panels_are_refused(repo: Repository) -> None:
     table = await new_table(repo)
     bad_panels = [panel(100, token=""), panel(-1), panel(100, message_id=2**64),
                   PanelRecord(100, 1, "t", 2, "now")]  # type: ignore[arg-type]
@@ -171,7 +170,7 @@ async def test_bad_panels_are_refused(repo: SQLiteRepository) -> None:
     assert loaded is not None and loaded.panels == {}
 
 
-async def test_several_active_tables_per_channel(repo: SQLiteRepository) -> None:
+async def test_several_active_tables_per_channel(repo: Repository) -> None:
     first = await new_table(repo, channel_id=10)
     second = await new_table(repo, channel_id=10)
     third = await new_table(repo, channel_id=10)
@@ -195,7 +194,7 @@ async def test_several_active_tables_per_channel(repo: SQLiteRepository) -> None
     assert await repo.count_active_tables(10) == 2
 
 
-async def test_metadata(repo: SQLiteRepository, db_path: Path) -> None:
+async def test_metadata(repo: Repository, backend: Backend) -> None:
     assert await repo.get_meta("commands_hash") is None
     await repo.set_meta("commands_hash", "abc")
     await repo.set_meta("commands_hash", "def")
@@ -207,12 +206,12 @@ async def test_metadata(repo: SQLiteRepository, db_path: Path) -> None:
             await bad
         assert caught.value.code == "invalid_argument"
     await repo.close()
-    async with SQLiteRepository(db_path) as again:
+    async with backend.repository() as again:
         assert await again.get_meta("commands_hash") == "def"
         assert await again.get_meta("other") == ""
 
 
-async def test_actions_carry_their_time_for_the_last_human_action(repo: SQLiteRepository) -> None:
+async def test_actions_carry_their_time_for_the_last_human_action(repo: Repository) -> None:
     table = await new_table(repo)
     moments = [datetime(2026, 3, 1, 10, minute, tzinfo=UTC) for minute in range(3)]
     payloads = [{"type": "deal"}, {"type": "play", "by": "human"}, {"type": "pass", "by": "timer"}]

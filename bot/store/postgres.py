@@ -1,0 +1,905 @@
+"""The PostgreSQL backend of the store (asyncpg), behind :class:`Repository`.
+
+A pool of connections shared by the methods; each write that takes more than one
+statement runs in its own transaction, retried when PostgreSQL reports a
+serialization failure or a deadlock (the whole transaction runs again, so a
+retry never half-applies). Several bot processes may share one database:
+
+- ratings stay right when games finish at the same moment in different processes:
+  ``record_game`` takes a transaction-scoped advisory lock per guild and game
+  before it numbers the game and reads the ratings, so the games of one
+  leaderboard are rated one after the other, in their finish order;
+- ``lock_shards`` takes a session advisory lock per shard on a connection of its
+  own, held until :meth:`PostgresRepository.close` (or the process's death).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import random
+import weakref
+from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
+from datetime import UTC, datetime
+from types import TracebackType
+from typing import Any, Literal, Self, TypeAlias, TypeVar
+
+import asyncpg
+from asyncpg.pool import PoolConnectionProxy
+
+from bot.ratings import RatedGame, Rating, Seat, rate_game, user_of
+from bot.store.codec import (
+    as_int,
+    as_str,
+    check_draft,
+    check_guild_settings,
+    check_meta_key,
+    check_panel,
+    dump_json,
+    load_json,
+    utc_now,
+)
+from bot.store.migrate import Migration, load_migrations
+from bot.store.models import (
+    ActionRecord,
+    GameResult,
+    GuildSettings,
+    LeaderboardRow,
+    PanelRecord,
+    PartnerRow,
+    RatingPoint,
+    RatingRow,
+    SeatRecord,
+    SequenceConflictError,
+    StoreError,
+    TableRecord,
+    TableStatus,
+)
+from bot.store.rows import (
+    ACTIVE,
+    OVER,
+    as_float,
+    check_game,
+    check_page,
+    check_seats,
+    check_shards,
+    check_status,
+    games_from_rows,
+    leaderboard_rows,
+    partner_rows,
+    rated_games_from_rows,
+    rated_seats,
+    rating_points,
+    rating_rows,
+    settings_from_row,
+    table_from_rows,
+    table_missing,
+)
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+Conn: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
+Isolation = Literal["read_committed", "repeatable_read", "serializable"]
+Tx = Callable[[Conn], Awaitable[T]]
+
+# Advisory lock keys. The two-key form (int4, int4) and the one-key form (int8) are
+# separate spaces in PostgreSQL: shards use (SHARD_LOCK_CLASS, shard id), the
+# migrations and ratings use int8 keys.
+SHARD_LOCK_CLASS = 0x7469  # "ti"
+MIGRATION_LOCK_KEY = 0x7469_6368_7500_0001
+RETRYABLE = (asyncpg.SerializationError, asyncpg.DeadlockDetectedError)
+
+_TABLE_COLUMNS = (
+    "id, guild_id, channel_id, thread_id, message_id, ping_message_id, host_id, game, "
+    "status, seed, options::text AS options, locale, created_at, updated_at"
+)
+
+# The same ranking as SQLite's (bot/store/sqlite.py), in PostgreSQL's dialect.
+_PLAYER_TOTALS = """
+WITH entries AS (
+    SELECT gp.user_id, gp.game_id, gp.seat, gp.name, gp.won, g.finished_at
+    FROM games AS g
+    JOIN game_players AS gp ON gp.game_id = g.id
+    WHERE g.guild_id = $1 AND g.game = $2 AND gp.user_id IS NOT NULL
+),
+totals AS (
+    SELECT user_id,
+           COUNT(DISTINCT game_id) AS games,
+           COUNT(DISTINCT CASE WHEN won THEN game_id END) AS wins
+    FROM entries
+    GROUP BY user_id
+),
+latest AS (
+    SELECT user_id, name FROM (
+        SELECT user_id, name,
+               ROW_NUMBER() OVER (PARTITION BY user_id
+                                  ORDER BY finished_at DESC, game_id DESC, seat) AS pick
+        FROM entries
+    ) AS named WHERE pick = 1
+),
+ranked AS (
+    SELECT t.user_id, l.name, t.games, t.wins, r.ordinal,
+           ROW_NUMBER() OVER (ORDER BY r.ordinal IS NULL, r.ordinal DESC, t.wins DESC,
+                                       CAST(t.wins AS double precision) / t.games DESC,
+                                       t.games DESC, t.user_id) AS rank
+    FROM totals AS t JOIN latest AS l ON l.user_id = t.user_id
+    LEFT JOIN ratings AS r ON r.guild_id = $1 AND r.game = $2
+                          AND r.player = 'u:' || t.user_id
+),
+page AS (
+    SELECT * FROM ranked WHERE $3::bigint IS NULL OR user_id = $3
+    ORDER BY rank LIMIT $4 OFFSET $5
+),
+stat_totals AS (
+    SELECT e.user_id, s.key, SUM(s.value) AS total
+    FROM entries AS e
+    JOIN game_player_stats AS s ON s.game_id = e.game_id AND s.seat = e.seat
+    WHERE e.user_id IN (SELECT user_id FROM page)
+    GROUP BY e.user_id, s.key
+)
+SELECT p.rank, p.user_id, p.name, p.games::bigint AS games, p.wins::bigint AS wins,
+       p.ordinal, st.key, st.total::bigint AS total
+FROM page AS p LEFT JOIN stat_totals AS st ON st.user_id = p.user_id
+ORDER BY p.rank, st.key
+"""
+
+# A table with its seats, actions, drafts and panels in one statement: the child rows
+# come as JSON arrays of objects with the same columns as SQLite's rows (JSON columns
+# as text, timestamps as ISO text), read by the same code (bot.store.rows).
+_LOAD_TABLE = f"""
+SELECT {_TABLE_COLUMNS},
+  (SELECT COALESCE(json_agg(json_build_object(
+       'seat', seat, 'user_id', user_id, 'name', name, 'bot_level', bot_level, 'away', away)
+       ORDER BY seat), '[]') FROM seats WHERE table_id = $1)::text AS seats,
+  (SELECT COALESCE(json_agg(json_build_object(
+       'seq', seq, 'payload', payload::text, 'created_at', created_at) ORDER BY seq), '[]')
+   FROM actions WHERE table_id = $1)::text AS actions,
+  (SELECT COALESCE(json_agg(json_build_object('seat', seat, 'data', data::text)
+       ORDER BY seat), '[]') FROM drafts WHERE table_id = $1)::text AS drafts,
+  (SELECT COALESCE(json_agg(json_build_object(
+       'user_id', user_id, 'application_id', application_id, 'token', token,
+       'message_id', message_id, 'created_at', created_at) ORDER BY user_id), '[]')
+   FROM panels WHERE table_id = $1)::text AS panels
+FROM tables WHERE id = $1
+"""
+
+_GAME_COLUMNS = ("g.id, g.table_id, g.guild_id, g.game, g.scores::text AS scores, g.winner, "
+                 "g.replay::text AS replay, g.finished_at")
+
+
+def _utc(moment: datetime) -> datetime:
+    """An aware datetime in UTC (a naive one is taken to be UTC already)."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _count(status: str) -> int:
+    """The row count of a command status such as ``INSERT 0 1`` or ``UPDATE 3``."""
+    try:
+        return int(status.rsplit(" ", 1)[-1])
+    except ValueError:
+        return 0
+
+
+def rating_lock_key(guild_id: int, game: str) -> int:
+    """The advisory lock key that serializes the rating of one guild's game."""
+    digest = hashlib.blake2b(f"rating:{guild_id}:{game}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """The pool's reset between two uses of a connection: nothing to do, which saves a
+    round trip per method. The methods leave no session state behind (no SET, LISTEN,
+    cursor or session lock: the shard locks live on a connection of their own), and
+    asyncpg still rolls back a transaction left open before calling this."""
+
+
+def _error_code(error: asyncpg.PostgresError) -> str:
+    if isinstance(error, RETRYABLE):
+        return "busy"
+    if isinstance(error, asyncpg.IntegrityConstraintViolationError):
+        return "constraint_failed"
+    if isinstance(error, asyncpg.DataError):
+        return "invalid_value"
+    return "database_error"
+
+
+class PostgresRepository:
+    """The store in a PostgreSQL database, through an asyncpg pool.
+
+    ``dsn`` is a ``postgresql://`` URL; ``pool_size`` the most connections the pool
+    opens; ``retries`` how many times a transaction is tried when PostgreSQL asks
+    for it (serialization failure, deadlock); ``migrations`` replaces the packaged
+    ones (tests)."""
+
+    def __init__(self, dsn: str, *, pool_size: int = 10, retries: int = 8,
+                 migrations: Sequence[Migration] | None = None,
+                 on_connect: Callable[[asyncpg.Connection], Coroutine[Any, Any, None]] | None
+                 = None,
+                 ) -> None:
+        if pool_size < 1:
+            raise StoreError("invalid_argument", f"the pool size must be >= 1, got {pool_size}")
+        self._dsn = dsn
+        self._pool_size = pool_size
+        self._retries = max(1, retries)
+        self._migrations = (list(migrations) if migrations is not None
+                            else load_migrations(postgres=True))
+        self._on_connect = on_connect  # called for each new pooled connection (benchmarks)
+        self._pool: asyncpg.Pool | None = None
+        self._shard_conn: asyncpg.Connection | None = None
+        self._shards: set[int] = set()
+        self._state = asyncio.Lock()
+        self._append_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary())
+
+    @property
+    def dsn(self) -> str:
+        return self._dsn
+
+    @property
+    def pool_size(self) -> int:
+        return self._pool_size
+
+    # -- connection ----------------------------------------------------------------
+
+    async def open(self) -> None:
+        """Connect (the pool) and apply pending migrations (no-op if open)."""
+        async with self._state:
+            if self._pool is not None:
+                return
+            try:
+                pool = await asyncpg.create_pool(self._dsn, min_size=1,
+                                                 max_size=self._pool_size,
+                                                 init=self._on_connect, reset=_keep_session)
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+                raise StoreError("open_failed", f"cannot connect to PostgreSQL: {error}") \
+                    from error
+            try:
+                async with pool.acquire() as conn:
+                    await self._migrate(conn)
+                    await self._rate_older_games(conn)
+            except BaseException as error:
+                await pool.close()
+                if isinstance(error, asyncpg.PostgresError):
+                    raise StoreError("open_failed", f"cannot open the database: {error}") \
+                        from error
+                raise
+            self._pool = pool
+
+    async def _migrate(self, conn: Conn) -> list[int]:
+        known = self._migrations
+        latest = known[-1].version if known else 0
+        applied: list[int] = []
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK_KEY)
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, "
+                "name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())")
+        for migration in known:
+            try:
+                async with conn.transaction():
+                    # One process at a time; the version is read again under the lock.
+                    await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK_KEY)
+                    current = await conn.fetchval(
+                        "SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+                    if current > latest:
+                        raise StoreError(
+                            "schema_too_new",
+                            f"the database is at schema version {current} but this code knows "
+                            f"only up to {latest}; run a newer version of the bot")
+                    if current >= migration.version:
+                        continue
+                    await conn.execute(migration.sql)
+                    await conn.execute(
+                        "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
+                        migration.version, migration.name)
+                    applied.append(migration.version)
+            except asyncpg.PostgresError as error:
+                raise StoreError("migration_failed",
+                                 f"migration {migration.label} failed: {error}") from error
+        return applied
+
+    async def _rate_older_games(self, conn: Conn) -> None:
+        """Rate the games stored before ratings existed (as SQLite does)."""
+        if await conn.fetchval(
+                "SELECT EXISTS (SELECT 1 FROM games) AND NOT EXISTS (SELECT 1 FROM ratings)"):
+            async with conn.transaction():
+                count = await self._rebuild(conn)
+            log.info("rated %d games stored before ratings existed", count)
+
+    async def close(self) -> None:
+        """Release the shard locks and close the pool (no-op if closed)."""
+        async with self._state:
+            pool, self._pool = self._pool, None
+            shard_conn, self._shard_conn = self._shard_conn, None
+            self._shards.clear()
+            if shard_conn is not None:
+                await shard_conn.close()  # the session's advisory locks go with it
+            if pool is not None:
+                await pool.close()
+
+    async def __aenter__(self) -> Self:
+        await self.open()
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None,
+                        exc: BaseException | None, traceback: TracebackType | None) -> None:
+        await self.close()
+
+    def _the_pool(self) -> asyncpg.Pool:
+        if self._pool is None:
+            raise StoreError("not_open", "the store is not open (call open() first)")
+        return self._pool
+
+    async def _run(self, what: str, work: Tx[T], *, transaction: bool = True,
+                   isolation: Isolation = "read_committed", readonly: bool = False) -> T:
+        """Run ``work`` on a pooled connection, inside a transaction unless told not to;
+        the whole transaction is tried again on a serialization failure or deadlock.
+        PostgreSQL errors come out as :class:`StoreError`."""
+        pool = self._the_pool()
+        for attempt in range(1, self._retries + 1):
+            try:
+                async with pool.acquire() as conn:
+                    if not transaction:
+                        return await work(conn)
+                    async with conn.transaction(isolation=isolation, readonly=readonly):
+                        return await work(conn)
+            except RETRYABLE as error:
+                if attempt == self._retries:
+                    raise StoreError("busy", f"{what}: gave up after {attempt} tries: "
+                                     f"{error}") from error
+                log.debug("%s: %s, try %d again", what, type(error).__name__, attempt + 1)
+                await asyncio.sleep(random.uniform(0, 0.002 * 2**attempt))
+            except asyncpg.PostgresError as error:
+                raise StoreError(_error_code(error), f"{what}: {error}") from error
+            except asyncpg.InterfaceError as error:
+                # A value asyncpg cannot send (an id past 64 bits …) is a ValueError too.
+                code = "invalid_value" if isinstance(error, ValueError) else "database_error"
+                raise StoreError(code, f"{what}: {error}") from error
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    # -- schema and guilds ---------------------------------------------------------
+
+    async def schema_version(self) -> int:
+        """The number of the last migration applied."""
+        async def work(conn: Conn) -> int:
+            return int(await conn.fetchval(
+                "SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
+        return await self._run("schema_version", work, transaction=False)
+
+    async def ensure_guild(self, guild_id: int, locale: str) -> None:
+        """Create or update the guild's row (Discord's locale of the guild)."""
+        now = utc_now()
+
+        async def work(conn: Conn) -> None:
+            await conn.execute(
+                "INSERT INTO guilds (id, locale, created_at, updated_at) VALUES ($1, $2, $3, $3) "
+                "ON CONFLICT (id) DO UPDATE SET locale = excluded.locale, "
+                "updated_at = excluded.updated_at", guild_id, locale, now)
+        await self._run("ensure_guild", work, transaction=False)
+
+    @staticmethod
+    async def _ensure_guild_row(conn: Conn, guild_id: int, now: datetime) -> None:
+        await conn.execute(
+            "INSERT INTO guilds (id, created_at, updated_at) VALUES ($1, $2, $2) "
+            "ON CONFLICT (id) DO NOTHING", guild_id, now)
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """The settings the guild's admins chose (all None if none, or no such guild)."""
+        async def work(conn: Conn) -> GuildSettings:
+            row = await conn.fetchrow(
+                "SELECT locale, turn_timer, target, tables_per_channel FROM guild_settings "
+                "WHERE guild_id = $1", guild_id)
+            return settings_from_row(guild_id, row)
+        return await self._run("guild_settings", work, transaction=False)
+
+    async def save_guild_settings(self, guild_id: int, settings: GuildSettings) -> None:
+        """Replace the guild's settings, creating the guild's row if needed."""
+        row = check_guild_settings(guild_id, settings)
+        now = utc_now()
+
+        async def work(conn: Conn) -> None:
+            await self._ensure_guild_row(conn, guild_id, now)
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id, locale, turn_timer, target, "
+                "tables_per_channel, updated_at) VALUES ($1, $2, $3, $4, $5, $6) "
+                "ON CONFLICT (guild_id) DO UPDATE SET locale = excluded.locale, "
+                "turn_timer = excluded.turn_timer, target = excluded.target, "
+                "tables_per_channel = excluded.tables_per_channel, "
+                "updated_at = excluded.updated_at", guild_id, *row, now)
+        await self._run("save_guild_settings", work)
+
+    async def get_meta(self, key: str) -> str | None:
+        """The bookkeeping value under ``key`` (None if unset)."""
+        check_meta_key(key)
+
+        async def work(conn: Conn) -> str | None:
+            value = await conn.fetchval("SELECT value FROM meta WHERE key = $1", key)
+            return None if value is None else as_str(value, f"meta {key!r}")
+        return await self._run("get_meta", work, transaction=False)
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Set a bookkeeping value."""
+        check_meta_key(key)
+        if not isinstance(value, str):
+            raise StoreError("invalid_argument", f"meta {key!r}: the value must be a text")
+
+        async def work(conn: Conn) -> None:
+            await conn.execute("INSERT INTO meta (key, value) VALUES ($1, $2) "
+                               "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                               key, value)
+        await self._run("set_meta", work, transaction=False)
+
+    # -- tables --------------------------------------------------------------------
+
+    async def create_table(self, *, guild_id: int, channel_id: int, host_id: int, game: str,
+                           seed: str, options: dict[str, Any], locale: str,
+                           seats: list[SeatRecord]) -> TableRecord:
+        """Insert a new table in status lobby with its seats, and return it with its id."""
+        options_json = dump_json(options, "table options")
+        seat_rows = check_seats(seats, "new table")
+        now = utc_now()
+
+        async def work(conn: Conn) -> TableRecord:
+            await self._ensure_guild_row(conn, guild_id, now)
+            table_id = await conn.fetchval(
+                "INSERT INTO tables (guild_id, channel_id, host_id, game, status, seed, options,"
+                " locale, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8,"
+                " $9, $9) RETURNING id",
+                guild_id, channel_id, host_id, game, TableStatus.LOBBY.value, seed,
+                options_json, locale, now)
+            await conn.executemany(
+                "INSERT INTO seats (table_id, seat, user_id, name, bot_level, away) "
+                "VALUES ($1, $2, $3, $4, $5, $6)", [(table_id, *row) for row in seat_rows])
+            table = await self._load(conn, table_id)
+            if table is None:  # pragma: no cover - inserted just above
+                raise table_missing(table_id)
+            return table
+        return await self._run("create_table", work)
+
+    async def update_table(self, table_id: int, *, status: TableStatus | None = None,
+                           thread_id: int | None = None, message_id: int | None = None,
+                           ping_message_id: int | None = None,
+                           options: dict[str, Any] | None = None) -> None:
+        """Change some fields of a table (None leaves a field unchanged)."""
+        changes: dict[str, object] = {}
+        if status is not None:
+            changes["status"] = check_status(table_id, status)
+        if thread_id is not None:
+            changes["thread_id"] = thread_id
+        if message_id is not None:
+            changes["message_id"] = message_id
+        if ping_message_id is not None:
+            changes["ping_message_id"] = ping_message_id
+        if options is not None:
+            changes["options"] = dump_json(options, f"table {table_id} options")
+        changes["updated_at"] = utc_now()
+        # Column names come from the fixed keys above, never from the caller.
+        assignments = ", ".join(
+            f"{column} = ${i}" + ("::jsonb" if column == "options" else "")
+            for i, column in enumerate(changes, start=2))
+
+        async def work(conn: Conn) -> int:
+            return _count(await conn.execute(
+                f"UPDATE tables SET {assignments} WHERE id = $1", table_id, *changes.values()))
+        if await self._run("update_table", work, transaction=False) == 0:
+            raise table_missing(table_id)
+
+    async def clear_ping(self, table_id: int) -> None:
+        """Forget the table's ping message id."""
+        async def work(conn: Conn) -> int:
+            return _count(await conn.execute(
+                "UPDATE tables SET ping_message_id = NULL, updated_at = $2 WHERE id = $1",
+                table_id, utc_now()))
+        if await self._run("clear_ping", work, transaction=False) == 0:
+            raise table_missing(table_id)
+
+    async def save_seats(self, table_id: int, seats: list[SeatRecord]) -> None:
+        """Replace the table's seats."""
+        seat_rows = check_seats(seats, f"table {table_id}")
+
+        async def work(conn: Conn) -> None:
+            if _count(await conn.execute("UPDATE tables SET updated_at = $2 WHERE id = $1",
+                                         table_id, utc_now())) == 0:
+                raise table_missing(table_id)
+            await conn.execute("DELETE FROM seats WHERE table_id = $1", table_id)
+            await conn.executemany(
+                "INSERT INTO seats (table_id, seat, user_id, name, bot_level, away) "
+                "VALUES ($1, $2, $3, $4, $5, $6)", [(table_id, *row) for row in seat_rows])
+        await self._run("save_seats", work)
+
+    async def append_action(self, table_id: int, action: ActionRecord) -> None:
+        """Append one action in one statement (one round trip); raises
+        :class:`SequenceConflictError` if ``seq`` is taken or is not the next number."""
+        seq = action.seq
+        if type(seq) is not int or seq < 1:
+            raise SequenceConflictError(
+                f"table {table_id}: action seq must be a positive integer, got {seq!r}")
+        if not isinstance(action.payload, dict):
+            raise StoreError("invalid_action", f"table {table_id}, action {seq}: "
+                             f"payload must be a dict, got {type(action.payload).__name__}")
+        payload = dump_json(action.payload, f"table {table_id}, action {seq} payload")
+        created_at = _utc(action.created_at or utc_now())
+
+        async def insert(conn: Conn) -> int:
+            try:
+                # The row goes in only if the table's last seq is seq - 1; two writers
+                # of one seq meet on the primary key (DO NOTHING: not inserted).
+                return _count(await conn.execute(
+                    "INSERT INTO actions (table_id, seq, payload, created_at) "
+                    "SELECT $1, $2, $3::jsonb, $4 "
+                    "WHERE (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = $1) "
+                    "= $2 - 1 ON CONFLICT DO NOTHING", table_id, seq, payload, created_at))
+            except asyncpg.ForeignKeyViolationError:
+                return 0
+
+        # One process's appends to one table reach the server in call order (as on
+        # SQLite's single connection): asyncio.Lock serves its waiters first come,
+        # first served. Other tables' appends go on in parallel.
+        lock = self._append_locks.get(table_id)
+        if lock is None:
+            lock = self._append_locks[table_id] = asyncio.Lock()
+        async with lock:
+            inserted = await self._run("append_action", insert, transaction=False)
+        if inserted == 1:
+            return
+
+        async def diagnose(conn: Conn) -> asyncpg.Record:
+            row = await conn.fetchrow(
+                "SELECT EXISTS (SELECT 1 FROM tables WHERE id = $1) AS found, "
+                "(SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = $1) AS last",
+                table_id)
+            assert row is not None
+            return row
+        row = await self._run("append_action", diagnose, transaction=False)
+        if not row["found"]:
+            raise table_missing(table_id)
+        last = row["last"]
+        raise SequenceConflictError(
+            f"table {table_id}: action seq {seq} refused, the last stored seq is {last} "
+            f"(the next must be {last + 1})")
+
+    async def load_table(self, table_id: int) -> TableRecord | None:
+        """The table with its seats, actions, drafts and panels, in one statement (one
+        round trip, one snapshot)."""
+        async def work(conn: Conn) -> TableRecord | None:
+            return await self._load(conn, table_id)
+        return await self._run("load_table", work, transaction=False)
+
+    @staticmethod
+    async def _load(conn: Conn, table_id: int) -> TableRecord | None:
+        row = await conn.fetchrow(_LOAD_TABLE, table_id)
+        if row is None:
+            return None
+        where = f"table {table_id}"
+        parts = {name: load_json(row[name], f"{where} {name}")
+                 for name in ("seats", "actions", "drafts", "panels")}
+        return table_from_rows(table_id, row, parts["seats"], parts["actions"],
+                               parts["drafts"], parts["panels"])
+
+    async def active_table_ids(self, *, shard_count: int = 1,
+                               shard_ids: Collection[int] | None = None) -> list[int]:
+        """Ids of tables not known to be over, in creation order; with ``shard_ids``,
+        only those of guilds with ``(guild_id >> 22) % shard_count`` among them."""
+        shards = check_shards(shard_count, shard_ids)
+
+        async def work(conn: Conn) -> list[int]:
+            rows = await conn.fetch(
+                "SELECT id FROM tables WHERE status <> ALL($1::text[]) AND "
+                "($2::int[] IS NULL OR ((guild_id >> 22) % $3) = ANY($2::int[])) ORDER BY id",
+                list(OVER), shards, shard_count)
+            return [int(row["id"]) for row in rows]
+        return await self._run("active_table_ids", work, transaction=False)
+
+    async def lock_shards(self, shard_ids: Collection[int]) -> bool:
+        """Take a session advisory lock per shard on a connection of its own, held until
+        :meth:`close`; False (nothing new taken) if another session holds one."""
+        ids = sorted(set(shard_ids))
+        if any(type(i) is not int or not 0 <= i < 2**31 for i in ids):
+            raise StoreError("invalid_argument", f"shard ids must be integers >= 0, got {ids}")
+        async with self._state:
+            self._the_pool()
+            try:
+                if self._shard_conn is None:
+                    self._shard_conn = await asyncpg.connect(self._dsn)
+                conn = self._shard_conn
+                taken: list[int] = []
+                for shard in ids:
+                    if shard in self._shards:
+                        continue
+                    if not await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)",
+                                               SHARD_LOCK_CLASS, shard):
+                        for held in taken:
+                            await conn.fetchval("SELECT pg_advisory_unlock($1, $2)",
+                                                SHARD_LOCK_CLASS, held)
+                        return False
+                    taken.append(shard)
+                self._shards.update(taken)
+                return True
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+                raise StoreError("database_error", f"lock_shards: {error}") from error
+
+    async def find_active_table(self, channel_id: int) -> int | None:
+        """The newest active table whose channel or thread is ``channel_id``, if any."""
+        ids = await self.active_tables_in(channel_id)
+        return ids[-1] if ids else None
+
+    async def active_tables_in(self, channel_id: int) -> list[int]:
+        """Ids of the active tables whose channel or thread is ``channel_id``, oldest first."""
+        async def work(conn: Conn) -> list[int]:
+            rows = await conn.fetch(
+                "SELECT id FROM tables WHERE channel_id = $1 AND status = ANY($2::text[]) "
+                "UNION SELECT id FROM tables WHERE thread_id = $1 AND status = ANY($2::text[]) "
+                "ORDER BY id", channel_id, list(ACTIVE))
+            return [int(row["id"]) for row in rows]
+        return await self._run("active_tables_in", work, transaction=False)
+
+    async def count_active_tables(self, channel_id: int) -> int:
+        """How many active tables were opened in the (parent) channel ``channel_id``."""
+        async def work(conn: Conn) -> int:
+            return int(await conn.fetchval(
+                "SELECT COUNT(*) FROM tables WHERE channel_id = $1 AND status = ANY($2::text[])",
+                channel_id, list(ACTIVE)))
+        return await self._run("count_active_tables", work, transaction=False)
+
+    # -- drafts and panels ---------------------------------------------------------
+
+    async def save_draft(self, table_id: int, seat: int, data: dict[str, Any] | None) -> None:
+        """Store a seat's choice in progress, replacing the previous one (None deletes)."""
+        text = check_draft(table_id, seat, data)
+        now = utc_now()
+
+        async def work(conn: Conn) -> None:
+            if not await conn.fetchval("SELECT EXISTS (SELECT 1 FROM tables WHERE id = $1)",
+                                       table_id):
+                raise table_missing(table_id)
+            if text is None:
+                await conn.execute("DELETE FROM drafts WHERE table_id = $1 AND seat = $2",
+                                   table_id, seat)
+                return
+            await conn.execute(
+                "INSERT INTO drafts (table_id, seat, data, updated_at) "
+                "VALUES ($1, $2, $3::jsonb, $4) ON CONFLICT (table_id, seat) DO UPDATE "
+                "SET data = excluded.data, updated_at = excluded.updated_at",
+                table_id, seat, text, now)
+        await self._run("save_draft", work)
+
+    async def save_panel(self, table_id: int, panel: PanelRecord) -> None:
+        """Store a person's live hand message, replacing their previous one at the table."""
+        user_id, application_id, token, message_id, _ = check_panel(table_id, panel)
+        created_at = _utc(panel.created_at)
+
+        async def work(conn: Conn) -> int:
+            try:
+                return _count(await conn.execute(
+                    "INSERT INTO panels (table_id, user_id, application_id, token, message_id, "
+                    "created_at) VALUES ($1, $2, $3, $4, $5, $6) "
+                    "ON CONFLICT (table_id, user_id) DO UPDATE "
+                    "SET application_id = excluded.application_id, token = excluded.token, "
+                    "message_id = excluded.message_id, created_at = excluded.created_at",
+                    table_id, user_id, application_id, token, message_id, created_at))
+            except asyncpg.ForeignKeyViolationError:
+                return 0
+        if await self._run("save_panel", work, transaction=False) == 0:
+            raise table_missing(table_id)
+
+    async def delete_panel(self, table_id: int, user_id: int) -> None:
+        """Forget a person's hand message at the table (no-op if there is none)."""
+        async def work(conn: Conn) -> None:
+            await conn.execute("DELETE FROM panels WHERE table_id = $1 AND user_id = $2",
+                               table_id, user_id)
+        await self._run("delete_panel", work, transaction=False)
+
+    # -- finished games ------------------------------------------------------------
+
+    async def record_game(self, result: GameResult) -> int:
+        """Store a finished game, mark its table finished and rate it, in one
+        transaction; games of one guild's leaderboard are rated one at a time."""
+        where = f"game of table {result.table_id}"
+        stats = check_game(result)
+        scores = dump_json(list(result.scores), f"{where} scores")
+        replay = dump_json(result.replay, f"{where} replay")
+        given_finish = _utc(result.finished_at) if result.finished_at else None
+
+        async def work(conn: Conn) -> int:
+            # Taken first: the finish time and the id are chosen under the lock, so the
+            # finish order is the order the ratings are updated in.
+            now = await conn.fetchval(
+                "SELECT clock_timestamp() FROM (SELECT pg_advisory_xact_lock($1)) AS locked",
+                rating_lock_key(result.guild_id, result.game))
+            if _count(await conn.execute(
+                    "UPDATE tables SET status = $2, updated_at = $3 WHERE id = $1",
+                    result.table_id, TableStatus.FINISHED.value, now)) == 0:
+                raise table_missing(result.table_id)
+            await self._ensure_guild_row(conn, result.guild_id, now)
+            try:
+                game_id = int(await conn.fetchval(
+                    "INSERT INTO games (table_id, guild_id, game, scores, winner, replay, "
+                    "finished_at) VALUES ($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7) RETURNING id",
+                    result.table_id, result.guild_id, result.game, scores, result.winner,
+                    replay, given_finish or now))
+            except asyncpg.UniqueViolationError as error:
+                raise StoreError("game_already_recorded", f"{where} is already recorded") \
+                    from error
+            await conn.executemany(
+                "INSERT INTO game_players (game_id, seat, user_id, bot_level, name, team, won) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                [(game_id, p.seat, p.user_id, p.bot_level, p.name, p.team, bool(p.won))
+                 for p in result.players])
+            stat_rows = [(game_id, player.seat, key, value)
+                         for player, rows in stats for key, value in rows]
+            if stat_rows:
+                await conn.executemany(
+                    "INSERT INTO game_player_stats (game_id, seat, key, value) "
+                    "VALUES ($1, $2, $3, $4)", stat_rows)
+            await self._rate(conn, game_id, result.guild_id, result.game,
+                             rated_seats(result.players, result.scores))
+            return game_id
+        return await self._run("record_game", work)
+
+    # -- ratings -------------------------------------------------------------------
+
+    @staticmethod
+    async def _rate(conn: Conn, game_id: int, guild_id: int, game: str,
+                    seats: tuple[Seat, ...]) -> None:
+        keys = sorted({seat.key for seat in seats})
+        current: dict[str, tuple[Rating, int]] = {}
+        if keys:
+            for row in await conn.fetch(
+                    "SELECT player, mu, sigma, games FROM ratings WHERE guild_id = $1 "
+                    "AND game = $2 AND player = ANY($3::text[]) ORDER BY player FOR UPDATE",
+                    guild_id, game, keys):
+                at = f"rating of {row['player']!r}"
+                current[as_str(row["player"], at)] = (
+                    Rating(as_float(row["mu"], at), as_float(row["sigma"], at)),
+                    as_int(row["games"], at))
+        new = rate_game(game, seats, {key: value[0] for key, value in current.items()})
+        if not new:
+            return
+        await conn.executemany(
+            "INSERT INTO ratings (guild_id, game, player, user_id, mu, sigma, ordinal, games) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (guild_id, game, player) "
+            "DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+            "ordinal = excluded.ordinal, games = excluded.games",
+            [(guild_id, game, key, user_of(key), r.mu, r.sigma, r.ordinal,
+              current.get(key, (r, 0))[1] + 1) for key, r in sorted(new.items())])
+        await conn.executemany(
+            "INSERT INTO rating_history (game_id, player, mu, sigma) VALUES ($1, $2, $3, $4)",
+            [(game_id, key, r.mu, r.sigma) for key, r in sorted(new.items())])
+
+    async def rebuild_ratings(self) -> int:
+        """Forget every rating and rate every stored game again in finish order, in one
+        transaction; the number of games rated."""
+        async def work(conn: Conn) -> int:
+            return await self._rebuild(conn)
+        return await self._run("rebuild_ratings", work)
+
+    async def _rebuild(self, conn: Conn) -> int:
+        # Readers wait for the rebuilt ratings; record_game waits too (it reads them).
+        await conn.execute("LOCK TABLE ratings, rating_history IN ACCESS EXCLUSIVE MODE")
+        await conn.execute("DELETE FROM rating_history")
+        await conn.execute("DELETE FROM ratings")
+        games = await self._rated_games(conn)
+        for guild_id, played in games:
+            await self._rate(conn, played.id, guild_id, played.game, played.seats)
+        return len(games)
+
+    @staticmethod
+    async def _rated_games(conn: Conn) -> list[tuple[int, RatedGame]]:
+        game_rows = await conn.fetch(
+            "SELECT id, guild_id, game, scores::text AS scores FROM games "
+            "ORDER BY finished_at, id")
+        player_rows = await conn.fetch(
+            "SELECT game_id, seat, user_id, bot_level, name, team, won FROM game_players "
+            "ORDER BY game_id, seat")
+        return rated_games_from_rows(game_rows, player_rows)
+
+    async def ratings(self, guild_id: int, game: str) -> list[RatingRow]:
+        """Every current rating of the guild's game, best first."""
+        async def work(conn: Conn) -> list[RatingRow]:
+            return rating_rows(await conn.fetch(
+                "SELECT player, user_id, mu, sigma, games FROM ratings "
+                "WHERE guild_id = $1 AND game = $2 ORDER BY ordinal DESC, player",
+                guild_id, game))
+        return await self._run("ratings", work, transaction=False)
+
+    async def rating_history(self, guild_id: int, game: str,
+                             user_id: int) -> list[RatingPoint]:
+        """The player's rating after each of their rated games, oldest first."""
+        async def work(conn: Conn) -> list[RatingPoint]:
+            return rating_points(await conn.fetch(
+                "SELECT g.id, g.finished_at, h.mu, h.sigma FROM rating_history AS h "
+                "JOIN games AS g ON g.id = h.game_id WHERE g.guild_id = $1 AND g.game = $2 "
+                "AND h.player = $3 ORDER BY g.finished_at, g.id",
+                guild_id, game, f"u:{user_id}"))
+        return await self._run("rating_history", work, transaction=False)
+
+    async def partners(self, guild_id: int, game: str, user_id: int, *,
+                       limit: int = 3) -> list[PartnerRow]:
+        """Who the player sat with most (teammates in Tichu), most shared wins first."""
+        check_page(limit, 0)
+
+        async def work(conn: Conn) -> list[PartnerRow]:
+            return partner_rows(await conn.fetch(
+                "SELECT CASE WHEN o.user_id IS NOT NULL THEN 'u:' || o.user_id "
+                "            ELSE 'cpu:' || o.bot_level END AS player, MAX(o.name) AS name, "
+                "       COUNT(DISTINCT g.id)::bigint AS games, "
+                "       COUNT(DISTINCT CASE WHEN me.won AND o.won THEN g.id END)::bigint "
+                "       AS wins "
+                "FROM games AS g "
+                "JOIN game_players AS me ON me.game_id = g.id AND me.user_id = $3 "
+                "JOIN game_players AS o ON o.game_id = g.id AND o.seat <> me.seat "
+                "     AND (o.user_id IS NULL OR o.user_id <> $3) "
+                "     AND (o.user_id IS NOT NULL OR o.bot_level IS NOT NULL) "
+                "     AND (NOT $4 OR o.team = me.team) "
+                "WHERE g.guild_id = $1 AND g.game = $2 "
+                "GROUP BY 1 ORDER BY wins DESC, games DESC, player LIMIT $5",
+                guild_id, game, user_id, game == "tichu", limit))
+        return await self._run("partners", work, transaction=False)
+
+    async def leaderboard_size(self, guild_id: int, game: str) -> int:
+        """How many people the guild's leaderboard of the game has."""
+        async def work(conn: Conn) -> int:
+            return int(await conn.fetchval(
+                "SELECT COUNT(DISTINCT gp.user_id) FROM games AS g "
+                "JOIN game_players AS gp ON gp.game_id = g.id "
+                "WHERE g.guild_id = $1 AND g.game = $2 AND gp.user_id IS NOT NULL",
+                guild_id, game))
+        return await self._run("leaderboard_size", work, transaction=False)
+
+    async def leaderboard(self, guild_id: int, game: str, *, limit: int = 10,
+                          offset: int = 0) -> list[LeaderboardRow]:
+        """Human players of a guild by rating, then wins, win rate, games."""
+        check_page(limit, offset)
+        return await self._player_totals(guild_id, game, None, limit, offset)
+
+    async def player_stats(self, guild_id: int, game: str, user_id: int) -> LeaderboardRow | None:
+        """One player's totals in a guild (None if they never finished a game)."""
+        rows = await self._player_totals(guild_id, game, user_id, 1, 0)
+        return rows[0] if rows else None
+
+    async def _player_totals(self, guild_id: int, game: str, user_id: int | None,
+                             limit: int, offset: int) -> list[LeaderboardRow]:
+        async def work(conn: Conn) -> list[LeaderboardRow]:
+            return leaderboard_rows(guild_id, await conn.fetch(
+                _PLAYER_TOTALS, guild_id, game, user_id, limit, offset))
+        return await self._run("leaderboard", work, transaction=False)
+
+    async def load_game(self, guild_id: int, game_id: int) -> GameResult | None:
+        """One finished game of the guild, with its players, stats and replay."""
+        async def work(conn: Conn) -> GameResult | None:
+            game_rows = await conn.fetch(
+                f"SELECT {_GAME_COLUMNS} FROM games AS g WHERE g.id = $1 AND g.guild_id = $2",
+                game_id, guild_id)
+            if not game_rows:
+                return None
+            return games_from_rows(
+                game_rows,
+                await conn.fetch("SELECT game_id, seat, user_id, bot_level, name, team, won "
+                                 "FROM game_players WHERE game_id = $1 ORDER BY seat", game_id),
+                await conn.fetch("SELECT game_id, seat, key, value FROM game_player_stats "
+                                 "WHERE game_id = $1 ORDER BY seat, key", game_id))[0]
+        return await self._run("load_game", work, isolation="repeatable_read", readonly=True)
+
+    async def recent_games(self, guild_id: int, game: str, *, user_id: int | None = None,
+                           limit: int = 10) -> list[GameResult]:
+        """The last finished games, newest first (only those ``user_id`` played in)."""
+        check_page(limit, 0)
+
+        async def work(conn: Conn) -> list[GameResult]:
+            game_rows = await conn.fetch(
+                f"SELECT {_GAME_COLUMNS} FROM games AS g WHERE g.guild_id = $1 AND g.game = $2 "
+                "AND ($3::bigint IS NULL OR EXISTS (SELECT 1 FROM game_players AS gp "
+                "     WHERE gp.game_id = g.id AND gp.user_id = $3)) "
+                "ORDER BY g.finished_at DESC, g.id DESC LIMIT $4", guild_id, game, user_id, limit)
+            ids = [row["id"] for row in game_rows]
+            return games_from_rows(
+                game_rows,
+                await conn.fetch("SELECT game_id, seat, user_id, bot_level, name, team, won "
+                                 "FROM game_players WHERE game_id = ANY($1::bigint[]) "
+                                 "ORDER BY game_id, seat", ids),
+                await conn.fetch("SELECT game_id, seat, key, value FROM game_player_stats "
+                                 "WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, seat, key",
+                                 ids))
+        return await self._run("recent_games", work, isolation="repeatable_read", readonly=True)

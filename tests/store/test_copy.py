@@ -1,0 +1,180 @@
+"""``python -m bot.store copy``: an SQLite database copied into PostgreSQL with
+nothing lost, or not at all."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import sys
+from contextlib import closing
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import pytest
+
+from bot.store import (
+    ActionRecord,
+    GamePlayerResult,
+    GameResult,
+    GuildSettings,
+    PanelRecord,
+    Repository,
+    SeatRecord,
+    SQLiteRepository,
+    TableStatus,
+)
+from bot.store.copy import TABLES, CopyError, copy_database
+from engine.replay import game_from_replay
+
+from .conftest import Backend, new_table
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+ROOT = Path(__file__).resolve().parents[2]
+REPLAYS = [("tichu", FIXTURES / "replay" / "game_to_1000.json", 4),
+           ("chinois", FIXTURES / "chinois" / "whole_game.json", 4),
+           ("tysiacha", FIXTURES / "tysiacha" / "whole_game.json", 3),
+           ("tysiacha", FIXTURES / "tysiacha" / "four_players.json", 4)]
+GUILDS = [1, 1_150_000_000_004_194_304]
+
+
+async def finish(repo: Repository, guild_id: int, game: str, path: Path, seats: int,
+                 n: int) -> int:
+    replay: dict[str, Any] = json.loads(path.read_text())
+    played = game_from_replay(replay)
+    scores = [int(s) for s in played.scores]
+    table = await new_table(repo, guild_id=guild_id, game=game, channel_id=500 + n)
+    await repo.append_action(table.id, ActionRecord(1, {"type": "start", "by": "human"}))
+    winner = getattr(played, "winner", None)
+    players = [GamePlayerResult(
+        seat=seat, user_id=None if seat == 1 else 100 * (seat + 1) + n % 2,
+        bot_level="hard" if seat == 1 else None, name=f"Player {seat}",
+        team=seat % 2 if game == "tichu" else seat,
+        won=(seat % 2 if game == "tichu" else seat) == winner,
+        stats={"points": scores[seat % len(scores)], "bombs": n % 3})
+        for seat in range(seats)]
+    return await repo.record_game(GameResult(
+        table_id=table.id, guild_id=guild_id, game=game, scores=scores, winner=winner,
+        players=players, replay=replay))
+
+
+async def fill(path: Path) -> None:
+    """Something of everything the store keeps."""
+    async with SQLiteRepository(path) as repo:
+        await repo.ensure_guild(GUILDS[0], "fr")
+        await repo.save_guild_settings(GUILDS[0], GuildSettings("de", 0, 500, 3))
+        await repo.save_guild_settings(GUILDS[1], GuildSettings(turn_timer=45))
+        await repo.set_meta("commands_hash", "abc123")
+        for n, (game, replay, seats) in enumerate(REPLAYS * 2):
+            await finish(repo, GUILDS[n % 2], game, replay, seats, n)
+        lobby = await new_table(repo, guild_id=GUILDS[1], channel_id=20)
+        await repo.save_draft(lobby.id, 2, {"exchange": {"left": "S2", "right": None}})
+        await repo.save_panel(lobby.id, PanelRecord(100, 4242, "token-ä", 900,
+                                                    datetime(2026, 1, 2, 3, 4, 5, 6, UTC)))
+        playing = await new_table(repo, guild_id=GUILDS[0], channel_id=21,
+                                  options={"target": 500, "turn_timer": None, "x": [1.5, "é"]})
+        await repo.update_table(playing.id, status=TableStatus.PLAYING, thread_id=22,
+                                message_id=23, ping_message_id=24)
+        await repo.save_seats(playing.id, [SeatRecord(0, 100, "Ann", "normal", away=True),
+                                           SeatRecord(1, None, "CPU", "easy")])
+        for seq in range(1, 31):
+            await repo.append_action(playing.id, ActionRecord(
+                seq, {"type": "play", "seat": seq % 4, "cards": ["S2"], "n": seq,
+                      "by": "human" if seq % 3 else "timer"}))
+        abandoned = await new_table(repo, guild_id=GUILDS[0], channel_id=25)
+        await repo.update_table(abandoned.id, status=TableStatus.ABANDONED)
+
+
+async def everything(repo: Repository) -> dict[str, Any]:
+    """All that the Repository gives back, to compare the two databases."""
+    out: dict[str, Any] = {"tables": [], "games": {}, "ratings": {}, "history": {},
+                           "boards": {}}
+    for table_id in range(1, 40):
+        out["tables"].append(await repo.load_table(table_id))
+    out["active"] = await repo.active_table_ids()
+    for guild in GUILDS:
+        out["settings", guild] = await repo.guild_settings(guild)
+        for game in ("tichu", "chinois", "tysiacha"):
+            key = f"{guild}/{game}"
+            out["games"][key] = await repo.recent_games(guild, game, limit=100)
+            out["ratings"][key] = await repo.ratings(guild, game)
+            out["boards"][key] = await repo.leaderboard(guild, game, limit=100)
+            for user in (100, 101, 300, 301, 400, 401):
+                out["history"][key, user] = await repo.rating_history(guild, game, user)
+    out["meta"] = await repo.get_meta("commands_hash")
+    return out
+
+
+async def test_everything_is_copied(db_path: Path, pg_backend: Backend) -> None:
+    await fill(db_path)
+    report = await copy_database(str(db_path), pg_backend.url)
+    with closing(sqlite3.connect(db_path)) as conn:
+        counts = {table: conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+                  for table, _ in TABLES}
+    assert report.rows == counts
+    assert all(counts[table] > 0 for table in counts), counts  # something of everything
+    assert report.replays_checked == counts["games"] == 2 * len(REPLAYS)
+
+    async with SQLiteRepository(db_path) as source, pg_backend.repository() as copied:
+        expected, got = await everything(source), await everything(copied)
+        assert got == expected
+        assert sum(t is not None for t in got["tables"]) == counts["tables"]
+        # The ids go on after the copied ones, and the copy is a working store.
+        newer = await new_table(copied, channel_id=99)
+        assert newer.id == counts["tables"] + 1
+        assert await copied.rebuild_ratings() == counts["games"]
+        tables = [*got["tables"][:newer.id - 1], newer, *got["tables"][newer.id:]]
+        assert await everything(copied) == {**got, "tables": tables,
+                                            "active": [*got["active"], newer.id]}
+
+
+async def test_the_command_line(db_path: Path, pg_backend: Backend) -> None:
+    await fill(db_path)
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.store", "copy", f"sqlite:///{db_path}", pg_backend.url,
+        cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await process.communicate()
+    assert process.returncode == 0, err.decode()
+    text = out.decode()
+    assert "actions" in text and "30 rows" in text
+    assert f"{2 * len(REPLAYS)} finished games replay to their stored scores" in text
+    # A second copy into the same database is refused: it is no longer empty.
+    again = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.store", "copy", str(db_path), pg_backend.url,
+        cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    _, err = await again.communicate()
+    assert again.returncode == 1 and "not empty" in err.decode()
+
+
+async def row_count(backend: Backend, table: str) -> int:
+    conn = await asyncpg.connect(backend.url)
+    try:
+        return int(await conn.fetchval(f"SELECT COUNT(*) FROM {table}"))
+    finally:
+        await conn.close()
+
+
+@pytest.mark.parametrize(("damage", "message"), [
+    ("UPDATE games SET scores = '[1, 2]' WHERE id = 3", "game 3"),
+    ("UPDATE games SET replay = '{\"game\": \"tichu\"}' WHERE id = 2", "does not replay"),
+    ("UPDATE tables SET options = '{oops' WHERE id = 4", "tables row 4 (id 4) options"),
+    ("UPDATE actions SET created_at = 'later' WHERE seq = 7", "actions row"),
+])
+async def test_a_copy_that_would_lose_or_change_something_is_refused(
+        db_path: Path, pg_backend: Backend, damage: str, message: str) -> None:
+    await fill(db_path)
+    with closing(sqlite3.connect(db_path)) as conn, conn:
+        conn.execute("DROP TRIGGER actions_no_update")  # as a broken tool would
+        conn.execute(damage)
+    with pytest.raises(CopyError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        await copy_database(str(db_path), pg_backend.url)
+    for table, _ in TABLES:
+        assert await row_count(pg_backend, table) == 0, table  # nothing was committed
+
+
+async def test_a_missing_source_is_refused(tmp_path: Path, pg_backend: Backend) -> None:
+    with pytest.raises(CopyError, match="no SQLite database"):
+        await copy_database(str(tmp_path / "typo.sqlite3"), pg_backend.url)
+    assert not (tmp_path / "typo.sqlite3").exists()
