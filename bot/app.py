@@ -50,7 +50,8 @@ class TichuBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         workers.start(self.settings.worker_processes)
-        repo = self._given_repo or open_repository(self.settings.database)
+        repo = self._given_repo or open_repository(self.settings.database,
+                                                      pool_size=self.settings.database_pool_size)
         await repo.open()
         specs = all_specs()
         self.service = TableService(repo, specs, ai_delay=self.settings.ai_delay,
