@@ -399,6 +399,8 @@ class UserActions(World):
             Perm.SEND_MESSAGES_IN_THREADS if ch.is_thread else Perm.SEND_MESSAGES
         ):
             raise UserActionError(f"{actor.name} cannot send messages in #{ch.name}")
+        if ch.is_thread and ch.archived and ch.locked:
+            raise UserActionError(f"#{ch.name} is archived and locked")
         return self.post_as_user(actor, ch, content)
 
     async def wait_for_message(

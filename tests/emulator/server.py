@@ -13,6 +13,8 @@ from .gateway import Gateway
 from .interactions import InteractionResponder
 from .limits import Limits
 from .models import CommandRecord, GatewayEvent, IdLike, Intents, id_of
+from .ratelimits import RateLimiter, RateLimitHit, RateLimits, RestCall, summarize
+from .ratelimits import max_writes_per_channel as _max_writes
 from .rest import API, RestApi
 
 
@@ -32,6 +34,9 @@ class DiscordEmulator(UserActions):
         heartbeat_interval_ms: the interval announced in HELLO.
         allowed_intents: privileged intents the application is allowed (else close 4014).
         limits: Discord's payload limits (see :class:`~tests.emulator.limits.Limits`).
+        rate_limits: Discord's REST rate limits (on by default, like Discord); ``False``
+            turns them off (calls are still logged), a
+            :class:`~tests.emulator.ratelimits.RateLimits` changes them.
     """
 
     def __init__(
@@ -45,6 +50,7 @@ class DiscordEmulator(UserActions):
         heartbeat_interval_ms: int = 41250,
         allowed_intents: int = Intents.PRIVILEGED,
         limits: Limits | None = None,
+        rate_limits: RateLimits | bool = True,
     ) -> None:
         super().__init__(
             bot_name=bot_name,
@@ -58,7 +64,10 @@ class DiscordEmulator(UserActions):
             self, heartbeat_interval_ms=heartbeat_interval_ms, allowed_intents=allowed_intents
         )
         self.sink = self.gateway
-        self.rest = RestApi(self, InteractionResponder(self))
+        if isinstance(rate_limits, bool):
+            rate_limits = RateLimits(enabled=rate_limits)
+        self.limiter = RateLimiter(rate_limits)
+        self.rest = RestApi(self, InteractionResponder(self), self.limiter)
         self._runner: web.AppRunner | None = None
 
     # -- lifecycle -------------------------------------------------------------------
@@ -177,3 +186,22 @@ class DiscordEmulator(UserActions):
             "max_ms": values[-1] * 1000,
             "mean_ms": statistics.fmean(values) * 1000,
         }
+
+    # -- REST log and rate limits ----------------------------------------------------------------
+    @property
+    def rest_calls(self) -> list[RestCall]:
+        """Every REST call to ``/api/v10``, oldest first (429s included)."""
+        return self.limiter.calls
+
+    @property
+    def rate_limited(self) -> list[RateLimitHit]:
+        """Every request answered 429, oldest first."""
+        return self.limiter.hits
+
+    def rest_summary(self) -> dict[str, Any]:
+        """Figures of :attr:`rest_calls` (see :func:`tests.emulator.ratelimits.summarize`)."""
+        return summarize(self.limiter.calls, self.limiter.hits)
+
+    def max_writes_per_channel(self, window: float = 5.0) -> dict[int, int]:
+        """Per channel id: the most accepted message creates + edits within any ``window`` s."""
+        return _max_writes(self.limiter.calls, window)

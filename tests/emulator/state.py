@@ -761,8 +761,15 @@ class World:
         return meta
 
     def post_as_user(self, user: UserRecord, channel: IdLike, content: str) -> MessageRecord:
-        """A human user posts a plain message (MESSAGE_CREATE to the bot)."""
+        """A human user posts a plain message (MESSAGE_CREATE to the bot).
+
+        A message in an archived (unlocked) thread un-archives it first, as on Discord.
+        """
         ch = self.get_channel(channel)
+        if ch.is_thread and ch.archived:
+            if ch.locked:
+                raise DiscordError(403, 50083, "Thread is locked")
+            self.update_channel(ch, {"archived": False})
         return self.create_message(ch, user, {"content": content}, [])
 
     # -- threads -----------------------------------------------------------------------
@@ -826,6 +833,23 @@ class World:
         self.sink.dispatch(event, self.channel_payload(channel), guild_id=channel.guild_id)
         self.notify()
         return channel
+
+    def archive_thread(self, thread: IdLike, *, locked: bool = False) -> ChannelRecord:
+        """Archive a thread now, as Discord does after ``auto_archive_duration`` minutes idle.
+
+        Dispatches THREAD_UPDATE. Editing a message in it then fails (400,
+        50083); posting in it (unless ``locked``) or PATCH ``archived: false``
+        un-archives it.
+        """
+        channel = self.get_channel(thread)
+        if not channel.is_thread:
+            raise ValueError(f"#{channel.name} is not a thread")
+        return self.update_channel(channel, {"archived": True, "locked": locked})
+
+    def require_unarchived(self, channel: ChannelRecord) -> None:
+        """Raise Discord's 400 (50083) for a change inside an archived thread."""
+        if channel.is_thread and channel.archived:
+            raise DiscordError(400, 50083, "Thread is archived")
 
     def delete_channel(self, channel: ChannelRecord) -> None:
         """Delete a channel or thread (CHANNEL_DELETE / THREAD_DELETE)."""
