@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import random
+import secrets
 import sqlite3
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from bot.i18n import t
 from engine.tichu.view import Phase
@@ -51,7 +54,14 @@ async def test_lobby_refusals(world: World, tmp_path: Path) -> None:
     emu.assert_clean()
 
 
-async def test_play_refusals(world: World, tmp_path: Path) -> None:
+# The deal of test_play_refusals: its first leader holds a play with neither the
+# Mahjong nor the Phoenix (which would ask a second question).
+PLAY_REFUSALS_SEED = "5eed0001"
+
+
+async def test_play_refusals(world: World, tmp_path: Path,
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(secrets, "token_hex", lambda nbytes=None: PLAY_REFUSALS_SEED)
     emu = world.emu
     async with running(emu, tmp_path / "db.sqlite3") as bot:
         lobby, table = await open_lobby(world, bot)
@@ -84,8 +94,9 @@ async def test_play_refusals(world: World, tmp_path: Path) -> None:
         hand = await person.open_hand(message)
         play = component(hand, "play", "s")
         # A play that needs no second step (no Mahjong wish, no Phoenix reading).
-        value = next(o.value for o in play.options
-                     if not {"52", "54"} & set(o.value.split(".")))
+        plain = [o.value for o in play.options if not {"52", "54"} & set(o.value.split("."))]
+        assert plain, f"seed {PLAY_REFUSALS_SEED} gives the leader no plain play"
+        value = plain[0]
         first, second = await asyncio.gather(
             emu.select(world.users[leader], hand, play.custom_id, [value]),
             emu.select(world.users[leader], hand, play.custom_id, [value]))

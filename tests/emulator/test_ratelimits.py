@@ -49,7 +49,8 @@ class Setup:
 
 
 @pytest_asyncio.fixture
-async def setup(emulator: DiscordEmulator) -> AsyncIterator[Setup]:
+async def setup(emulator_factory: EmulatorFactory) -> AsyncIterator[Setup]:
+    emulator = await emulator_factory(rate_limits=True)  # Discord's own windows
     clock = FakeClock()
     emulator.limiter.clock = clock
     guild = emulator.add_guild("Limits")
@@ -237,10 +238,10 @@ async def test_discord_py_is_slowed_down_but_loses_nothing(
     writes = [c for c in emu.rest_calls if c.route == "POST /channels/{channel_id}/messages"]
     assert [c.status for c in writes if c.status == 200] == [200] * 8
     window = limits.routes["POST /channels/{channel_id}/messages"].window
-    # The sixth message had to wait for the window to end: the client was slowed down ...
-    assert writes[-1].at - writes[0].at >= window
-    # ... and never went past the bucket.
-    assert emu.max_writes_per_channel(window) == {channel.id: 5}
+    # The sixth message waited for the first window to end: the client was slowed down ...
+    assert writes[5].at - writes[0].at >= window
+    # ... by the headers alone: discord.py never went past the bucket.
+    assert emu.rate_limited == []
     emu.assert_clean()
 
 
@@ -250,3 +251,23 @@ async def test_discord_py_is_slowed_down_but_loses_nothing(
 )
 def test_max_in_window(times: list[float], window: float, expected: int) -> None:
     assert max_in_window(times, window) == expected
+
+
+async def test_discord_py_waits_out_a_429_and_retries(emulator_factory: EmulatorFactory) -> None:
+    emu = await emulator_factory(rate_limits=RateLimits().scaled(0.2))
+    channel = emu.add_text_channel(emu.add_guild("Shared"), "shared")
+    client = plain_client()
+    async with run_bot(emu, client):
+        # Another process with the same token used up the channel's bucket.
+        headers = {"Authorization": f"Bot {emu.bot_token}"}
+        async with aiohttp.ClientSession(headers=headers) as other:
+            for i in range(5):
+                url = f"{emu.api_base}/channels/{channel.id}/messages"
+                async with other.post(url, json={"content": f"other {i}"}) as resp:
+                    assert resp.status == 200
+        target = client.get_channel(channel.id)
+        assert isinstance(target, discord.TextChannel)
+        sent = await target.send("mine")
+    assert [(h.scope, h.bucket) for h in emu.rate_limited] == [("user", "message_write")]
+    assert emu.channel_messages(channel)[-1].id == sent.id
+    emu.assert_clean()
