@@ -4,8 +4,8 @@ Use them from a conftest with ``pytest_plugins = ["tests.emulator.fixtures"]``
 (or ``from tests.emulator.fixtures import emulator, emulator_factory``).
 
 Their emulators enforce Discord's rate limits with Discord's counts but with
-windows :data:`TIME_SCALE` times as long (default 0.02: five message writes
-per 0.1 s per channel instead of per 5 s), so that whole games stay quick
+windows :data:`TIME_SCALE` times as long (default 0.01: five message writes
+per 0.05 s per channel instead of per 5 s), so that whole games stay quick
 while the bot still meets real buckets, headers and 429s. Run with
 ``EMULATOR_TIME_SCALE=1`` for Discord's real pace; pass ``rate_limits=True``
 to ``emulator_factory`` for real windows in one test.
@@ -24,7 +24,7 @@ from .server import DiscordEmulator
 
 EmulatorFactory = Callable[..., Awaitable[DiscordEmulator]]
 
-TIME_SCALE = float(os.environ.get("EMULATOR_TIME_SCALE", "0.02"))
+TIME_SCALE = float(os.environ.get("EMULATOR_TIME_SCALE", "0.01"))
 
 
 def fixture_rate_limits() -> RateLimits:

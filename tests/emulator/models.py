@@ -641,6 +641,7 @@ class InteractionRecord:
     created_at: float = 0.0
     dispatched_at: float | None = None
     deadline: float = 0.0
+    clock_start: float = 0.0
     response_type: int | None = None
     responded_at: float | None = None
     settled_at: float | None = None

@@ -130,6 +130,7 @@ class RestApi:
             await request.read()
             limit_headers = {**limited.headers, "Via": "1.1 google"}
             response = _json(limited.body(), 429)
+            self.world.notify()
         except DiscordError as error:
             self.world.record_error(request.method, path, error)
             response = _json(error.body(), error.status)
@@ -139,12 +140,12 @@ class RestApi:
             record = RequestRecord(request.method, path, status, 0, message)
             self.world.unhandled_requests.append(record)
             self.world.errors.append(record)
+            self.world.notify()
             response = _json({"message": message, "code": 0}, status)
         if call is not None:
             call.status = response.status
             call.bytes_in = request.content.total_bytes or (request.content_length or 0)
         response.headers.update(limit_headers)
-        self.world.notify()
         return response
 
     def register(self, router: web.UrlDispatcher) -> None:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 from . import limits as lim
+from .clock import LoadClock
 from .errors import DiscordError, unknown
 from .models import (
     AttachmentRecord,
@@ -105,6 +106,7 @@ class World:
         self.snowflakes = SnowflakeFactory()
         self.limits = limits or lim.Limits()
         self.interaction_timeout = interaction_timeout
+        self.deadline_clock = LoadClock()
         self.token_ttl = token_ttl
         self.users: dict[int, UserRecord] = {}
         self.guilds: dict[int, GuildRecord] = {}
