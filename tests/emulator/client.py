@@ -737,8 +737,11 @@ class UserActions(World):
         name: str = "",
         source: MessageRecord | None = None,
     ) -> InteractionHandle:
-        if not any(s.ready and s.connection is not None for s in self.gateway.live_sessions()):
-            raise RuntimeError("no bot is connected to the emulator gateway")
+        if not any(
+            s.ready and s.connection is not None and s.handles_guild(channel.guild_id)
+            for s in self.gateway.live_sessions()
+        ):
+            raise RuntimeError("no bot shard of this guild is connected to the emulator gateway")
         guild = self.guilds.get(channel.guild_id or 0)
         iid = self.snowflakes.next()
         token = secrets.token_urlsafe(64)

@@ -126,6 +126,16 @@ class SnowflakeFactory:
         self._last_ms = now_ms
         return ((now_ms - DISCORD_EPOCH_MS) << 22) | (self._worker << 17) | self._increment
 
+    def next_in_shard(self, shard: int, count: int) -> int:
+        """A new snowflake whose guild shard ``(id >> 22) % count`` is ``shard``."""
+        flake = self.next()
+        delta = (shard - (flake >> 22)) % count
+        if delta:
+            self._last_ms += delta
+            self._increment = 0
+            flake = ((self._last_ms - DISCORD_EPOCH_MS) << 22) | (self._worker << 17)
+        return flake
+
 
 def snowflake_time(snowflake: int) -> dt.datetime:
     """The creation time encoded in a snowflake."""

@@ -260,11 +260,11 @@ class RestApi:
         return _json({"url": self._gateway_url(request)})
 
     async def get_gateway_bot(self, request: web.Request) -> web.Response:
-        """GET /gateway/bot: the emulator's websocket URL, one shard."""
+        """GET /gateway/bot: the emulator's websocket URL and its recommended shard count."""
         return _json(
             {
                 "url": self._gateway_url(request),
-                "shards": 1,
+                "shards": int(getattr(self.world, "shard_count", 1)),
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,

@@ -37,6 +37,7 @@ class DiscordEmulator(UserActions):
         rate_limits: Discord's REST rate limits (on by default, like Discord); ``False``
             turns them off (calls are still logged), a
             :class:`~tests.emulator.ratelimits.RateLimits` changes them.
+        shard_count: the shard count ``GET /gateway/bot`` recommends.
     """
 
     def __init__(
@@ -51,6 +52,7 @@ class DiscordEmulator(UserActions):
         allowed_intents: int = Intents.PRIVILEGED,
         limits: Limits | None = None,
         rate_limits: RateLimits | bool = True,
+        shard_count: int = 1,
     ) -> None:
         super().__init__(
             bot_name=bot_name,
@@ -60,6 +62,7 @@ class DiscordEmulator(UserActions):
         )
         self.host = host
         self.port = port
+        self.shard_count = shard_count
         self.gateway = Gateway(
             self, heartbeat_interval_ms=heartbeat_interval_ms, allowed_intents=allowed_intents
         )
@@ -117,13 +120,22 @@ class DiscordEmulator(UserActions):
         return f"ws://{self.host}:{self.port}/gateway"
 
     # -- waiting for the bot -----------------------------------------------------------------
-    def is_ready(self) -> bool:
-        """Whether a bot session got READY and every GUILD_CREATE and is connected."""
-        return any(s.ready and s.connection is not None for s in self.gateway.live_sessions())
+    def is_ready(self, shard: int | None = None) -> bool:
+        """Whether a bot session (of ``shard``, if given) got READY and its GUILD_CREATEs."""
+        return any(
+            s.ready and s.connection is not None and (shard is None or s.shard[0] == shard)
+            for s in self.gateway.live_sessions()
+        )
 
-    async def wait_until_ready(self, timeout: float = 10.0) -> None:
-        """Wait until a bot has identified (or resumed) and received READY + GUILD_CREATEs."""
-        await self.wait_for(self.is_ready, timeout, what="a bot to connect and identify")
+    async def wait_until_ready(self, timeout: float = 10.0, *, shard: int | None = None) -> None:
+        """Wait until a bot (shard) has identified (or resumed) and received READY + GUILD_CREATEs."""
+        await self.wait_for(
+            lambda: self.is_ready(shard), timeout, what=f"a bot (shard {shard}) to identify"
+        )
+
+    def shard_of(self, guild: IdLike) -> int:
+        """The shard that receives ``guild``: ``(guild_id >> 22) % shard_count``."""
+        return (id_of(guild) >> 22) % self.shard_count
 
     async def wait_for_commands(
         self, names: list[str] | None = None, *, guild: IdLike | None = None, timeout: float = 10.0

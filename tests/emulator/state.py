@@ -106,6 +106,7 @@ class World:
         self.snowflakes = SnowflakeFactory()
         self.limits = limits or lim.Limits()
         self.interaction_timeout = interaction_timeout
+        self.shard_count = 1
         self.deadline_clock = LoadClock()
         self.token_ttl = token_ttl
         self.users: dict[int, UserRecord] = {}
@@ -184,14 +185,21 @@ class World:
         owner: UserRecord | None = None,
         bot_permissions: int = DEFAULT_BOT,
         everyone_permissions: int = DEFAULT_EVERYONE,
+        shard: int | None = None,
     ) -> GuildRecord:
         """Create a guild the bot is in. ``locale`` is the guild's ``preferred_locale``.
 
         The owner (a new user named ``"<name> owner"`` unless given) is a
         member; the bot is a member with a managed role holding ``bot_permissions``.
-        If a bot is connected it receives GUILD_CREATE.
+        If a bot is connected it receives GUILD_CREATE. ``shard`` picks an id
+        that falls on that shard of :attr:`shard_count` shards.
         """
-        gid = self.snowflakes.next()
+        if shard is None:
+            gid = self.snowflakes.next()
+        else:
+            if not 0 <= shard < self.shard_count:
+                raise ValueError(f"shard {shard} is not below shard_count {self.shard_count}")
+            gid = self.snowflakes.next_in_shard(shard, self.shard_count)
         owner = owner or self.add_user(f"{name} owner")
         guild = GuildRecord(id=gid, name=name, locale=locale, owner_id=owner.id)
         guild.roles[gid] = RoleRecord(
