@@ -1,9 +1,12 @@
-"""Shared test setup: the Discord emulator fixtures, and seeded randomness.
+"""Shared test setup: the Discord emulator fixtures, seeded randomness, no timing.
 
 Tables get their deal seed from ``secrets.token_hex``. In tests it is derived
 from the test's id, so every deal is the same on every run and in any order
-(pytest-randomly reseeds ``random`` per test the same way). A test that needs
-one particular deal patches ``secrets.token_hex`` itself.
+(pytest-randomly reseeds ``random`` and Hypothesis per test the same way). A
+test that needs one particular deal patches ``secrets.token_hex`` itself.
+
+Hypothesis never times examples (no deadline, no "too slow" health check): on
+a loaded machine those fail at random without saying anything about the code.
 """
 
 from __future__ import annotations
@@ -13,6 +16,10 @@ import random
 import secrets
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("tests", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("tests")
 
 pytest_plugins = ["tests.emulator.fixtures"]
 

@@ -44,6 +44,10 @@ from .permissions import DEFAULT_BOT, DEFAULT_EVERYONE, Perm, base_permissions, 
 
 T = TypeVar("T")
 
+#: How long a test waits by default for something to happen. Only a safety net: waits end as
+#: soon as it happens, and a loaded machine must not turn a slow success into a failure.
+WAIT_TIMEOUT = 30.0
+
 _EDITABLE_FLAGS = MessageFlags.SUPPRESS_NOTIFICATIONS | (1 << 2) | MessageFlags.IS_COMPONENTS_V2
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -141,7 +145,11 @@ class World:
                 waiter.set_result(None)
 
     async def wait_for(
-        self, predicate: Callable[[], T | None], timeout: float = 5.0, *, what: str = "condition"
+        self,
+        predicate: Callable[[], T | None],
+        timeout: float = WAIT_TIMEOUT,
+        *,
+        what: str = "condition",
     ) -> T:
         """Wait until ``predicate()`` returns something truthy, and return it.
 
