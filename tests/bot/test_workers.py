@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -58,6 +59,10 @@ def start_bot_like() -> tuple[subprocess.Popen[str], set[int]]:
     proc = subprocess.Popen([sys.executable, "-c", BOT_LIKE], cwd=ROOT, text=True,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert proc.stdout is not None
+    readable, _, _ = select.select([proc.stdout], [], [], 120)
+    if not readable:
+        kill(proc)
+        raise AssertionError("the bot-like process did not start its workers")
     assert proc.stdout.readline().strip() == "ready"
     return proc, descendants(proc.pid)
 

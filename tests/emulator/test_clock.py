@@ -17,8 +17,9 @@ def test_it_counts_computing_but_not_waiting_for_a_cpu() -> None:
     while time.thread_time() - cpu0 < 0.05:  # compute for 50 ms of CPU
         pass
     wall, cpu, mine = time.monotonic() - wall0, time.thread_time() - cpu0, clock() - mine0
-    # Everything but the wait for a CPU: at least the computing, at most the wall time.
-    assert cpu * 0.9 <= mine <= wall + 1e-6
+    # Everything but the wait for a CPU: at least the computing, at most the wall time
+    # (give or take the few microseconds between reading the clocks).
+    assert cpu - 0.001 <= mine <= wall + 0.001
 
 
 def test_it_is_plain_monotonic_time_without_schedstat() -> None:
