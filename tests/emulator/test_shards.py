@@ -69,3 +69,23 @@ async def test_gateway_bot_recommends_the_shard_count(emulator_factory: Emulator
     async with aiohttp.ClientSession(headers=headers) as http, http.get(
             f"{emu.api_base}/gateway/bot") as resp:
         assert (await resp.json())["shards"] == 3
+
+
+class AutoSharded(discord.AutoShardedClient):
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        pass  # discord.py waits 5 s between identifies by default
+
+
+async def test_an_auto_sharded_client_runs_the_recommended_shards(
+    emulator_factory: EmulatorFactory,
+) -> None:
+    emu = await emulator_factory(shard_count=2)
+    guilds = [emu.add_guild(f"g{i}", shard=i % 2) for i in range(4)]
+    client = AutoSharded(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+    async with run_bot(emu, client):
+        await emu.wait_for(lambda: emu.is_ready(0) and emu.is_ready(1), what="both shards")
+        await client.wait_until_ready()
+        assert sorted(client.shards) == [0, 1]
+        assert {g.id for g in client.guilds} == {g.id for g in guilds}
+        assert {g.id: g.shard_id for g in client.guilds} == {g.id: emu.shard_of(g) for g in guilds}
+    emu.assert_clean()
