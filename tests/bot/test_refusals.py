@@ -61,10 +61,13 @@ PLAY_REFUSALS_SEED = "5eed0001"
 
 async def test_play_refusals(world: World, tmp_path: Path,
                              monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(secrets, "token_hex", lambda nbytes=None: PLAY_REFUSALS_SEED)
+    seeded = secrets.token_hex  # tables draw token_hex(8); gateway session ids stay distinct
+    monkeypatch.setattr(secrets, "token_hex",
+                        lambda nbytes=None: PLAY_REFUSALS_SEED if nbytes == 8 else seeded(nbytes))
     emu = world.emu
     async with running(emu, tmp_path / "db.sqlite3") as bot:
         lobby, table = await open_lobby(world, bot)
+        assert table.record.seed == PLAY_REFUSALS_SEED  # the chosen deal
         await seat_and_start(world, lobby, [0, 1, 2, 3], {})
         await to_first_lead(world, bot, table)
         message = table_message(emu, table)
