@@ -17,5 +17,9 @@ RUN pip install . \
 
 USER tichu
 VOLUME ["/data"]
-ENV TICHU_ASSETS_DIR=/app/assets
+ENV TICHU_ASSETS_DIR=/app/assets \
+    HEARTBEAT_FILE=/tmp/tichu-heartbeat
+# Healthy while the bot keeps writing its heartbeat file (bot/health.py).
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+    CMD ["python", "-m", "bot.health"]
 CMD ["python", "-m", "bot"]

@@ -18,8 +18,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict engine bot/render bot/store
 
+# Two workers (pytest-xdist); pytest-randomly shuffles the order and seeds `random` per test
+# (it prints the seed: rerun an order with `.venv/bin/pytest -p randomly --randomly-seed=N`).
 test: $(STAMP) lint typecheck
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2 --dist worksteal
 
 run: $(STAMP)
 	$(BIN)/python -m bot

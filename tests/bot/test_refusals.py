@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import random
+import secrets
 import sqlite3
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from bot.i18n import t
 from bot.store.models import GuildSettings
@@ -58,10 +61,20 @@ async def test_lobby_refusals(world: World, tmp_path: Path) -> None:
     emu.assert_clean()
 
 
-async def test_play_refusals(world: World, tmp_path: Path) -> None:
+# The deal of test_play_refusals: its first leader holds a play with neither the
+# Mahjong nor the Phoenix (which would ask a second question).
+PLAY_REFUSALS_SEED = "5eed0001"
+
+
+async def test_play_refusals(world: World, tmp_path: Path,
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    seeded = secrets.token_hex  # tables draw token_hex(8); gateway session ids stay distinct
+    monkeypatch.setattr(secrets, "token_hex",
+                        lambda nbytes=None: PLAY_REFUSALS_SEED if nbytes == 8 else seeded(nbytes))
     emu = world.emu
     async with running(emu, tmp_path / "db.sqlite3") as bot:
         lobby, table = await open_lobby(world, bot)
+        assert table.record.seed == PLAY_REFUSALS_SEED  # the chosen deal
         await seat_and_start(world, lobby, [0, 1, 2, 3], {})
         await to_first_lead(world, bot, table)
         message = table_message(emu, table)
@@ -88,13 +101,10 @@ async def test_play_refusals(world: World, tmp_path: Path) -> None:
         # A double click: two selections from one menu before the first answer.
         seq = table.seq
         play = component(hand, "play", "s")
+        # A play that needs no second step (no Mahjong wish, no Phoenix reading).
         plain = [o.value for o in play.options if not {"52", "54"} & set(o.value.split("."))]
-        if plain:
-            control, value = play.custom_id, plain[0]
-        else:  # every play holds the Mahjong or the Phoenix: double-click the next step
-            await person.select(hand, play.custom_id, [play.options[0].value])
-            step = component(hand, "wish", "s") or component(hand, "phx", "s")
-            control, value = step.custom_id, step.options[-1].value
+        assert plain, f"seed {PLAY_REFUSALS_SEED} gives the leader no plain play"
+        control, value = play.custom_id, plain[0]
         first, second = await asyncio.gather(
             emu.select(world.users[leader], hand, control, [value]),
             emu.select(world.users[leader], hand, control, [value]))

@@ -33,6 +33,7 @@ from .models import (
     Violation,
 )
 from .permissions import DEFAULT_BOT, DEFAULT_EVERYONE, Perm
+from .ratelimits import BucketRule, RateLimitHit, RateLimits, RestCall
 from .runner import point_discord_at, run_bot
 from .server import DiscordEmulator
 
@@ -40,6 +41,7 @@ __all__ = [
     "DEFAULT_BOT",
     "DEFAULT_EVERYONE",
     "AttachmentRecord",
+    "BucketRule",
     "Button",
     "ButtonStyle",
     "ChannelRecord",
@@ -62,8 +64,11 @@ __all__ = [
     "NoResponseError",
     "Overwrite",
     "Perm",
+    "RateLimitHit",
+    "RateLimits",
     "RequestRecord",
     "ResponseType",
+    "RestCall",
     "RoleRecord",
     "Select",
     "SelectOption",

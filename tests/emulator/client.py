@@ -33,7 +33,7 @@ from .models import (
     id_of,
 )
 from .permissions import Perm
-from .state import World, _png_size
+from .state import WAIT_TIMEOUT, World, _png_size
 
 UserLike = UserRecord | MemberRecord
 
@@ -70,7 +70,7 @@ class InteractionHandle:
             parts.append("rejected requests: " + "; ".join(str(v) for v in rec.rejections))
         return ", ".join(parts)
 
-    async def response(self, timeout: float = 5.0) -> MessageRecord:
+    async def response(self, timeout: float = WAIT_TIMEOUT) -> MessageRecord:
         """The message the user sees as the answer.
 
         That is the new message of a type 4 response, the updated message of a
@@ -100,7 +100,7 @@ class InteractionHandle:
             raise NoResponseError(self._describe("no response message"))
         return message
 
-    async def ack(self, timeout: float = 5.0) -> int:
+    async def ack(self, timeout: float = WAIT_TIMEOUT) -> int:
         """Wait for the initial response callback and return its type (4, 5, 6, 7, 8 or 9)."""
         rec = self.record
         try:
@@ -113,21 +113,21 @@ class InteractionHandle:
             raise NoResponseError(self._describe("no acknowledgement"))
         return rec.response_type
 
-    async def modal(self, timeout: float = 5.0) -> dict[str, Any]:
+    async def modal(self, timeout: float = WAIT_TIMEOUT) -> dict[str, Any]:
         """The modal the bot opened (callback type 9)."""
         await self.ack(timeout)
         if self.record.modal is None:
             raise NoResponseError(self._describe("no modal"))
         return self.record.modal
 
-    async def choices(self, timeout: float = 5.0) -> list[dict[str, Any]]:
+    async def choices(self, timeout: float = WAIT_TIMEOUT) -> list[dict[str, Any]]:
         """The autocomplete choices the bot returned (callback type 8)."""
         await self.ack(timeout)
         if self.record.choices is None:
             raise NoResponseError(self._describe("no autocomplete choices"))
         return self.record.choices
 
-    async def followup(self, index: int = 0, timeout: float = 5.0) -> MessageRecord:
+    async def followup(self, index: int = 0, timeout: float = WAIT_TIMEOUT) -> MessageRecord:
         """The ``index``-th follow-up message (0 = first) that created a new message."""
         rec = self.record
         try:
@@ -140,7 +140,7 @@ class InteractionHandle:
             ) from None
         return self._world.messages[rec.followup_ids[index]]
 
-    async def rejected(self, timeout: float = 5.0) -> Violation:
+    async def rejected(self, timeout: float = WAIT_TIMEOUT) -> Violation:
         """The first request for this interaction that the emulator refused (a violation)."""
         rec = self.record
         try:
@@ -399,6 +399,8 @@ class UserActions(World):
             Perm.SEND_MESSAGES_IN_THREADS if ch.is_thread else Perm.SEND_MESSAGES
         ):
             raise UserActionError(f"{actor.name} cannot send messages in #{ch.name}")
+        if ch.is_thread and ch.archived and ch.locked:
+            raise UserActionError(f"#{ch.name} is archived and locked")
         return self.post_as_user(actor, ch, content)
 
     async def wait_for_message(
@@ -406,7 +408,7 @@ class UserActions(World):
         predicate: Any = None,
         *,
         channel: IdLike | None = None,
-        timeout: float = 5.0,
+        timeout: float = WAIT_TIMEOUT,
     ) -> MessageRecord:
         """The first message created after this call (in ``channel``) for which ``predicate(msg)`` is true."""
         marker = self.snowflakes.next()
@@ -735,8 +737,11 @@ class UserActions(World):
         name: str = "",
         source: MessageRecord | None = None,
     ) -> InteractionHandle:
-        if not any(s.ready and s.connection is not None for s in self.gateway.live_sessions()):
-            raise RuntimeError("no bot is connected to the emulator gateway")
+        if not any(
+            s.ready and s.connection is not None and s.handles_guild(channel.guild_id)
+            for s in self.gateway.live_sessions()
+        ):
+            raise RuntimeError("no bot shard of this guild is connected to the emulator gateway")
         guild = self.guilds.get(channel.guild_id or 0)
         iid = self.snowflakes.next()
         token = secrets.token_urlsafe(64)
@@ -785,6 +790,7 @@ class UserActions(World):
             source_message_id=source.id if source is not None else None,
             created_at=now,
             deadline=now + self.interaction_timeout,
+            clock_start=self.deadline_clock(),
         )
         self.register_interaction(record)
 
@@ -800,6 +806,12 @@ class UserActions(World):
         return InteractionHandle(self, record)
 
     def _expire(self, record: InteractionRecord) -> None:
+        # The deadline clock runs slower than wall time while other processes hold the CPU.
+        left = self.interaction_timeout - (self.deadline_clock() - record.clock_start)
+        if left > 0.001 and not record.acknowledged:
+            loop = asyncio.get_running_loop()
+            self._timers.append(loop.call_later(left, self._expire, record))
+            return
         record.expired = True
         if not record.acknowledged:
             self.violations.append(

@@ -328,7 +328,7 @@ class Gateway:
             self._close(conn, Close.INVALID_SHARD)
             return None
         for old in self.sessions.values():
-            if old.connection is None:
+            if old.connection is None and old.shard == shard:
                 old.invalidated = True
         self.identifies += 1
         session = GatewaySession(

@@ -77,7 +77,7 @@ class InteractionResponder:
                 "Interaction has already been acknowledged.",
                 "already_acknowledged",
             )
-        if now > record.deadline:
+        if world.deadline_clock() - record.clock_start > world.interaction_timeout:
             raise self._fail(record, 404, 10062, "Unknown interaction", "late_response")
         rtype = body.get("type")
         data = body.get("data") or {}

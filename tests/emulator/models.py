@@ -126,6 +126,16 @@ class SnowflakeFactory:
         self._last_ms = now_ms
         return ((now_ms - DISCORD_EPOCH_MS) << 22) | (self._worker << 17) | self._increment
 
+    def next_in_shard(self, shard: int, count: int) -> int:
+        """A new snowflake whose guild shard ``(id >> 22) % count`` is ``shard``."""
+        flake = self.next()
+        delta = (shard - (flake >> 22)) % count
+        if delta:
+            self._last_ms += delta
+            self._increment = 0
+            flake = ((self._last_ms - DISCORD_EPOCH_MS) << 22) | (self._worker << 17)
+        return flake
+
 
 def snowflake_time(snowflake: int) -> dt.datetime:
     """The creation time encoded in a snowflake."""
@@ -641,6 +651,7 @@ class InteractionRecord:
     created_at: float = 0.0
     dispatched_at: float | None = None
     deadline: float = 0.0
+    clock_start: float = 0.0
     response_type: int | None = None
     responded_at: float | None = None
     settled_at: float | None = None

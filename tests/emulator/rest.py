@@ -26,6 +26,7 @@ from .models import (
     Upload,
 )
 from .permissions import Perm
+from .ratelimits import RateLimited, RateLimiter, RestCall
 from .state import World
 
 API = "/api/v10"
@@ -82,6 +83,13 @@ def _no_content() -> web.Response:
     return web.Response(status=204)
 
 
+def _route_of(request: web.Request) -> str:
+    """``"METHOD /template"`` of a request, without the ``/api/v10`` prefix."""
+    resource = request.match_info.route.resource
+    template = resource.canonical if resource is not None else request.path
+    return f"{request.method} {template.removeprefix(API)}"
+
+
 def _truthy(value: str | None) -> bool:
     return value is not None and value.lower() in ("1", "true", "yes")
 
@@ -89,33 +97,56 @@ def _truthy(value: str | None) -> bool:
 class RestApi:
     """Registers the REST routes and turns Discord errors into responses."""
 
-    def __init__(self, world: World, responder: InteractionResponder) -> None:
+    def __init__(
+        self, world: World, responder: InteractionResponder, limiter: RateLimiter
+    ) -> None:
         self.world = world
         self.responder = responder
+        self.limiter = limiter
 
     # -- plumbing ---------------------------------------------------------------------
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        """Check the bot token, map DiscordError and unknown routes to Discord-style JSON."""
+        """Check the bot token and the rate limits, map errors to Discord-style JSON, log the call."""
+        path = request.path
+        call: RestCall | None = None
+        limit_headers: dict[str, str] = {}
+        response: web.StreamResponse
         try:
-            path = request.path
             public = path == f"{API}/gateway" or path.startswith(_NO_AUTH_PREFIXES)
-            if path.startswith(f"{API}/") and not public:
-                auth = request.headers.get("Authorization", "")
-                if auth != f"Bot {self.world.bot_token}":
+            authorized = request.headers.get("Authorization", "") == f"Bot {self.world.bot_token}"
+            if path.startswith(f"{API}/"):
+                if not public and not authorized:
                     raise unauthorized()
-            return await handler(request)
+                call, limit_headers = self.limiter.check(
+                    request.method,
+                    _route_of(request),
+                    path,
+                    dict(request.match_info),
+                    "bot" if authorized else f"ip:{request.remote}",
+                )
+            response = await handler(request)
+        except RateLimited as limited:
+            await request.read()
+            limit_headers = {**limited.headers, "Via": "1.1 google"}
+            response = _json(limited.body(), 429)
+            self.world.notify()
         except DiscordError as error:
-            self.world.record_error(request.method, request.path, error)
-            return _json(error.body(), error.status)
+            self.world.record_error(request.method, path, error)
+            response = _json(error.body(), error.status)
         except (web.HTTPNotFound, web.HTTPMethodNotAllowed) as exc:
             status = exc.status
             message = "404: Not Found" if status == 404 else "405: Method Not Allowed"
-            record = RequestRecord(request.method, request.path, status, 0, message)
+            record = RequestRecord(request.method, path, status, 0, message)
             self.world.unhandled_requests.append(record)
             self.world.errors.append(record)
             self.world.notify()
-            return _json({"message": message, "code": 0}, status)
+            response = _json({"message": message, "code": 0}, status)
+        if call is not None:
+            call.status = response.status
+            call.bytes_in = request.content.total_bytes or (request.content_length or 0)
+        response.headers.update(limit_headers)
+        return response
 
     def register(self, router: web.UrlDispatcher) -> None:
         """Add every route to ``router``."""
@@ -229,11 +260,11 @@ class RestApi:
         return _json({"url": self._gateway_url(request)})
 
     async def get_gateway_bot(self, request: web.Request) -> web.Response:
-        """GET /gateway/bot: the emulator's websocket URL, one shard."""
+        """GET /gateway/bot: the emulator's websocket URL and its recommended shard count."""
         return _json(
             {
                 "url": self._gateway_url(request),
-                "shards": 1,
+                "shards": int(getattr(self.world, "shard_count", 1)),
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,
@@ -488,6 +519,7 @@ class RestApi:
                 violation="edit_foreign_message",
             )
         body, uploads = await read_body(request)
+        world.require_unarchived(channel)
         plan = world.check_message(body, uploads, message.attachments, creating=False)
         return _json(world.message_payload(world.edit_message(message, body, plan)))
 

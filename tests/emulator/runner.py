@@ -56,7 +56,8 @@ async def run_bot(
     with point_discord_at(emulator):
         task = asyncio.create_task(client.start(emulator.bot_token), name="emulated-discord-bot")
         try:
-            ready = asyncio.create_task(emulator.wait_until_ready(timeout))
+            shard = getattr(client, "shard_id", None)
+            ready = asyncio.create_task(emulator.wait_until_ready(timeout, shard=shard))
             done, _ = await asyncio.wait({task, ready}, return_when=asyncio.FIRST_COMPLETED)
             if task in done:
                 ready.cancel()

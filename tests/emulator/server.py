@@ -13,6 +13,8 @@ from .gateway import Gateway
 from .interactions import InteractionResponder
 from .limits import Limits
 from .models import CommandRecord, GatewayEvent, IdLike, Intents, id_of
+from .ratelimits import RateLimiter, RateLimitHit, RateLimits, RestCall, summarize
+from .ratelimits import max_writes_per_channel as _max_writes
 from .rest import API, RestApi
 
 
@@ -32,6 +34,10 @@ class DiscordEmulator(UserActions):
         heartbeat_interval_ms: the interval announced in HELLO.
         allowed_intents: privileged intents the application is allowed (else close 4014).
         limits: Discord's payload limits (see :class:`~tests.emulator.limits.Limits`).
+        rate_limits: Discord's REST rate limits (on by default, like Discord); ``False``
+            turns them off (calls are still logged), a
+            :class:`~tests.emulator.ratelimits.RateLimits` changes them.
+        shard_count: the shard count ``GET /gateway/bot`` recommends.
     """
 
     def __init__(
@@ -45,6 +51,8 @@ class DiscordEmulator(UserActions):
         heartbeat_interval_ms: int = 41250,
         allowed_intents: int = Intents.PRIVILEGED,
         limits: Limits | None = None,
+        rate_limits: RateLimits | bool = True,
+        shard_count: int = 1,
     ) -> None:
         super().__init__(
             bot_name=bot_name,
@@ -54,11 +62,15 @@ class DiscordEmulator(UserActions):
         )
         self.host = host
         self.port = port
+        self.shard_count = shard_count
         self.gateway = Gateway(
             self, heartbeat_interval_ms=heartbeat_interval_ms, allowed_intents=allowed_intents
         )
         self.sink = self.gateway
-        self.rest = RestApi(self, InteractionResponder(self))
+        if isinstance(rate_limits, bool):
+            rate_limits = RateLimits(enabled=rate_limits)
+        self.limiter = RateLimiter(rate_limits)
+        self.rest = RestApi(self, InteractionResponder(self), self.limiter)
         self._runner: web.AppRunner | None = None
 
     # -- lifecycle -------------------------------------------------------------------
@@ -108,13 +120,22 @@ class DiscordEmulator(UserActions):
         return f"ws://{self.host}:{self.port}/gateway"
 
     # -- waiting for the bot -----------------------------------------------------------------
-    def is_ready(self) -> bool:
-        """Whether a bot session got READY and every GUILD_CREATE and is connected."""
-        return any(s.ready and s.connection is not None for s in self.gateway.live_sessions())
+    def is_ready(self, shard: int | None = None) -> bool:
+        """Whether a bot session (of ``shard``, if given) got READY and its GUILD_CREATEs."""
+        return any(
+            s.ready and s.connection is not None and (shard is None or s.shard[0] == shard)
+            for s in self.gateway.live_sessions()
+        )
 
-    async def wait_until_ready(self, timeout: float = 10.0) -> None:
-        """Wait until a bot has identified (or resumed) and received READY + GUILD_CREATEs."""
-        await self.wait_for(self.is_ready, timeout, what="a bot to connect and identify")
+    async def wait_until_ready(self, timeout: float = 10.0, *, shard: int | None = None) -> None:
+        """Wait until a bot (shard) has identified (or resumed) and received READY + GUILD_CREATEs."""
+        await self.wait_for(
+            lambda: self.is_ready(shard), timeout, what=f"a bot (shard {shard}) to identify"
+        )
+
+    def shard_of(self, guild: IdLike) -> int:
+        """The shard that receives ``guild``: ``(guild_id >> 22) % shard_count``."""
+        return (id_of(guild) >> 22) % self.shard_count
 
     async def wait_for_commands(
         self, names: list[str] | None = None, *, guild: IdLike | None = None, timeout: float = 10.0
@@ -177,3 +198,22 @@ class DiscordEmulator(UserActions):
             "max_ms": values[-1] * 1000,
             "mean_ms": statistics.fmean(values) * 1000,
         }
+
+    # -- REST log and rate limits ----------------------------------------------------------------
+    @property
+    def rest_calls(self) -> list[RestCall]:
+        """Every REST call to ``/api/v10``, oldest first (429s included)."""
+        return self.limiter.calls
+
+    @property
+    def rate_limited(self) -> list[RateLimitHit]:
+        """Every request answered 429, oldest first."""
+        return self.limiter.hits
+
+    def rest_summary(self) -> dict[str, Any]:
+        """Figures of :attr:`rest_calls` (see :func:`tests.emulator.ratelimits.summarize`)."""
+        return summarize(self.limiter.calls, self.limiter.hits)
+
+    def max_writes_per_channel(self, window: float = 5.0) -> dict[int, int]:
+        """Per channel id: the most accepted message creates + edits within any ``window`` s."""
+        return _max_writes(self.limiter.calls, window)

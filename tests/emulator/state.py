@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 from . import limits as lim
+from .clock import LoadClock
 from .errors import DiscordError, unknown
 from .models import (
     AttachmentRecord,
@@ -42,6 +43,10 @@ from .models import (
 from .permissions import DEFAULT_BOT, DEFAULT_EVERYONE, Perm, base_permissions, channel_permissions
 
 T = TypeVar("T")
+
+#: How long a test waits by default for something to happen. Only a safety net: waits end as
+#: soon as it happens, and a loaded machine must not turn a slow success into a failure.
+WAIT_TIMEOUT = 30.0
 
 _EDITABLE_FLAGS = MessageFlags.SUPPRESS_NOTIFICATIONS | (1 << 2) | MessageFlags.IS_COMPONENTS_V2
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -105,6 +110,8 @@ class World:
         self.snowflakes = SnowflakeFactory()
         self.limits = limits or lim.Limits()
         self.interaction_timeout = interaction_timeout
+        self.shard_count = 1
+        self.deadline_clock = LoadClock()
         self.token_ttl = token_ttl
         self.users: dict[int, UserRecord] = {}
         self.guilds: dict[int, GuildRecord] = {}
@@ -138,7 +145,11 @@ class World:
                 waiter.set_result(None)
 
     async def wait_for(
-        self, predicate: Callable[[], T | None], timeout: float = 5.0, *, what: str = "condition"
+        self,
+        predicate: Callable[[], T | None],
+        timeout: float = WAIT_TIMEOUT,
+        *,
+        what: str = "condition",
     ) -> T:
         """Wait until ``predicate()`` returns something truthy, and return it.
 
@@ -182,14 +193,21 @@ class World:
         owner: UserRecord | None = None,
         bot_permissions: int = DEFAULT_BOT,
         everyone_permissions: int = DEFAULT_EVERYONE,
+        shard: int | None = None,
     ) -> GuildRecord:
         """Create a guild the bot is in. ``locale`` is the guild's ``preferred_locale``.
 
         The owner (a new user named ``"<name> owner"`` unless given) is a
         member; the bot is a member with a managed role holding ``bot_permissions``.
-        If a bot is connected it receives GUILD_CREATE.
+        If a bot is connected it receives GUILD_CREATE. ``shard`` picks an id
+        that falls on that shard of :attr:`shard_count` shards.
         """
-        gid = self.snowflakes.next()
+        if shard is None:
+            gid = self.snowflakes.next()
+        else:
+            if not 0 <= shard < self.shard_count:
+                raise ValueError(f"shard {shard} is not below shard_count {self.shard_count}")
+            gid = self.snowflakes.next_in_shard(shard, self.shard_count)
         owner = owner or self.add_user(f"{name} owner")
         guild = GuildRecord(id=gid, name=name, locale=locale, owner_id=owner.id)
         guild.roles[gid] = RoleRecord(
@@ -761,8 +779,15 @@ class World:
         return meta
 
     def post_as_user(self, user: UserRecord, channel: IdLike, content: str) -> MessageRecord:
-        """A human user posts a plain message (MESSAGE_CREATE to the bot)."""
+        """A human user posts a plain message (MESSAGE_CREATE to the bot).
+
+        A message in an archived (unlocked) thread un-archives it first, as on Discord.
+        """
         ch = self.get_channel(channel)
+        if ch.is_thread and ch.archived:
+            if ch.locked:
+                raise DiscordError(403, 50083, "Thread is locked")
+            self.update_channel(ch, {"archived": False})
         return self.create_message(ch, user, {"content": content}, [])
 
     # -- threads -----------------------------------------------------------------------
@@ -826,6 +851,23 @@ class World:
         self.sink.dispatch(event, self.channel_payload(channel), guild_id=channel.guild_id)
         self.notify()
         return channel
+
+    def archive_thread(self, thread: IdLike, *, locked: bool = False) -> ChannelRecord:
+        """Archive a thread now, as Discord does after ``auto_archive_duration`` minutes idle.
+
+        Dispatches THREAD_UPDATE. Editing a message in it then fails (400,
+        50083); posting in it (unless ``locked``) or PATCH ``archived: false``
+        un-archives it.
+        """
+        channel = self.get_channel(thread)
+        if not channel.is_thread:
+            raise ValueError(f"#{channel.name} is not a thread")
+        return self.update_channel(channel, {"archived": True, "locked": locked})
+
+    def require_unarchived(self, channel: ChannelRecord) -> None:
+        """Raise Discord's 400 (50083) for a change inside an archived thread."""
+        if channel.is_thread and channel.archived:
+            raise DiscordError(400, 50083, "Thread is archived")
 
     def delete_channel(self, channel: ChannelRecord) -> None:
         """Delete a channel or thread (CHANNEL_DELETE / THREAD_DELETE)."""

@@ -1,0 +1,81 @@
+"""The bot's heartbeat file, and the health check that reads it.
+
+The running bot calls :func:`write_heartbeat` now and then (while it is
+connected); ``python -m bot.health [path] [--max-age SECONDS]`` exits 0 when
+the last beat is recent enough, else 1 with one line saying why. The
+Dockerfile's ``HEALTHCHECK`` runs it. The file holds the Unix time of the last
+beat; it is replaced atomically, so a reader never sees half a write.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+DEFAULT_PATH = "/tmp/tichu-heartbeat"
+DEFAULT_MAX_AGE = 120.0
+ENV_PATH = "HEARTBEAT_FILE"
+
+
+def default_path() -> Path:
+    """``$HEARTBEAT_FILE``, else ``/tmp/tichu-heartbeat``."""
+    return Path(os.environ.get(ENV_PATH) or DEFAULT_PATH)
+
+
+def write_heartbeat(path: str | os.PathLike[str] | None = None, *, now: float | None = None) -> None:
+    """Record ``now`` (default: the current time) as the last beat, atomically."""
+    target = Path(path) if path is not None else default_path()
+    stamp = f"{time.time() if now is None else now:.3f}\n"
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as out:
+            out.write(stamp)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def check(path: Path, max_age: float, *, now: float | None = None) -> str | None:
+    """Why the heartbeat at ``path`` is not healthy, or None if it is fresh."""
+    try:
+        text = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        return f"unhealthy: no heartbeat at {path}"
+    except (OSError, UnicodeDecodeError) as error:
+        return f"unhealthy: cannot read {path}: {error}"
+    try:
+        beat = float(text)
+    except ValueError:
+        return f"unhealthy: {path} holds no timestamp"
+    age = (time.time() if now is None else now) - beat
+    if age > max_age:
+        return f"unhealthy: last heartbeat {age:.0f}s ago (limit {max_age:g}s)"
+    if age < -max_age:
+        return f"unhealthy: heartbeat {-age:.0f}s in the future"
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line: 0 if the heartbeat is fresh, else 1 and one line on stderr."""
+    parser = argparse.ArgumentParser(prog="python -m bot.health", description=__doc__)
+    parser.add_argument("path", nargs="?", type=Path, default=None,
+                        help=f"heartbeat file (default: ${ENV_PATH} or {DEFAULT_PATH})")
+    parser.add_argument("--max-age", type=float, default=DEFAULT_MAX_AGE,
+                        help=f"seconds a heartbeat stays fresh (default {DEFAULT_MAX_AGE:g})")
+    args = parser.parse_args(argv)
+    path = args.path if args.path is not None else default_path()
+    problem = check(path, args.max_age)
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 1
+    print(f"healthy: {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""Worker processes die with the bot, even when it is killed with SIGKILL."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bot import workers
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# A process that starts its workers like the bot does, has them do a task, says so, and waits.
+BOT_LIKE = """
+import asyncio, sys
+from bot import workers
+workers.start(2)
+assert asyncio.run(workers.offload(pow, 2, 10)) == 1024
+print("ready", flush=True)
+sys.stdin.read()
+"""
+
+
+def stat(pid: int) -> tuple[str, int] | None:
+    """(state, parent pid) of a live process, None if gone (or a zombie)."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    state, ppid = text.rsplit(")", 1)[1].split()[:2]
+    return None if state in ("Z", "X") else (state, int(ppid))
+
+
+def descendants(root: int) -> set[int]:
+    """Every live process below ``root``."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (info := stat(int(entry.name))) is not None:
+            children.setdefault(info[1], []).append(int(entry.name))
+    found: set[int] = set()
+    todo = [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def start_bot_like() -> tuple[subprocess.Popen[str], set[int]]:
+    proc = subprocess.Popen([sys.executable, "-c", BOT_LIKE], cwd=ROOT, text=True,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert proc.stdout is not None
+    readable, _, _ = select.select([proc.stdout], [], [], 120)
+    if not readable:
+        kill(proc)
+        raise AssertionError("the bot-like process did not start its workers")
+    assert proc.stdout.readline().strip() == "ready"
+    return proc, descendants(proc.pid)
+
+
+def wait_gone(pids: set[int], timeout: float = 20.0) -> set[int]:
+    """Poll until none of ``pids`` is alive or the deadline passes; the survivors."""
+    deadline = time.monotonic() + timeout
+    alive = {p for p in pids if stat(p) is not None}
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.05)
+        alive = {p for p in alive if stat(p) is not None}
+    return alive
+
+
+def kill(proc: subprocess.Popen[str]) -> None:
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=10)
+    for stream in (proc.stdin, proc.stdout):
+        if stream is not None:
+            stream.close()
+
+
+def test_kill_9_leaves_nothing_behind_even_in_a_crash_loop() -> None:
+    proc, below = start_bot_like()
+    # Two pool workers and the multiprocessing resource tracker.
+    assert len(below) >= 3, below
+    kill(proc)
+    assert wait_gone(below) == set()
+    started: set[int] = set()
+    for _ in range(2):  # restarted at once, killed again: nothing piles up
+        proc, below = start_bot_like()
+        assert len(below) >= 3, below
+        started |= below
+        kill(proc)
+    assert wait_gone(started) == set()
+
+
+def test_a_worker_whose_parent_is_already_gone_exits_at_once() -> None:
+    code = "from bot import workers; workers.die_with_parent(1); print('alive')"
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                            text=True, timeout=30)
+    assert result.returncode == 1 and "alive" not in result.stdout
+
+
+async def test_offload_runs_in_a_worker_process_and_stops_cleanly() -> None:
+    workers.start(1)
+    try:
+        assert await workers.offload(os.getpid) != os.getpid()
+    finally:
+        workers.stop()
+    assert await workers.offload(os.getpid) == os.getpid()  # threads again
