@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import logging
 from typing import Any
 
 import discord
 from discord.ext import commands
 
-from bot import workers
+from bot import health, workers
 from bot.cogs import records
 from bot.cogs.games import game_group, open_table
 from bot.config import Settings
@@ -44,7 +46,8 @@ class TichuBot(commands.Bot):
         self.settings = settings
         self._given_repo = repo
         self.controller = Controller(lambda: self.service, lambda: self.panels)
-        self.presenter = TablePresenter(self, lambda: self.service.repo, lambda: self.panels)
+        self.presenter = TablePresenter(self, lambda: self.service.repo, lambda: self.panels,
+                                        edit_interval=settings.table_edit_interval)
         self._sweeper: asyncio.Task[None] | None = None
         self.restored = asyncio.Event()
 
@@ -71,13 +74,28 @@ class TichuBot(commands.Bot):
         self.add_dynamic_items(GameButton, GameSelect)
         await self.service.restore()
         self.restored.set()
-        if self.settings.dev_guild_id:
-            guild = discord.Object(id=self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
+        await self.sync_commands()
         self._sweeper = asyncio.create_task(self._sweep())
+
+    async def sync_commands(self) -> bool:
+        """Send the command tree to Discord only when it changed since the last sync (its
+        hash is stored): a restart costs no sync and no rate limit. Whether it synced."""
+        guild = discord.Object(id=self.settings.dev_guild_id) \
+            if self.settings.dev_guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        translator = self.tree.translator
+        payload = [await c.get_translated_payload(self.tree, translator) if translator
+                   else c.to_dict(self.tree) for c in self.tree._get_all_commands(guild=guild)]
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str)
+                                .encode()).hexdigest()
+        key = f"commands:{self.application_id}:{guild.id if guild else 'global'}"
+        repo = self.service.repo
+        if await repo.get_meta(key) == digest:
+            return False
+        await self.tree.sync(guild=guild)
+        await repo.set_meta(key, digest)
+        return True
 
     def _opener(self, spec: GameSpec) -> Any:
         async def opener(interaction: discord.Interaction[Any], options: dict[str, Any]) -> None:
@@ -92,11 +110,17 @@ class TichuBot(commands.Bot):
         while True:
             await asyncio.sleep(self.settings.sweep_interval)
             try:
+                if self.settings.heartbeat_file and self.is_ready() and not self.is_closed():
+                    health.write_heartbeat(self.settings.heartbeat_file)
                 await self.service.expire_idle_lobbies()
                 await self.service.close_idle_tables()
                 self.service.evict_closed()
             except Exception:
                 log.exception("lobby sweep failed")
+
+    async def on_ready(self) -> None:
+        if self.settings.heartbeat_file:
+            health.write_heartbeat(self.settings.heartbeat_file)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Answer component clicks that no component of ours claims (forged or foreign IDs)."""

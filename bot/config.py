@@ -31,6 +31,10 @@ class Settings(BaseSettings):
     lobby_timeout: float = Field(default=1800, gt=0, description="Idle lobby lifetime, seconds")
     table_idle_timeout: float = Field(
         default=86400, gt=0, description="A game with no person's action for this long closes")
+    table_edit_interval: float = Field(
+        default=1.5, ge=0, description="Seconds between two edits of a table message")
+    heartbeat_file: str | None = Field(
+        default=None, description="File the bot touches while connected (HEALTHCHECK)")
     sweep_interval: float = Field(default=60, gt=0, description="How often lobbies are checked")
     worker_processes: int = Field(
         default=2, ge=0, description="Processes drawing images and thinking for computer players "

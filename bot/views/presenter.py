@@ -1,14 +1,20 @@
 """Keeps the public messages of each table in step with the game.
 
 One update runs per table at a time; changes that arrive meanwhile are folded
-into one more pass, so a quick run of computer moves costs a single edit.
+into one more pass, so a quick run of computer moves costs a single edit. The
+table message is written at most once per ``edit_interval`` (Discord allows
+about five message writes per five seconds in a channel), always with the latest
+state, and its image is uploaded again only when the picture changed. Private
+panels and pings go first: a person put on turn never waits for the table edit.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
+import time
 from collections.abc import Callable
 
 import discord
@@ -21,16 +27,22 @@ from bot.views.panels import Panels
 from bot.views.table import lobby_message
 
 log = logging.getLogger(__name__)
+THREAD_ARCHIVED = 50083
 
 
 class TablePresenter:
     """Edits the lobby and table messages, posts summaries, pings whoever must act."""
 
     def __init__(self, client: discord.Client, repo: Callable[[], Repository],
-                 panels: Callable[[], Panels]) -> None:
+                 panels: Callable[[], Panels], *, edit_interval: float = 1.5) -> None:
         self.bot = client
         self._repo = repo
         self._panels = panels
+        self.edit_interval = edit_interval
+        self._written: dict[int, float] = {}
+        """Per table: when its message was last written (monotonic)."""
+        self._image: dict[int, str] = {}
+        """Per table: a digest of the image its message shows."""
         self._running: set[int] = set()
         self._dirty: set[int] = set()
         self._pinged: dict[int, tuple[object, ...]] = {}
@@ -56,13 +68,22 @@ class TablePresenter:
                 self.idle.set()
 
     async def _present(self, table: Table) -> None:
-        await self._show_lobby(table)
-        if table.game is None:
-            return
-        await self._post_announcements(table)
+        steps = [self._show_lobby]
+        if table.game is not None:
+            steps += [self._post_announcements, self._panels().push, self._ping,
+                      self._show_table_soon]
+        for step in steps:
+            try:
+                await step(table)
+            except Exception:  # one failed request never drops the others (the ping)
+                log.exception("presenting table %s: %s failed", table.id, step.__name__)
+
+    async def _show_table_soon(self, table: Table) -> None:
+        """The table message, no sooner than ``edit_interval`` after the last write."""
+        wait = self._written.get(table.id, -1e9) + self.edit_interval - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
         await self._show_table(table)
-        await self._ping(table)
-        await self._panels().push(table)
 
     # ------------------------------------------------------------- lobby
     async def _show_lobby(self, table: Table) -> None:
@@ -95,14 +116,27 @@ class TablePresenter:
         msg = await self._table_message(table)
         channel = self.bot.get_partial_messageable(table.channel_id)
         message_id = table.record.message_id
+        digest = hashlib.sha256(msg.image or b"").hexdigest()
+        self._written[table.id] = time.monotonic()
         if message_id is not None:
-            try:
-                await channel.get_partial_message(message_id).edit(
-                    content=msg.content, attachments=msg.files(), view=msg.view)
-                return
-            except discord.NotFound:
-                pass
+            message = channel.get_partial_message(message_id)
+            changes: dict[str, object] = {"content": msg.content, "view": msg.view}
+            if self._image.get(table.id) != digest:
+                changes["attachments"] = msg.files()
+            for attempt in range(2):
+                try:
+                    await message.edit(**changes)  # type: ignore[arg-type]
+                    self._image[table.id] = digest
+                    return
+                except discord.NotFound:
+                    break
+                except discord.HTTPException as error:
+                    # Discord archives an idle thread after 24 h: open it again, once.
+                    if error.code != THREAD_ARCHIVED or attempt or table.record.thread_id is None:
+                        raise
+                    await self.bot.http.edit_channel(table.record.thread_id, archived=False)
         sent = await channel.send(content=msg.content, files=msg.files(), view=msg.view)
+        self._image[table.id] = digest
         table.record.message_id = sent.id
         await self._repo().update_table(table.id, message_id=sent.id)
 
@@ -137,6 +171,8 @@ class TablePresenter:
         if self._pinged.get(table.id) == key:
             return
         self._pinged[table.id] = key
+        if not waiting and table.status is TableStatus.PLAYING:
+            return  # computers' turns: the last ping goes when the next one comes
         channel = self.bot.get_partial_messageable(table.channel_id)
         old = table.record.ping_message_id
         if old is not None:

@@ -25,7 +25,8 @@ from tests.emulator.server import DiscordEmulator
 
 
 def make_bot(db: Path, **settings: Any) -> TichuBot:
-    values: dict[str, Any] = {"ai_delay": 0.0, "worker_processes": 0, **settings}
+    values: dict[str, Any] = {"ai_delay": 0.0, "worker_processes": 0,
+                              "table_edit_interval": 0.0, **settings}
     config = Settings(_env_file=None, database=str(db), **values)  # type: ignore[call-arg]
     return TichuBot(config, guild_ready_timeout=0.05)
 
@@ -73,7 +74,12 @@ class Person:
     refusals: list[str] = field(default_factory=list)
     """Every refusal the bot answered this person with."""
     calls: bool = False
-    """Whether this person calls Tichu now and then (to race the others' plays)."""
+    """Whether this person calls Tichu and bombs out of turn now and then (racing the
+    others' plays)."""
+    actions: int = 0
+    """Actions of this person the bot acknowledged (its panel redrawn, no refusal)."""
+    raced: int = 0
+    """Calls and bombs made out of turn."""
 
     async def open_hand(self, table_message: Any) -> Any:
         button = component(table_message, "hand")
@@ -92,27 +98,41 @@ class Person:
         await self.emu.wait_for(lambda: actionable(panel), 10.0, what="a decision on the panel")
         await self.decide(panel)
 
-    async def _do(self, reply: Any, hand: Any) -> None:
+    async def _do(self, reply: Any, hand: Any, action: bool) -> bool:
         """Wait for the bot's answer to a click: the panel redrawn, or a refusal (a new
-        ephemeral message), which is noted."""
+        ephemeral message), which is noted. Whether it was accepted."""
         answer = await reply.response()
         if answer.id != hand.id:
             self.refusals.append(answer.content)
+            return False
+        self.actions += action
+        return True
 
-    async def click(self, hand: Any, custom_id: str) -> None:
-        await self._do(await self.emu.click(self.user, hand, custom_id), hand)
+    async def click(self, hand: Any, custom_id: str, *, action: bool = False) -> bool:
+        return await self._do(await self.emu.click(self.user, hand, custom_id), hand, action)
 
-    async def select(self, hand: Any, custom_id: str, values: list[str]) -> None:
-        await self._do(await self.emu.select(self.user, hand, custom_id, values), hand)
+    async def select(self, hand: Any, custom_id: str, values: list[str], *,
+                     action: bool = False) -> bool:
+        return await self._do(await self.emu.select(self.user, hand, custom_id, values), hand,
+                              action)
+
+    async def out_of_turn(self) -> None:
+        """Maybe call Tichu (confirmed) or drop a bomb, whoever's turn it is."""
+        panel = self.panel
+        if not self.calls or panel is None:
+            return
+        if (ask := component(panel, "ask", arg="tichu")) is not None and self.rng.random() < 0.1:
+            self.raced += 1
+            await self.click(panel, ask.custom_id)
+            if (confirm := component(panel, "tichu")) is not None:
+                await self.click(panel, confirm.custom_id, action=True)
+        elif (bombs := component(panel, "play", "s")) is not None:  # off turn: bombs only
+            self.raced += 1
+            await self.select(panel, bombs.custom_id, [bombs.options[0].value], action=True)
 
     async def decide(self, hand: Any) -> None:
         if (b := component(hand, "nogrand")) is not None:
-            await self.click(hand, b.custom_id)
-            return
-        if self.calls and (ask := component(hand, "ask", arg="tichu")) is not None \
-                and self.rng.random() < 0.2:
-            await self.click(hand, ask.custom_id)
-            await self.click(hand, component(hand, "tichu").custom_id)
+            await self.click(hand, b.custom_id, action=True)
             return
         if component(hand, "ex", "s") is not None:
             used: set[str] = set()
@@ -123,10 +143,10 @@ class Person:
                 await self.select(hand, select.custom_id, [value])
             ok = component(hand, "exok")
             assert ok is not None and not ok.disabled
-            await self.click(hand, ok.custom_id)
+            await self.click(hand, ok.custom_id, action=True)
             return
         if (b := component(hand, "gift")) is not None:
-            await self.click(hand, b.custom_id)
+            await self.click(hand, b.custom_id, action=True)
             return
         kinds = component(hand, "kind", "s")
         if kinds is not None and self.rng.random() < 0.5:
@@ -135,16 +155,20 @@ class Person:
         play = component(hand, "play", "s")
         passing = component(hand, "pass")
         if passing is not None and (play is None or self.rng.random() < 0.3):
-            await self.click(hand, passing.custom_id)
+            await self.click(hand, passing.custom_id, action=True)
             return
         assert play is not None, f"no control to act with: {hand.content!r}"
         option = self.rng.choice(play.options)
-        await self.select(hand, play.custom_id, [option.value])
+        needs_step = bool({"52", "54"} & set(option.value.split(".")))
+        if not await self.select(hand, play.custom_id, [option.value], action=not needs_step):
+            return
         if (wish := component(hand, "wish", "s")) is not None:
             choice = self.rng.choice(wish.options)
-            await self.select(hand, wish.custom_id, [choice.value])
+            await self.select(hand, wish.custom_id, [choice.value], action=True)
         elif (phx := component(hand, "phx", "s")) is not None:
-            await self.select(hand, phx.custom_id, [phx.options[0].value])
+            await self.select(hand, phx.custom_id, [phx.options[0].value], action=True)
+        elif needs_step:
+            self.actions += 1  # a Phoenix play with one reading needs no second step
 
 
 async def settle(bot: TichuBot, table: Table, *, timeout: float = 30.0) -> tuple[int, ...]:

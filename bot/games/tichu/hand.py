@@ -222,7 +222,7 @@ async def hand_message(table: Table, seat: int, locale: str, *,
         lines.append(_play_line(view, locale, bombs_only=bombs_only, offered=bool(items)))
     else:
         lines.append(t(locale, "hand.no_decision"))
-    if view.wish is not None and phase is Phase.PLAY:
+    if view.wish is not None and phase is Phase.PLAY and view.turn == seat:
         lines.append(t(locale, "hand.wish_open", rank=rank_name(locale, view.wish)))
     if not table.seats[seat].away and not asking:
         if phase is Phase.PLAY and view.turn == seat and can_pass(view) and not bombs_only:
