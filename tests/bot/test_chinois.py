@@ -78,9 +78,17 @@ class Tally:
 
 
 async def act_once(world: World, table: Table, seat: int, user: Any, rng: random.Random,
-                   tally: Tally) -> None:
-    """Open the hand, check the menu against the engine's legal choices, pick one."""
-    hand = await open_hand(world, user, table)
+                   tally: Tally, panels: dict[int, Any]) -> None:
+    """Act from the seat's open hand panel (opened once: the bot keeps it up to date), as
+    it stands; check it against the engine's legal choices and pick one."""
+    if seat not in panels:
+        panels[seat] = await open_hand(world, user, table)
+    hand = panels[seat]
+    await world.emu.wait_for(lambda: hand.selects, 10.0, what="the panel to offer a choice")
+    expected = await CHINOIS.hand_message(table, seat, user.locale)
+    assert hand.content == expected.content
+    assert {c.custom_id for c in (*hand.buttons, *hand.selects)} == \
+        {i.custom_id for i in expected.view.children}  # type: ignore[attr-defined]
     view = table.game.view(seat)
     assert hand.ephemeral and hand.attachment(filename("hand")) is not None
     if user.locale == "fr":
@@ -119,7 +127,7 @@ async def act_once(world: World, table: Table, seat: int, user: Any, rng: random
     value = rng.choice(select.options).value
     seq = table.seq
     answer = await (await world.emu.select(user, hand, select.custom_id, [value])).response()
-    assert table.seq > seq, answer.content
+    assert table.seq > seq and answer.id == hand.id, answer.content
 
 
 async def test_a_game_of_four_plays_to_the_end(world: World, tmp_path: Path) -> None:
@@ -133,6 +141,7 @@ async def test_a_game_of_four_plays_to_the_end(world: World, tmp_path: Path) -> 
         users = {0: world.users[0], 2: world.users[1]}
         rngs = {s: random.Random(s) for s in users}
         tally = Tally()
+        panels: dict[int, Any] = {}
         stale_checked = False
         for _ in range(2000):
             due = await settle(bot, table)
@@ -140,11 +149,11 @@ async def test_a_game_of_four_plays_to_the_end(world: World, tmp_path: Path) -> 
                 break
             seat = due[0]
             if not stale_checked:
-                # A hand opened twice: once the second has acted, the first is stale,
-                # and a pick on it is refused with an ephemeral sentence.
+                # A hand opened twice: once the second has acted, the first is from
+                # before the seat's move, and a pick on it is refused.
                 first = await open_hand(world, users[seat], table)
                 select = first.selects[0]
-                await act_once(world, table, seat, users[seat], rngs[seat], tally)
+                await act_once(world, table, seat, users[seat], rngs[seat], tally, panels)
                 mine = sum(a.seat == seat for a in table.game.actions)
                 reply = await (await emu.select(users[seat], first, select.custom_id,
                                                 [select.options[0].value])).response()
@@ -153,12 +162,15 @@ async def test_a_game_of_four_plays_to_the_end(world: World, tmp_path: Path) -> 
                 assert sum(a.seat == seat for a in table.game.actions) == mine
                 stale_checked = True
                 continue
-            await act_once(world, table, seat, users[seat], rngs[seat], tally)
+            await act_once(world, table, seat, users[seat], rngs[seat], tally, panels)
         game = table.game
         assert game is not None and game.phase is Phase.GAME_OVER
         assert len(game.history) == 28
         assert table.status is TableStatus.FINISHED
         assert tally.forbidden_hidden > 0 and tally.bids == 56 and tally.french_hands > 0
+        # Two hand messages each for 28 rounds (one of them for the stale check above).
+        for user in users.values():
+            assert len(emu.ephemerals(user)) <= 3
         final = table_message(emu, table)
         assert not final.buttons
         public = emu.channel_messages(table.channel_id)

@@ -68,6 +68,7 @@ class Player:
         self.emu, self.user, self.table = emu, user, table
         self.rng = random.Random(seed)
         self.seen_high_bid_with_marriage = False
+        self.panel: Any = None
 
     async def click(self, message: Any, item: Any) -> Any:
         return await (await self.emu.click(self.user, message, item.custom_id)).response()
@@ -76,9 +77,20 @@ class Player:
         return await (await self.emu.select(self.user, message, item.custom_id, [value])).response()
 
     async def act(self) -> None:
-        message = table_message(self.emu, self.table)
-        hand = await self.click(message, component(message, "hand"))
+        """Act from the open hand panel (opened once; the bot keeps it up to date)."""
+        if self.panel is None:
+            message = table_message(self.emu, self.table)
+            self.panel = await self.click(message, component(message, "hand"))
+        hand = self.panel
         assert hand.ephemeral
+        await self.emu.wait_for(lambda: hand.selects or any(
+            component(hand, a) is not None for a in ("redeal", "pass", "bid", "concede")),
+            10.0, what="the panel to offer a choice")
+        seat = self.table.seat_of(self.user.id)
+        expected = await TYSIACHA.hand_message(self.table, seat, self.user.locale)
+        assert hand.content == expected.content
+        assert {c.custom_id for c in (*hand.buttons, *hand.selects)} == \
+            {i.custom_id for i in expected.view.children}  # type: ignore[attr-defined]
         await self.decide(hand)
 
     async def decide(self, hand: Any) -> None:
@@ -186,6 +198,8 @@ async def test_a_game_of_three_plays_to_the_end(world: World, tmp_path: Path) ->
         game = table.game
         assert game.phase is Phase.GAME_OVER
         assert max(game.scores) >= 1000 and game.winner is not None
+        for person in people.values():  # one hand panel each, kept up to date by the bot
+            assert len(emu.ephemerals(person.user)) == 1
         assert table.status is TableStatus.FINISHED
         assert handed_over
         final = table_message(emu, table)
