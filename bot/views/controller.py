@@ -136,6 +136,7 @@ class Controller:
             message = await spec.hand_message(table, seat, locale, bombs_only=bombs_only)
             sent = await interaction.followup.send(message.content, files=message.files(),
                                                    view=message.view, ephemeral=True, wait=True)
+            self.panels.sent(sent.id, message)
             if not bombs_only:
                 await self.panels.opened_panel(table, seat, interaction, sent.id, key)
 
@@ -155,8 +156,8 @@ class Controller:
         async with self.panels.lock(table.id, interaction.user.id):
             key = self.panels.key(table, seat)
             drawn = message or await spec.hand_message(table, seat, locale)
-            await interaction.edit_original_response(content=drawn.content,
-                                                     attachments=drawn.files(), view=drawn.view)
+            target = interaction.message.id if interaction.message is not None else None
+            await interaction.edit_original_response(**self.panels.edits(target, drawn))
             if message is None and interaction.message is not None and \
                     (panel := table.record.panels.get(interaction.user.id)) is not None and \
                     panel.message_id == interaction.message.id:

@@ -11,6 +11,7 @@ token runs out or the message is dismissed.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from collections.abc import Hashable
 from datetime import UTC, datetime
@@ -40,6 +41,24 @@ class Panels:
         """The language each person last used (panels follow their owner's locale)."""
         self.opened = 0
         self.pushed = 0
+        self._images: dict[int, str] = {}
+        """Per hand message: a digest of the image it shows (uploaded again only when
+        the picture changed)."""
+
+    def edits(self, message_id: int | None, message: HandMessage) -> dict[str, Any]:
+        """What an edit of hand message ``message_id`` must send to show ``message``:
+        the image only when it is not the one already shown."""
+        changes: dict[str, Any] = {"content": message.content, "view": message.view}
+        digest = hashlib.sha256(message.image or b"").hexdigest()
+        if message_id is None or self._images.get(message_id) != digest:
+            changes["attachments"] = message.files()
+            if message_id is not None:
+                self._images[message_id] = digest
+        return changes
+
+    def sent(self, message_id: int, message: HandMessage) -> None:
+        """A hand message was posted with ``message``'s image."""
+        self._images[message_id] = hashlib.sha256(message.image or b"").hexdigest()
 
     def lock(self, table_id: int, user_id: int) -> asyncio.Lock:
         return self._locks.setdefault((table_id, user_id), asyncio.Lock())
@@ -103,8 +122,7 @@ class Panels:
     async def _edit(self, panel: PanelRecord, message: HandMessage) -> bool:
         webhook = discord.Webhook.partial(panel.application_id, panel.token, client=self.client)
         try:
-            await webhook.edit_message(panel.message_id, content=message.content,
-                                       attachments=message.files(), view=message.view)
+            await webhook.edit_message(panel.message_id, **self.edits(panel.message_id, message))
         except (discord.NotFound, discord.Forbidden):
             return False  # dismissed, or the token ran out
         except discord.HTTPException:
