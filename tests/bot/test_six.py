@@ -4,6 +4,7 @@ the six-player hand panel built directly from known hands."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import sqlite3
@@ -209,21 +210,26 @@ async def test_six_seat_refusals(six: World, tmp_path: Path) -> None:
             if passing is None:
                 await person.decide(panel)
                 continue
-            # A double click on Pass: the first applies, the second is refused.
+            # A double click on Pass, both before the first answer: applied once.
             seq = table.seq
-            first = await emu.click(person.user, panel, passing.custom_id)
-            await first.response()
-            second = await emu.click(person.user, panel, passing.custom_id)
-            answer = await second.response()
-            assert answer.ephemeral and answer.content == t(LOCALES[seat], "error.stale")
-            assert table.game.actions[seq:].count(Pass(seat)) <= 1
+            first, second = await asyncio.gather(
+                emu.click(person.user, panel, passing.custom_id),
+                emu.click(person.user, panel, passing.custom_id))
+            answers = [await first.response(), await second.response()]
+            assert sum(a.content == t(LOCALES[seat], "error.stale") for a in answers) == 1
+            assert table.game.actions[seq:].count(Pass(seat)) == 1
+            assert person.refusals == []
             break
         else:
             raise AssertionError("nobody could pass")
-        # An exchange slot for an opponent does not exist with six: a forged one is refused.
-        forged = f"tichu:s:{table.id}:-:ex:2"
-        reply = await emu.select(person.user, panel, forged, [str(int(DOG))])
-        assert (await reply.response()).content == t(LOCALES[seat], "error.forged")
+        # Controls the panel never offered with six (an exchange slot for an opponent, the
+        # Dog's lead to an opponent) are refused as forged; nothing changes.
+        seq = table.seq
+        for forged in (f"tichu:s:{table.id}:-:ex:2",
+                       f"tichu:b:{table.id}:{table.moves[seat]}:dog:{seat + 1}"):
+            reply = await emu.forged_click(person.user, panel, forged, values=[str(int(DOG))])
+            assert (await reply.response()).content == t(LOCALES[seat], "error.forged")
+        assert table.seq == seq
     emu.assert_clean()
 
 
