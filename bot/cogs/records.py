@@ -116,6 +116,8 @@ async def leaderboard_message(bot: Host, locale: str, guild_id: int, game: str,
 async def leaderboard_command(bot: Host, interaction: discord.Interaction[Any],
                               game: str) -> None:
     assert interaction.guild_id is not None
+    if game not in record_names():
+        raise TableError("forged")
     locale = _locale(interaction)
     await interaction.response.defer(thinking=True)
     message = await leaderboard_message(bot, locale, interaction.guild_id, game,
@@ -132,6 +134,8 @@ async def stats_command(bot: Host, interaction: discord.Interaction[Any], game: 
                         who: discord.User | discord.Member) -> None:
 
     assert interaction.guild_id is not None
+    if game not in record_names():
+        raise TableError("forged")
     locale = _locale(interaction)
     repo = bot.service.repo
     row = await repo.player_stats(interaction.guild_id, game, who.id)

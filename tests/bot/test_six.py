@@ -19,6 +19,7 @@ from bot.games.registry import all_specs
 from bot.games.tichu import hand as tichu_hand
 from bot.games.tichu.spec import TICHU
 from bot.i18n import t
+from bot.render import filename
 from bot.store.models import SeatRecord, TableRecord, TableStatus
 from bot.tables import Table, ids
 from engine.cards import parse_cards
@@ -125,6 +126,12 @@ async def test_three_people_and_three_computers_play_to_the_leaderboard(
                   for s, i in ((0, 0), (2, 1), (4, 2))}
         await play_on(six, bot, table, people, until=lambda: False)
         assert table.status is TableStatus.FINISHED
+        final = table_message(emu, table)
+        assert final.content.startswith(t("en", "table.title_six", id=table.id, target=100))
+        [over] = [m for m in emu.channel_messages(table.channel_id)
+                  if any(a.filename == filename("game-over") for a in m.attachments)]
+        winners = [table.seats[s].name for s in range(6) if s % 2 == table.game.winner]
+        assert all(name in over.content for name in winners if name)
         repo = bot.service.repo
         guild = six.guild.id
         # Six-player games have their own rating pool and leaderboard.
