@@ -22,7 +22,6 @@ from bot.store.models import TableStatus
 from tests.emulator.runner import run_bot
 from tests.emulator.server import DiscordEmulator
 
-
 LEVELS = {4: ("hard", "normal", "normal", "easy"),
           6: ("hard", "normal", "normal", "normal", "easy", "hard")}
 """The computer players by seat: teams alternate, so each team gets the same levels."""
