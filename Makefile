@@ -26,8 +26,9 @@ test: $(STAMP) lint typecheck
 run: $(STAMP)
 	$(BIN)/python -m bot
 
+PLAYERS ?= 4
 demo: $(STAMP)
-	$(BIN)/python -m tools.demo
+	$(BIN)/python -m tools.demo --players $(PLAYERS)
 
 bench: $(STAMP)
 	$(BIN)/python -m tools.bench

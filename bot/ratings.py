@@ -4,7 +4,8 @@ no store).
 A rating belongs to one *player key* per game per server: ``u:<user id>`` for a person,
 ``cpu:<level>`` for each computer level, which is rated like a player of its own so that
 beating ``hard`` counts for more than beating ``easy``. Tichu is rated as two teams of two,
-ranked by the winning team; Chinois and Tysiacha free-for-all by final rank (the winners
+ranked by the winning team (six-player Tichu, ``tichu6``, as two teams of three, in a
+pool of its own); Chinois and Tysiacha free-for-all by final rank (the winners
 first, then by final score, equal places sharing a rank). The number shown is the
 conservative ordinal ``mu - 3 * sigma``.
 
@@ -21,7 +22,8 @@ from openskill.models import PlackettLuce
 
 MU = 25.0
 SIGMA = MU / 3
-TEAM_GAMES = frozenset({"tichu"})
+TEAM_GAMES = frozenset({"tichu", "tichu6"})
+"""Games rated team against team: Tichu for four (2 v 2) and for six (3 v 3)."""
 
 _MODEL = PlackettLuce(mu=MU, sigma=SIGMA)
 

@@ -1,7 +1,8 @@
-"""``make demo``: four computer players play a whole game through the real bot stack.
+"""``make demo``: four computer players play a whole game through the real bot stack
+(``make demo PLAYERS=6``: six, at a table of Tichu for six).
 
 A local Discord emulator starts on 127.0.0.1, the real bot connects to it with a
-fresh database, a host user opens a table with ``/tichu new``, seats four
+fresh database, a host user opens a table with ``/tichu new``, seats the
 computer players and starts. The table log is printed as it goes, and every
 image the bot posts is saved under ``demo-output/``.
 """
@@ -21,8 +22,12 @@ from bot.store.models import TableStatus
 from tests.emulator.runner import run_bot
 from tests.emulator.server import DiscordEmulator
 
+LEVELS = {4: ("hard", "normal", "normal", "easy"),
+          6: ("hard", "normal", "normal", "normal", "easy", "hard")}
+"""The computer players by seat: teams alternate, so each team gets the same levels."""
 
-async def demo(out: Path, target: int, delay: float, locale: str) -> None:
+
+async def demo(out: Path, target: int, delay: float, locale: str, players: int = 4) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("*.*"):
         old.unlink()
@@ -38,9 +43,10 @@ async def demo(out: Path, target: int, delay: float, locale: str) -> None:
             async with run_bot(emu, bot):
                 print(f"Local Discord at {emu.api_base}; the bot is connected.")
                 await emu.wait_for_commands(["tichu"])
-                lobby = await (await emu.slash(host, channel, "tichu new", target=target)).response()
+                lobby = await (await emu.slash(host, channel, "tichu new", target=target,
+                                               players=players)).response()
                 await (await emu.click(host, lobby, lobby.button(custom_id=_id(":leave")).custom_id)).response()
-                for seat, level in enumerate(("hard", "normal", "normal", "easy")):
+                for seat, level in enumerate(LEVELS[players]):
                     select = lobby.select(_id(":cpu"))
                     await (await emu.select(host, lobby, select.custom_id, [f"{seat}.{level}"])).response()
                 print(lobby.content)
@@ -109,8 +115,10 @@ def main() -> None:
     parser.add_argument("--delay", type=float, default=0.0, help="seconds per computer move")
     parser.add_argument("--locale", default="en-US", help="the server's locale (en-US or fr)")
     parser.add_argument("--out", type=Path, default=Path("demo-output"))
+    parser.add_argument("--players", type=int, choices=(4, 6), default=4,
+                        help="four players, or six (Tichu for six)")
     args = parser.parse_args()
-    asyncio.run(demo(args.out, args.target, args.delay, args.locale))
+    asyncio.run(demo(args.out, args.target, args.delay, args.locale, args.players))
 
 
 if __name__ == "__main__":

@@ -222,6 +222,27 @@ def game_group(bot: Host, spec: GameSpec, new: NewCommand) -> GameGroup:
                     user: discord.User | None = None) -> None:
         await records.stats_command(bot, interaction, name, user or interaction.user)
 
+    # A game with variants rated apart (Tichu for four or six) asks which one.
+    variants = [app_commands.Choice(name=ls(f"variant.{record}"), value=record)
+                for record in spec.record_names]
+
+    @app_commands.describe(players=ls("cmd.variant"))
+    @app_commands.rename(players=ls("cmd.variant.name"))
+    @app_commands.choices(players=variants)
+    async def leaderboard_of(interaction: discord.Interaction[Any],
+                             players: str | None = None) -> None:
+        await records.leaderboard_command(bot, interaction, players or name)
+
+    @app_commands.describe(user=ls("cmd.stats.user"), players=ls("cmd.variant"))
+    @app_commands.rename(user=ls("cmd.stats.user.name"), players=ls("cmd.variant.name"))
+    @app_commands.choices(players=variants)
+    async def stats_of(interaction: discord.Interaction[Any], user: discord.User | None = None,
+                       players: str | None = None) -> None:
+        await records.stats_command(bot, interaction, players or name, user or interaction.user)
+
+    if len(variants) > 1:
+        leaderboard, stats = leaderboard_of, stats_of  # type: ignore[assignment]
+
     @app_commands.describe(user=ls("cmd.history.user"))
     @app_commands.rename(user=ls("cmd.history.user.name"))
     async def history(interaction: discord.Interaction[Any],

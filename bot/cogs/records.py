@@ -6,6 +6,9 @@ clicker's own, so a forged ID can only show what the clicker may see anyway.
 
 ``tichu:b:0:-:lbpage:<game>.<page>.<p|n>``  leaderboard page (0-based; previous/next)
 ``tichu:s:0:-:hgame:<game>``           history select; the value is a game id
+
+``<game>`` is a name games are stored and rated under (``GameSpec.record_names``): a
+game's own, or a variant's with its own rating pool (``tichu6``, six-player Tichu).
 ``tichu:b:0:-:hexport:<game id>``      the replay file of one game
 """
 
@@ -22,6 +25,7 @@ import discord
 from bot.games.registry import all_specs
 from bot.games.ui import GameButton, GameSelect, view_of
 from bot.i18n import t
+from bot.ratings import TEAM_GAMES
 from bot.render import filename
 from bot.render.ratings import BoardLine, render_leaderboard, render_rating_chart
 from bot.store.models import GamePlayerResult, GameResult, LeaderboardRow
@@ -42,7 +46,12 @@ PAGE = 10
 HISTORY = 10
 RECORD_ACTIONS = {"lbpage", "hgame", "hexport"}
 EPHEMERAL_ACTIONS = {"hgame", "hexport"}
-_PAGE_ARG = re.compile(r"(?P<game>[a-z]{1,16})\.(?P<page>\d{1,4})\.[pn]")
+_PAGE_ARG = re.compile(r"(?P<game>[a-z0-9]{1,16})\.(?P<page>\d{1,4})\.[pn]")
+
+
+def record_names() -> dict[str, str]:
+    """Every name finished games are stored under, with its game (``tichu6`` -> ``tichu``)."""
+    return {record: name for name, spec in all_specs().items() for record in spec.record_names}
 
 
 def _locale(interaction: discord.Interaction[Any]) -> str:
@@ -107,6 +116,8 @@ async def leaderboard_message(bot: Host, locale: str, guild_id: int, game: str,
 async def leaderboard_command(bot: Host, interaction: discord.Interaction[Any],
                               game: str) -> None:
     assert interaction.guild_id is not None
+    if game not in record_names():
+        raise TableError("forged")
     locale = _locale(interaction)
     await interaction.response.defer(thinking=True)
     message = await leaderboard_message(bot, locale, interaction.guild_id, game,
@@ -123,6 +134,8 @@ async def stats_command(bot: Host, interaction: discord.Interaction[Any], game: 
                         who: discord.User | discord.Member) -> None:
 
     assert interaction.guild_id is not None
+    if game not in record_names():
+        raise TableError("forged")
     locale = _locale(interaction)
     repo = bot.service.repo
     row = await repo.player_stats(interaction.guild_id, game, who.id)
@@ -143,7 +156,7 @@ async def stats_command(bot: Host, interaction: discord.Interaction[Any], game: 
         name = best.name
         if best.player.startswith("cpu:"):
             name = t(locale, "ratings.cpu", level=t(locale, f"level.{best.player[4:]}"))
-        kind = "team" if game == "tichu" else "table"
+        kind = "team" if game in TEAM_GAMES else "table"
         lines.append(t(locale, f"stats.partner.{kind}", name=name, wins=best.wins,
                        games=best.games))
     embed = discord.Embed(title=t(locale, f"stats.title.{game}", name=who.display_name),
@@ -165,7 +178,7 @@ async def stats_command(bot: Host, interaction: discord.Interaction[Any], game: 
 def result_text(locale: str, result: GameResult) -> str:
     """Who scored what, winners marked: ``alice & carol 1010 🏆 · bob & dave 600``."""
     won = t(locale, "history.won")
-    if result.game == "tichu":
+    if result.game in TEAM_GAMES:
         parts = []
         for team in (0, 1):
             names = " & ".join(player_name(locale, p) for p in result.players if p.team == team)
@@ -182,6 +195,11 @@ def _score(result: GameResult, player: GamePlayerResult) -> int:
     return result.scores[player.team] if 0 <= player.team < len(result.scores) else 0
 
 
+def _newest_first(result: GameResult) -> tuple[float, int]:
+    moment = result.finished_at.timestamp() if result.finished_at else 0.0
+    return (-moment, -(result.id or 0))
+
+
 def _date(result: GameResult) -> str:
     return result.finished_at.strftime("%Y-%m-%d %H:%M") if result.finished_at else "?"
 
@@ -190,13 +208,20 @@ async def history_command(bot: Host, interaction: discord.Interaction[Any], game
                           who: discord.User | discord.Member) -> None:
     assert interaction.guild_id is not None
     locale = _locale(interaction)
-    games = await bot.service.repo.recent_games(interaction.guild_id, game, user_id=who.id,
-                                                limit=HISTORY)
+    repo = bot.service.repo
+    games = []
+    for record in all_specs()[game].record_names:
+        games += await repo.recent_games(interaction.guild_id, record, user_id=who.id,
+                                         limit=HISTORY)
+    games = sorted(games, key=_newest_first)[:HISTORY]
     if not games:
         await interaction.response.send_message(
             t(locale, "history.empty", name=who.display_name), ephemeral=True)
         return
-    lines = [t(locale, "history.line", id=g.id, date=_date(g), result=result_text(locale, g))
+    labelled = len(all_specs()[game].record_names) > 1
+    lines = [t(locale, "history.line", id=g.id, date=_date(g),
+               result=(f"{t(locale, f'variant.{g.game}')} · " if labelled else "")
+               + result_text(locale, g))
              for g in games]
     title = t(locale, "history.title", game=t(locale, f"game.{game}"), name=who.display_name)
     embed = discord.Embed(title=title[:256], description="\n".join(lines)[:4000],
@@ -234,7 +259,7 @@ async def handle_component(bot: Host, interaction: discord.Interaction[Any],
     locale = _locale(interaction)
     if cid.action == "lbpage":
         match = _PAGE_ARG.fullmatch(cid.arg)
-        if match is None or match["game"] not in all_specs():
+        if match is None or match["game"] not in record_names():
             raise TableError("forged")
         message = await leaderboard_message(bot, locale, guild_id, match["game"],
                                             interaction.user.id, int(match["page"]))
@@ -247,7 +272,7 @@ async def handle_component(bot: Host, interaction: discord.Interaction[Any],
         if cid.arg not in all_specs() or len(values) != 1 or not values[0].isdigit():
             raise TableError("forged")
         found = await bot.service.repo.load_game(guild_id, int(values[0]))
-        if found is None or found.game != cid.arg:
+        if found is None or found.game not in all_specs()[cid.arg].record_names:
             raise TableError("no_game")
         content, view = game_message(locale, found)
         await interaction.followup.send(content, view=view, ephemeral=True)
@@ -265,7 +290,7 @@ async def handle_component(bot: Host, interaction: discord.Interaction[Any],
 
 
 STAT_KEYS = ("deals", "tichu_called", "tichu_won", "grand_called", "grand_won",
-             "double_victories", "bombs", "points", "exact_bids", "contracts", "contracts_won",
+             "double_victories", "triple_victories", "bombs", "points", "exact_bids", "contracts", "contracts_won",
              "barrels", "concessions")
 
 

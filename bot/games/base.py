@@ -95,6 +95,10 @@ class GameSpec(TableRules, Protocol):
     """One game, as the bot hosts it: its rules glue (:class:`TableRules`) and its
     messages and clicks."""
 
+    @property
+    def record_names(self) -> tuple[str, ...]:
+        """The names its finished games are stored and rated under (``tichu``, ``tichu6``)."""
+
     def ping_key(self, game: Any) -> str:
         """The catalog key of the "your turn" ping for the current phase."""
 
@@ -133,6 +137,12 @@ class GameModules:
     name: str
     parts: dict[str, ModuleType]
     """``log``, ``results``, ``table``, ``controls``, ``commands`` and ``actions``."""
+
+    @property
+    def record_names(self) -> tuple[str, ...]:
+        """The names its finished games are stored and rated under (one rating pool and
+        leaderboard each): the game's own name, and its variants' (``tichu6``)."""
+        return (self.name,)
 
     def _module(self, module: str) -> Any:
         return self.parts[module]

@@ -28,7 +28,7 @@ from typing import Any, Literal, Self, TypeAlias, TypeVar
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from bot.ratings import RatedGame, Rating, Seat, rate_game, user_of
+from bot.ratings import TEAM_GAMES, RatedGame, Rating, Seat, rate_game, user_of
 from bot.store.codec import (
     as_int,
     as_str,
@@ -835,7 +835,7 @@ class PostgresRepository:
                 "     AND (NOT $4 OR o.team = me.team) "
                 "WHERE g.guild_id = $1 AND g.game = $2 "
                 "GROUP BY 1 ORDER BY wins DESC, games DESC, player LIMIT $5",
-                guild_id, game, user_id, game == "tichu", limit))
+                guild_id, game, user_id, game in TEAM_GAMES, limit))
         return await self._run("partners", work, transaction=False)
 
     async def leaderboard_size(self, guild_id: int, game: str) -> int:

@@ -21,7 +21,7 @@ from typing import Any, Literal, Self
 
 import aiosqlite
 
-from bot.ratings import RatedGame, Rating, Seat, rate_game, user_of
+from bot.ratings import TEAM_GAMES, RatedGame, Rating, Seat, rate_game, user_of
 from bot.store.codec import (
     as_int,
     as_str,
@@ -831,7 +831,7 @@ class SQLiteRepository:
         """Who the player sat with most: teammates in team games (Tichu), everyone at the
         table otherwise; most shared wins first, then most games."""
         check_page(limit, 0)
-        team_only = int(game == "tichu")
+        team_only = int(game in TEAM_GAMES)
         async with self._session("partners", None) as conn:
             rows = await self._fetchall(
                 conn,

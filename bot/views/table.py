@@ -30,7 +30,7 @@ def lobby_message(table: Table, locale: str) -> PublicMessage:
             who = f"<@{table.seats[s].user_id}>"
         if spec.team_size > 1:
             lines.append(t(locale, "lobby.seat", seat=s + 1, name=who,
-                           team=t(locale, f"team.{s % (table.n_seats // spec.team_size)}")))
+                           team=t(locale, f"team.{s % 2}")))  # teams alternate (4 or 6 seats)
         else:
             lines.append(t(locale, "lobby.seat_alone", seat=s + 1, name=who))
     status = table.status
@@ -45,7 +45,7 @@ def lobby_message(table: Table, locale: str) -> PublicMessage:
                                 label=t(locale, "button.seat", seat=s + 1),
                                 style=discord.ButtonStyle.primary if s % 2 == 0
                                 else discord.ButtonStyle.success,
-                                disabled=table.kind(s) is SeatKind.HUMAN, row=0))
+                                disabled=table.kind(s) is SeatKind.HUMAN, row=s // 5))
     options = []
     for s in range(table.n_seats):
         if table.kind(s) is SeatKind.HUMAN:
@@ -57,11 +57,12 @@ def lobby_message(table: Table, locale: str) -> PublicMessage:
         if table.kind(s) is SeatKind.COMPUTER:
             options.append(discord.SelectOption(label=t(locale, "lobby.cpu_remove", seat=s + 1),
                                                 value=f"{s}.none"))
+    below = (table.n_seats - 1) // 5 + 1  # seat buttons fill five to a row
     if options:
         items.append(GameSelect(ids.select(tid, "cpu"), options=options[:25],
-                                placeholder=t(locale, "select.cpu")[:150], row=1))
+                                placeholder=t(locale, "select.cpu")[:150], row=below))
     items.append(GameButton(ids.button(tid, "leave"), label=t(locale, "button.leave"),
-                            style=discord.ButtonStyle.secondary, row=2))
+                            style=discord.ButtonStyle.secondary, row=below + 1))
     items.append(GameButton(ids.button(tid, "start"), label=t(locale, "button.start"),
-                            style=discord.ButtonStyle.success, row=2))
+                            style=discord.ButtonStyle.success, row=below + 1))
     return PublicMessage("\n".join(lines), None, view_of(*items))

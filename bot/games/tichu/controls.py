@@ -29,7 +29,8 @@ from engine.tichu.actions import (
     Pass,
     Play,
 )
-from engine.tichu.cards import DECK
+from engine.tichu.cards import DECK, DOG
+from engine.tichu.legal import dog_targets
 from engine.tichu.view import Phase
 
 SIMPLE = {"grand": GrandTichu, "nogrand": DeclineGrand, "tichu": CallTichu, "pass": Pass}
@@ -51,7 +52,8 @@ async def handle(responder: Responder, interaction: discord.Interaction[Any], ta
             # The wish or the Phoenix's reading is asked next; the play waits in the draft.
             if cid.seq is not None and cid.seq != table.moves[seat]:
                 raise TableError("stale")
-            game.check(Play(seat, cards))
+            targets = dog_targets(game.view(seat))
+            game.check(Play(seat, cards, to=targets[0] if cards == (DOG,) and targets else None))
             await responder.draft(interaction, table, lambda s, d: new_draft(
                 table, s, d, pending=ids.encode_cards(cards)), locale)
             return
@@ -100,7 +102,8 @@ def _draft_change(table: Table, cid: ids.ComponentId, values: list[str]) -> Any:
 async def _exchange_pick(responder: Responder, interaction: discord.Interaction[Any],
                          table: Table, cid: ids.ComponentId, values: list[str],
                          locale: str) -> None:
-    """A card picked for one of the three exchange slots: kept in the seat's draft."""
+    """A card picked for one of the exchange slots (three with four players, two with six):
+    kept in the seat's draft."""
     game = table.game
     slot_text = cid.arg or ""
     card = _one_card(values)
@@ -112,6 +115,8 @@ async def _exchange_pick(responder: Responder, interaction: discord.Interaction[
         view = game.view(seat)
         if game.phase is not Phase.EXCHANGE or view.exchanged[seat]:
             raise TableError("exchange_over")
+        if slot >= len(exchange_targets(view)):
+            raise TableError("forged")
         if card not in view.hand:
             raise TableError("forged")
         current = draft_of(table, seat)
@@ -143,10 +148,12 @@ def _simple_action(cid: ids.ComponentId, values: list[str]) -> Any:
     action = cid.action
     if action in SIMPLE:
         return SIMPLE[action]
-    if action == "gift":
+    if action in ("gift", "dog"):
         if cid.arg is None or not cid.arg.isdigit():
             raise TableError("forged")
         target = int(cid.arg)
+        if action == "dog":
+            return lambda s: Play(s, (DOG,), to=target)
         return lambda s: Gift(s, target)
     if action in ("wish", "phx"):
         cards = ids.decode_cards(cid.arg)

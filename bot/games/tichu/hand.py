@@ -25,27 +25,26 @@ from bot.render import render_exchange, render_hand, sorted_hand
 from bot.tables import Table, ids
 from bot.workers import offload
 from engine.cards import Card
-from engine.tichu.cards import DECK, MAHJONG, PHOENIX
+from engine.tichu.cards import DECK, DOG, MAHJONG, PHOENIX
 from engine.tichu.combos import Combo, Kind, beats, readings
-from engine.tichu.legal import can_call_tichu, can_pass, gift_targets, legal_plays
+from engine.tichu.legal import can_call_tichu, can_pass, dog_targets, gift_targets, legal_plays
 from engine.tichu.view import Phase, TichuView
 
 MAX_OPTIONS = 25
-EXCHANGE_SLOTS = ("left", "partner", "right")
+EXCHANGE_SLOTS = {3: ("left", "partner", "right"), 2: ("left_partner", "right_partner")}
+"""The exchange's slots by their number, in the order of ``view.exchange_targets``: three
+with four players (left opponent, partner, right opponent), two with six (one to each partner)."""
 KIND_ORDER = ("single", "pair", "triple", "full_house", "stairs", "straight", "bomb")
 """The groups of the play menu, in the order people look for them."""
 
 
-def exchange_targets(view: TichuView) -> tuple[int, int, int]:
-    """Seats of the left opponent, the partner and the right opponent.
-
-    Play passes to the right (the rules' order), so seat+1 sits on the right and
-    seat+3 on the left, as the table image draws them.
-    """
+def exchange_targets(view: TichuView) -> tuple[int, ...]:
+    """Who gets the seat's exchange cards, slot by slot (the engine's order): with four
+    players the left opponent, the partner and the right opponent; with six the partner
+    on the left (seat+4) and the partner on the right (seat+2)."""
     seat = view.seat
     assert seat is not None
-    n = view.n_seats
-    return ((seat + 3) % n, (seat + 2) % n, (seat + 1) % n)
+    return view.exchange_targets(seat)
 
 
 def index_of(view: TichuView) -> dict[Card, int]:
@@ -113,11 +112,13 @@ def new_draft(table: Table, seat: int, draft: dict[str, Any], **changes: Any) ->
 
 
 def exchange_picks(view: TichuView, draft: dict[str, Any]) -> tuple[Card | None, ...]:
-    """The three exchange picks of a draft (a card no longer in the hand is dropped)."""
+    """The exchange picks of a draft, one per target (three with four players, two with
+    six); a card no longer in the hand is dropped."""
     picks: list[Card | None] = []
     raw = draft.get("ex")
-    for i in range(3):
-        value = raw[i] if isinstance(raw, list) and len(raw) == 3 else None
+    slots = len(exchange_targets(view))
+    for i in range(slots):
+        value = raw[i] if isinstance(raw, list) and len(raw) == slots else None
         card = DECK[value] if isinstance(value, int) and 0 <= value < len(DECK) else None
         picks.append(card if card in view.hand else None)
     return tuple(picks)
@@ -185,9 +186,10 @@ async def hand_message(table: Table, seat: int, locale: str, *,
                        style=discord.ButtonStyle.secondary, row=0),
         ]
     elif phase is Phase.GRAND and not view.grand_decided[seat]:
-        lines.append(t(locale, "hand.grand_prompt"))
+        rest = len(game.dealt[seat]) - view.grand_packet
+        lines.append(t(locale, "hand.grand_prompt", shown=view.grand_packet, rest=rest))
         items += [
-            GameButton(ids.button(tid, "nogrand"), label=t(locale, "button.take_six"),
+            GameButton(ids.button(tid, "nogrand"), label=t(locale, "button.take_six", rest=rest),
                        style=discord.ButtonStyle.primary, row=0),
             GameButton(ids.button(tid, "ask", "grand"), label=t(locale, "button.grand"),
                        style=discord.ButtonStyle.danger, row=4),
@@ -196,10 +198,12 @@ async def hand_message(table: Table, seat: int, locale: str, *,
         lines.append(t(locale, "hand.waiting_grand"))
     elif phase is Phase.EXCHANGE and not view.exchanged[seat]:
         chosen = exchange_picks(view, draft)
-        lines.append(t(locale, "hand.exchange_prompt"))
+        lines.append(t(locale, "hand.exchange_prompt" if len(chosen) == 3
+                       else "hand.exchange_prompt_six"))
         items += _exchange_items(table, view, chosen, locale, names)
         if any(chosen):
-            image = await offload(render_exchange, view, chosen[0], chosen[1], chosen[2], names,
+            left, partner, right = (chosen[0], None, chosen[1]) if len(chosen) == 2 else chosen
+            image = await offload(render_exchange, view, left, partner, right, names,
                                   locale=locale)
     elif phase is Phase.EXCHANGE:
         lines.append(t(locale, "hand.waiting_exchange"))
@@ -215,8 +219,12 @@ async def hand_message(table: Table, seat: int, locale: str, *,
         cards, step = pending
         asking = True
         lines.append(t(locale, f"hand.choose_{step}"))
-        items += wish_items(table, seat, cards, locale) if step == "wish" \
-            else phoenix_items(table, seat, view, cards, locale)
+        if step == "wish":
+            items += wish_items(table, seat, cards, locale)
+        elif step == "dog":
+            items += dog_items(table, seat, view, names, locale)
+        else:
+            items += phoenix_items(table, seat, view, cards, locale)
     elif phase is Phase.PLAY:
         items += _play_items(table, view, locale, draft, bombs_only=bombs_only)
         lines.append(_play_line(view, locale, bombs_only=bombs_only, offered=bool(items)))
@@ -309,7 +317,8 @@ def _exchange_items(table: Table, view: TichuView, chosen: tuple[Card | None, ..
     cards = sorted_hand(view.hand)
     targets = exchange_targets(view)
     items: list[discord.ui.Item[discord.ui.View]] = []
-    for slot, (key, target) in enumerate(zip(EXCHANGE_SLOTS, targets, strict=True)):
+    for slot, (key, target) in enumerate(zip(EXCHANGE_SLOTS[len(targets)], targets,
+                                             strict=True)):
         taken = {c for i, c in enumerate(chosen) if c is not None and i != slot}
         options = [
             discord.SelectOption(label=f"#{index[c]} {card_name(locale, c)}"[:100],
@@ -328,9 +337,12 @@ def _exchange_items(table: Table, view: TichuView, chosen: tuple[Card | None, ..
 
 
 def choice_step(view: TichuView, cards: tuple[Card, ...]) -> str | None:
-    """What must still be asked before playing ``cards``: ``wish``, ``phoenix`` or None."""
+    """What must still be asked before playing ``cards``: ``wish``, ``phoenix``, ``dog``
+    (six players: which of two partners gets the Dog's lead) or None."""
     if MAHJONG in cards:
         return "wish"
+    if cards == (DOG,) and len(dog_targets(view)) > 1:
+        return "dog"
     if PHOENIX in cards and len(cards) > 1:
         top = view.top
         legal = {r.phoenix for r in readings(cards, top) if beats(r, top)}
@@ -349,6 +361,20 @@ def wish_items(table: Table, seat: int, cards: tuple[Card, ...],
                        options=options, placeholder=t(locale, "select.wish")[:150], row=0),
             GameButton(ids.button(table.id, "cancel"), label=t(locale, "button.cancel"),
                        style=discord.ButtonStyle.secondary, row=1)]
+
+
+def dog_items(table: Table, seat: int, view: TichuView, names: list[str],
+              locale: str) -> list[discord.ui.Item[discord.ui.View]]:
+    """Six players: the partner who gets the Dog's lead (both still hold cards)."""
+    move = table.moves[seat]
+    items: list[discord.ui.Item[discord.ui.View]] = [
+        GameButton(ids.button(table.id, "dog", str(target), seq=move),
+                   label=t(locale, "button.dog", name=names[target])[:80],
+                   style=discord.ButtonStyle.primary, row=0)
+        for target in dog_targets(view)]
+    items.append(GameButton(ids.button(table.id, "cancel"), label=t(locale, "button.cancel"),
+                            style=discord.ButtonStyle.secondary, row=1))
+    return items
 
 
 def phoenix_items(table: Table, seat: int, view: TichuView, cards: tuple[Card, ...],

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.tables.table import LogEntry
-from engine.tichu.actions import CallTichu, DeclineGrand, Exchange, Gift, GrandTichu, Pass
+from engine.tichu.actions import CallTichu, DeclineGrand, Exchange, Gift, GrandTichu, Pass, Play
 from engine.tichu.game import Applied
 
 
@@ -22,6 +22,8 @@ def describe(applied: Applied) -> list[LogEntry]:
         out.append(LogEntry("log.pass", {"seat": seat}))
     elif isinstance(action, Gift):
         out.append(LogEntry("log.gift", {"seat": seat, "to": action.to}))
+    elif isinstance(action, Play) and action.to is not None:
+        out.append(LogEntry("log.dog", {"seat": seat, "to": action.to}))
     elif applied.combo is not None:
         key = "log.bomb" if applied.combo.is_bomb else "log.play"
         out.append(LogEntry(key, {"seat": seat, "combo": applied.combo,

@@ -13,9 +13,11 @@ from engine.tichu.view import Call
 
 
 def player_stats(game: TichuGame, seat: int) -> dict[str, int]:
-    """Counters for one seat: calls made and won, double victories, bombs, deals, points."""
+    """Counters for one seat: calls made and won, double victories (triple victories with
+    six players), bombs, deals, points (its team's)."""
+    sweep = "triple_victories" if game.n_seats == 6 else "double_victories"
     stats = {"deals": 0, "tichu_called": 0, "tichu_won": 0, "grand_called": 0, "grand_won": 0,
-             "double_victories": 0, "bombs": 0, "points": 0}
+             sweep: 0, "bombs": 0, "points": 0}
     team = seat % 2
     for result in game.history:
         stats["deals"] += 1
@@ -28,8 +30,8 @@ def player_stats(game: TichuGame, seat: int) -> dict[str, int]:
         elif call is Call.GRAND_TICHU:
             stats["grand_called"] += 1
             stats["grand_won"] += first == seat
-        if result.double_victory == team:
-            stats["double_victories"] += 1
+        if result.sweep == team:
+            stats[sweep] += 1
     for action in game.actions:
         if isinstance(action, Play) and action.seat == seat:
             found = readings(action.cards)
@@ -39,7 +41,8 @@ def player_stats(game: TichuGame, seat: int) -> dict[str, int]:
 
 
 def game_result(table: Table) -> GameResult:
-    """The record of a finished game for the store."""
+    """The record of a finished game for the store: six-player games are stored and rated
+    as ``tichu6`` (their own pool); the replay is a ``tichu`` file with ``"players": 6``."""
     game = table.game
     assert game is not None
     players = [
@@ -49,6 +52,7 @@ def game_result(table: Table) -> GameResult:
         )
         for s in table.seats
     ]
-    return GameResult(table_id=table.id, guild_id=table.record.guild_id, game="tichu",
+    name = "tichu6" if game.n_seats == 6 else "tichu"
+    return GameResult(table_id=table.id, guild_id=table.record.guild_id, game=name,
                       scores=list(game.scores), winner=game.winner, players=players,
                       replay=to_replay(game))

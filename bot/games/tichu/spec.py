@@ -1,4 +1,5 @@
-"""Tichu as the bot hosts it: four seats, partners opposite, to a target score."""
+"""Tichu as the bot hosts it: four seats (partners opposite) or six (two teams of three,
+alternating seats), to a target score."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from bot.tables.table import Table
 
 DEFAULT_TARGET = 1000
+SEAT_COUNTS = (4, 6)
 PINGS = {Phase.GRAND: "ping.grand", Phase.EXCHANGE: "ping.exchange", Phase.GIFT: "ping.gift"}
 
 
@@ -31,15 +33,24 @@ class TichuSpec(GameModules):
              "commands": commands, "actions": actions}
     levels = LEVELS
     team_size = 2
+    record_names = ("tichu", "tichu6")
+    """Finished games are stored and rated as ``tichu`` (four players) or ``tichu6`` (six:
+    their own rating pool and leaderboard); the replay stays a ``tichu`` file."""
 
     def seat_count(self, options: Mapping[str, Any]) -> int:
-        return TichuGame.n_seats
+        """Six with ``players: 6``, else four."""
+        return 6 if options.get("players") == 6 else 4
 
     def new_game(self, record: TableRecord) -> TichuGame:
         target = record.options.get("target", DEFAULT_TARGET)
         if not isinstance(target, int) or isinstance(target, bool) or target <= 0:
             raise BadActionError(f"bad target {target!r}")
-        return TichuGame(seed=record.seed, target=target)
+        players = record.options.get("players", 4)
+        if players not in SEAT_COUNTS or isinstance(players, bool):
+            raise BadActionError(f"bad number of players {players!r}")
+        if len(record.seats) != players:
+            raise BadActionError("the seats do not match the number of players")
+        return TichuGame(seed=record.seed, target=target, players=players)
 
 
     def due_seats(self, game: TichuGame) -> tuple[int, ...]:

@@ -23,7 +23,8 @@ async def table_message(table: Table, locale: str) -> PublicMessage:
     game = table.game
     public = game.view(None)
     names = names_of(table, locale)
-    lines = [t(locale, "table.title", id=table.id, target=table.target)]
+    title = "table.title_six" if table.n_seats == 6 else "table.title"
+    lines = [t(locale, title, id=table.id, target=table.target)]
     recent = list(table.log)[-LOG_LINES:]
     lines += [f"• {log_line(e, names, locale)}" for e in recent]
     waiting = pending_seats(public)
@@ -53,8 +54,8 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
     view = game.view(None)
     if entry.key == "log.game_over":
         image = await offload(render_game_over, view, names, locale=locale)
-        winners = " & ".join(names[s] for s in range(table.n_seats)
-                             if s % 2 == entry.values.get("team"))
+        team = [names[s] for s in range(table.n_seats) if s % 2 == entry.values.get("team")]
+        winners = " & ".join([", ".join(team[:-1]), team[-1]] if len(team) > 2 else team)
         text = t(locale, "table.game_over", names=winners,
                  scores=" – ".join(str(s) for s in view.scores))
         return PublicMessage(text, image, None, filename("game-over"))
