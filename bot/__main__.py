@@ -17,8 +17,9 @@ and press "Reset Token"; put it in a file named .env at the top of this project 
 DISCORD_TOKEN=your-token (see .env.example for the other keys). No privileged intent is \
 needed. To invite the bot, open OAuth2 → URL Generator, tick the scopes "bot" and \
 "applications.commands", and the permissions View Channels, Send Messages, Send Messages \
-in Threads, Create Public Threads, Embed Links, Attach Files, Read Message History and \
-Manage Messages (to delete its own "your turn" pings); open the generated link and pick \
+in Threads, Create Public Threads, Embed Links, Attach Files and Read Message History \
+(it deletes only its own "your turn" pings, which needs no Manage Messages); open the \
+generated link and pick \
 your server. Set DEV_GUILD_ID to your server's id while testing to see the commands at once.
 
 Meanwhile, `make demo` plays a whole game of four computer players through the real bot \

@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import os
 import random
+import sqlite3
 import sys
 import tempfile
 import time
@@ -68,13 +69,7 @@ async def one_table(emu: DiscordEmulator, channel: Any, user: Any, decisions: in
     while done < decisions:
         ping = await emu.wait_for(next_ping, timeout=300, what="a ping")
         last = ping.id
-        for _ in range(3):  # a refused click (the table moved on) is retried
-            hand = await person.open_hand(table_message())
-            try:
-                await person.decide(hand)
-                break
-            except AssertionError:
-                await asyncio.sleep(0.05)
+        await person.act(table_message())  # from the open hand panel, as soon as it asks
         done += 1
     return done
 
@@ -107,6 +102,9 @@ async def bench(n: int, decisions: int, delay: float) -> None:
             finally:
                 bot.terminate()
                 await bot.wait()
+            with sqlite3.connect(Path(tmp) / "bench.sqlite3") as db:
+                actions = db.execute("SELECT count(*) FROM actions").fetchone()[0]
+            rest = emu.rest_summary()
             stats = emu.latency_stats()
             in_game = sorted(r.latency for r in emu.interactions
                              if r.latency is not None and r.name == "")
@@ -121,6 +119,12 @@ async def bench(n: int, decisions: int, delay: float) -> None:
                       f"p99 {pick(0.99) * 1000:.1f} ms over {len(in_game)}")
             print(f"bot memory: {(after - before) / n * 1024:.0f} KiB per table "
                   f"(bot RSS {before:.0f} → {after:.0f} MiB)")
+            print(f"REST: {rest['calls'] / actions:.2f} calls and "
+                  f"{rest['kb_uploaded'] / actions:.1f} KB uploaded per action ({actions} "
+                  f"actions); 429s: {rest['rate_limited']} "
+                  f"({rest['rate_limited'] * 1000 / actions:.2f} per 1,000 actions, "
+                  f"{rest['rate_limited_global']} global); most message writes in 5 s in one "
+                  f"channel: {rest['max_writes_5s']}; peak {rest['peak_per_second']} requests/s")
             if emu.violations:
                 print(f"Discord limits broken: {emu.violations}")
 

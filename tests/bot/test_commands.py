@@ -32,6 +32,51 @@ async def test_commands_are_localised(world: World, tmp_path: Path) -> None:
     world.emu.assert_clean()
 
 
+async def test_commands_are_synced_only_when_the_tree_changed(world: World,
+                                                              tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+    async with running(world.emu, db) as bot:
+        await world.emu.wait_for_commands(["tichu"])
+    assert world.emu.command_syncs == 1
+    async with running(world.emu, db) as bot:  # a restart: the same tree, no sync
+        assert await bot.sync_commands() is False
+    assert world.emu.command_syncs == 1
+    async with running(world.emu, db) as bot:  # a changed tree is synced, once
+        bot.tree.remove_command("chinois")
+        assert await bot.sync_commands() is True
+        assert await bot.sync_commands() is False
+    assert world.emu.command_syncs == 2
+    world.emu.assert_clean()
+
+
+async def test_settings_leave_and_vote_to_end(world: World, tmp_path: Path) -> None:
+    emu = world.emu
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        await emu.wait_for_commands(["tichu"])
+        # Only who may manage the server changes its settings.
+        refused = await (await emu.slash(world.users[1], world.channel, "tichu settings",
+                                         language="fr")).response()
+        assert refused.content == t("fr", "error.not_manager")
+        settings = await bot.service.repo.guild_settings(world.guild.id)
+        assert settings.locale is None
+        lobby, table = await open_lobby(world, bot)
+        assert table.record.options["turn_timer"] == 90  # on by default
+        await seat_and_start(world, lobby, [0, 1, 2, 3], {})
+        await settle(bot, table)
+        # Bob leaves: a computer plays his seat.
+        left = await (await emu.slash(world.users[1], table.channel_id, "tichu leave")).response()
+        assert left.content == t(table.record.locale, "table.left", name="bob")
+        assert table.seats[1].user_id is None and table.seats[1].bot_level is not None
+        # Two of the three people left vote to end: a majority ends the table, unrated.
+        for index in (0, 2):
+            vote = await (await emu.slash(world.users[index], table.channel_id,
+                                          "tichu end")).response()
+            assert vote.ephemeral
+        assert table.status is TableStatus.ABANDONED
+        assert await bot.service.repo.leaderboard(world.guild.id, "tichu") == []
+    emu.assert_clean()
+
+
 async def test_repost_takeover_and_abandon(world: World, tmp_path: Path) -> None:
     emu = world.emu
     async with running(emu, tmp_path / "db.sqlite3") as bot:
