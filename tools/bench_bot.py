@@ -69,7 +69,8 @@ async def one_table(emu: DiscordEmulator, channel: Any, user: Any, decisions: in
     while done < decisions:
         ping = await emu.wait_for(next_ping, timeout=300, what="a ping")
         last = ping.id
-        await person.act(table_message())  # from the open hand panel, as soon as it asks
+        message = await emu.wait_for(table_message, timeout=60, what="the table message")
+        await person.act(message)  # from the open hand panel, as soon as it asks
         done += 1
     return done
 
