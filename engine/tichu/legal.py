@@ -20,21 +20,30 @@ from engine.tichu.view import Phase, TichuView
 
 _PAIR_SETS = [(Kind.PAIR, 2), (Kind.TRIPLE, 3)]
 
+_new = tuple.__new__
+"""Combos are built as ``_new(Combo, (kind, rank, length, cards, phoenix))``: the same
+named tuple as ``Combo(...)``, without the keyword-handling constructor (hot path)."""
+_SINGLE, _PAIR, _TRIPLE, _STRAIGHT, _STAIRS, _FULL = (
+    Kind.SINGLE, Kind.PAIR, Kind.TRIPLE, Kind.STRAIGHT, Kind.STAIRS, Kind.FULL_HOUSE)
+_SINGLES: tuple[Combo, ...] = tuple(
+    _new(Combo, (_SINGLE, c // 4 + 2, 1, (c,), None)) for c in _CARD[:52])
+"""The single of each natural card, built once (combos are immutable)."""
+
 
 class _Hand:
     """A hand grouped by rank, with its special cards flagged."""
 
-    __slots__ = ("by_rank", "dog", "dragon", "mahjong", "paired_prefix", "phoenix",
-                 "present_prefix", "suit_masks")
+    __slots__ = ("by_rank", "dog", "dragon", "mahjong", "phoenix", "suit_masks")
 
     def __init__(self, hand: Iterable[Card]) -> None:
-        by_rank: list[list[Card]] = [[] for _ in range(ACE + 1)]
+        by_rank: list[list[Card]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], [], []]
         self.dog = self.dragon = self.mahjong = self.phoenix = False
         masks = [0, 0, 0, 0]
         for c in sorted(hand):
             if c < 52:
-                by_rank[c // 4 + 2].append(c)
-                masks[c & 3] |= 1 << (c // 4 + 2)
+                r = (c >> 2) + 2
+                by_rank[r].append(c)
+                masks[c & 3] |= 1 << r
             elif c == PHOENIX:
                 self.phoenix = True
             elif c == MAHJONG:
@@ -42,21 +51,30 @@ class _Hand:
                 by_rank[1].append(c)
             elif c == DRAGON:
                 self.dragon = True
-            elif c == DOG:
+            else:
                 self.dog = True
         self.by_rank = by_rank
         self.suit_masks = masks
-        present = [0] * (ACE + 2)
-        paired = [0] * (ACE + 2)
-        p = q = 0
-        for r, cs in enumerate(by_rank):
-            n = len(cs)
-            p += n > 0
-            q += n > 1
-            present[r + 1] = p
-            paired[r + 1] = q
-        self.present_prefix = present
-        self.paired_prefix = paired
+
+    @property
+    def present_prefix(self) -> list[int]:
+        """present_prefix[r + 1]: how many ranks 0..r hold a card."""
+        out = [0]
+        p = 0
+        for cs in self.by_rank:
+            p += cs != []
+            out.append(p)
+        return out
+
+    @property
+    def paired_prefix(self) -> list[int]:
+        """paired_prefix[r + 1]: how many ranks 0..r hold two cards or more."""
+        out = [0]
+        q = 0
+        for cs in self.by_rank:
+            q += len(cs) > 1
+            out.append(q)
+        return out
 
 
 def _singles(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
@@ -66,9 +84,11 @@ def _singles(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
             out.append(Combo(Kind.DOG, 0, 1, (DOG,)))
         if h.mahjong:
             out.append(Combo(Kind.SINGLE, 1, 1, (MAHJONG,)))
+    singles = _SINGLES
+    by_rank = h.by_rank
     for r in range(max(2, int(floor) + 1), ACE + 1):
-        for c in h.by_rank[r]:
-            out.append(Combo(Kind.SINGLE, r, 1, (c,)))
+        for c in by_rank[r]:
+            out.append(singles[c])
     if h.phoenix and floor < DRAGON_RANK:
         out.append(Combo(Kind.SINGLE, (floor if top is not None else 1) + 0.5, 1, (PHOENIX,)))
     if h.dragon and floor < DRAGON_RANK:
@@ -80,10 +100,10 @@ def _of_a_kind(h: _Hand, kind: Kind, k: int, floor: float, out: list[Combo]) -> 
         cs = h.by_rank[r]
         if len(cs) >= k:
             for combo in combinations(cs, k):
-                out.append(Combo(kind, r, k, combo))
+                out.append(_new(Combo, (kind, r, k, combo, None)))
         if h.phoenix and len(cs) >= k - 1:
             for combo in combinations(cs, k - 1):
-                out.append(Combo(kind, r, k, (*combo, PHOENIX), r))
+                out.append(_new(Combo, (kind, r, k, (*combo, PHOENIX), r)))
 
 
 def _stairs_window(h: _Hand, lo: int, top: int, short_count: int, out: list[Combo]) -> None:
@@ -94,7 +114,7 @@ def _stairs_window(h: _Hand, lo: int, top: int, short_count: int, out: list[Comb
     window = range(lo, top + 1)
     if not short_count:
         for parts in product(*(combinations(by_rank[r], 2) for r in window)):
-            out.append(Combo(Kind.STAIRS, top, length, sum(parts, ())))
+            out.append(_new(Combo, (_STAIRS, top, length, sum(parts, ()), None)))
     if not h.phoenix:
         return
     gaps = [r for r in window if len(by_rank[r]) < 2] if short_count else window
@@ -106,7 +126,7 @@ def _stairs_window(h: _Hand, lo: int, top: int, short_count: int, out: list[Comb
             for r in window
         ]
         for parts in product(*options):
-            out.append(Combo(Kind.STAIRS, top, length, sum(parts, ()), gap))
+            out.append(_new(Combo, (_STAIRS, top, length, sum(parts, ()), gap)))
 
 
 def _stairs(h: _Hand, pairs: int | None, floor: float, out: list[Combo]) -> None:
@@ -138,13 +158,13 @@ def _full_houses(h: _Hand, floor: float, out: list[Combo]) -> None:
             for p, options in pairs.items():
                 if p != t:
                     for pair in options:
-                        out.append(Combo(Kind.FULL_HOUSE, t, 5, triple + pair))
+                        out.append(_new(Combo, (_FULL, t, 5, triple + pair, None)))
             if h.phoenix:
                 # Triple plus a lone card that the Phoenix pairs.
                 for p in range(2, ACE + 1):
                     if p != t:
                         for c in by_rank[p]:
-                            out.append(Combo(Kind.FULL_HOUSE, t, 5, (*triple, c, PHOENIX), p))
+                            out.append(_new(Combo, (_FULL, t, 5, (*triple, c, PHOENIX), p)))
     if h.phoenix:
         # Two natural pairs and the Phoenix: it joins the higher pair.
         ranks = sorted(pairs)
@@ -154,7 +174,7 @@ def _full_houses(h: _Hand, floor: float, out: list[Combo]) -> None:
                     continue
                 for lp in pairs[low]:
                     for hp in pairs[high]:
-                        out.append(Combo(Kind.FULL_HOUSE, high, 5, (*lp, *hp, PHOENIX), high))
+                        out.append(_new(Combo, (_FULL, high, 5, (*lp, *hp, PHOENIX), high)))
 
 
 def _straight_window(h: _Hand, lo: int, top: int, missing_count: int, out: list[Combo]) -> None:
@@ -164,10 +184,14 @@ def _straight_window(h: _Hand, lo: int, top: int, missing_count: int, out: list[
     length = top - lo + 1
     window = range(lo, top + 1)
     if not missing_count:
-        for cards in product(*(by_rank[r] for r in window)):
-            if cards[0] != MAHJONG and len({c & 3 for c in cards}) == 1:
-                continue  # a straight flush: listed with the bombs
-            out.append(Combo(Kind.STRAIGHT, top, length, cards))
+        # A suit holding every rank of the window (never with the Mahjong) makes
+        # straight flushes, which are listed with the bombs.
+        span = ((1 << length) - 1) << lo
+        flush = lo >= 2 and any(m & span == span for m in h.suit_masks)
+        for cards in product(*[by_rank[r] for r in window]):
+            if flush and len({c & 3 for c in cards}) == 1:
+                continue
+            out.append(_new(Combo, (_STRAIGHT, top, length, cards, None)))
     if not h.phoenix:
         return
     gaps = [r for r in window if not by_rank[r]] if missing_count else window
@@ -178,7 +202,7 @@ def _straight_window(h: _Hand, lo: int, top: int, missing_count: int, out: list[
             continue  # same set reads higher with the Phoenix on top
         options = [by_rank[r] if r != gap else (PHOENIX,) for r in window]
         for cards in product(*options):
-            out.append(Combo(Kind.STRAIGHT, top, length, cards, gap))
+            out.append(_new(Combo, (_STRAIGHT, top, length, cards, gap)))
 
 
 def _straights(h: _Hand, length: int | None, floor: float, out: list[Combo]) -> None:
