@@ -231,15 +231,20 @@ def bombs_in(hand: Iterable[Card]) -> list[Combo]:
     return out
 
 
-def _may_hold_bomb(hand: Sequence[Card]) -> bool:
+def may_hold_bomb(hand: Sequence[Card]) -> bool:
     """A cheap test before the full work: four of a rank, or five cards of a suit."""
-    ranks = [0] * 13
+    if len(hand) < 4:
+        return False
+    ranks = [0] * 14
     suits = [0, 0, 0, 0]
     for c in hand:
         if c < 52:
             ranks[c >> 2] += 1
             suits[c & 3] += 1
     return 4 in ranks or max(suits) >= 5
+
+
+_may_hold_bomb = may_hold_bomb
 
 
 def _bombs(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
@@ -311,8 +316,24 @@ def analyse_hand(hand: Sequence[Card], top: Combo | None, *, on_turn: bool = Tru
     """
     if not hand:
         return [], False, False
-    if not on_turn and not _may_hold_bomb(hand):
+    if not on_turn and not may_hold_bomb(hand):
         return [], False, False
+    key = (tuple(hand), top, on_turn, wish, bombs_allowed)
+    last_key, result = _last[0]
+    if key != last_key:
+        result = _analyse(hand, top, on_turn, wish, bombs_allowed)
+        _last[0] = (key, result)  # one assignment: safe if threads share it
+    return list(result[0]), result[1], result[2]
+
+
+_Key = tuple[tuple[Card, ...], Combo | None, bool, int | None, bool]
+_last: list[tuple[_Key | None, tuple[list[Combo], bool, bool]]] = [(None, ([], False, False))]
+"""The last position analysed and its answer: a seat's menu, its pass button and the
+engine's wish check ask about the same position in a row."""
+
+
+def _analyse(hand: Sequence[Card], top: Combo | None, on_turn: bool, wish: int | None,
+             bombs_allowed: bool) -> tuple[list[Combo], bool, bool]:
     h = _Hand(hand)
     bombs: list[Combo] = []
     if bombs_allowed:
