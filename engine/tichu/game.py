@@ -17,8 +17,9 @@ Teams alternate in both: even seats against odd seats.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any
 
 from engine.cards import Card, shuffled
 from engine.checked import CheckedGame
@@ -33,6 +34,7 @@ from engine.errors import (
     NotYourTurnError,
     WrongPhaseError,
 )
+from engine.fastinit import fast_init
 from engine.tichu.actions import (
     Action,
     CallTichu,
@@ -79,6 +81,7 @@ DEFAULT_DEALER = 5
 """Six players: the first deal's dealer when the game has no seed (the replay default)."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Applied:
     """What an applied action did, for logs and messages."""
@@ -669,28 +672,26 @@ _SHARED_FIELDS = (
 )
 
 
-def _view_builder() -> Callable[..., TichuView]:
-    """A constructor of :class:`TichuView` that fills its slots directly.
-
-    The frozen dataclass's own ``__init__`` goes through ``object.__setattr__`` once
-    per field; views are built at every step, so this one writes each slot with its
-    descriptor. It takes the seat's fields, then :data:`_SHARED_FIELDS` in order.
-    """
-    names = ("seat", "hand", "given", "received", *_SHARED_FIELDS)
-    assert sorted(names) == sorted(f.name for f in fields(TichuView))
-    env: dict[str, object] = {"new": object.__new__, "View": TichuView}
-    env.update({f"set_{n}": getattr(TichuView, n).__set__ for n in names})
-    body = "".join(f"    set_{n}(view, {n})\n" for n in names)
-    source = f"def build({', '.join(names)}):\n    view = new(View)\n{body}    return view\n"
-    exec(source, env)  # generated from the dataclass's own field names
-    return env["build"]  # type: ignore[return-value]
+def _new_view(seat: int | None, hand: tuple[Card, ...], given: dict[int, Card],
+              received: dict[int, Card], *shared: Any) -> TichuView:
+    """A view from the seat's own fields and :data:`_SHARED_FIELDS` in order."""
+    (n_seats, phase, deal_number, turn, hand_counts, grand_decided, calls, has_played,
+     exchanged, trick, passed, wish, out, trick_points, scores, target, history, winner,
+     bombs_played, last_trick, last_trick_taker, dealer, grand_packet) = shared
+    return TichuView(seat, n_seats, phase, deal_number, turn, hand, hand_counts, grand_decided,
+                     calls, has_played, exchanged, given, received, trick, passed, wish, out,
+                     trick_points, scores, target, history, winner, bombs_played, last_trick,
+                     last_trick_taker, dealer, grand_packet)
 
 
-_new_view = _view_builder()
+_APPLIED_FIELDS = tuple(f.name for f in fields(Applied))
 
 
 def _replace(done: Applied, **changes: object) -> Applied:
-    return replace(done, **changes)  # type: ignore[arg-type]
+    """``dataclasses.replace`` without its per-call field inspection."""
+    values = {name: getattr(done, name) for name in _APPLIED_FIELDS}
+    values.update(changes)
+    return Applied(**values)
 
 
 def hand_sizes(n_seats: int, dealer: int | None = None) -> list[int]:

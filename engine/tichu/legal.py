@@ -249,13 +249,17 @@ _may_hold_bomb = may_hold_bomb
 
 def _bombs(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
     by_rank = h.by_rank
+    masks = h.suit_masks
+    four = masks[0] & masks[1] & masks[2] & masks[3]
     found: list[Combo] = []
-    for r in range(2, ACE + 1):
-        if len(by_rank[r]) == 4:
-            found.append(Combo(Kind.FOUR_BOMB, r, 4, tuple(by_rank[r])))
-    for suit, mask in enumerate(h.suit_masks):
-        if mask.bit_count() < 5:
-            continue
+    while four:
+        low = four & -four
+        r = low.bit_length() - 1
+        found.append(Combo(Kind.FOUR_BOMB, r, 4, tuple(by_rank[r])))
+        four ^= low
+    for suit, mask in enumerate(masks):
+        if not mask & mask >> 1 & mask >> 2 & mask >> 3 & mask >> 4:
+            continue  # no five ranks in a row in this suit
         r = 2
         while r <= ACE:
             if not mask >> r & 1:
@@ -336,6 +340,7 @@ def _analyse(hand: Sequence[Card], top: Combo | None, on_turn: bool, wish: int |
              bombs_allowed: bool) -> tuple[list[Combo], bool, bool]:
     h = _Hand(hand)
     bombs: list[Combo] = []
+    # (four of a kind and straight flushes read from the suit bitmasks)
     if bombs_allowed:
         _bombs(h, top, bombs)
     if not on_turn:

@@ -13,8 +13,9 @@ from collections.abc import Callable, Sequence
 
 from engine.tichu.actions import Action
 from engine.tichu.ai.base import Player
+from engine.tichu.combos import Combo, beats
 from engine.tichu.game import TichuGame
-from engine.tichu.legal import analyse_hand, may_hold_bomb
+from engine.tichu.legal import bombs_in, may_hold_bomb
 from engine.tichu.view import Phase
 
 Observer = Callable[[TichuGame, int, Action, float], None]
@@ -22,13 +23,13 @@ Observer = Callable[[TichuGame, int, Action, float], None]
 
 
 def _out_of_turn(game: TichuGame, players: Sequence[Player], rng: random.Random,
-                 observe: Observer | None, bombless: list[bool]) -> bool:
+                 observe: Observer | None, bombs: list[tuple[int, list[Combo]] | None]) -> bool:
     """Ask each other seat that holds a bomb beating the trick whether it plays it;
     apply the first bomb. (Like the bot, the table offers the choice only to seats
     that have one; the player itself still sees only its view.)
 
-    ``bombless[seat]`` marks seats found with no bomb at all in this deal's play:
-    hands only shrink once play starts, so they are not asked again.
+    ``bombs[seat]`` remembers the bombs of a seat's hand and the hand's size: once
+    play has started hands only shrink, so the list holds until the size changes.
     """
     turn = game.turn
     assert turn is not None
@@ -36,13 +37,11 @@ def _out_of_turn(game: TichuGame, players: Sequence[Player], rng: random.Random,
     n = game.n_seats
     for step in range(1, n):
         seat = (turn + step) % n
-        if bombless[seat]:
-            continue
         hand = game.hands[seat]
-        if not hand or not may_hold_bomb(hand):
-            bombless[seat] = True
-            continue
-        if not analyse_hand(hand, top, on_turn=False)[0]:
+        known = bombs[seat]
+        if known is None or known[0] != len(hand):
+            known = bombs[seat] = (len(hand), bombs_in(hand) if may_hold_bomb(hand) else [])
+        if not known[1] or not any(beats(b, top) for b in known[1]):
             continue
         clock = time_now()
         action = players[seat].act(game.view(seat), rng)
@@ -75,11 +74,11 @@ def time_now() -> float:
 def play_deal(game: TichuGame, players: Sequence[Player], rng: random.Random,
               observe: Observer | None = None) -> None:
     """Play the current deal to its end, each seat asked from its own view only."""
-    bombless = [False] * game.n_seats
+    bombs: list[tuple[int, list[Combo]] | None] = [None] * game.n_seats
     over = (Phase.DEAL_OVER, Phase.GAME_OVER)
     while game.phase not in over:
         if game.phase is Phase.PLAY and game.trick and \
-                _out_of_turn(game, players, rng, observe, bombless):
+                _out_of_turn(game, players, rng, observe, bombs):
             continue
         acted = False
         for seat in _pending(game):
