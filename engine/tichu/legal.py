@@ -30,51 +30,82 @@ _SINGLES: tuple[Combo, ...] = tuple(
 """The single of each natural card, built once (combos are immutable)."""
 
 
-class _Hand:
-    """A hand grouped by rank, with its special cards flagged."""
+def _rank_tables() -> tuple[list[list[tuple[Card, ...]]], list[list[tuple[Combo, ...]]],
+                              list[list[tuple[Combo, ...]]], list[list[tuple[Combo, ...]]],
+                              list[list[tuple[Combo, ...]]], list[list[tuple[Combo, ...]]]]:
+    """Per rank and per 4-bit set of suits held: the cards, and every single, pair
+    and triple they make (with and without the Phoenix), built once."""
+    cards: list[list[tuple[Card, ...]]] = [[()] * 16 for _ in range(ACE + 1)]
+    singles: list[list[tuple[Combo, ...]]] = [[()] * 16 for _ in range(ACE + 1)]
+    pairs: list[list[tuple[Combo, ...]]] = [[()] * 16 for _ in range(ACE + 1)]
+    triples: list[list[tuple[Combo, ...]]] = [[()] * 16 for _ in range(ACE + 1)]
+    phoenix_pairs: list[list[tuple[Combo, ...]]] = [[()] * 16 for _ in range(ACE + 1)]
+    phoenix_triples: list[list[tuple[Combo, ...]]] = [[()] * 16 for _ in range(ACE + 1)]
+    for r in range(2, ACE + 1):
+        for nib in range(16):
+            cs = tuple(_CARD[(r - 2) * 4 + s] for s in range(4) if nib >> s & 1)
+            cards[r][nib] = cs
+            singles[r][nib] = tuple(_SINGLES[c] for c in cs)
+            pairs[r][nib] = tuple(_new(Combo, (_PAIR, r, 2, p, None)) for p in combinations(cs, 2))
+            triples[r][nib] = tuple(
+                _new(Combo, (_TRIPLE, r, 3, t, None)) for t in combinations(cs, 3))
+            phoenix_pairs[r][nib] = tuple(
+                _new(Combo, (_PAIR, r, 2, (c, _CARD[PHOENIX]), r)) for c in cs)
+            phoenix_triples[r][nib] = tuple(
+                _new(Combo, (_TRIPLE, r, 3, (*p, _CARD[PHOENIX]), r)) for p in combinations(cs, 2))
+    return cards, singles, pairs, triples, phoenix_pairs, phoenix_triples
 
-    __slots__ = ("by_rank", "dog", "dragon", "mahjong", "phoenix", "suit_masks")
+
+_CARDS_OF, _SINGLES_OF, _PAIRS_OF, _TRIPLES_OF, _PHOENIX_PAIRS_OF, _PHOENIX_TRIPLES_OF = \
+    _rank_tables()
+_MAHJONG_ONLY: tuple[Card, ...] = (_CARD[MAHJONG],)
+_PHOENIX_ONLY: tuple[Card, ...] = (_CARD[PHOENIX],)
+
+
+class _Hand:
+    """A hand as bitmasks: the 4-bit set of suits held at each rank, each suit's
+    set of ranks, and its special cards flagged. ``by_rank[r]`` lists the cards of
+    rank ``r`` (1: the Mahjong) in suit order, shared from a table."""
+
+    __slots__ = ("by_rank", "dog", "dragon", "mahjong", "nibs", "phoenix", "suit_masks")
 
     def __init__(self, hand: Iterable[Card]) -> None:
-        by_rank: list[list[Card]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], [], []]
         self.dog = self.dragon = self.mahjong = self.phoenix = False
         masks = [0, 0, 0, 0]
-        for c in sorted(hand):
+        m = 0
+        for c in hand:
             if c < 52:
-                r = (c >> 2) + 2
-                by_rank[r].append(c)
-                masks[c & 3] |= 1 << r
+                m |= 1 << c
+                masks[c & 3] |= 4 << (c >> 2)
             elif c == PHOENIX:
                 self.phoenix = True
             elif c == MAHJONG:
                 self.mahjong = True
-                by_rank[1].append(c)
             elif c == DRAGON:
                 self.dragon = True
             else:
                 self.dog = True
-        self.by_rank = by_rank
+        nibs = [0, 0, m & 15, m >> 4 & 15, m >> 8 & 15, m >> 12 & 15, m >> 16 & 15,
+                m >> 20 & 15, m >> 24 & 15, m >> 28 & 15, m >> 32 & 15, m >> 36 & 15,
+                m >> 40 & 15, m >> 44 & 15, m >> 48 & 15]
+        table = _CARDS_OF
+        self.by_rank = [(), _MAHJONG_ONLY if self.mahjong else (),
+                        *[table[r][nibs[r]] for r in range(2, ACE + 1)]]
+        self.nibs = nibs
         self.suit_masks = masks
 
-    @property
-    def present_prefix(self) -> list[int]:
-        """present_prefix[r + 1]: how many ranks 0..r hold a card."""
-        out = [0]
-        p = 0
-        for cs in self.by_rank:
-            p += cs != []
-            out.append(p)
-        return out
+    def rank_masks(self) -> tuple[int, int]:
+        """(ranks holding a card, ranks holding two or more) as bitmasks; bit 1 is
+        the Mahjong."""
+        m0, m1, m2, m3 = self.suit_masks
+        present = m0 | m1 | m2 | m3 | (2 if self.mahjong else 0)
+        paired = (m0 | m1) & (m2 | m3) | m0 & m1 | m2 & m3
+        return present, paired
 
-    @property
-    def paired_prefix(self) -> list[int]:
-        """paired_prefix[r + 1]: how many ranks 0..r hold two cards or more."""
-        out = [0]
-        q = 0
-        for cs in self.by_rank:
-            q += len(cs) > 1
-            out.append(q)
-        return out
+    def triples_mask(self) -> int:
+        """Ranks holding three cards or more."""
+        m0, m1, m2, m3 = self.suit_masks
+        return m0 & m1 & (m2 | m3) | m2 & m3 & (m0 | m1)
 
 
 def _singles(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
@@ -84,26 +115,30 @@ def _singles(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
             out.append(Combo(Kind.DOG, 0, 1, (DOG,)))
         if h.mahjong:
             out.append(Combo(Kind.SINGLE, 1, 1, (MAHJONG,)))
-    singles = _SINGLES
-    by_rank = h.by_rank
+    singles = _SINGLES_OF
+    nibs = h.nibs
     for r in range(max(2, int(floor) + 1), ACE + 1):
-        for c in by_rank[r]:
-            out.append(singles[c])
+        if nibs[r]:
+            out.extend(singles[r][nibs[r]])
     if h.phoenix and floor < DRAGON_RANK:
         out.append(Combo(Kind.SINGLE, (floor if top is not None else 1) + 0.5, 1, (PHOENIX,)))
     if h.dragon and floor < DRAGON_RANK:
         out.append(Combo(Kind.SINGLE, DRAGON_RANK, 1, (DRAGON,)))
 
 
+_KIND_TABLES = {2: (_PAIRS_OF, _PHOENIX_PAIRS_OF), 3: (_TRIPLES_OF, _PHOENIX_TRIPLES_OF)}
+
+
 def _of_a_kind(h: _Hand, kind: Kind, k: int, floor: float, out: list[Combo]) -> None:
+    natural, with_phoenix = _KIND_TABLES[k]
+    nibs = h.nibs
+    phoenix = h.phoenix
     for r in range(max(2, int(floor) + 1), ACE + 1):
-        cs = h.by_rank[r]
-        if len(cs) >= k:
-            for combo in combinations(cs, k):
-                out.append(_new(Combo, (kind, r, k, combo, None)))
-        if h.phoenix and len(cs) >= k - 1:
-            for combo in combinations(cs, k - 1):
-                out.append(_new(Combo, (kind, r, k, (*combo, PHOENIX), r)))
+        nib = nibs[r]
+        if nib:
+            out.extend(natural[r][nib])
+            if phoenix:
+                out.extend(with_phoenix[r][nib])
 
 
 def _stairs_window(h: _Hand, lo: int, top: int, short_count: int, out: list[Combo]) -> None:
@@ -113,8 +148,8 @@ def _stairs_window(h: _Hand, lo: int, top: int, short_count: int, out: list[Comb
     length = 2 * (top - lo + 1)
     window = range(lo, top + 1)
     if not short_count:
-        for parts in product(*(combinations(by_rank[r], 2) for r in window)):
-            out.append(_new(Combo, (_STAIRS, top, length, sum(parts, ()), None)))
+        out += [_new(Combo, (_STAIRS, top, length, sum(parts, ()), None))
+                for parts in product(*[combinations(by_rank[r], 2) for r in window])]
     if not h.phoenix:
         return
     gaps = [r for r in window if len(by_rank[r]) < 2] if short_count else window
@@ -125,46 +160,58 @@ def _stairs_window(h: _Hand, lo: int, top: int, short_count: int, out: list[Comb
             [(c, PHOENIX) for c in by_rank[r]] if r == gap else combinations(by_rank[r], 2)
             for r in window
         ]
-        for parts in product(*options):
-            out.append(_new(Combo, (_STAIRS, top, length, sum(parts, ()), gap)))
+        out += [_new(Combo, (_STAIRS, top, length, sum(parts, ()), gap))
+                for parts in product(*options)]
 
 
 def _stairs(h: _Hand, pairs: int | None, floor: float, out: list[Combo]) -> None:
-    """Stairs of ``pairs`` pairs above ``floor``; of every length when ``pairs`` is None."""
-    paired = h.paired_prefix
+    """Stairs of ``pairs`` pairs above ``floor``; of every length when ``pairs`` is None.
+
+    A window of ranks is open while every rank holds a pair, but one that holds a
+    single card when the Phoenix can pair it; an empty rank closes it.
+    """
+    present, paired = h.rank_masks()
     allowed = 1 if h.phoenix else 0
     if pairs is None:
+        if not paired & paired >> 1 and not (
+                allowed and (paired & present >> 1 or present & paired >> 1)):
+            return  # no two neighbouring ranks make pairs
         for lo in range(2, ACE):
-            for top in range(lo + 1, ACE + 1):
-                short_count = top - lo + 1 - (paired[top + 1] - paired[lo])
-                if short_count > allowed:
-                    break
-                _stairs_window(h, lo, top, short_count, out)
+            if not present >> lo & 1:
+                continue
+            short = 0
+            for top in range(lo, ACE + 1):
+                if not paired >> top & 1:
+                    short += 1
+                    if short > allowed or not present >> top & 1:
+                        break
+                if top > lo:
+                    _stairs_window(h, lo, top, short, out)
         return
+    span = (1 << pairs) - 1
     for top in range(max(1 + pairs, int(floor) + 1), ACE + 1):
         lo = top - pairs + 1
-        short_count = pairs - (paired[top + 1] - paired[lo])
+        short_count = pairs - ((paired >> lo) & span).bit_count()
         if short_count <= allowed:
             _stairs_window(h, lo, top, short_count, out)
 
 
 def _full_houses(h: _Hand, floor: float, out: list[Combo]) -> None:
     by_rank = h.by_rank
+    if not h.triples_mask() >> (max(1, int(floor)) + 1) and not (
+            h.phoenix and h.rank_masks()[1].bit_count() >= 2):
+        return  # no triple above the floor, and no two pairs for the Phoenix
     pairs = {r: list(combinations(by_rank[r], 2)) for r in range(2, ACE + 1) if len(by_rank[r]) >= 2}
     for t in range(max(2, int(floor) + 1), ACE + 1):
         if len(by_rank[t]) < 3:
             continue
         for triple in combinations(by_rank[t], 3):
-            for p, options in pairs.items():
-                if p != t:
-                    for pair in options:
-                        out.append(_new(Combo, (_FULL, t, 5, triple + pair, None)))
+            out += [_new(Combo, (_FULL, t, 5, triple + pair, None))
+                    for p, options in pairs.items() if p != t for pair in options]
             if h.phoenix:
                 # Triple plus a lone card that the Phoenix pairs.
-                for p in range(2, ACE + 1):
-                    if p != t:
-                        for c in by_rank[p]:
-                            out.append(_new(Combo, (_FULL, t, 5, (*triple, c, PHOENIX), p)))
+                out += [_new(Combo, (_FULL, t, 5, (*triple, c, PHOENIX), p))
+                        for p in range(2, ACE + 1) if p != t for c in by_rank[p]]
     if h.phoenix:
         # Two natural pairs and the Phoenix: it joins the higher pair.
         ranks = sorted(pairs)
@@ -172,9 +219,8 @@ def _full_houses(h: _Hand, floor: float, out: list[Combo]) -> None:
             for high in ranks[i + 1:]:
                 if high <= floor:
                     continue
-                for lp in pairs[low]:
-                    for hp in pairs[high]:
-                        out.append(_new(Combo, (_FULL, high, 5, (*lp, *hp, PHOENIX), high)))
+                out += [_new(Combo, (_FULL, high, 5, (*lp, *hp, PHOENIX), high))
+                        for lp in pairs[low] for hp in pairs[high]]
 
 
 def _straight_window(h: _Hand, lo: int, top: int, missing_count: int, out: list[Combo]) -> None:
@@ -188,10 +234,13 @@ def _straight_window(h: _Hand, lo: int, top: int, missing_count: int, out: list[
         # straight flushes, which are listed with the bombs.
         span = ((1 << length) - 1) << lo
         flush = lo >= 2 and any(m & span == span for m in h.suit_masks)
-        for cards in product(*[by_rank[r] for r in window]):
-            if flush and len({c & 3 for c in cards}) == 1:
-                continue
-            out.append(_new(Combo, (_STRAIGHT, top, length, cards, None)))
+        if flush:
+            out += [_new(Combo, (_STRAIGHT, top, length, cards, None))
+                    for cards in product(*[by_rank[r] for r in window])
+                    if len({c & 3 for c in cards}) > 1]
+        else:
+            out += [_new(Combo, (_STRAIGHT, top, length, cards, None))
+                    for cards in product(*[by_rank[r] for r in window])]
     if not h.phoenix:
         return
     gaps = [r for r in window if not by_rank[r]] if missing_count else window
@@ -200,26 +249,32 @@ def _straight_window(h: _Hand, lo: int, top: int, missing_count: int, out: list[
             continue  # the Phoenix never stands for the Mahjong
         if gap == lo and top < ACE:
             continue  # same set reads higher with the Phoenix on top
-        options = [by_rank[r] if r != gap else (PHOENIX,) for r in window]
-        for cards in product(*options):
-            out.append(_new(Combo, (_STRAIGHT, top, length, cards, gap)))
+        options = [by_rank[r] if r != gap else _PHOENIX_ONLY for r in window]
+        out += [_new(Combo, (_STRAIGHT, top, length, cards, gap)) for cards in product(*options)]
 
 
 def _straights(h: _Hand, length: int | None, floor: float, out: list[Combo]) -> None:
     """Straights of ``length`` above ``floor``; of every length when ``length`` is None."""
-    present = h.present_prefix
+    present, _ = h.rank_masks()
     allowed = 1 if h.phoenix else 0
     if length is None:
+        if not allowed and not present & present >> 1 & present >> 2 & present >> 3 \
+                & present >> 4:
+            return  # no five ranks in a row
         for lo in range(1, ACE - 3):
-            for top in range(lo + 4, ACE + 1):
-                missing_count = top - lo + 1 - (present[top + 1] - present[lo])
-                if missing_count > allowed:
-                    break
-                _straight_window(h, lo, top, missing_count, out)
+            missing = 0
+            for top in range(lo, ACE + 1):
+                if not present >> top & 1:
+                    missing += 1
+                    if missing > allowed:
+                        break
+                if top >= lo + 4:
+                    _straight_window(h, lo, top, missing, out)
         return
+    span = (1 << length) - 1
     for top in range(max(length, int(floor) + 1), ACE + 1):
         lo = top - length + 1
-        missing_count = length - (present[top + 1] - present[lo])
+        missing_count = length - ((present >> lo) & span).bit_count()
         if missing_count <= allowed:
             _straight_window(h, lo, top, missing_count, out)
 
