@@ -144,6 +144,7 @@ class TichuGame(CheckedGame[Action]):
         """Per deal: the hands as dealt and the actions applied in it."""
         self._views: dict[int | None, TichuView] = {}
         self._shared: tuple[object, ...] | None = None
+        self._slow: tuple[tuple[object, ...], ...] | None = None
         self._start_deal(hands, dealer)
 
     # ----------------------------------------------------------------- deals
@@ -289,6 +290,14 @@ class TichuGame(CheckedGame[Action]):
         """Forget the views built so far (after editing the game's fields directly)."""
         self._views = {}
         self._shared = None
+        self._slow = None
+
+    def _touch_pass(self) -> None:
+        """Forget the views before a pass: the calls, exchange, seats out, scores,
+        history and bombs stay as they were unless the deal ends (which calls
+        :meth:`touch` again)."""
+        self._views = {}
+        self._shared = None
 
     def _public_fields(self) -> tuple[object, ...]:
         """The fields every seat's view shares, in :data:`_SHARED_FIELDS` order."""
@@ -298,12 +307,18 @@ class TichuGame(CheckedGame[Action]):
                            for s, h in enumerate(self.hands))
         else:
             counts = tuple(map(len, self.hands))
+        slow = self._slow
+        if slow is None:
+            slow = self._slow = (
+                tuple(self.grand_decided), tuple(self.calls), tuple(self.has_played),
+                tuple(g is not None for g in self.gives), tuple(self.out), tuple(self.scores),
+                tuple(self.history), tuple(self.bombs_played))
+        grand_decided, calls, has_played, exchanged, out, scores, history, bombs = slow
         return (
             self.n_seats, self.phase, self.deal_number, self.turn, counts,
-            tuple(self.grand_decided), tuple(self.calls), tuple(self.has_played),
-            tuple(g is not None for g in self.gives), tuple(self.trick), tuple(self.passed),
-            self.wish, tuple(self.out), tuple(self.won_points), tuple(self.scores),
-            self.target, tuple(self.history), self.winner, tuple(self.bombs_played),
+            grand_decided, calls, has_played, exchanged, tuple(self.trick), tuple(self.passed),
+            self.wish, out, tuple(self.won_points), scores,
+            self.target, history, self.winner, bombs,
             self.last_trick, self.last_trick_taker, self.dealer, packet,
         )
 
@@ -480,7 +495,10 @@ class TichuGame(CheckedGame[Action]):
         """Check ``action`` and carry it out; raises :class:`EngineError` and changes
         nothing if it is refused."""
         combo = self.check(action)
-        self.touch()
+        if type(action) is Pass:
+            self._touch_pass()
+        else:
+            self.touch()
         self.actions.append(action)
         self.deal_log[-1][1].append(action)
         seat = action.seat
@@ -611,6 +629,7 @@ class TichuGame(CheckedGame[Action]):
         return None
 
     def _end_deal(self, done: Applied) -> Applied:
+        self.touch()
         teams = 2
         card_points = [0] * teams
         sweep = self._sweep()
