@@ -67,7 +67,7 @@ class _Hand:
     set of ranks, and its special cards flagged. ``by_rank[r]`` lists the cards of
     rank ``r`` (1: the Mahjong) in suit order, shared from a table."""
 
-    __slots__ = ("by_rank", "dog", "dragon", "mahjong", "nibs", "phoenix", "suit_masks")
+    __slots__ = ("_by_rank", "dog", "dragon", "mahjong", "nibs", "phoenix", "suit_masks")
 
     def __init__(self, hand: Iterable[Card]) -> None:
         self.dog = self.dragon = self.mahjong = self.phoenix = False
@@ -88,11 +88,20 @@ class _Hand:
         nibs = [0, 0, m & 15, m >> 4 & 15, m >> 8 & 15, m >> 12 & 15, m >> 16 & 15,
                 m >> 20 & 15, m >> 24 & 15, m >> 28 & 15, m >> 32 & 15, m >> 36 & 15,
                 m >> 40 & 15, m >> 44 & 15, m >> 48 & 15]
-        table = _CARDS_OF
-        self.by_rank = [(), _MAHJONG_ONLY if self.mahjong else (),
-                        *[table[r][nibs[r]] for r in range(2, ACE + 1)]]
         self.nibs = nibs
         self.suit_masks = masks
+        self._by_rank: list[tuple[Card, ...]] | None = None
+
+    @property
+    def by_rank(self) -> list[tuple[Card, ...]]:
+        """The cards of each rank, built on first use (singles, pairs, triples and
+        bombs read the nibbles alone)."""
+        if self._by_rank is None:
+            table = _CARDS_OF
+            nibs = self.nibs
+            self._by_rank = [(), _MAHJONG_ONLY if self.mahjong else (),
+                             *[table[r][nibs[r]] for r in range(2, ACE + 1)]]
+        return self._by_rank
 
     def rank_masks(self) -> tuple[int, int]:
         """(ranks holding a card, ranks holding two or more) as bitmasks; bit 1 is
@@ -303,14 +312,13 @@ _may_hold_bomb = may_hold_bomb
 
 
 def _bombs(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
-    by_rank = h.by_rank
     masks = h.suit_masks
     four = masks[0] & masks[1] & masks[2] & masks[3]
     found: list[Combo] = []
     while four:
         low = four & -four
         r = low.bit_length() - 1
-        found.append(Combo(Kind.FOUR_BOMB, r, 4, tuple(by_rank[r])))
+        found.append(Combo(Kind.FOUR_BOMB, r, 4, _CARDS_OF[r][15]))
         four ^= low
     for suit, mask in enumerate(masks):
         if not mask & mask >> 1 & mask >> 2 & mask >> 3 & mask >> 4:
@@ -396,12 +404,12 @@ def _analyse(hand: Sequence[Card], top: Combo | None, on_turn: bool, wish: int |
     h = _Hand(hand)
     bombs: list[Combo] = []
     # (four of a kind and straight flushes read from the suit bitmasks)
-    if bombs_allowed:
+    if bombs_allowed and len(hand) >= 4:
         _bombs(h, top, bombs)
     if not on_turn:
         return bombs, False, False
     plain = _plain_plays(h, top)
-    if wish is not None and h.by_rank[wish]:
+    if wish is not None and h.nibs[wish]:
         wished = [c for c in plain if any(RANK[x] == wish for x in c.cards)]
         if wished or any(any(RANK[x] == wish for x in b.cards) for b in bombs):
             return wished + bombs, False, True
