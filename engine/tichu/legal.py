@@ -452,6 +452,18 @@ def legal_plays(view: TichuView) -> list[Combo]:
     return plays
 
 
+def play_options(view: TichuView) -> tuple[list[Combo], bool]:
+    """:func:`legal_plays` and :func:`can_pass` in one call."""
+    position = _position(view)
+    if position is None:
+        return [], False
+    on_turn, bombs_allowed = position
+    top = view.top
+    plays, may_pass = plays_for_hand(view.hand, top, on_turn=on_turn, wish=view.wish,
+                                     bombs_allowed=bombs_allowed)
+    return plays, may_pass and on_turn and top is not None
+
+
 def can_pass(view: TichuView) -> bool:
     """Whether the viewing seat may pass now (its turn, a trick open, no wish duty)."""
     position = _position(view)

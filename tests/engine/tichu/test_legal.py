@@ -98,3 +98,26 @@ def test_same_position_twice_gives_equal_fresh_lists() -> None:
     first.clear()
     again, _ = plays_for_hand(hand, None)
     assert again and again == plays_for_hand(list(hand), None)[0]
+
+
+def test_play_options_agree_with_legal_plays_and_can_pass() -> None:
+    import random
+
+    from engine.tichu.ai import EasyPlayer
+    from engine.tichu.ai.selfplay import play_deal
+    from engine.tichu.game import TichuGame
+    from engine.tichu.legal import can_pass, legal_plays, play_options
+
+    checked = 0
+
+    def observe(game: TichuGame, seat: int, action: object, spent: float) -> None:
+        nonlocal checked
+        for s in range(game.n_seats):
+            view = game.view(s)
+            assert play_options(view) == (legal_plays(view), can_pass(view))
+            checked += 1
+
+    for players in (4, 6):
+        game = TichuGame(seed=21, players=players)
+        play_deal(game, [EasyPlayer()] * players, random.Random(3), observe)
+    assert checked > 500
