@@ -33,8 +33,13 @@ demo: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m tools.bench
 
+# Long: hours of CPU on two cores. Tichu hard v normal over 200 duplicate games
+# (both cores), hard and normal against easy, then hard v normal and normal v easy
+# in Chinois and Tysiacha.
 arena: $(STAMP)
-	$(BIN)/python -m tools.arena
+	nice -n 10 $(BIN)/python -m tools.arena --games 200 --pairs hard:normal --jobs 2 --quiet --report-every 20
+	nice -n 10 $(BIN)/python -m tools.arena --games 40 --pairs hard:easy,normal:easy --jobs 2 --quiet
+	nice -n 10 $(BIN)/python -m tools.arena_tricks --games 200 --pairs hard:normal,normal:easy
 
 art: $(STAMP)
 	$(BIN)/python -m tools.make_art --snapshots

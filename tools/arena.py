@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from engine.tichu.actions import Action
@@ -71,38 +72,82 @@ def _build(level: str, budget_ms: float | None) -> Player:
     return make_player(level)
 
 
+@dataclass(frozen=True)
+class _Task:
+    """One game of a pairing: seed ``n``, teams swapped or not."""
+
+    a: str
+    b: str
+    n: int
+    swap: bool
+    seed: str
+    target: int
+    max_deals: int | None
+    budget_ms: float | None
+    players: int
+
+
+def _play_one(task: _Task) -> tuple[TichuGame, tuple[int, int], list[float], list[float], int]:
+    """Play one game: (game, side of each team, decision ms of side a and b, deals)."""
+    levels = (task.b, task.a) if task.swap else (task.a, task.b)
+    side_of_team = (1, 0) if task.swap else (0, 1)
+    built = [_build(levels[s % 2], task.budget_ms) for s in range(2)]
+    seats = [built[s % 2] for s in range(task.players)]
+    spent_ms: tuple[list[float], list[float]] = ([], [])
+
+    def observe(game: TichuGame, seat: int, action: Action, spent: float) -> None:
+        spent_ms[side_of_team[seat % 2]].append(spent * 1000.0)
+
+    game_seed = f"{task.seed}:{task.n}" if task.players == 4 else \
+        f"{task.seed}:{task.players}:{task.n}"
+    game = TichuGame(seed=game_seed, target=task.target, players=task.players)
+    rng = random.Random(f"players:{game_seed}:{task.swap}")
+    deals = 0
+    while True:
+        play_deal(game, seats, rng, observe)
+        deals += 1
+        if game.phase is Phase.GAME_OVER or (task.max_deals is not None
+                                             and deals >= task.max_deals):
+            break
+        game.next_deal()
+    game.touch()
+    return game, side_of_team, spent_ms[0], spent_ms[1], deals
+
+
 def play_pairing(a: str, b: str, games: int, *, seed: str = "arena", target: int = 1000,
                  max_deals: int | None = None, budget_ms: float | None = None,
-                 progress: bool = True, players: int = 4) -> tuple[Side, Side]:
+                 progress: bool = True, players: int = 4, jobs: int = 1,
+                 report_every: int = 0) -> tuple[Side, Side]:
     """Play ``games`` games (half the seeds, each twice with the teams swapped) at a
-    table of ``players`` seats (4 or 6)."""
+    table of ``players`` seats (4 or 6), on ``jobs`` processes. Every
+    ``report_every`` games (0: never) the figures so far are printed."""
     sides = (Side(a), Side(b))
     seeds = max(1, games // 2)
-    for n in range(seeds):
-        for swap in (False, True):
-            levels = (b, a) if swap else (a, b)
-            side_of_team = (1, 0) if swap else (0, 1)
-            built = [_build(levels[s % 2], budget_ms) for s in range(2)]
-            seats = [built[s % 2] for s in range(players)]
-
-            def observe(game: TichuGame, seat: int, action: Action, spent: float,
-                        side_of_team: tuple[int, int] = side_of_team) -> None:
-                sides[side_of_team[seat % 2]].decision_ms.append(spent * 1000.0)
-
-            game_seed = f"{seed}:{n}" if players == 4 else f"{seed}:{players}:{n}"
-            game = TichuGame(seed=game_seed, target=target, players=players)
-            rng = random.Random(f"players:{game_seed}:{swap}")
-            deals = 0
-            while True:
-                play_deal(game, seats, rng, observe)
-                deals += 1
-                if game.phase is Phase.GAME_OVER or (max_deals is not None and deals >= max_deals):
-                    break
-                game.next_deal()
+    tasks = [_Task(a, b, n, swap, seed, target, max_deals, budget_ms, players)
+             for n in range(seeds) for swap in (False, True)]
+    start = time.perf_counter()
+    if jobs > 1:
+        pool = multiprocessing.get_context("fork").Pool(jobs)
+        results: Iterator[tuple[TichuGame, tuple[int, int], list[float], list[float], int]] = \
+            pool.imap(_play_one, tasks)
+    else:
+        pool = None
+        results = map(_play_one, tasks)
+    try:
+        for played, (task, (game, side_of_team, ms_a, ms_b, deals)) in \
+                enumerate(zip(tasks, results, strict=True), 1):
+            sides[0].decision_ms.extend(ms_a)
+            sides[1].decision_ms.extend(ms_b)
             _tally(game, sides, side_of_team)
             if progress:
-                print(f"  {a} v {b}: seed {n} {'swapped' if swap else 'straight'} "
+                print(f"  {a} v {b}: seed {task.n} {'swapped' if task.swap else 'straight'} "
                       f"scores {game.scores} after {deals} deals", file=sys.stderr, flush=True)
+            if report_every and played % report_every == 0 and played < len(tasks):
+                print(report(sides, played, time.perf_counter() - start, players) +
+                      "  (so far)", flush=True)
+    finally:
+        if pool is not None:
+            pool.terminate()
     return sides
 
 
@@ -137,8 +182,9 @@ def _tally(game: TichuGame, sides: tuple[Side, Side], side_of_team: tuple[int, i
 
 
 def report(sides: tuple[Side, Side], games: int, seconds: float, players: int = 4) -> str:
+    """The figures of a pairing over ``games`` games played."""
     a, b = sides
-    n = max(1, (games // 2) * 2)
+    n = max(1, games)
     low, high = wilson(a.games_won, n)
     sweep = "double" if players == 4 else "triple"
     table = "" if players == 4 else f" ({players} players)"
@@ -174,14 +220,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--players", type=int, choices=(4, 6), default=4,
                         help="seats at the table: 4, or 6 for the Tientsin variant")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes playing games side by side (default 1)")
+    parser.add_argument("--report-every", type=int, default=0,
+                        help="print the figures so far every N games (0: only at the end)")
     args = parser.parse_args(argv)
     for pair in args.pairs.split(","):
         a, b = pair.strip().split(":")
         start = time.perf_counter()
         sides = play_pairing(a, b, args.games, seed=args.seed, target=args.target,
                              max_deals=args.max_deals, budget_ms=args.budget_ms,
-                             progress=not args.quiet, players=args.players)
-        print(report(sides, args.games, time.perf_counter() - start, args.players), flush=True)
+                             progress=not args.quiet, players=args.players, jobs=args.jobs,
+                             report_every=args.report_every)
+        played = max(1, args.games // 2) * 2
+        print(report(sides, played, time.perf_counter() - start, args.players), flush=True)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
-"""Normal against easy in the trick-taking games: results and decision times.
+"""Levels against each other in the trick-taking games: results and decision times.
 
-Per game, one ``normal`` seat plays against ``easy`` seats; the normal seat moves
+Per game, one hero seat (``normal`` by default) plays against seats of another
+level (``easy`` by default; ``--pairs hard:normal`` for hard against normal); the hero moves
 round the table from one game to the next. Printed per game: the mean final
 score of the normal seat and of the easy seats, the normal seat's share of the
 wins with a 95% Wilson interval (a shared Chinois win counts as a fraction; the
@@ -8,7 +9,8 @@ share of an equal player would be 1/4 in Chinois, 1/3 in Tysiacha), and the
 time each level takes per decision (p50 and p99, in ms). Figures are printed,
 never asserted.
 
-Run: ``python -m tools.arena_tricks [--games N] [--only chinois|tysiacha]``.
+Run: ``python -m tools.arena_tricks [--games N] [--only chinois|tysiacha]
+[--pairs normal:easy,hard:normal]``.
 """
 
 from __future__ import annotations
@@ -62,31 +64,34 @@ def percentile(values: list[float], q: float) -> float:
 
 def arena(name: str, seats: int, games: int,
           play: Callable[[list[Any], int], tuple[list[int], list[int]]],
-          make_player: Callable[[str], Any]) -> None:
-    """Play ``games`` games of one normal seat against easy seats and print the figures."""
-    times: dict[str, list[float]] = {"normal": [], "easy": []}
-    normal_scores: list[int] = []
-    easy_scores: list[int] = []
+          make_player: Callable[[str], Any], hero_level: str = "normal",
+          rest_level: str = "easy") -> None:
+    """Play ``games`` games of one ``hero_level`` seat against ``rest_level`` seats
+    and print the figures."""
+    hero_name, rest_name = hero_level, rest_level
+    times: dict[str, list[float]] = {hero_name: [], rest_name: []}
+    hero_scores: list[int] = []
+    rest_scores: list[int] = []
     wins = 0.0
     unfinished = 0
     start = time.perf_counter()
     for g in range(games):
         hero = g % seats
-        players = [Timed(make_player("normal" if s == hero else "easy"),
-                         times["normal" if s == hero else "easy"]) for s in range(seats)]
+        players = [Timed(make_player(hero_level if s == hero else rest_level),
+                         times[hero_name if s == hero else rest_name]) for s in range(seats)]
         scores, winners = play(players, g)
-        normal_scores.append(scores[hero])
-        easy_scores.extend(s for i, s in enumerate(scores) if i != hero)
+        hero_scores.append(scores[hero])
+        rest_scores.extend(s for i, s in enumerate(scores) if i != hero)
         if not winners:
             unfinished += 1
         elif hero in winners:
             wins += 1 / len(winners)
     elapsed = time.perf_counter() - start
     low, high = wilson(wins, games)
-    print(f"== {name}: {games} games, 1 normal vs {seats - 1} easy ({elapsed:.1f} s)")
-    print(f"  mean score   normal {statistics.mean(normal_scores):8.1f}"
-          f"   easy {statistics.mean(easy_scores):8.1f}")
-    print(f"  normal wins  {wins / games:6.1%}  (95% CI {low:.1%} - {high:.1%};"
+    print(f"== {name}: {games} games, 1 {hero_name} vs {seats - 1} {rest_name} ({elapsed:.1f} s)")
+    print(f"  mean score   {hero_name} {statistics.mean(hero_scores):8.1f}"
+          f"   {rest_name} {statistics.mean(rest_scores):8.1f}")
+    print(f"  {hero_name} wins  {wins / games:6.1%}  (95% CI {low:.1%} - {high:.1%};"
           f" an equal player: {1 / seats:.1%})" + (f"; {unfinished} unfinished" if unfinished else ""))
     for level, values in times.items():
         print(f"  {level:<6} ms per decision  p50 {percentile(values, 0.5):.3f}"
@@ -107,11 +112,15 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tools.arena_tricks")
     parser.add_argument("--games", type=int, default=200, help="games per trick-taking game")
     parser.add_argument("--only", choices=("chinois", "tysiacha"))
+    parser.add_argument("--pairs", default="normal:easy",
+                        help="comma-separated HERO:REST levels, one hero seat against the rest")
     args = parser.parse_args(argv)
-    if args.only in (None, "chinois"):
-        arena("Chinois", 4, args.games, _chinois, chinois_ai.make_player)
-    if args.only in (None, "tysiacha"):
-        arena("Tysiacha", 3, args.games, _tysiacha, tysiacha_ai.make_player)
+    for pair in args.pairs.split(","):
+        hero, rest = pair.strip().split(":")
+        if args.only in (None, "chinois"):
+            arena("Chinois", 4, args.games, _chinois, chinois_ai.make_player, hero, rest)
+        if args.only in (None, "tysiacha"):
+            arena("Tysiacha", 3, args.games, _tysiacha, tysiacha_ai.make_player, hero, rest)
 
 
 if __name__ == "__main__":

@@ -3,21 +3,25 @@
 ``easy`` bids and plays at random among the legal choices. ``normal`` bids
 the tricks it expects from the strength of its hand and its trump length, then
 plays to take exactly that many: it tries to win tricks while under its bid
-and ducks once it has made it.
+and ducks once it has made it. ``hard`` bids like ``normal`` and chooses each
+card by playing the round out on sampled deals of the cards it cannot see.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
+from dataclasses import replace
 from typing import Protocol
 
 from engine.cards import Card
 from engine.chinois.actions import Action, Bid, Play
 from engine.chinois.deal import DECK
 from engine.chinois.legal import legal_bids, legal_cards
+from engine.chinois.rules import deal_score
 from engine.chinois.view import ChinoisView, Phase
-from engine.trick import NATURAL_ORDER, beats
+from engine.trick import NATURAL_ORDER, Trick, beats
 
 SUIT_SIZE = 13
 
@@ -154,10 +158,105 @@ class NormalPlayer:
         return max(winners, key=weakness) if last else min(winners, key=weakness)
 
 
+class HardPlayer(NormalPlayer):
+    """Bids like ``normal``; plays each card by sampling the hidden hands.
+
+    For each legal card it deals the cards it cannot see at random among the other
+    seats (their counts are public), plays the rest of the round out with the
+    ``normal`` play for every seat, and keeps the card whose rounds score best: its
+    own round score minus the mean of the others' (a seat wins a game against the
+    table, not alone). The same sampled deals serve every card, so the
+    comparison is fair; sampling stops at ``samples`` or after ``budget_ms``.
+    """
+
+    def __init__(self, *, samples: int = 32, budget_ms: float | None = 30.0) -> None:
+        self.samples = max(1, samples)
+        self.budget_ms = budget_ms
+
+    def card(self, view: ChinoisView) -> Card:
+        legal = legal_cards(view)
+        if len(legal) == 1:
+            return legal[0]
+        seat = view.seat
+        assert seat is not None
+        rng = random.Random(hash((view.round, view.hand, view.played, view.trick.cards)))
+        deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1e3
+        totals = dict.fromkeys(legal, 0.0)
+        for _ in range(self.samples):
+            hands = _sample_hands(view, rng)
+            for c in legal:
+                totals[c] += _play_out(view, hands, c)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        fallback = super().card(view)
+        best = max(legal, key=lambda c: (totals[c], c == fallback))
+        return best
+
+
+def _sample_hands(view: ChinoisView, rng: random.Random) -> list[list[Card]]:
+    """Every seat's hand: the viewer's own, the unseen cards dealt at random to the
+    others in their public counts."""
+    seat = view.seat
+    assert seat is not None
+    seen = set(view.hand) | set(view.played) | set(view.trick.cards)
+    if view.trump_card is not None:
+        seen.add(view.trump_card)
+    unseen = [c for c in DECK if c not in seen]
+    rng.shuffle(unseen)
+    hands: list[list[Card]] = []
+    for s, count in enumerate(view.hand_counts):
+        if s == seat:
+            hands.append(list(view.hand))
+        else:
+            hands.append(unseen[:count])
+            del unseen[:count]
+    return hands
+
+
+_POLICY = NormalPlayer()
+
+
+def _play_out(view: ChinoisView, hands: list[list[Card]], first: Card) -> float:
+    """The viewer plays ``first``; everyone then plays ``normal`` to the round's end.
+    The viewer's round score minus the mean of the others'."""
+    seat = view.seat
+    assert seat is not None and view.turn == seat
+    n = view.n_seats
+    hands = [list(h) for h in hands]
+    trick = view.trick
+    tricks = list(view.tricks_won)
+    played = list(view.played)
+    trump = view.trump
+    turn = seat
+    card = first
+    while True:
+        hands[turn].remove(card)
+        trick = trick.add(turn, card)
+        if len(trick) == n:
+            winner = trick.winning(NATURAL_ORDER, trump).seat
+            tricks[winner] += 1
+            played.extend(trick.cards)
+            trick = Trick()
+            turn = winner
+            if not hands[turn]:
+                break
+        else:
+            turn = (turn + 1) % n
+        seen = replace(view, seat=turn, turn=turn, hand=tuple(hands[turn]),
+                       hand_counts=tuple(len(h) for h in hands), tricks_won=tuple(tricks),
+                       trick=trick, played=tuple(played))
+        card = _POLICY.card(seen)
+    bids = [b or 0 for b in view.bids]
+    scores = [deal_score(bids[s], tricks[s]) for s in range(n)]
+    return scores[seat] - (sum(scores) - scores[seat]) / (n - 1)
+
+
 def make_player(level: str) -> Player:
-    """A computer player of ``level``: ``easy`` or ``normal``."""
+    """A computer player of ``level``: ``easy``, ``normal`` or ``hard``."""
     if level == "easy":
         return EasyPlayer()
     if level == "normal":
         return NormalPlayer()
-    raise ValueError(f"unknown level {level!r} (known: easy, normal)")
+    if level == "hard":
+        return HardPlayer()
+    raise ValueError(f"unknown level {level!r} (known: easy, normal, hard)")

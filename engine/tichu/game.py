@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
+from typing import Any
 
 from engine.cards import Card, shuffled
 from engine.checked import CheckedGame
@@ -33,6 +34,7 @@ from engine.errors import (
     NotYourTurnError,
     WrongPhaseError,
 )
+from engine.fastinit import fast_init
 from engine.tichu.actions import (
     Action,
     CallTichu,
@@ -79,6 +81,7 @@ DEFAULT_DEALER = 5
 """Six players: the first deal's dealer when the game has no seed (the replay default)."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Applied:
     """What an applied action did, for logs and messages."""
@@ -139,6 +142,9 @@ class TichuGame(CheckedGame[Action]):
         self.actions: list[Action] = []
         self.deal_log: list[tuple[tuple[tuple[Card, ...], ...], list[Action]]] = []
         """Per deal: the hands as dealt and the actions applied in it."""
+        self._views: dict[int | None, TichuView] = {}
+        self._shared: tuple[object, ...] | None = None
+        self._slow: tuple[tuple[object, ...], ...] | None = None
         self._start_deal(hands, dealer)
 
     # ----------------------------------------------------------------- deals
@@ -187,6 +193,7 @@ class TichuGame(CheckedGame[Action]):
         dealt = [list(h) for h in (hands if hands is not None
                                    else self.deal_hands(self.deal_number + 1, dealer))]
         check_deal(dealt, n, dealer)
+        self.touch()
         self.deal_number += 1
         self.dealer = dealer
         self.dealers.append(dealer)
@@ -249,53 +256,70 @@ class TichuGame(CheckedGame[Action]):
 
     # ----------------------------------------------------------------- views
     def view(self, seat: int | None = None) -> TichuView:
-        """What ``seat`` may know (None: the public view, with no hand)."""
+        """What ``seat`` may know (None: the public view, with no hand).
+
+        Views are immutable, so each is built once between two actions and shared:
+        the next :meth:`apply` (or deal) drops them. Code that edits a game's fields
+        directly must call :meth:`touch` before asking for views again.
+        """
+        cached = self._views.get(seat)
+        if cached is not None:
+            return cached
         if seat is not None and not 0 <= seat < self.n_seats:
             raise BadSeatError(f"no seat {seat}")
+        shared = self._shared
+        if shared is None:
+            shared = self._shared = self._public_fields()
         packet = self.grand_packet
-        counts = tuple(
-            len(h) if self.grand_decided[s] or self.phase is not Phase.GRAND else packet
-            for s, h in enumerate(self.hands)
-        )
         if seat is None:
             hand: tuple[Card, ...] = ()
             given: dict[int, Card] = {}
             received: dict[int, Card] = {}
         else:
-            visible = self.hands[seat]
             if self.phase is Phase.GRAND and not self.grand_decided[seat]:
-                visible = list(self.dealt[seat][:packet])
-            hand = tuple(visible)
+                hand = self.dealt[seat][:packet]
+            else:
+                hand = tuple(self.hands[seat])
             given = dict(self.gives[seat] or {})
             received = dict(self.received[seat])
-        return TichuView(
-            seat=seat,
-            n_seats=self.n_seats,
-            phase=self.phase,
-            deal_number=self.deal_number,
-            turn=self.turn,
-            hand=hand,
-            hand_counts=counts,
-            grand_decided=tuple(self.grand_decided),
-            calls=tuple(self.calls),
-            has_played=tuple(self.has_played),
-            exchanged=tuple(g is not None for g in self.gives),
-            given=given,
-            received=received,
-            trick=tuple(self.trick),
-            passed=tuple(self.passed),
-            wish=self.wish,
-            out=tuple(self.out),
-            trick_points=tuple(self.won_points),
-            scores=tuple(self.scores),
-            target=self.target,
-            history=tuple(self.history),
-            winner=self.winner,
-            bombs_played=tuple(self.bombs_played),
-            last_trick=self.last_trick,
-            last_trick_taker=self.last_trick_taker,
-            dealer=self.dealer,
-            grand_packet=packet,
+        view = _new_view(seat, hand, given, received, *shared)
+        self._views[seat] = view
+        return view
+
+    def touch(self) -> None:
+        """Forget the views built so far (after editing the game's fields directly)."""
+        self._views = {}
+        self._shared = None
+        self._slow = None
+
+    def _touch_pass(self) -> None:
+        """Forget the views before a pass: the calls, exchange, seats out, scores,
+        history and bombs stay as they were unless the deal ends (which calls
+        :meth:`touch` again)."""
+        self._views = {}
+        self._shared = None
+
+    def _public_fields(self) -> tuple[object, ...]:
+        """The fields every seat's view shares, in :data:`_SHARED_FIELDS` order."""
+        packet = self.grand_packet
+        if self.phase is Phase.GRAND:
+            counts = tuple(len(h) if self.grand_decided[s] else packet
+                           for s, h in enumerate(self.hands))
+        else:
+            counts = tuple(map(len, self.hands))
+        slow = self._slow
+        if slow is None:
+            slow = self._slow = (
+                tuple(self.grand_decided), tuple(self.calls), tuple(self.has_played),
+                tuple(g is not None for g in self.gives), tuple(self.out), tuple(self.scores),
+                tuple(self.history), tuple(self.bombs_played))
+        grand_decided, calls, has_played, exchanged, out, scores, history, bombs = slow
+        return (
+            self.n_seats, self.phase, self.deal_number, self.turn, counts,
+            grand_decided, calls, has_played, exchanged, tuple(self.trick), tuple(self.passed),
+            self.wish, out, tuple(self.won_points), scores,
+            self.target, history, self.winner, bombs,
+            self.last_trick, self.last_trick_taker, self.dealer, packet,
         )
 
     # ---------------------------------------------------------------- checks
@@ -471,6 +495,10 @@ class TichuGame(CheckedGame[Action]):
         """Check ``action`` and carry it out; raises :class:`EngineError` and changes
         nothing if it is refused."""
         combo = self.check(action)
+        if type(action) is Pass:
+            self._touch_pass()
+        else:
+            self.touch()
         self.actions.append(action)
         self.deal_log[-1][1].append(action)
         seat = action.seat
@@ -601,6 +629,7 @@ class TichuGame(CheckedGame[Action]):
         return None
 
     def _end_deal(self, done: Applied) -> Applied:
+        self.touch()
         teams = 2
         card_points = [0] * teams
         sweep = self._sweep()
@@ -654,8 +683,34 @@ class TichuGame(CheckedGame[Action]):
         return _replace(done, deal_result=result, winner=self.winner)
 
 
+_SHARED_FIELDS = (
+    "n_seats", "phase", "deal_number", "turn", "hand_counts", "grand_decided", "calls",
+    "has_played", "exchanged", "trick", "passed", "wish", "out", "trick_points", "scores",
+    "target", "history", "winner", "bombs_played", "last_trick", "last_trick_taker", "dealer",
+    "grand_packet",
+)
+
+
+def _new_view(seat: int | None, hand: tuple[Card, ...], given: dict[int, Card],
+              received: dict[int, Card], *shared: Any) -> TichuView:
+    """A view from the seat's own fields and :data:`_SHARED_FIELDS` in order."""
+    (n_seats, phase, deal_number, turn, hand_counts, grand_decided, calls, has_played,
+     exchanged, trick, passed, wish, out, trick_points, scores, target, history, winner,
+     bombs_played, last_trick, last_trick_taker, dealer, grand_packet) = shared
+    return TichuView(seat, n_seats, phase, deal_number, turn, hand, hand_counts, grand_decided,
+                     calls, has_played, exchanged, given, received, trick, passed, wish, out,
+                     trick_points, scores, target, history, winner, bombs_played, last_trick,
+                     last_trick_taker, dealer, grand_packet)
+
+
+_APPLIED_FIELDS = tuple(f.name for f in fields(Applied))
+
+
 def _replace(done: Applied, **changes: object) -> Applied:
-    return replace(done, **changes)  # type: ignore[arg-type]
+    """``dataclasses.replace`` without its per-call field inspection."""
+    values = {name: getattr(done, name) for name in _APPLIED_FIELDS}
+    values.update(changes)
+    return Applied(**values)
 
 
 def hand_sizes(n_seats: int, dealer: int | None = None) -> list[int]:

@@ -20,43 +20,101 @@ from engine.tichu.view import Phase, TichuView
 
 _PAIR_SETS = [(Kind.PAIR, 2), (Kind.TRIPLE, 3)]
 
+_new = tuple.__new__
+"""Combos are built as ``_new(Combo, (kind, rank, length, cards, phoenix))``: the same
+named tuple as ``Combo(...)``, without the keyword-handling constructor (hot path)."""
+_SINGLE, _PAIR, _TRIPLE, _STRAIGHT, _STAIRS, _FULL = (
+    Kind.SINGLE, Kind.PAIR, Kind.TRIPLE, Kind.STRAIGHT, Kind.STAIRS, Kind.FULL_HOUSE)
+_SINGLES: tuple[Combo, ...] = tuple(
+    _new(Combo, (_SINGLE, c // 4 + 2, 1, (c,), None)) for c in _CARD[:52])
+"""The single of each natural card, built once (combos are immutable)."""
+
+
+def _rank_tables() -> tuple[list[list[tuple[Card, ...]]], list[list[tuple[Combo, ...]]],
+                              list[list[tuple[Combo, ...]]], list[list[tuple[Combo, ...]]],
+                              list[list[tuple[Combo, ...]]], list[list[tuple[Combo, ...]]]]:
+    """Per rank and per 4-bit set of suits held: the cards, and every single, pair
+    and triple they make (with and without the Phoenix), built once."""
+    cards: list[list[tuple[Card, ...]]] = [[()] * 16 for _ in range(ACE + 1)]
+    singles: list[list[tuple[Combo, ...]]] = [[()] * 16 for _ in range(ACE + 1)]
+    pairs: list[list[tuple[Combo, ...]]] = [[()] * 16 for _ in range(ACE + 1)]
+    triples: list[list[tuple[Combo, ...]]] = [[()] * 16 for _ in range(ACE + 1)]
+    phoenix_pairs: list[list[tuple[Combo, ...]]] = [[()] * 16 for _ in range(ACE + 1)]
+    phoenix_triples: list[list[tuple[Combo, ...]]] = [[()] * 16 for _ in range(ACE + 1)]
+    for r in range(2, ACE + 1):
+        for nib in range(16):
+            cs = tuple(_CARD[(r - 2) * 4 + s] for s in range(4) if nib >> s & 1)
+            cards[r][nib] = cs
+            singles[r][nib] = tuple(_SINGLES[c] for c in cs)
+            pairs[r][nib] = tuple(_new(Combo, (_PAIR, r, 2, p, None)) for p in combinations(cs, 2))
+            triples[r][nib] = tuple(
+                _new(Combo, (_TRIPLE, r, 3, t, None)) for t in combinations(cs, 3))
+            phoenix_pairs[r][nib] = tuple(
+                _new(Combo, (_PAIR, r, 2, (c, _CARD[PHOENIX]), r)) for c in cs)
+            phoenix_triples[r][nib] = tuple(
+                _new(Combo, (_TRIPLE, r, 3, (*p, _CARD[PHOENIX]), r)) for p in combinations(cs, 2))
+    return cards, singles, pairs, triples, phoenix_pairs, phoenix_triples
+
+
+_CARDS_OF, _SINGLES_OF, _PAIRS_OF, _TRIPLES_OF, _PHOENIX_PAIRS_OF, _PHOENIX_TRIPLES_OF = \
+    _rank_tables()
+_MAHJONG_ONLY: tuple[Card, ...] = (_CARD[MAHJONG],)
+_PHOENIX_ONLY: tuple[Card, ...] = (_CARD[PHOENIX],)
+
 
 class _Hand:
-    """A hand grouped by rank, with its special cards flagged."""
+    """A hand as bitmasks: the 4-bit set of suits held at each rank, each suit's
+    set of ranks, and its special cards flagged. ``by_rank[r]`` lists the cards of
+    rank ``r`` (1: the Mahjong) in suit order, shared from a table."""
 
-    __slots__ = ("by_rank", "dog", "dragon", "mahjong", "paired_prefix", "phoenix",
-                 "present_prefix", "suit_masks")
+    __slots__ = ("_by_rank", "dog", "dragon", "mahjong", "nibs", "phoenix", "suit_masks")
 
     def __init__(self, hand: Iterable[Card]) -> None:
-        by_rank: list[list[Card]] = [[] for _ in range(ACE + 1)]
         self.dog = self.dragon = self.mahjong = self.phoenix = False
         masks = [0, 0, 0, 0]
-        for c in sorted(hand):
+        m = 0
+        for c in hand:
             if c < 52:
-                by_rank[c // 4 + 2].append(c)
-                masks[c & 3] |= 1 << (c // 4 + 2)
+                m |= 1 << c
+                masks[c & 3] |= 4 << (c >> 2)
             elif c == PHOENIX:
                 self.phoenix = True
             elif c == MAHJONG:
                 self.mahjong = True
-                by_rank[1].append(c)
             elif c == DRAGON:
                 self.dragon = True
-            elif c == DOG:
+            else:
                 self.dog = True
-        self.by_rank = by_rank
+        nibs = [0, 0, m & 15, m >> 4 & 15, m >> 8 & 15, m >> 12 & 15, m >> 16 & 15,
+                m >> 20 & 15, m >> 24 & 15, m >> 28 & 15, m >> 32 & 15, m >> 36 & 15,
+                m >> 40 & 15, m >> 44 & 15, m >> 48 & 15]
+        self.nibs = nibs
         self.suit_masks = masks
-        present = [0] * (ACE + 2)
-        paired = [0] * (ACE + 2)
-        p = q = 0
-        for r, cs in enumerate(by_rank):
-            n = len(cs)
-            p += n > 0
-            q += n > 1
-            present[r + 1] = p
-            paired[r + 1] = q
-        self.present_prefix = present
-        self.paired_prefix = paired
+        self._by_rank: list[tuple[Card, ...]] | None = None
+
+    @property
+    def by_rank(self) -> list[tuple[Card, ...]]:
+        """The cards of each rank, built on first use (singles, pairs, triples and
+        bombs read the nibbles alone)."""
+        if self._by_rank is None:
+            table = _CARDS_OF
+            nibs = self.nibs
+            self._by_rank = [(), _MAHJONG_ONLY if self.mahjong else (),
+                             *[table[r][nibs[r]] for r in range(2, ACE + 1)]]
+        return self._by_rank
+
+    def rank_masks(self) -> tuple[int, int]:
+        """(ranks holding a card, ranks holding two or more) as bitmasks; bit 1 is
+        the Mahjong."""
+        m0, m1, m2, m3 = self.suit_masks
+        present = m0 | m1 | m2 | m3 | (2 if self.mahjong else 0)
+        paired = (m0 | m1) & (m2 | m3) | m0 & m1 | m2 & m3
+        return present, paired
+
+    def triples_mask(self) -> int:
+        """Ranks holding three cards or more."""
+        m0, m1, m2, m3 = self.suit_masks
+        return m0 & m1 & (m2 | m3) | m2 & m3 & (m0 | m1)
 
 
 def _singles(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
@@ -66,24 +124,30 @@ def _singles(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
             out.append(Combo(Kind.DOG, 0, 1, (DOG,)))
         if h.mahjong:
             out.append(Combo(Kind.SINGLE, 1, 1, (MAHJONG,)))
+    singles = _SINGLES_OF
+    nibs = h.nibs
     for r in range(max(2, int(floor) + 1), ACE + 1):
-        for c in h.by_rank[r]:
-            out.append(Combo(Kind.SINGLE, r, 1, (c,)))
+        if nibs[r]:
+            out.extend(singles[r][nibs[r]])
     if h.phoenix and floor < DRAGON_RANK:
         out.append(Combo(Kind.SINGLE, (floor if top is not None else 1) + 0.5, 1, (PHOENIX,)))
     if h.dragon and floor < DRAGON_RANK:
         out.append(Combo(Kind.SINGLE, DRAGON_RANK, 1, (DRAGON,)))
 
 
+_KIND_TABLES = {2: (_PAIRS_OF, _PHOENIX_PAIRS_OF), 3: (_TRIPLES_OF, _PHOENIX_TRIPLES_OF)}
+
+
 def _of_a_kind(h: _Hand, kind: Kind, k: int, floor: float, out: list[Combo]) -> None:
+    natural, with_phoenix = _KIND_TABLES[k]
+    nibs = h.nibs
+    phoenix = h.phoenix
     for r in range(max(2, int(floor) + 1), ACE + 1):
-        cs = h.by_rank[r]
-        if len(cs) >= k:
-            for combo in combinations(cs, k):
-                out.append(Combo(kind, r, k, combo))
-        if h.phoenix and len(cs) >= k - 1:
-            for combo in combinations(cs, k - 1):
-                out.append(Combo(kind, r, k, (*combo, PHOENIX), r))
+        nib = nibs[r]
+        if nib:
+            out.extend(natural[r][nib])
+            if phoenix:
+                out.extend(with_phoenix[r][nib])
 
 
 def _stairs_window(h: _Hand, lo: int, top: int, short_count: int, out: list[Combo]) -> None:
@@ -93,8 +157,8 @@ def _stairs_window(h: _Hand, lo: int, top: int, short_count: int, out: list[Comb
     length = 2 * (top - lo + 1)
     window = range(lo, top + 1)
     if not short_count:
-        for parts in product(*(combinations(by_rank[r], 2) for r in window)):
-            out.append(Combo(Kind.STAIRS, top, length, sum(parts, ())))
+        out += [_new(Combo, (_STAIRS, top, length, sum(parts, ()), None))
+                for parts in product(*[combinations(by_rank[r], 2) for r in window])]
     if not h.phoenix:
         return
     gaps = [r for r in window if len(by_rank[r]) < 2] if short_count else window
@@ -105,46 +169,58 @@ def _stairs_window(h: _Hand, lo: int, top: int, short_count: int, out: list[Comb
             [(c, PHOENIX) for c in by_rank[r]] if r == gap else combinations(by_rank[r], 2)
             for r in window
         ]
-        for parts in product(*options):
-            out.append(Combo(Kind.STAIRS, top, length, sum(parts, ()), gap))
+        out += [_new(Combo, (_STAIRS, top, length, sum(parts, ()), gap))
+                for parts in product(*options)]
 
 
 def _stairs(h: _Hand, pairs: int | None, floor: float, out: list[Combo]) -> None:
-    """Stairs of ``pairs`` pairs above ``floor``; of every length when ``pairs`` is None."""
-    paired = h.paired_prefix
+    """Stairs of ``pairs`` pairs above ``floor``; of every length when ``pairs`` is None.
+
+    A window of ranks is open while every rank holds a pair, but one that holds a
+    single card when the Phoenix can pair it; an empty rank closes it.
+    """
+    present, paired = h.rank_masks()
     allowed = 1 if h.phoenix else 0
     if pairs is None:
+        if not paired & paired >> 1 and not (
+                allowed and (paired & present >> 1 or present & paired >> 1)):
+            return  # no two neighbouring ranks make pairs
         for lo in range(2, ACE):
-            for top in range(lo + 1, ACE + 1):
-                short_count = top - lo + 1 - (paired[top + 1] - paired[lo])
-                if short_count > allowed:
-                    break
-                _stairs_window(h, lo, top, short_count, out)
+            if not present >> lo & 1:
+                continue
+            short = 0
+            for top in range(lo, ACE + 1):
+                if not paired >> top & 1:
+                    short += 1
+                    if short > allowed or not present >> top & 1:
+                        break
+                if top > lo:
+                    _stairs_window(h, lo, top, short, out)
         return
+    span = (1 << pairs) - 1
     for top in range(max(1 + pairs, int(floor) + 1), ACE + 1):
         lo = top - pairs + 1
-        short_count = pairs - (paired[top + 1] - paired[lo])
+        short_count = pairs - ((paired >> lo) & span).bit_count()
         if short_count <= allowed:
             _stairs_window(h, lo, top, short_count, out)
 
 
 def _full_houses(h: _Hand, floor: float, out: list[Combo]) -> None:
     by_rank = h.by_rank
+    if not h.triples_mask() >> (max(1, int(floor)) + 1) and not (
+            h.phoenix and h.rank_masks()[1].bit_count() >= 2):
+        return  # no triple above the floor, and no two pairs for the Phoenix
     pairs = {r: list(combinations(by_rank[r], 2)) for r in range(2, ACE + 1) if len(by_rank[r]) >= 2}
     for t in range(max(2, int(floor) + 1), ACE + 1):
         if len(by_rank[t]) < 3:
             continue
         for triple in combinations(by_rank[t], 3):
-            for p, options in pairs.items():
-                if p != t:
-                    for pair in options:
-                        out.append(Combo(Kind.FULL_HOUSE, t, 5, triple + pair))
+            out += [_new(Combo, (_FULL, t, 5, triple + pair, None))
+                    for p, options in pairs.items() if p != t for pair in options]
             if h.phoenix:
                 # Triple plus a lone card that the Phoenix pairs.
-                for p in range(2, ACE + 1):
-                    if p != t:
-                        for c in by_rank[p]:
-                            out.append(Combo(Kind.FULL_HOUSE, t, 5, (*triple, c, PHOENIX), p))
+                out += [_new(Combo, (_FULL, t, 5, (*triple, c, PHOENIX), p))
+                        for p in range(2, ACE + 1) if p != t for c in by_rank[p]]
     if h.phoenix:
         # Two natural pairs and the Phoenix: it joins the higher pair.
         ranks = sorted(pairs)
@@ -152,9 +228,8 @@ def _full_houses(h: _Hand, floor: float, out: list[Combo]) -> None:
             for high in ranks[i + 1:]:
                 if high <= floor:
                     continue
-                for lp in pairs[low]:
-                    for hp in pairs[high]:
-                        out.append(Combo(Kind.FULL_HOUSE, high, 5, (*lp, *hp, PHOENIX), high))
+                out += [_new(Combo, (_FULL, high, 5, (*lp, *hp, PHOENIX), high))
+                        for lp in pairs[low] for hp in pairs[high]]
 
 
 def _straight_window(h: _Hand, lo: int, top: int, missing_count: int, out: list[Combo]) -> None:
@@ -164,10 +239,17 @@ def _straight_window(h: _Hand, lo: int, top: int, missing_count: int, out: list[
     length = top - lo + 1
     window = range(lo, top + 1)
     if not missing_count:
-        for cards in product(*(by_rank[r] for r in window)):
-            if cards[0] != MAHJONG and len({c & 3 for c in cards}) == 1:
-                continue  # a straight flush: listed with the bombs
-            out.append(Combo(Kind.STRAIGHT, top, length, cards))
+        # A suit holding every rank of the window (never with the Mahjong) makes
+        # straight flushes, which are listed with the bombs.
+        span = ((1 << length) - 1) << lo
+        flush = lo >= 2 and any(m & span == span for m in h.suit_masks)
+        if flush:
+            out += [_new(Combo, (_STRAIGHT, top, length, cards, None))
+                    for cards in product(*[by_rank[r] for r in window])
+                    if len({c & 3 for c in cards}) > 1]
+        else:
+            out += [_new(Combo, (_STRAIGHT, top, length, cards, None))
+                    for cards in product(*[by_rank[r] for r in window])]
     if not h.phoenix:
         return
     gaps = [r for r in window if not by_rank[r]] if missing_count else window
@@ -176,26 +258,32 @@ def _straight_window(h: _Hand, lo: int, top: int, missing_count: int, out: list[
             continue  # the Phoenix never stands for the Mahjong
         if gap == lo and top < ACE:
             continue  # same set reads higher with the Phoenix on top
-        options = [by_rank[r] if r != gap else (PHOENIX,) for r in window]
-        for cards in product(*options):
-            out.append(Combo(Kind.STRAIGHT, top, length, cards, gap))
+        options = [by_rank[r] if r != gap else _PHOENIX_ONLY for r in window]
+        out += [_new(Combo, (_STRAIGHT, top, length, cards, gap)) for cards in product(*options)]
 
 
 def _straights(h: _Hand, length: int | None, floor: float, out: list[Combo]) -> None:
     """Straights of ``length`` above ``floor``; of every length when ``length`` is None."""
-    present = h.present_prefix
+    present, _ = h.rank_masks()
     allowed = 1 if h.phoenix else 0
     if length is None:
+        if not allowed and not present & present >> 1 & present >> 2 & present >> 3 \
+                & present >> 4:
+            return  # no five ranks in a row
         for lo in range(1, ACE - 3):
-            for top in range(lo + 4, ACE + 1):
-                missing_count = top - lo + 1 - (present[top + 1] - present[lo])
-                if missing_count > allowed:
-                    break
-                _straight_window(h, lo, top, missing_count, out)
+            missing = 0
+            for top in range(lo, ACE + 1):
+                if not present >> top & 1:
+                    missing += 1
+                    if missing > allowed:
+                        break
+                if top >= lo + 4:
+                    _straight_window(h, lo, top, missing, out)
         return
+    span = (1 << length) - 1
     for top in range(max(length, int(floor) + 1), ACE + 1):
         lo = top - length + 1
-        missing_count = length - (present[top + 1] - present[lo])
+        missing_count = length - ((present >> lo) & span).bit_count()
         if missing_count <= allowed:
             _straight_window(h, lo, top, missing_count, out)
 
@@ -207,9 +295,11 @@ def bombs_in(hand: Iterable[Card]) -> list[Combo]:
     return out
 
 
-def _may_hold_bomb(hand: Sequence[Card]) -> bool:
+def may_hold_bomb(hand: Sequence[Card]) -> bool:
     """A cheap test before the full work: four of a rank, or five cards of a suit."""
-    ranks = [0] * 13
+    if len(hand) < 4:
+        return False
+    ranks = [0] * 14
     suits = [0, 0, 0, 0]
     for c in hand:
         if c < 52:
@@ -218,15 +308,21 @@ def _may_hold_bomb(hand: Sequence[Card]) -> bool:
     return 4 in ranks or max(suits) >= 5
 
 
+_may_hold_bomb = may_hold_bomb
+
+
 def _bombs(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
-    by_rank = h.by_rank
+    masks = h.suit_masks
+    four = masks[0] & masks[1] & masks[2] & masks[3]
     found: list[Combo] = []
-    for r in range(2, ACE + 1):
-        if len(by_rank[r]) == 4:
-            found.append(Combo(Kind.FOUR_BOMB, r, 4, tuple(by_rank[r])))
-    for suit, mask in enumerate(h.suit_masks):
-        if mask.bit_count() < 5:
-            continue
+    while four:
+        low = four & -four
+        r = low.bit_length() - 1
+        found.append(Combo(Kind.FOUR_BOMB, r, 4, _CARDS_OF[r][15]))
+        four ^= low
+    for suit, mask in enumerate(masks):
+        if not mask & mask >> 1 & mask >> 2 & mask >> 3 & mask >> 4:
+            continue  # no five ranks in a row in this suit
         r = 2
         while r <= ACE:
             if not mask >> r & 1:
@@ -287,16 +383,33 @@ def analyse_hand(hand: Sequence[Card], top: Combo | None, *, on_turn: bool = Tru
     """
     if not hand:
         return [], False, False
-    if not on_turn and not _may_hold_bomb(hand):
+    if not on_turn and not may_hold_bomb(hand):
         return [], False, False
+    key = (tuple(hand), top, on_turn, wish, bombs_allowed)
+    last_key, result = _last[0]
+    if key != last_key:
+        result = _analyse(hand, top, on_turn, wish, bombs_allowed)
+        _last[0] = (key, result)  # one assignment: safe if threads share it
+    return list(result[0]), result[1], result[2]
+
+
+_Key = tuple[tuple[Card, ...], Combo | None, bool, int | None, bool]
+_last: list[tuple[_Key | None, tuple[list[Combo], bool, bool]]] = [(None, ([], False, False))]
+"""The last position analysed and its answer: a seat's menu, its pass button and the
+engine's wish check ask about the same position in a row."""
+
+
+def _analyse(hand: Sequence[Card], top: Combo | None, on_turn: bool, wish: int | None,
+             bombs_allowed: bool) -> tuple[list[Combo], bool, bool]:
     h = _Hand(hand)
     bombs: list[Combo] = []
-    if bombs_allowed:
+    # (four of a kind and straight flushes read from the suit bitmasks)
+    if bombs_allowed and len(hand) >= 4:
         _bombs(h, top, bombs)
     if not on_turn:
         return bombs, False, False
     plain = _plain_plays(h, top)
-    if wish is not None and h.by_rank[wish]:
+    if wish is not None and h.nibs[wish]:
         wished = [c for c in plain if any(RANK[x] == wish for x in c.cards)]
         if wished or any(any(RANK[x] == wish for x in b.cards) for b in bombs):
             return wished + bombs, False, True
@@ -337,6 +450,18 @@ def legal_plays(view: TichuView) -> list[Combo]:
     plays, _ = plays_for_hand(view.hand, view.top, on_turn=on_turn, wish=view.wish,
                               bombs_allowed=bombs_allowed)
     return plays
+
+
+def play_options(view: TichuView) -> tuple[list[Combo], bool]:
+    """:func:`legal_plays` and :func:`can_pass` in one call."""
+    position = _position(view)
+    if position is None:
+        return [], False
+    on_turn, bombs_allowed = position
+    top = view.top
+    plays, may_pass = plays_for_hand(view.hand, top, on_turn=on_turn, wish=view.wish,
+                                     bombs_allowed=bombs_allowed)
+    return plays, may_pass and on_turn and top is not None
 
 
 def can_pass(view: TichuView) -> bool:

@@ -13,10 +13,11 @@ seat arithmetic. Teams alternate in both: even seats are team 0, odd seats team 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.cards import Card
+from engine.fastinit import fast_init
 from engine.tichu.combos import Combo
 
 
@@ -34,6 +35,7 @@ class Call(StrEnum):
     GRAND_TICHU = "grand_tichu"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TrickPlay:
     """One play in the open trick (passes are not plays)."""
@@ -71,6 +73,7 @@ class DealResult:
         return tuple(c + b for c, b in zip(self.card_points, self.call_points, strict=True))
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TichuView:
     """A snapshot of the game as ``seat`` sees it (``seat`` None: the public view)."""
@@ -108,9 +111,9 @@ class TichuView:
     target: int
     history: tuple[DealResult, ...]
     winner: int | None
-    bombs_played: tuple[int, ...] = field(default=())
+    bombs_played: tuple[int, ...] = ()
     """Per seat: bombs played in this deal."""
-    last_trick: tuple[TrickPlay, ...] = field(default=())
+    last_trick: tuple[TrickPlay, ...] = ()
     """The plays of the last trick taken in this deal (empty before the first)."""
     last_trick_taker: int | None = None
     """The seat that took :attr:`last_trick` (for a Dragon trick: the Dragon's player)."""

@@ -5,16 +5,19 @@ bidding). ``normal`` bids from an estimate of the points its hand can take,
 marriages counted, picks the two cards to give, concedes a contract it cannot
 make while conceding is still free, declares its marriages as soon as it
 holds the lead, and plays the cards: masters first, points to its partner,
-the cheapest card when it cannot win.
+the cheapest card when it cannot win. ``hard`` decides like ``normal`` but
+chooses each card by playing the deal out on sampled deals of the unseen cards.
 """
 
 from __future__ import annotations
 
 import random
+import time
+from dataclasses import replace
 from typing import Protocol
 
 from engine.cards import Card, card
-from engine.trick import beats
+from engine.trick import Trick, beats
 from engine.tysiacha.actions import Action, Bid, Concede, Give, Pass, Play, Raise, Redeal
 from engine.tysiacha.cards import (
     ACE,
@@ -267,10 +270,126 @@ class NormalPlayer:
         return Play(seat, min(legal, key=cheapness))
 
 
+class HardPlayer(NormalPlayer):
+    """Bids, gives and declares like ``normal``; plays each card by sampling.
+
+    For each legal card it deals the cards it cannot see at random among the other
+    playing seats (in their public counts; cards the viewer gave stay where they
+    went), plays the deal out with the ``normal`` play for every seat (marriages
+    declared on the way change the trump and add their points), and keeps the card
+    whose deals end best for it: a soloist's contract made or lost, less half the
+    defenders' points; a defender's own points, less half the soloist's result.
+    The same sampled deals serve every card; sampling stops at ``samples`` or
+    after ``budget_ms``.
+    """
+
+    def __init__(self, *, samples: int = 32, budget_ms: float | None = 30.0) -> None:
+        self.samples = max(1, samples)
+        self.budget_ms = budget_ms
+
+    def _play(self, view: TysiachaView) -> Action:
+        seat = view.seat
+        assert seat is not None
+        legal = legal_cards(view)
+        if len(legal) == 1 or marriage_leads(view) or view.soloist is None or \
+                view.contract is None:
+            return super()._play(view)
+        rng = random.Random(hash((view.deal_number, view.hand, view.played, view.trick.cards)))
+        deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1e3
+        totals = dict.fromkeys(legal, 0.0)
+        for _ in range(self.samples):
+            hands = _sample_hands(view, rng)
+            for c in legal:
+                totals[c] += _play_out(view, hands, c)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        fallback = super()._play(view)
+        assert isinstance(fallback, Play)
+        best = max(legal, key=lambda c: (totals[c], c == fallback.card))
+        return Play(seat, best)
+
+
+def _sample_hands(view: TysiachaView, rng: random.Random) -> dict[int, list[Card]]:
+    """Each playing seat's hand: the viewer's own; the unseen cards dealt at random
+    to the others, after the cards the viewer gave them."""
+    seat = view.seat
+    assert seat is not None
+    placed: dict[int, list[Card]] = {s: [] for s in view.active if s != seat}
+    gone = set(view.played) | set(view.trick.cards)
+    for target, c in view.given if seat == view.soloist else ():
+        if c not in gone and target in placed:
+            placed[target].append(c)
+    known = set(view.hand) | gone | {c for cs in placed.values() for c in cs}
+    unseen = [c for c in DECK if c not in known]
+    rng.shuffle(unseen)
+    hands: dict[int, list[Card]] = {seat: list(view.hand)}
+    for s, cs in placed.items():
+        take = view.hand_counts[s] - len(cs)
+        hands[s] = cs + unseen[:take]
+        del unseen[:take]
+    return hands
+
+
+_POLICY = NormalPlayer()
+
+
+def _play_out(view: TysiachaView, hands: dict[int, list[Card]], first: Card) -> float:
+    """The viewer plays ``first``; everyone then plays ``normal`` to the deal's end.
+    The result for the viewer (see :class:`HardPlayer`)."""
+    seat = view.seat
+    soloist = view.soloist
+    contract = view.contract
+    assert seat is not None and soloist is not None and contract is not None
+    active = view.active
+    hands = {s: list(h) for s, h in hands.items()}
+    points = list(view.points)
+    tricks = list(view.tricks_taken)
+    played = list(view.played)
+    marriages = list(view.marriages)
+    trick = view.trick
+    trump = view.trump
+    turn = seat
+    action = Play(seat, first)
+    while True:
+        card = action.card
+        hands[turn].remove(card)
+        if action.marriage:
+            trump = card & 3
+            marriages.append((turn, trump))
+        trick = trick.add(turn, card)
+        if len(trick) == len(active):
+            winner = trick.winning(ORDER, trump).seat
+            tricks[winner] += 1
+            points[winner] += sum(POINTS[c] for c in trick.cards)
+            played.extend(trick.cards)
+            trick = Trick()
+            turn = winner
+            if not hands[turn]:
+                break
+        else:
+            turn = active[(active.index(turn) + 1) % len(active)]
+        seen = replace(view, seat=turn, turn=turn, hand=tuple(hands[turn]),
+                       hand_counts=tuple(len(hands.get(s, ())) for s in range(view.n_seats)),
+                       tricks_taken=tuple(tricks), points=tuple(points), played=tuple(played),
+                       trick=trick, trump=trump, marriages=tuple(marriages))
+        chosen = _POLICY._play(seen)  # the normal play, as the rollout policy
+        assert isinstance(chosen, Play)
+        action = chosen
+    total = [points[s] + sum(MARRIAGE_VALUES[suit] for who, suit in marriages if who == s)
+             for s in range(view.n_seats)]
+    result = contract if total[soloist] >= contract else -contract
+    defenders = [s for s in active if s != soloist]
+    if seat == soloist:
+        return result - sum(total[s] for s in defenders) / 2
+    return total[seat] - result / 2
+
+
 def make_player(level: str) -> Player:
-    """A computer player of ``level``: ``easy`` or ``normal``."""
+    """A computer player of ``level``: ``easy``, ``normal`` or ``hard``."""
     if level == "easy":
         return EasyPlayer()
     if level == "normal":
         return NormalPlayer()
-    raise ValueError(f"unknown level {level!r} (known: easy, normal)")
+    if level == "hard":
+        return HardPlayer()
+    raise ValueError(f"unknown level {level!r} (known: easy, normal, hard)")

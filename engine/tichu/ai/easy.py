@@ -14,7 +14,7 @@ from engine.tichu.actions import (
     Play,
 )
 from engine.tichu.cards import DOG, MAHJONG
-from engine.tichu.legal import can_pass, dog_targets, gift_targets, legal_plays
+from engine.tichu.legal import dog_targets, gift_targets, play_options
 from engine.tichu.view import Phase, TichuView
 
 
@@ -38,8 +38,8 @@ class EasyPlayer:
             return Gift(seat, rng.choice(opponents)) if opponents else None
         if view.phase is not Phase.PLAY or view.turn != seat:
             return None
-        plays = legal_plays(view)
-        if can_pass(view) and (not plays or rng.random() < 0.4):
+        plays, may_pass = play_options(view)
+        if may_pass and (not plays or rng.random() < 0.4):
             return Pass(seat)
         play = rng.choice(plays)
         wish = rng.choice([None, *range(2, 15)]) if MAHJONG in play.cards else None

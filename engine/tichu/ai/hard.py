@@ -39,7 +39,7 @@ from engine.tichu.legal import can_pass, legal_plays
 from engine.tichu.view import TichuView
 
 DEFAULT_BUDGET_MS = 150.0
-DEFAULT_MAX_SAMPLES = 40
+DEFAULT_MAX_SAMPLES = 96
 DEFAULT_CANDIDATES = 4
 MIN_GAIN = 8.0
 """Points a deal another candidate must gain over the heuristic's choice."""

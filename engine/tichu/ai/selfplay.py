@@ -12,9 +12,10 @@ import time
 from collections.abc import Callable, Sequence
 
 from engine.tichu.actions import Action
-from engine.tichu.ai.base import Player, pending_seats
+from engine.tichu.ai.base import Player
+from engine.tichu.combos import Combo, beats
 from engine.tichu.game import TichuGame
-from engine.tichu.legal import analyse_hand
+from engine.tichu.legal import bombs_in, may_hold_bomb
 from engine.tichu.view import Phase
 
 Observer = Callable[[TichuGame, int, Action, float], None]
@@ -22,16 +23,25 @@ Observer = Callable[[TichuGame, int, Action, float], None]
 
 
 def _out_of_turn(game: TichuGame, players: Sequence[Player], rng: random.Random,
-                 observe: Observer | None) -> bool:
+                 observe: Observer | None, bombs: list[tuple[int, list[Combo]] | None]) -> bool:
     """Ask each other seat that holds a bomb beating the trick whether it plays it;
     apply the first bomb. (Like the bot, the table offers the choice only to seats
-    that have one; the player itself still sees only its view.)"""
+    that have one; the player itself still sees only its view.)
+
+    ``bombs[seat]`` remembers the bombs of a seat's hand and the hand's size: once
+    play has started hands only shrink, so the list holds until the size changes.
+    """
     turn = game.turn
     assert turn is not None
     top = game.top
-    for step in range(1, game.n_seats):
-        seat = (turn + step) % game.n_seats
-        if not game.hands[seat] or not analyse_hand(game.hands[seat], top, on_turn=False)[0]:
+    n = game.n_seats
+    for step in range(1, n):
+        seat = (turn + step) % n
+        hand = game.hands[seat]
+        known = bombs[seat]
+        if known is None or known[0] != len(hand):
+            known = bombs[seat] = (len(hand), bombs_in(hand) if may_hold_bomb(hand) else [])
+        if not known[1] or not any(beats(b, top) for b in known[1]):
             continue
         clock = time_now()
         action = players[seat].act(game.view(seat), rng)
@@ -44,6 +54,18 @@ def _out_of_turn(game: TichuGame, players: Sequence[Player], rng: random.Random,
     return False
 
 
+def _pending(game: TichuGame) -> tuple[int, ...] | list[int]:
+    """:func:`pending_seats` of the public view, read from the game itself."""
+    phase = game.phase
+    if phase is Phase.PLAY or phase is Phase.GIFT:
+        return () if game.turn is None else (game.turn,)
+    if phase is Phase.GRAND:
+        return [s for s, done in enumerate(game.grand_decided) if not done]
+    if phase is Phase.EXCHANGE:
+        return [s for s, g in enumerate(game.gives) if g is None]
+    return ()
+
+
 def time_now() -> float:
     """The clock used to time decisions."""
     return time.perf_counter()
@@ -52,11 +74,14 @@ def time_now() -> float:
 def play_deal(game: TichuGame, players: Sequence[Player], rng: random.Random,
               observe: Observer | None = None) -> None:
     """Play the current deal to its end, each seat asked from its own view only."""
-    while game.phase not in (Phase.DEAL_OVER, Phase.GAME_OVER):
-        if game.phase is Phase.PLAY and game.trick and _out_of_turn(game, players, rng, observe):
+    bombs: list[tuple[int, list[Combo]] | None] = [None] * game.n_seats
+    over = (Phase.DEAL_OVER, Phase.GAME_OVER)
+    while game.phase not in over:
+        if game.phase is Phase.PLAY and game.trick and \
+                _out_of_turn(game, players, rng, observe, bombs):
             continue
         acted = False
-        for seat in pending_seats(game.view(None)):
+        for seat in _pending(game):
             clock = time_now()
             action = players[seat].act(game.view(seat), rng)
             spent = time_now() - clock

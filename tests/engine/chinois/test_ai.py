@@ -15,8 +15,10 @@ from tests.engine.chinois.helpers import bids, position, run
 def test_make_player_levels() -> None:
     assert isinstance(make_player("easy"), EasyPlayer)
     assert isinstance(make_player("normal"), NormalPlayer)
+    hard = make_player("hard")
+    assert isinstance(hard, NormalPlayer) and type(hard).__name__ == "HardPlayer"
     with pytest.raises(ValueError):
-        make_player("hard")
+        make_player("expert")
 
 
 def test_a_whole_game_between_computer_players() -> None:
@@ -59,3 +61,45 @@ def test_normal_plays_for_its_bid_exactly(bid: int, card: str) -> None:
     run(game, "1 play Qh")
     action = NormalPlayer().act(game.view(2), random.Random(0))
     assert action is not None and str(getattr(action, "card", "")) == card
+
+
+def test_hard_plays_legal_cards_and_is_deterministic_without_a_budget() -> None:
+    from engine.chinois.ai import HardPlayer
+    from engine.chinois.game import ChinoisGame
+    from engine.chinois.legal import legal_cards
+    from engine.chinois.selfplay import play_round
+    from engine.chinois.view import Phase
+
+    hard = HardPlayer(samples=4, budget_ms=None)
+    seen = 0
+    game = ChinoisGame(seed=5)
+    for _ in range(4):
+        rng = random.Random(1)
+        while game.phase in (Phase.BID, Phase.PLAY):
+            seat = game.turn
+            assert seat is not None
+            view = game.view(seat)
+            action = hard.act(view, rng) if seat == 0 else NormalPlayer().act(view, rng)
+            assert action is not None
+            if seat == 0 and view.phase is Phase.PLAY:
+                assert action.card in legal_cards(view)  # type: ignore[union-attr]
+                assert hard.act(view, rng) == action  # same view, same card
+                seen += 1
+            game.apply(action)
+        game.next_deal()
+    assert seen >= 6
+    play_round(game, [HardPlayer(samples=2, budget_ms=None)] * 4, random.Random(2))
+
+
+def test_hard_beats_normal_over_a_few_games() -> None:
+    from engine.chinois.ai import HardPlayer
+
+    hard = normal = 0
+    for s in range(4):
+        seat = s % 4
+        players = [HardPlayer(samples=6, budget_ms=None) if i == seat else NormalPlayer()
+                   for i in range(4)]
+        scores = play_game(players, seed=f"hard:{s}", max_rounds=8).scores
+        hard += scores[seat]
+        normal += (sum(scores) - scores[seat]) / 3
+    assert hard > normal

@@ -59,3 +59,65 @@ def test_mahjong_wish_ranks_are_all_offered_in_straights() -> None:
     plays, _ = plays_for_hand(hand, None)
     straights = {p.rank for p in plays if p.kind.value == "straight"}
     assert straights == {5, 6}
+
+
+# The speed-ups (suit bitmasks, prebuilt pairs and triples, skipped windows) are
+# guarded on many more random hands here: leads, where every kind is generated,
+# and tops of every kind, with and without the Phoenix. Hands stay at 10 cards or
+# fewer so that the brute force (every subset) stays quick.
+small_hands = st.lists(st.sampled_from(DECK), min_size=1, max_size=10, unique=True)
+small_phoenix_hands = st.lists(st.sampled_from([c for c in DECK if c != PHOENIX]), min_size=3,
+                               max_size=9, unique=True).map(lambda h: [*h, DECK[PHOENIX]])
+# Long runs and many pairs: where straights, stairs and full houses come from.
+run_hands = st.builds(
+    lambda lo, length, extra: sorted({*(DECK[(r - 2) * 4 + s] for r in range(lo, lo + length)
+                                        for s in (0, 1)), *extra})[:10],
+    st.integers(2, 9), st.integers(3, 6), st.lists(st.sampled_from(DECK), max_size=3))
+
+
+@settings(max_examples=300, deadline=None)
+@given(hand=st.one_of(small_hands, small_phoenix_hands, run_hands), top=st.sampled_from(TOPS),
+       wish=st.sampled_from([None, None, 3, 8, 14]))
+def test_generator_matches_brute_force_on_many_hands(hand: list, top: str | None,  # type: ignore[type-arg]
+                                                     wish: int | None) -> None:
+    under = readings(parse_cards(top.split()))[0] if top else None
+    plays, _ = plays_for_hand(hand, under, wish=wish)
+    expected = brute_force_plays(hand, under, wish)
+    got = {frozenset(p.cards): p for p in plays}
+    assert len(got) == len(plays)
+    assert set(got) == set(expected)
+    for cards, combo in got.items():
+        want = expected[cards]
+        assert (combo.kind, combo.rank, combo.length) == (want.kind, want.rank, want.length)
+
+
+def test_same_position_twice_gives_equal_fresh_lists() -> None:
+    """The last position is remembered; callers still get their own list."""
+    hand = parse_cards(["2c", "2d", "3c", "3d", "4h", "5s", "6c", "PHOENIX"])
+    first, _ = plays_for_hand(hand, None)
+    first.clear()
+    again, _ = plays_for_hand(hand, None)
+    assert again and again == plays_for_hand(list(hand), None)[0]
+
+
+def test_play_options_agree_with_legal_plays_and_can_pass() -> None:
+    import random
+
+    from engine.tichu.ai import EasyPlayer
+    from engine.tichu.ai.selfplay import play_deal
+    from engine.tichu.game import TichuGame
+    from engine.tichu.legal import can_pass, legal_plays, play_options
+
+    checked = 0
+
+    def observe(game: TichuGame, seat: int, action: object, spent: float) -> None:
+        nonlocal checked
+        for s in range(game.n_seats):
+            view = game.view(s)
+            assert play_options(view) == (legal_plays(view), can_pass(view))
+            checked += 1
+
+    for players in (4, 6):
+        game = TichuGame(seed=21, players=players)
+        play_deal(game, [EasyPlayer()] * players, random.Random(3), observe)
+    assert checked > 500

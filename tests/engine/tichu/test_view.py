@@ -38,3 +38,40 @@ def test_six_player_views_show_only_their_own_hand() -> None:
         assert view.hand == game.dealt[seat][:6]
         others = {c for s in range(6) if s != seat for c in game.hands[s]}
         assert not set(view.hand) & others
+
+
+def test_views_are_shared_until_the_next_action() -> None:
+    from engine.tichu.actions import DeclineGrand
+
+    game = TichuGame(seed=4)
+    first = game.view(0)
+    assert game.view(0) is first  # built once between two actions
+    game.apply(DeclineGrand(0))
+    after = game.view(0)
+    assert after is not first and after.grand_decided[0] and not first.grand_decided[0]
+    assert len(after.hand) == 14 and len(first.hand) == 8
+
+
+def test_touch_drops_views_after_direct_edits() -> None:
+    game = TichuGame(seed=4)
+    before = game.view(None)
+    game.scores = [100, 40]
+    assert game.view(None) is before  # not seen until touched
+    game.touch()
+    assert game.view(None).scores == (100, 40)
+
+
+def test_views_compare_and_replace_like_dataclasses() -> None:
+    import dataclasses
+
+    import pytest
+
+    game = TichuGame(seed=4)
+    view = game.view(1)
+    game.touch()
+    rebuilt = game.view(1)
+    assert rebuilt == view and rebuilt is not view
+    moved = dataclasses.replace(view, turn=2)
+    assert moved.turn == 2 and moved.hand == view.hand
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        view.turn = 3  # type: ignore[misc]

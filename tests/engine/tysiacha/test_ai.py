@@ -18,8 +18,10 @@ from tests.engine.tysiacha.positions import DEFENCE, DEFENCE_TRICKS
 def test_make_player_levels() -> None:
     assert isinstance(make_player("easy"), EasyPlayer)
     assert isinstance(make_player("normal"), NormalPlayer)
+    hard = make_player("hard")
+    assert isinstance(hard, NormalPlayer) and type(hard).__name__ == "HardPlayer"
     with pytest.raises(ValueError):
-        make_player("hard")
+        make_player("expert")
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -87,3 +89,44 @@ def test_four_nines_and_pending_seats() -> None:
     assert pending_seats(game.view(None)) == (1, 2, 0)
     assert NormalPlayer().act(game.view(1), random.Random(0)) == Redeal(1)
     assert NormalPlayer().act(game.view(2), random.Random(0)) is None
+
+
+def test_hard_plays_legal_cards_and_is_deterministic_without_a_budget() -> None:
+    from engine.tysiacha.actions import Play
+    from engine.tysiacha.ai import HardPlayer
+    from engine.tysiacha.game import TysiachaGame
+    from engine.tysiacha.legal import legal_cards
+
+    hard = HardPlayer(samples=4, budget_ms=None)
+    normal = NormalPlayer()
+    seen = 0
+    for seed in range(3):
+        game = TysiachaGame(seed=seed)
+        rng = random.Random(seed)
+        while game.phase not in (Phase.DEAL_OVER, Phase.GAME_OVER):
+            for seat in pending_seats(game.view(None)):
+                view = game.view(seat)
+                action = (hard if seat == 0 else normal).act(view, rng)
+                if action is None:
+                    continue
+                if seat == 0 and isinstance(action, Play) and view.phase is Phase.PLAY:
+                    assert action.card in legal_cards(view)
+                    assert hard.act(view, rng) == action
+                    seen += 1
+                game.apply(action)
+                break
+    assert seen >= 10
+
+
+def test_hard_beats_normal_over_a_few_games() -> None:
+    from engine.tysiacha.ai import HardPlayer
+
+    hard = normal = 0.0
+    for s in range(3):
+        seat = s % 3
+        players = [HardPlayer(samples=6, budget_ms=None) if i == seat else NormalPlayer()
+                   for i in range(3)]
+        scores = play_game(players, seed=f"hard:{s}", max_deals=12).scores
+        hard += scores[seat]
+        normal += (sum(scores) - scores[seat]) / 2
+    assert hard > normal
