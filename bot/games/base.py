@@ -147,6 +147,18 @@ class GameModules:
     def _module(self, module: str) -> Any:
         return self.parts[module]
 
+    def is_move(self, action: Any) -> bool:
+        """Every decision is a turn decision, unless the game says otherwise."""
+        return True
+
+    def panel_key(self, table: Table, seat: int) -> Hashable:
+        """What the seat may do now: the phase, whether it is on turn, its hand and moves,
+        and who must act (a game with more to offer off turn says more)."""
+        game = table.game
+        view = game.view(seat)
+        return (view.phase, view.turn == seat, view.hand, table.moves[seat],
+                table.seats[seat].away, self.due_seats(game))
+
     def action_from_json(self, data: Any) -> Any:
         return self.parts["actions"].action_from_json(data)
 

@@ -14,7 +14,7 @@ from bot.store import SQLiteRepository
 from bot.store.models import TableStatus
 from bot.tables import SeatKind, TableError, TableService
 from engine.errors import EngineError
-from engine.tichu.actions import Pass, Play
+from engine.tichu.actions import DeclineGrand, Pass, Play
 from engine.tichu.ai import pending_seats
 
 HOST, GUEST = 11, 22
@@ -143,3 +143,28 @@ async def test_idle_lobby_expires_and_abandon_rights(service: TableService) -> N
     assert tid in service.evict_closed(now=closed.last_activity + 601)
     assert tid not in service.tables
     assert (await service.get(tid)).status is TableStatus.ABANDONED  # back from the store
+
+
+async def test_a_game_nobody_plays_for_a_day_is_closed(service: TableService) -> None:
+    tid = await lobby(service, turn_timer=0)
+    for seat in (1, 2, 3):
+        await service.set_computer(tid, HOST, seat, "easy")
+    await service.start(tid, HOST)
+    table = await service.get(tid)
+    last = table.last_human
+    assert await service.close_idle_tables(now=last + 86399) == []
+    closed = await service.close_idle_tables(now=last + 86401)
+    assert [t.id for t in closed] == [tid] and table.status is TableStatus.ABANDONED
+    assert (await service.repo.load_table(tid)).status is TableStatus.ABANDONED
+    # A person's action counts as play: the clock starts again from it.
+    tid = await lobby(service, turn_timer=0)
+    await service.join(tid, GUEST, "guest", 1)
+    for seat in (2, 3):
+        await service.set_computer(tid, HOST, seat, "easy")
+    await service.start(tid, HOST)
+    table = await service.get(tid)
+    seat = next(s for s in pending_seats(table.game.view(None)) if table.kind(s) is SeatKind.HUMAN)
+    user = HOST if seat == 0 else GUEST
+    await service.act(tid, user, None, lambda s: DeclineGrand(s))
+    assert table.last_human > last
+    assert await service.close_idle_tables(now=table.last_human + 3600) == []

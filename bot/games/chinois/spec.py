@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -16,7 +16,7 @@ from engine.chinois.view import Phase
 if TYPE_CHECKING:
     from bot.tables.table import Table
 
-LEVELS = ("easy", "normal")
+LEVELS = ("easy", "normal", "hard")
 """The computer levels of :func:`engine.chinois.ai.make_player`, weakest first."""
 PINGS = {Phase.BID: "ping.chinois.bid", Phase.PLAY: "ping.chinois.play"}
 
@@ -48,18 +48,6 @@ class ChinoisSpec(GameModules):
 
     def ping_key(self, game: ChinoisGame) -> str:
         return PINGS.get(game.phase, "ping.chinois.play")
-
-    def is_move(self, action: Any) -> bool:
-        """Every decision is a turn decision."""
-        return True
-
-    def panel_key(self, table: Table, seat: int) -> Hashable:
-        """What the seat may do now (the view of a seat changes only with its options
-        and the cards on the table; the turn decides whether it acts)."""
-        game = table.game
-        view = game.view(seat)
-        return (view.phase, view.turn == seat, view.hand, table.moves[seat],
-                table.seats[seat].away, self.due_seats(game))
 
     async def hand_message(self, table: Table, seat: int, locale: str, *,
                            bombs_only: bool = False) -> HandMessage:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -18,7 +18,7 @@ from engine.tysiacha.view import Phase
 if TYPE_CHECKING:
     from bot.tables.table import Table
 
-LEVELS = ("easy", "normal")
+LEVELS = ("easy", "normal", "hard")
 PINGS = {Phase.BIDDING: "tysiacha.ping.bid", Phase.PRIKUP: "tysiacha.ping.prikup"}
 
 
@@ -65,18 +65,6 @@ class TysiachaSpec(GameModules):
         if redeal_seats(game):
             return "tysiacha.ping.redeal"
         return PINGS.get(game.phase, "ping.turn")
-
-    def is_move(self, action: Any) -> bool:
-        """Every decision is a turn decision."""
-        return True
-
-    def panel_key(self, table: Table, seat: int) -> Hashable:
-        """What the seat may do now (the view of a seat changes only with its options
-        and the cards on the table; the turn decides whether it acts)."""
-        game = table.game
-        view = game.view(seat)
-        return (view.phase, view.turn == seat, view.hand, table.moves[seat],
-                table.seats[seat].away, self.due_seats(game))
 
     async def hand_message(self, table: Table, seat: int, locale: str, *,
                            bombs_only: bool = False) -> HandMessage:
