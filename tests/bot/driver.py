@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.app import TichuBot
 from bot.config import Settings
+from bot.i18n import t
 from bot.tables import SeatKind, Table
 from engine.tichu.ai import pending_seats
 from engine.tichu.view import Phase
@@ -54,10 +55,16 @@ def component(message: Any, action: str, kind: str = "b", arg: str | None = None
 ACTIONS = ("nogrand", "ex", "exok", "gift", "play", "pass", "kind", "wish", "phx", "back")
 
 
+WAITING = tuple(t(lang, key) for lang in ("en", "fr")
+                for key in ("hand.waiting", "hand.waiting_bomb", "hand.waiting_grand",
+                            "hand.waiting_exchange"))
+
+
 def actionable(panel: Any) -> bool:
-    """Whether a hand panel offers a decision (not only Refresh, Tichu or a bomb)."""
-    on_turn = "wait" not in panel.content.lower() and "attente" not in panel.content.lower()
-    return on_turn and any(component(panel, a, k) is not None for a in ACTIONS for k in "bs")
+    """Whether a hand panel offers the seat's decision (not only Refresh, Tichu, or a
+    bomb while someone else is on turn)."""
+    waiting = panel.content.startswith(WAITING)
+    return not waiting and any(component(panel, a, k) is not None for a in ACTIONS for k in "bs")
 
 
 @dataclass
