@@ -24,6 +24,7 @@ from bot.i18n.translator import CatalogTranslator
 from bot.store import Repository, open_repository
 from bot.tables import Table, TableService, ids
 from bot.views.controller import Controller, locale_of
+from bot.views.pacing import Pacer
 from bot.views.panels import Panels
 from bot.views.presenter import TablePresenter
 
@@ -46,8 +47,10 @@ class TichuBot(commands.Bot):
         self.settings = settings
         self._given_repo = repo
         self.controller = Controller(lambda: self.service, lambda: self.panels)
+        self.pacer = Pacer(settings.rest_writes_per_second)
         self.presenter = TablePresenter(self, lambda: self.service.repo, lambda: self.panels,
-                                        edit_interval=settings.table_edit_interval)
+                                        edit_interval=settings.table_edit_interval,
+                                        pacer=self.pacer)
         self._sweeper: asyncio.Task[None] | None = None
         self.restored = asyncio.Event()
 
@@ -61,7 +64,7 @@ class TichuBot(commands.Bot):
                                     lobby_timeout=self.settings.lobby_timeout,
                                     idle_timeout=self.settings.table_idle_timeout,
                                     presenter=self.presenter)
-        self.panels = Panels(self, repo)
+        self.panels = Panels(self, repo, self.pacer)
         self.controller.route(
             records.RECORD_ACTIONS,
             lambda interaction, cid, values: records.handle_component(self, interaction, cid,

@@ -22,6 +22,7 @@ import discord
 from bot.games.base import GameSpec, HandMessage
 from bot.store.models import PanelRecord, Repository, TableStatus
 from bot.tables import SeatKind, Table
+from bot.views.pacing import Pacer
 
 log = logging.getLogger(__name__)
 TOKEN_LIFETIME = 15 * 60
@@ -32,8 +33,9 @@ SAFETY = 30
 class Panels:
     """Opens, remembers and redraws the hand panels of every table."""
 
-    def __init__(self, client: discord.Client, repo: Any) -> None:
+    def __init__(self, client: discord.Client, repo: Any, pacer: Pacer | None = None) -> None:
         self.client = client
+        self.pacer = pacer or Pacer(0)
         self.repo: Repository = repo
         self._shown: dict[tuple[int, int], Hashable] = {}
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
@@ -121,6 +123,7 @@ class Panels:
 
     async def _edit(self, panel: PanelRecord, message: HandMessage) -> bool:
         webhook = discord.Webhook.partial(panel.application_id, panel.token, client=self.client)
+        await self.pacer.wait()
         try:
             await webhook.edit_message(panel.message_id, **self.edits(panel.message_id, message))
         except (discord.NotFound, discord.Forbidden):

@@ -23,6 +23,7 @@ from bot.games.base import GameSpec, PublicMessage
 from bot.i18n import t
 from bot.store.models import Repository, TableStatus
 from bot.tables import SeatKind, Table
+from bot.views.pacing import Pacer
 from bot.views.panels import Panels
 from bot.views.table import lobby_message
 
@@ -34,11 +35,13 @@ class TablePresenter:
     """Edits the lobby and table messages, posts summaries, pings whoever must act."""
 
     def __init__(self, client: discord.Client, repo: Callable[[], Repository],
-                 panels: Callable[[], Panels], *, edit_interval: float = 1.5) -> None:
+                 panels: Callable[[], Panels], *, edit_interval: float = 1.5,
+                 pacer: Pacer | None = None) -> None:
         self.bot = client
         self._repo = repo
         self._panels = panels
         self.edit_interval = edit_interval
+        self.pacer = pacer or Pacer(0)
         self._written: dict[int, float] = {}
         """Per table: when its message was last written (monotonic)."""
         self._image: dict[int, str] = {}
@@ -98,6 +101,7 @@ class TablePresenter:
             msg.content += "\n" + t(table.record.locale, "lobby.started",
                                     where=f"<#{table.channel_id}>")
         channel = self.bot.get_partial_messageable(table.record.channel_id)
+        await self.pacer.wait()
         try:
             await channel.get_partial_message(message_id).edit(content=msg.content, view=msg.view)
         except discord.HTTPException:
@@ -124,6 +128,7 @@ class TablePresenter:
             if self._image.get(table.id) != digest:
                 changes["attachments"] = msg.files()
             for attempt in range(2):
+                await self.pacer.wait()
                 try:
                     await message.edit(**changes)  # type: ignore[arg-type]
                     self._image[table.id] = digest
@@ -135,6 +140,7 @@ class TablePresenter:
                     if error.code != THREAD_ARCHIVED or attempt or table.record.thread_id is None:
                         raise
                     await self.bot.http.edit_channel(table.record.thread_id, archived=False)
+        await self.pacer.wait()
         sent = await channel.send(content=msg.content, files=msg.files(), view=msg.view)
         self._image[table.id] = digest
         table.record.message_id = sent.id
@@ -156,6 +162,7 @@ class TablePresenter:
         for entry in entries:
             message = await table.spec.announcement(table, entry, table.record.locale)
             if message is not None:
+                await self.pacer.wait()
                 await channel.send(content=message.content, files=message.files())
 
     # --------------------------------------------------------------- pings
@@ -176,6 +183,7 @@ class TablePresenter:
         channel = self.bot.get_partial_messageable(table.channel_id)
         old = table.record.ping_message_id
         if old is not None:
+            await self.pacer.wait()
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(old).delete()
             table.record.ping_message_id = None
@@ -188,6 +196,7 @@ class TablePresenter:
         countdown = countdown_line(table, locale)
         if countdown:
             text += "\n" + countdown
+        await self.pacer.wait()
         sent = await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True))
         table.record.ping_message_id = sent.id
         await self._repo().update_table(table.id, ping_message_id=sent.id)
