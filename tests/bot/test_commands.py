@@ -104,3 +104,19 @@ async def test_repost_takeover_and_abandon(world: World, tmp_path: Path) -> None
         assert not table_message(emu, table).buttons
         assert await bot.service.repo.leaderboard(world.guild.id, "tichu") == []
     emu.assert_clean()
+
+
+async def test_a_table_in_an_archived_thread_is_reopened(world: World, tmp_path: Path) -> None:
+    emu = world.emu
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        lobby, table = await open_lobby(world, bot)
+        await seat_and_start(world, lobby, [0, 1, 2, 3], {})
+        await settle(bot, table)
+        message = table_message(emu, table)
+        edits = len(message.history)
+        # Discord archives a thread idle for 24 h; the next table edit reopens it.
+        emu.archive_thread(table.record.thread_id)
+        await bot.presenter.table_changed(table)
+        assert not emu.get_channel(table.record.thread_id).archived
+        assert table_message(emu, table).id == message.id and len(message.history) > edits
+    emu.assert_clean()
