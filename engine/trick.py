@@ -8,7 +8,9 @@ follow suit must trump (Tysiacha) or may play anything (Chinois).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -177,3 +179,20 @@ def card_list(value: Any, what: str) -> list[Card]:
         return [parse_card(t) for t in value]
     except EngineError as exc:
         raise BadActionError(f"{what}: {exc}") from None
+
+
+def sampled_totals(legal: Sequence[Card], rng: random.Random, samples: int,
+                   budget_ms: float | None, sample: Callable[[random.Random], Any],
+                   play_out: Callable[[Any, Card], float]) -> dict[Card, float]:
+    """For each legal card, its total result over deals of the unseen cards sampled by
+    ``sample(rng)`` and played out by ``play_out(hands, card)`` (the hard players of the
+    trick games): at most ``samples`` deals, and no new deal past ``budget_ms``."""
+    deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1e3
+    totals = dict.fromkeys(legal, 0.0)
+    for _ in range(samples):
+        hands = sample(rng)
+        for card in legal:
+            totals[card] += play_out(hands, card)
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+    return totals

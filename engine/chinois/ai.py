@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from dataclasses import replace
 from typing import Protocol
 
@@ -21,7 +20,7 @@ from engine.chinois.deal import DECK
 from engine.chinois.legal import legal_bids, legal_cards
 from engine.chinois.rules import deal_score
 from engine.chinois.view import ChinoisView, Phase
-from engine.trick import NATURAL_ORDER, Trick, beats
+from engine.trick import NATURAL_ORDER, Trick, beats, sampled_totals
 
 SUIT_SIZE = 13
 
@@ -180,14 +179,9 @@ class HardPlayer(NormalPlayer):
         seat = view.seat
         assert seat is not None
         rng = random.Random(hash((view.round, view.hand, view.played, view.trick.cards)))
-        deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1e3
-        totals = dict.fromkeys(legal, 0.0)
-        for _ in range(self.samples):
-            hands = _sample_hands(view, rng)
-            for c in legal:
-                totals[c] += _play_out(view, hands, c)
-            if deadline is not None and time.perf_counter() > deadline:
-                break
+        totals = sampled_totals(legal, rng, self.samples, self.budget_ms,
+                                lambda r: _sample_hands(view, r),
+                                lambda hands, c: _play_out(view, hands, c))
         fallback = super().card(view)
         best = max(legal, key=lambda c: (totals[c], c == fallback))
         return best

@@ -12,12 +12,11 @@ chooses each card by playing the deal out on sampled deals of the unseen cards.
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import replace
 from typing import Protocol
 
 from engine.cards import Card, card
-from engine.trick import Trick, beats
+from engine.trick import Trick, beats, sampled_totals
 from engine.tysiacha.actions import Action, Bid, Concede, Give, Pass, Play, Raise, Redeal
 from engine.tysiacha.cards import (
     ACE,
@@ -295,14 +294,9 @@ class HardPlayer(NormalPlayer):
                 view.contract is None:
             return super()._play(view)
         rng = random.Random(hash((view.deal_number, view.hand, view.played, view.trick.cards)))
-        deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1e3
-        totals = dict.fromkeys(legal, 0.0)
-        for _ in range(self.samples):
-            hands = _sample_hands(view, rng)
-            for c in legal:
-                totals[c] += _play_out(view, hands, c)
-            if deadline is not None and time.perf_counter() > deadline:
-                break
+        totals = sampled_totals(legal, rng, self.samples, self.budget_ms,
+                                lambda r: _sample_hands(view, r),
+                                lambda hands, c: _play_out(view, hands, c))
         fallback = super()._play(view)
         assert isinstance(fallback, Play)
         best = max(legal, key=lambda c: (totals[c], c == fallback.card))
