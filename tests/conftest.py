@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, settings
 settings.register_profile("tests", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("tests")
 
-pytest_plugins = ["tests.emulator.fixtures"]
+pytest_plugins = ["tests.emulator.fixtures", "tests.postgres"]
 
 
 @pytest.fixture(autouse=True)

