@@ -1,0 +1,52 @@
+"""deploy/compose.yaml stays a valid deployment: its bot processes' settings are
+accepted, share one PostgreSQL database and one shard count, and own every shard
+exactly once."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from bot.config import Settings
+from bot.store import PostgresRepository, open_repository
+
+ROOT = Path(__file__).resolve().parents[1]
+COMPOSE = ROOT / "deploy" / "compose.yaml"
+
+
+def interpolate(value: Any) -> str:
+    """Compose's ``${NAME:?message}`` / ``${NAME}`` with a made-up password."""
+    return re.sub(r"\$\{POSTGRES_PASSWORD(:\?[^}]*)?\}", "pw", str(value))
+
+
+def test_the_compose_file_runs_every_shard_once_on_postgresql(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    compose = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))
+    services = compose["services"]
+    bots = {name: service for name, service in services.items() if name.startswith("bot")}
+    assert len(bots) >= 2
+    owned: list[int] = []
+    counts, databases = set(), set()
+    for service in bots.values():
+        assert (COMPOSE.parent / service["build"] / "Dockerfile").is_file()
+        for key in list(Settings.model_fields):
+            monkeypatch.delenv(key.upper(), raising=False)
+        for key, value in service["environment"].items():
+            monkeypatch.setenv(key, interpolate(value))
+        settings = Settings(_env_file=None)  # type: ignore[call-arg]
+        assert settings.sharded and settings.shard_ids is not None
+        owned += settings.shard_ids
+        counts.add(settings.shard_count)
+        databases.add(settings.database)
+        repo = open_repository(settings.database, pool_size=settings.database_pool_size)
+        assert isinstance(repo, PostgresRepository)
+    (count,) = counts
+    assert sorted(owned) == list(range(count or 0))
+    (database,) = databases
+    db = services["db"]["environment"]
+    assert database == (f"postgresql://{db['POSTGRES_USER']}:{interpolate(db['POSTGRES_PASSWORD'])}"
+                        f"@db:5432/{db['POSTGRES_DB']}")
