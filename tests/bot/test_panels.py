@@ -1,0 +1,75 @@
+"""A hand panel opened while a redraw of the person's previous panel waits for its
+turn: the redraw goes to the new panel (the one the person looks at), so it never
+stays on the options it was drawn with."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.games.base import GameSpec
+from engine.tichu.ai import pending_seats
+from engine.tichu.view import Phase
+from tests.bot.conftest import World, open_lobby, seat_and_start
+from tests.bot.driver import Person, component, running, settle, table_message
+
+
+async def test_a_redraw_waiting_for_the_panel_goes_to_the_newly_opened_one(
+        world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    emu = world.emu
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        lobby, table = await open_lobby(world, bot, target=1000)
+        await seat_and_start(world, lobby, [0, None, 1, None], {1: "normal", 3: "easy"})
+        alice, bob = (Person(emu, world.users[i], random.Random(7 + i)) for i in (0, 1))
+        people = {0: alice, 2: bob}
+        # Play on until Bob's turn comes in the play, Alice waiting with a panel open.
+        while True:
+            due = await settle(bot, table)
+            if table.game.phase is Phase.PLAY and due == (2,) and alice.panel is not None:
+                break
+            await people[due[0]].act(table_message(emu, table))
+        old_panel = alice.panel
+        spec: GameSpec = table.spec  # type: ignore[assignment]
+        draw = spec.hand_message
+        drawing, go, pushing = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+        async def slow_draw(table: Any, seat: int, locale: str, **options: Any) -> Any:
+            message = await draw(table, seat, locale, **options)
+            if seat == 0 and not go.is_set():  # Alice's new panel, drawn as things stand
+                drawing.set()
+                await go.wait()
+            return message
+
+        push_one = bot.panels._push_one
+
+        async def push_one_noted(table: Any, seat: int, panel: Any) -> None:
+            if seat == 0:
+                pushing.set()  # a redraw of Alice's panel, about to wait for it
+            await push_one(table, seat, panel)
+
+        monkeypatch.setattr(spec, "hand_message", slow_draw)
+        monkeypatch.setattr(bot.panels, "_push_one", push_one_noted)
+        # Alice opens a new panel; while it is being drawn, Bob plays and the computers
+        # go on until it is Alice's turn: a redraw of her panel waits meanwhile.
+        reply = await emu.click(alice.user, table_message(emu, table),
+                                component(table_message(emu, table), "hand").custom_id)
+        await asyncio.wait_for(drawing.wait(), 10)
+        await bob.act(table_message(emu, table))
+        await asyncio.wait_for(pushing.wait(), 10)
+        while 0 not in pending_seats(table.game.view(None)):  # the computers' moves
+            await asyncio.sleep(0.005)
+        go.set()
+        new_panel = await reply.response()
+        assert new_panel.id != old_panel.id
+        assert await settle(bot, table) == (0,)
+        # The new panel shows Alice's turn; the old one was left alone.
+        expected = await draw(table, 0, bot.panels.locales[alice.user.id])
+        assert new_panel.content == expected.content and new_panel.history
+        assert {c.custom_id for c in (*new_panel.buttons, *new_panel.selects)} == {
+            c.custom_id for c in expected.view.children}  # type: ignore[attr-defined]
+        assert table.record.panels[alice.user.id].message_id == new_panel.id
+    emu.assert_clean()
