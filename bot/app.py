@@ -126,6 +126,8 @@ class TichuBot(commands.Bot):
         ``SHARD_LOCK_RETRY`` seconds, saying so in the log, for ``SHARD_LOCK_WAIT``
         seconds, then raises :class:`StartRefused`."""
         shards = self.settings.owned_shards
+        count = self.settings.shard_count
+        of = "" if count is None else f" of {count}"
         wait = self.settings.shard_lock_wait
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
@@ -133,16 +135,14 @@ class TichuBot(commands.Bot):
             left = deadline - loop.time()
             if left <= 0:
                 raise StartRefused(
-                    f"another bot process on this database runs shard(s) {shards}"
-                    f"{'' if self.settings.shard_count is None else ' of ' + str(self.settings.shard_count)}"
-                    f"; this process stopped without acting (waited {wait:g} s, "
-                    "SHARD_LOCK_WAIT). Give each process its own SHARD_IDS, or stop the other")
+                    f"another bot process on this database runs shard(s) {shards}{of}; this "
+                    f"process stopped without acting (waited {wait:g} s, SHARD_LOCK_WAIT). "
+                    "Give each process its own SHARD_IDS, or stop the other")
             log.warning("shard(s) %s are held by another bot process on this database: "
                         "waiting for them, doing nothing meanwhile (%.0f s left of "
                         "SHARD_LOCK_WAIT)", shards, left)
             await asyncio.sleep(min(SHARD_LOCK_RETRY, left))
-        log.info("holding shard(s) %s%s", shards, "" if self.settings.shard_count is None
-                 else f" of {self.settings.shard_count}")
+        log.info("holding shard(s) %s%s", shards, of)
 
     async def sync_commands(self) -> bool:
         """Send the command tree to Discord only when it changed since the last sync (its
