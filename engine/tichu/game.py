@@ -143,8 +143,9 @@ class TichuGame(CheckedGame[Action]):
         self.deal_log: list[tuple[tuple[tuple[Card, ...], ...], list[Action]]] = []
         """Per deal: the hands as dealt and the actions applied in it."""
         self._views: dict[int | None, TichuView] = {}
-        self._shared: tuple[object, ...] | None = None
+        self._shared: tuple[Any, ...] | None = None
         self._slow: tuple[tuple[object, ...], ...] | None = None
+        self._mid: tuple[tuple[Any, ...], ...] | None = None
         self._start_deal(hands, dealer)
 
     # ----------------------------------------------------------------- deals
@@ -270,19 +271,25 @@ class TichuGame(CheckedGame[Action]):
         shared = self._shared
         if shared is None:
             shared = self._shared = self._public_fields()
-        packet = self.grand_packet
+        (n_seats, phase, deal_number, turn, counts, grand_decided, calls, has_played, exchanged,
+         trick, passed, wish, out, trick_points, scores, target, history, winner, bombs,
+         last_trick, last_trick_taker, dealer, packet) = shared
         if seat is None:
             hand: tuple[Card, ...] = ()
             given: dict[int, Card] = {}
             received: dict[int, Card] = {}
         else:
-            if self.phase is Phase.GRAND and not self.grand_decided[seat]:
+            if phase is Phase.GRAND and not grand_decided[seat]:
                 hand = self.dealt[seat][:packet]
             else:
                 hand = tuple(self.hands[seat])
-            given = dict(self.gives[seat] or {})
+            gives = self.gives[seat]
+            given = {} if gives is None else dict(gives)
             received = dict(self.received[seat])
-        view = _new_view(seat, hand, given, received, *shared)
+        view = TichuView(seat, n_seats, phase, deal_number, turn, hand, counts, grand_decided,
+                         calls, has_played, exchanged, given, received, trick, passed, wish, out,
+                         trick_points, scores, target, history, winner, bombs, last_trick,
+                         last_trick_taker, dealer, packet)
         self._views[seat] = view
         return view
 
@@ -291,35 +298,42 @@ class TichuGame(CheckedGame[Action]):
         self._views = {}
         self._shared = None
         self._slow = None
+        self._mid = None
 
     def _touch_pass(self) -> None:
         """Forget the views before a pass: the calls, exchange, seats out, scores,
         history and bombs stay as they were unless the deal ends (which calls
-        :meth:`touch` again)."""
+        :meth:`touch` again); the hands, the trick and the points taken stay as
+        they were unless the pass ends the trick (:meth:`_apply_pass` then drops
+        them)."""
         self._views = {}
         self._shared = None
 
-    def _public_fields(self) -> tuple[object, ...]:
+    def _public_fields(self) -> tuple[Any, ...]:
         """The fields every seat's view shares, in :data:`_SHARED_FIELDS` order."""
-        packet = self.grand_packet
-        if self.phase is Phase.GRAND:
-            counts = tuple(len(h) if self.grand_decided[s] else packet
-                           for s, h in enumerate(self.hands))
-        else:
-            counts = tuple(map(len, self.hands))
         slow = self._slow
         if slow is None:
             slow = self._slow = (
                 tuple(self.grand_decided), tuple(self.calls), tuple(self.has_played),
-                tuple(g is not None for g in self.gives), tuple(self.out), tuple(self.scores),
+                tuple([g is not None for g in self.gives]), tuple(self.out), tuple(self.scores),
                 tuple(self.history), tuple(self.bombs_played))
         grand_decided, calls, has_played, exchanged, out, scores, history, bombs = slow
+        mid = self._mid
+        if mid is None:
+            if self.phase is Phase.GRAND:
+                packet = self.grand_packet
+                counts = tuple([len(h) if self.grand_decided[s] else packet
+                                for s, h in enumerate(self.hands)])
+            else:
+                counts = tuple(map(len, self.hands))
+            mid = self._mid = (counts, tuple(self.trick), tuple(self.won_points))
+        counts, trick, won_points = mid
         return (
             self.n_seats, self.phase, self.deal_number, self.turn, counts,
-            grand_decided, calls, has_played, exchanged, tuple(self.trick), tuple(self.passed),
-            self.wish, out, tuple(self.won_points), scores,
+            grand_decided, calls, has_played, exchanged, trick, tuple(self.passed),
+            self.wish, out, won_points, scores,
             self.target, history, self.winner, bombs,
-            self.last_trick, self.last_trick_taker, self.dealer, packet,
+            self.last_trick, self.last_trick_taker, self.dealer, self.grand_packet,
         )
 
     # ---------------------------------------------------------------- checks
@@ -587,6 +601,7 @@ class TichuGame(CheckedGame[Action]):
         owner = self.trick[-1].seat
         waiting = [s for s in range(self.n_seats) if s != owner and self.hands[s] and not self.passed[s]]
         if not waiting:
+            self._mid = None
             return self._take_trick(Applied(action))
         self.turn = self.next_with_cards(seat)
         return Applied(action)
@@ -689,18 +704,6 @@ _SHARED_FIELDS = (
     "target", "history", "winner", "bombs_played", "last_trick", "last_trick_taker", "dealer",
     "grand_packet",
 )
-
-
-def _new_view(seat: int | None, hand: tuple[Card, ...], given: dict[int, Card],
-              received: dict[int, Card], *shared: Any) -> TichuView:
-    """A view from the seat's own fields and :data:`_SHARED_FIELDS` in order."""
-    (n_seats, phase, deal_number, turn, hand_counts, grand_decided, calls, has_played,
-     exchanged, trick, passed, wish, out, trick_points, scores, target, history, winner,
-     bombs_played, last_trick, last_trick_taker, dealer, grand_packet) = shared
-    return TichuView(seat, n_seats, phase, deal_number, turn, hand, hand_counts, grand_decided,
-                     calls, has_played, exchanged, given, received, trick, passed, wish, out,
-                     trick_points, scores, target, history, winner, bombs_played, last_trick,
-                     last_trick_taker, dealer, grand_packet)
 
 
 _APPLIED_FIELDS = tuple(f.name for f in fields(Applied))
