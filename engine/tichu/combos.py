@@ -114,24 +114,29 @@ def _classify(counts: dict[int, int], cards: tuple[Card, ...], phoenix: int | No
     return None
 
 
+_ORDER: tuple[int, ...] = tuple(RANK[c] * 8 + SUIT[c] + 1 for c in range(len(RANK)))
+"""Per card: a number that sorts as (rank, suit) does."""
+
+
 def readings(cards: tuple[Card, ...] | list[Card], top: Combo | None = None) -> list[Combo]:
     """Every reading of a set of cards, highest first (empty: not a combination).
 
     ``top`` only matters for a lone Phoenix, whose value depends on what it is
     played on; a lone Phoenix that cannot be played there has no reading.
     """
-    cs = tuple(sorted(cards, key=lambda c: (RANK[c], SUIT[c])))
-    n = len(cs)
-    if n == 0 or len(set(cs)) != n:
-        return []
+    n = len(cards)
     if n == 1:
-        c = cs[0]
+        c = cards[0]
+        cs: tuple[Card, ...] = (c,)
         if c == DOG:
             return [Combo(Kind.DOG, 0, 1, cs)]
         if c == PHOENIX:
             value = phoenix_single_rank(top)
             return [] if value is None else [Combo(Kind.SINGLE, value, 1, cs)]
         return [Combo(Kind.SINGLE, RANK[c], 1, cs)]
+    cs = tuple(sorted(cards, key=_ORDER.__getitem__))
+    if n == 0 or len(set(cs)) != n:
+        return []
     if DOG in cs or DRAGON in cs:
         return []
     has_phoenix = PHOENIX in cs

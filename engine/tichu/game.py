@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Card, shuffled
@@ -46,7 +46,7 @@ from engine.tichu.actions import (
     Play,
 )
 from engine.tichu.cards import DECK, DOG, DRAGON, MAHJONG, POINTS, RANK
-from engine.tichu.combos import ACE, Combo, Kind, beats, readings
+from engine.tichu.combos import ACE, BOMB_KINDS, Combo, Kind, beats, readings
 from engine.tichu.errors import (
     AlreadyCalledError,
     AlreadyPlayedError,
@@ -300,15 +300,6 @@ class TichuGame(CheckedGame[Action]):
         self._slow = None
         self._mid = None
 
-    def _touch_pass(self) -> None:
-        """Forget the views before a pass: the calls, exchange, seats out, scores,
-        history and bombs stay as they were unless the deal ends (which calls
-        :meth:`touch` again); the hands, the trick and the points taken stay as
-        they were unless the pass ends the trick (:meth:`_apply_pass` then drops
-        them)."""
-        self._views = {}
-        self._shared = None
-
     def _public_fields(self) -> tuple[Any, ...]:
         """The fields every seat's view shares, in :data:`_SHARED_FIELDS` order."""
         slow = self._slow
@@ -355,8 +346,15 @@ class TichuGame(CheckedGame[Action]):
     def check(self, action: Action) -> Combo | None:
         """Raise the :class:`EngineError` that ``action`` would meet, else return
         the combination a play would be read as (None for other actions)."""
-        self._check_seat(action.seat)
         seat = action.seat
+        if type(seat) is not int or not 0 <= seat < self.n_seats:
+            self._check_seat(seat)
+        kind = type(action)
+        if kind is Pass:
+            self._check_pass(seat)
+            return None
+        if kind is Play:
+            return self._check_play(action)  # type: ignore[arg-type]
         if isinstance(action, (GrandTichu, DeclineGrand)):
             self._check_phase(Phase.GRAND)
             if self.grand_decided[seat]:
@@ -414,7 +412,8 @@ class TichuGame(CheckedGame[Action]):
         return analyse_hand(self.hands[seat], self.top, wish=self.wish)[2]
 
     def _check_play(self, action: Play) -> Combo:
-        self._check_phase(Phase.PLAY)
+        if self.phase is not Phase.PLAY:
+            self._check_phase(Phase.PLAY)
         seat = action.seat
         hand = self.hands[seat]
         if not hand:
@@ -454,14 +453,16 @@ class TichuGame(CheckedGame[Action]):
             if not beats(bombs[0], top):
                 raise DoesNotBeatError("this bomb does not beat the one on the table")
             return bombs[0]
-        combo = next((o for o in options if beats(o, top)), None)
-        if combo is None:
+        for combo in options:
+            if beats(combo, top):
+                break
+        else:
             if options[0].kind is Kind.DOG:
                 raise DogOnlyOnLeadError("the Dog may only be led")
             raise DoesNotBeatError("this does not beat the combination on the table")
         if combo.kind is Kind.DOG:
             self._check_dog_target(seat, action.to)
-        if not combo.is_bomb and self.wish is not None and \
+        if self.wish is not None and combo.kind not in BOMB_KINDS and \
                 not any(RANK[c] == self.wish for c in cards) and self._wish_binds(seat):
             raise WishMustBePlayedError("the wished rank must be played")
         return combo
@@ -494,7 +495,8 @@ class TichuGame(CheckedGame[Action]):
         return self.next_with_cards(seat)
 
     def _check_pass(self, seat: int) -> None:
-        self._check_phase(Phase.PLAY)
+        if self.phase is not Phase.PLAY:
+            self._check_phase(Phase.PLAY)
         if not self.hands[seat]:
             raise SeatOutError("this seat has no cards left")
         if seat != self.turn:
@@ -509,12 +511,20 @@ class TichuGame(CheckedGame[Action]):
         """Check ``action`` and carry it out; raises :class:`EngineError` and changes
         nothing if it is refused."""
         combo = self.check(action)
-        if type(action) is Pass:
-            self._touch_pass()
-        else:
-            self.touch()
+        kind = type(action)
+        self._views = {}
+        self._shared = None
+        if kind is not Pass:
+            # A pass keeps the calls, exchange, seats out, scores, history and bombs
+            # (unless the deal ends, which touches again), and the hands, the trick
+            # and the points taken (unless it ends the trick: _apply_pass drops them).
+            self._slow = self._mid = None
         self.actions.append(action)
         self.deal_log[-1][1].append(action)
+        if kind is Pass:
+            return self._apply_pass(action)  # type: ignore[arg-type]
+        if kind is Play:
+            return self._apply_play(action, combo)  # type: ignore[arg-type]
         seat = action.seat
         if isinstance(action, (GrandTichu, DeclineGrand)):
             self.grand_decided[seat] = True
@@ -560,9 +570,11 @@ class TichuGame(CheckedGame[Action]):
             hand.remove(c)
         self.has_played[seat] = True
         out_of_turn = seat != self.turn
-        if combo.is_bomb:
+        kind = combo.kind
+        if kind in BOMB_KINDS:
             self.bombs_played[seat] += 1
-        fulfilled = self.wish is not None and any(RANK[c] == self.wish for c in combo.cards)
+        wish = self.wish
+        fulfilled = wish is not None and any(RANK[c] == wish for c in combo.cards)
         if fulfilled:
             self.wish = None
         if MAHJONG in combo.cards:
@@ -571,7 +583,7 @@ class TichuGame(CheckedGame[Action]):
         if went_out:
             self.out.append(seat)
         self.dog_led = False
-        if combo.kind is Kind.DOG:
+        if kind is Kind.DOG:
             self._take(seat, [DOG])
             self.dog_led = True
             result = self._maybe_end_deal(action, combo, went_out=went_out)
@@ -580,8 +592,9 @@ class TichuGame(CheckedGame[Action]):
             self.turn = self._dog_lead(seat, action.to)
             return Applied(action, combo, went_out=went_out, lead=self.turn)
         self.trick.append(TrickPlay(seat, combo, out_of_turn))
-        self.passed = [False] * self.n_seats
-        if self._sweep() is not None:
+        n = self.n_seats
+        self.passed = [False] * n
+        if len(self.out) >= n // 2 and self._sweep() is not None:
             return self._end_deal(Applied(action, combo, out_of_turn, fulfilled, went_out))
         if went_out and len(self.out) == self.n_seats - 1:
             # The third (fifth) seat out takes its last trick, and gives it if the
@@ -599,8 +612,12 @@ class TichuGame(CheckedGame[Action]):
         seat = action.seat
         self.passed[seat] = True
         owner = self.trick[-1].seat
-        waiting = [s for s in range(self.n_seats) if s != owner and self.hands[s] and not self.passed[s]]
-        if not waiting:
+        hands = self.hands
+        passed = self.passed
+        for s in range(self.n_seats):
+            if s != owner and hands[s] and not passed[s]:
+                break  # someone may still play on the trick
+        else:
             self._mid = None
             return self._take_trick(Applied(action))
         self.turn = self.next_with_cards(seat)
@@ -706,14 +723,16 @@ _SHARED_FIELDS = (
 )
 
 
-_APPLIED_FIELDS = tuple(f.name for f in fields(Applied))
-
-
-def _replace(done: Applied, **changes: object) -> Applied:
-    """``dataclasses.replace`` without its per-call field inspection."""
-    values = {name: getattr(done, name) for name in _APPLIED_FIELDS}
-    values.update(changes)
-    return Applied(**values)
+def _replace(done: Applied, **changes: Any) -> Applied:
+    """``dataclasses.replace`` for :class:`Applied`, without its per-call field inspection."""
+    get = changes.get
+    return Applied(
+        get("action", done.action), get("combo", done.combo),
+        get("out_of_turn", done.out_of_turn), get("wish_fulfilled", done.wish_fulfilled),
+        get("went_out", done.went_out), get("trick_taken_by", done.trick_taken_by),
+        get("trick_given_to", done.trick_given_to), get("lead", done.lead),
+        get("exchange_done", done.exchange_done), get("deal_result", done.deal_result),
+        get("winner", done.winner))
 
 
 def hand_sizes(n_seats: int, dealer: int | None = None) -> list[int]:
