@@ -15,7 +15,7 @@ from itertools import combinations, product
 from engine.cards import Card
 from engine.tichu.cards import DECK as _CARD
 from engine.tichu.cards import DOG, DRAGON, MAHJONG, PHOENIX, RANK
-from engine.tichu.combos import ACE, DRAGON_RANK, Combo, Kind, bomb_strength
+from engine.tichu.combos import ACE, BOMB_KINDS, DRAGON_RANK, Combo, Kind, bomb_strength
 from engine.tichu.view import Phase, TichuView
 
 _PAIR_SETS = [(Kind.PAIR, 2), (Kind.TRIPLE, 3)]
@@ -62,35 +62,43 @@ _MAHJONG_ONLY: tuple[Card, ...] = (_CARD[MAHJONG],)
 _PHOENIX_ONLY: tuple[Card, ...] = (_CARD[PHOENIX],)
 
 
+_RANK_OF = tuple(c // 4 + 2 if c < 52 else 0 for c in range(56))
+"""Per card: its rank 2..14, or 0 for the four special cards."""
+_SUIT_BIT = tuple(1 << (c & 3) if c < 52 else 1 << (c - 52) for c in range(56))
+"""Per card: its suit's bit in its rank's 4-bit set; for a special card its own bit
+(Mahjong, Dog, Phoenix, Dragon) in the spare set at index 0."""
+_SUIT_OF = tuple(c & 3 if c < 52 else 0 for c in range(56))
+_RANK_BIT = tuple(4 << (c >> 2) if c < 52 else 0 for c in range(56))
+"""Per card: its rank's bit in its suit's set of ranks (0 for a special card)."""
+
+
 class _Hand:
     """A hand as bitmasks: the 4-bit set of suits held at each rank, each suit's
     set of ranks, and its special cards flagged. ``by_rank[r]`` lists the cards of
-    rank ``r`` (1: the Mahjong) in suit order, shared from a table."""
+    rank ``r`` (1: the Mahjong) in suit order, shared from a table. The bombs are
+    listed on first use and kept (a hand in :func:`_hand_of`'s cache is asked
+    again with other tops)."""
 
-    __slots__ = ("_by_rank", "dog", "dragon", "mahjong", "nibs", "phoenix", "suit_masks")
+    __slots__ = ("_bombs", "_by_rank", "dog", "dragon", "mahjong", "nibs", "phoenix",
+                 "suit_masks")
 
     def __init__(self, hand: Iterable[Card]) -> None:
-        self.dog = self.dragon = self.mahjong = self.phoenix = False
+        nibs = [0] * (ACE + 1)
         masks = [0, 0, 0, 0]
-        m = 0
+        rank_of, suit_bit, suit_of, rank_bit = _RANK_OF, _SUIT_BIT, _SUIT_OF, _RANK_BIT
         for c in hand:
-            if c < 52:
-                m |= 1 << c
-                masks[c & 3] |= 4 << (c >> 2)
-            elif c == PHOENIX:
-                self.phoenix = True
-            elif c == MAHJONG:
-                self.mahjong = True
-            elif c == DRAGON:
-                self.dragon = True
-            else:
-                self.dog = True
-        nibs = [0, 0, m & 15, m >> 4 & 15, m >> 8 & 15, m >> 12 & 15, m >> 16 & 15,
-                m >> 20 & 15, m >> 24 & 15, m >> 28 & 15, m >> 32 & 15, m >> 36 & 15,
-                m >> 40 & 15, m >> 44 & 15, m >> 48 & 15]
+            nibs[rank_of[c]] |= suit_bit[c]
+            masks[suit_of[c]] |= rank_bit[c]
+        specials = nibs[0]
+        nibs[0] = 0
+        self.mahjong = bool(specials & 1)
+        self.dog = bool(specials & 2)
+        self.phoenix = bool(specials & 4)
+        self.dragon = bool(specials & 8)
         self.nibs = nibs
         self.suit_masks = masks
         self._by_rank: list[tuple[Card, ...]] | None = None
+        self._bombs: list[Combo] | None = None
 
     @property
     def by_rank(self) -> list[tuple[Card, ...]]:
@@ -117,22 +125,37 @@ class _Hand:
         return m0 & m1 & (m2 | m3) | m2 & m3 & (m0 | m1)
 
 
+_DOG_LEAD = Combo(Kind.DOG, 0, 1, (DOG,))
+_MAHJONG_SINGLE = Combo(Kind.SINGLE, 1, 1, (MAHJONG,))
+_DRAGON_SINGLE = Combo(Kind.SINGLE, DRAGON_RANK, 1, (DRAGON,))
+_PHOENIX_SINGLES: dict[float, Combo] = {}
+"""The Phoenix single by its value (half a rank above what it is played on)."""
+
+
+def _phoenix_single(value: float) -> Combo:
+    combo = _PHOENIX_SINGLES.get(value)
+    if combo is None:
+        combo = _PHOENIX_SINGLES[value] = Combo(Kind.SINGLE, value, 1, (PHOENIX,))
+    return combo
+
+
 def _singles(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
     floor = top.rank if top is not None else 0
     if top is None:
         if h.dog:
-            out.append(Combo(Kind.DOG, 0, 1, (DOG,)))
+            out.append(_DOG_LEAD)
         if h.mahjong:
-            out.append(Combo(Kind.SINGLE, 1, 1, (MAHJONG,)))
+            out.append(_MAHJONG_SINGLE)
     singles = _SINGLES_OF
     nibs = h.nibs
     for r in range(max(2, int(floor) + 1), ACE + 1):
-        if nibs[r]:
-            out.extend(singles[r][nibs[r]])
+        nib = nibs[r]
+        if nib:
+            out += singles[r][nib]
     if h.phoenix and floor < DRAGON_RANK:
-        out.append(Combo(Kind.SINGLE, (floor if top is not None else 1) + 0.5, 1, (PHOENIX,)))
+        out.append(_phoenix_single((floor if top is not None else 1) + 0.5))
     if h.dragon and floor < DRAGON_RANK:
-        out.append(Combo(Kind.SINGLE, DRAGON_RANK, 1, (DRAGON,)))
+        out.append(_DRAGON_SINGLE)
 
 
 _KIND_TABLES = {2: (_PAIRS_OF, _PHOENIX_PAIRS_OF), 3: (_TRIPLES_OF, _PHOENIX_TRIPLES_OF)}
@@ -141,13 +164,17 @@ _KIND_TABLES = {2: (_PAIRS_OF, _PHOENIX_PAIRS_OF), 3: (_TRIPLES_OF, _PHOENIX_TRI
 def _of_a_kind(h: _Hand, kind: Kind, k: int, floor: float, out: list[Combo]) -> None:
     natural, with_phoenix = _KIND_TABLES[k]
     nibs = h.nibs
-    phoenix = h.phoenix
-    for r in range(max(2, int(floor) + 1), ACE + 1):
-        nib = nibs[r]
-        if nib:
-            out.extend(natural[r][nib])
-            if phoenix:
-                out.extend(with_phoenix[r][nib])
+    if h.phoenix:
+        for r in range(max(2, int(floor) + 1), ACE + 1):
+            nib = nibs[r]
+            if nib:
+                out += natural[r][nib]
+                out += with_phoenix[r][nib]
+    else:
+        for r in range(max(2, int(floor) + 1), ACE + 1):
+            nib = nibs[r]
+            if nib:
+                out += natural[r][nib]
 
 
 def _stairs_window(h: _Hand, lo: int, top: int, short_count: int, out: list[Combo]) -> None:
@@ -299,22 +326,26 @@ def may_hold_bomb(hand: Sequence[Card]) -> bool:
     """A cheap test before the full work: four of a rank, or five cards of a suit."""
     if len(hand) < 4:
         return False
-    ranks = [0] * 14
-    suits = [0, 0, 0, 0]
+    masks = [0, 0, 0, 0]
+    suit_of, rank_bit = _SUIT_OF, _RANK_BIT
     for c in hand:
-        if c < 52:
-            ranks[c >> 2] += 1
-            suits[c & 3] += 1
-    return 4 in ranks or max(suits) >= 5
+        masks[suit_of[c]] |= rank_bit[c]
+    m0, m1, m2, m3 = masks
+    return bool(m0 & m1 & m2 & m3) or m0.bit_count() >= 5 or m1.bit_count() >= 5 or \
+        m2.bit_count() >= 5 or m3.bit_count() >= 5
 
 
 _may_hold_bomb = may_hold_bomb
 
 
-def _bombs(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
+def _all_bombs(h: _Hand) -> list[Combo]:
+    """Every bomb of the hand, fours first, listed once per :class:`_Hand`."""
+    found = h._bombs
+    if found is not None:
+        return found
     masks = h.suit_masks
     four = masks[0] & masks[1] & masks[2] & masks[3]
-    found: list[Combo] = []
+    found = []
     while four:
         low = four & -four
         r = low.bit_length() - 1
@@ -336,7 +367,15 @@ def _bombs(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
                     cards = tuple(_CARD[(x - 2) * 4 + suit] for x in range(lo, hi + 1))
                     found.append(Combo(Kind.STRAIGHT_FLUSH, hi, hi - lo + 1, cards))
             r = end + 1
-    if top is None or not top.is_bomb:
+    h._bombs = found
+    return found
+
+
+def _bombs(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
+    found = _all_bombs(h)
+    if not found:
+        return
+    if top is None or top.kind not in BOMB_KINDS:
         out.extend(found)
     else:
         strength = bomb_strength(top)
@@ -385,10 +424,11 @@ def analyse_hand(hand: Sequence[Card], top: Combo | None, *, on_turn: bool = Tru
         return [], False, False
     if not on_turn and not may_hold_bomb(hand):
         return [], False, False
-    key = (tuple(hand), top, on_turn, wish, bombs_allowed)
+    cards = hand if type(hand) is tuple else tuple(hand)
+    key = (cards, top, on_turn, wish, bombs_allowed)
     last_key, result = _last[0]
     if key != last_key:
-        result = _analyse(hand, top, on_turn, wish, bombs_allowed)
+        result = _analyse(cards, top, on_turn, wish, bombs_allowed)
         _last[0] = (key, result)  # one assignment: safe if threads share it
     return list(result[0]), result[1], result[2]
 
@@ -399,9 +439,26 @@ _last: list[tuple[_Key | None, tuple[list[Combo], bool, bool]]] = [(None, ([], F
 engine's wish check ask about the same position in a row."""
 
 
-def _analyse(hand: Sequence[Card], top: Combo | None, on_turn: bool, wish: int | None,
+_HANDS: dict[tuple[Card, ...], _Hand] = {}
+"""The hands analysed lately (a seat's hand stays the same while it passes, and is
+asked about again on each trick), with what was worked out once for them."""
+HANDS_KEPT = 16
+"""How many hands :data:`_HANDS` keeps before it starts afresh: a table's seats,
+with room to spare."""
+
+
+def _hand_of(cards: tuple[Card, ...]) -> _Hand:
+    h = _HANDS.get(cards)
+    if h is None:
+        if len(_HANDS) >= HANDS_KEPT:
+            _HANDS.clear()
+        h = _HANDS[cards] = _Hand(cards)
+    return h
+
+
+def _analyse(hand: tuple[Card, ...], top: Combo | None, on_turn: bool, wish: int | None,
              bombs_allowed: bool) -> tuple[list[Combo], bool, bool]:
-    h = _Hand(hand)
+    h = _hand_of(hand)
     bombs: list[Combo] = []
     # (four of a kind and straight flushes read from the suit bitmasks)
     if bombs_allowed and len(hand) >= 4:
