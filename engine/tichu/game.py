@@ -64,7 +64,7 @@ from engine.tichu.errors import (
     SeatOutError,
     WishMustBePlayedError,
 )
-from engine.tichu.legal import analyse_hand
+from engine.tichu.legal import analysis
 from engine.tichu.view import Call, DealResult, Phase, TichuView, TrickPlay, exchange_targets
 
 SEAT_COUNTS = (4, 6)
@@ -409,7 +409,7 @@ class TichuGame(CheckedGame[Action]):
         """Whether the open wish obliges ``seat`` (on its turn) to play the wished rank."""
         if self.wish is None:
             return False
-        return analyse_hand(self.hands[seat], self.top, wish=self.wish)[2]
+        return analysis(self.hands[seat], self.top, True, self.wish, True)[2]
 
     def _check_play(self, action: Play) -> Combo:
         if self.phase is not Phase.PLAY:
@@ -514,11 +514,14 @@ class TichuGame(CheckedGame[Action]):
         kind = type(action)
         self._views = {}
         self._shared = None
+        # A pass keeps the calls, exchange, seats out, scores, history and bombs
+        # (unless the deal ends, which touches again), and the hands, the trick and
+        # the points taken (unless it ends the trick: _apply_pass drops them). A
+        # play keeps the first group unless it changes (see _apply_play).
         if kind is not Pass:
-            # A pass keeps the calls, exchange, seats out, scores, history and bombs
-            # (unless the deal ends, which touches again), and the hands, the trick
-            # and the points taken (unless it ends the trick: _apply_pass drops them).
-            self._slow = self._mid = None
+            self._mid = None
+            if kind is not Play:
+                self._slow = None
         self.actions.append(action)
         self.deal_log[-1][1].append(action)
         if kind is Pass:
@@ -568,11 +571,14 @@ class TichuGame(CheckedGame[Action]):
         hand = self.hands[seat]
         for c in action.cards:
             hand.remove(c)
-        self.has_played[seat] = True
+        if not self.has_played[seat]:
+            self.has_played[seat] = True
+            self._slow = None
         out_of_turn = seat != self.turn
         kind = combo.kind
         if kind in BOMB_KINDS:
             self.bombs_played[seat] += 1
+            self._slow = None
         wish = self.wish
         fulfilled = wish is not None and any(RANK[c] == wish for c in combo.cards)
         if fulfilled:
@@ -582,6 +588,7 @@ class TichuGame(CheckedGame[Action]):
         went_out = not hand
         if went_out:
             self.out.append(seat)
+            self._slow = None
         self.dog_led = False
         if kind is Kind.DOG:
             self._take(seat, [DOG])

@@ -420,17 +420,28 @@ def analyse_hand(hand: Sequence[Card], top: Combo | None, *, on_turn: bool = Tru
     play contains one) keeps only the plays holding such a card, plus every
     bomb, and may not pass.
     """
+    plays, may_pass, bound = analysis(hand, top, on_turn, wish, bombs_allowed)
+    return list(plays), may_pass, bound
+
+
+_NOTHING: tuple[list[Combo], bool, bool] = ([], False, False)
+
+
+def analysis(hand: Sequence[Card], top: Combo | None, on_turn: bool, wish: int | None,
+             bombs_allowed: bool) -> tuple[list[Combo], bool, bool]:
+    """:func:`analyse_hand` without the copy: the answer as kept, shared with later
+    callers (read it, never change it)."""
     if not hand:
-        return [], False, False
+        return _NOTHING
     if not on_turn and not may_hold_bomb(hand):
-        return [], False, False
+        return _NOTHING
     cards = hand if type(hand) is tuple else tuple(hand)
     key = (cards, top, on_turn, wish, bombs_allowed)
     last_key, result = _last[0]
     if key != last_key:
         result = _analyse(cards, top, on_turn, wish, bombs_allowed)
         _last[0] = (key, result)  # one assignment: safe if threads share it
-    return list(result[0]), result[1], result[2]
+    return result
 
 
 _Key = tuple[tuple[Card, ...], Combo | None, bool, int | None, bool]
@@ -500,25 +511,37 @@ def legal_plays(view: TichuView) -> list[Combo]:
     those fulfilling the wish where it binds), and every playable bomb. Out of
     turn: the bombs that beat the open trick. Otherwise nothing.
     """
-    position = _position(view)
-    if position is None:
+    # (_position inlined: this and play_options run for every decision)
+    seat = view.seat
+    hand = view.hand
+    if seat is None or view.phase is not Phase.PLAY or not hand:
         return []
-    on_turn, bombs_allowed = position
-    plays, _ = plays_for_hand(view.hand, view.top, on_turn=on_turn, wish=view.wish,
-                              bombs_allowed=bombs_allowed)
-    return plays
+    trick = view.trick
+    if view.turn == seat:
+        on_turn = True
+    elif trick:
+        on_turn = False
+    else:
+        return []
+    return list(analysis(hand, trick[-1].combo if trick else None, on_turn, view.wish, True)[0])
 
 
 def play_options(view: TichuView) -> tuple[list[Combo], bool]:
     """:func:`legal_plays` and :func:`can_pass` in one call."""
-    position = _position(view)
-    if position is None:
+    seat = view.seat
+    hand = view.hand
+    if seat is None or view.phase is not Phase.PLAY or not hand:
         return [], False
-    on_turn, bombs_allowed = position
-    top = view.top
-    plays, may_pass = plays_for_hand(view.hand, top, on_turn=on_turn, wish=view.wish,
-                                     bombs_allowed=bombs_allowed)
-    return plays, may_pass and on_turn and top is not None
+    trick = view.trick
+    if view.turn == seat:
+        on_turn = True
+    elif trick:
+        on_turn = False
+    else:
+        return [], False
+    top = trick[-1].combo if trick else None
+    plays, may_pass, _ = analysis(hand, top, on_turn, view.wish, True)
+    return list(plays), may_pass and on_turn and top is not None
 
 
 def can_pass(view: TichuView) -> bool:
