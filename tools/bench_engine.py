@@ -61,7 +61,7 @@ def _percentile(values: list[float], q: float) -> float:
 
 def _view(hand: list[int], top_cards: str | None) -> TichuView:
     game = TichuGame(seed=0)
-    trick = ()
+    trick: tuple[TrickPlay, ...] = ()
     if top_cards:
         combo = readings(parse_cards(top_cards.split()))[0]
         trick = (TrickPlay(1, combo),)
