@@ -34,7 +34,7 @@ from engine.errors import (
     NotYourTurnError,
     WrongPhaseError,
 )
-from engine.fastinit import fast_init
+from engine.fastinit import fast_init, fast_new
 from engine.tichu.actions import (
     Action,
     CallTichu,
@@ -271,9 +271,10 @@ class TichuGame(CheckedGame[Action]):
         shared = self._shared
         if shared is None:
             shared = self._shared = self._public_fields()
-        (n_seats, phase, deal_number, turn, counts, grand_decided, calls, has_played, exchanged,
-         trick, passed, wish, out, trick_points, scores, target, history, winner, bombs,
-         last_trick, last_trick_taker, dealer, packet) = shared
+        (grand_decided, calls, has_played, exchanged, out, scores, history, bombs, counts, trick,
+         trick_points, passed) = shared
+        phase = self.phase
+        packet = self.grand_packet
         if seat is None:
             hand: tuple[Card, ...] = ()
             given: dict[int, Card] = {}
@@ -286,10 +287,11 @@ class TichuGame(CheckedGame[Action]):
             gives = self.gives[seat]
             given = {} if gives is None else dict(gives)
             received = dict(self.received[seat])
-        view = TichuView(seat, n_seats, phase, deal_number, turn, hand, counts, grand_decided,
-                         calls, has_played, exchanged, given, received, trick, passed, wish, out,
-                         trick_points, scores, target, history, winner, bombs, last_trick,
-                         last_trick_taker, dealer, packet)
+        view = _new_view(seat, self.n_seats, phase, self.deal_number, self.turn, hand, counts,
+                         grand_decided, calls, has_played, exchanged, given, received, trick,
+                         passed, self.wish, out, trick_points, scores, self.target, history,
+                         self.winner, bombs, self.last_trick, self.last_trick_taker, self.dealer,
+                         packet)
         self._views[seat] = view
         return view
 
@@ -301,14 +303,13 @@ class TichuGame(CheckedGame[Action]):
         self._mid = None
 
     def _public_fields(self) -> tuple[Any, ...]:
-        """The fields every seat's view shares, in :data:`_SHARED_FIELDS` order."""
+        """The tuples every seat's view shares (the plain fields are read as they are)."""
         slow = self._slow
         if slow is None:
             slow = self._slow = (
                 tuple(self.grand_decided), tuple(self.calls), tuple(self.has_played),
                 tuple([g is not None for g in self.gives]), tuple(self.out), tuple(self.scores),
                 tuple(self.history), tuple(self.bombs_played))
-        grand_decided, calls, has_played, exchanged, out, scores, history, bombs = slow
         mid = self._mid
         if mid is None:
             if self.phase is Phase.GRAND:
@@ -318,14 +319,7 @@ class TichuGame(CheckedGame[Action]):
             else:
                 counts = tuple(map(len, self.hands))
             mid = self._mid = (counts, tuple(self.trick), tuple(self.won_points))
-        counts, trick, won_points = mid
-        return (
-            self.n_seats, self.phase, self.deal_number, self.turn, counts,
-            grand_decided, calls, has_played, exchanged, trick, tuple(self.passed),
-            self.wish, out, won_points, scores,
-            self.target, history, self.winner, bombs,
-            self.last_trick, self.last_trick_taker, self.dealer, self.grand_packet,
-        )
+        return (*slow, *mid, tuple(self.passed))
 
     # ---------------------------------------------------------------- checks
     def _check_seat(self, seat: int) -> None:
@@ -722,12 +716,8 @@ class TichuGame(CheckedGame[Action]):
         return _replace(done, deal_result=result, winner=self.winner)
 
 
-_SHARED_FIELDS = (
-    "n_seats", "phase", "deal_number", "turn", "hand_counts", "grand_decided", "calls",
-    "has_played", "exchanged", "trick", "passed", "wish", "out", "trick_points", "scores",
-    "target", "history", "winner", "bombs_played", "last_trick", "last_trick_taker", "dealer",
-    "grand_packet",
-)
+_new_view = fast_new(TichuView)
+"""TichuView(...) with every field in order, built the quick way (a view per action)."""
 
 
 def _replace(done: Applied, **changes: Any) -> Applied:

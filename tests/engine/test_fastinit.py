@@ -90,3 +90,22 @@ def test_subclasses_of_wide_classes_keep_their_class() -> None:
 
     w = fast_init(Wider)(1, "x", (2,), h=7)
     assert type(w) is Wider and w.h == 7 and w.a == 1 and w.c == (2,)
+
+
+def test_fast_new_builds_what_the_constructor_builds() -> None:
+    from engine.fastinit import fast_new
+
+    new = fast_new(Wide)
+    assert new is not Wide  # the quick path is the one under test
+    w = new(1, "x", (2, 3), 2.5, None, True, {1: 2})
+    assert type(w) is Wide and w == Wide(1, "x", (2, 3), 2.5, None, True, {1: 2})
+    assert dataclasses.replace(w, a=3).a == 3
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        w.a = 2  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        new(1, "x")  # every field is required, in order
+
+    class Sub(Wide):
+        __slots__ = ("more",)
+
+    assert fast_new(Point) is not None and fast_new(Sub) is Sub  # no twin: the class itself
