@@ -233,10 +233,10 @@ def _stairs(h: _Hand, pairs: int | None, floor: float, out: list[Combo]) -> None
 
 
 def _full_houses(h: _Hand, floor: float, out: list[Combo]) -> None:
-    by_rank = h.by_rank
     if not h.triples_mask() >> (max(1, int(floor)) + 1) and not (
             h.phoenix and h.rank_masks()[1].bit_count() >= 2):
         return  # no triple above the floor, and no two pairs for the Phoenix
+    by_rank = h.by_rank
     pairs = {r: list(combinations(by_rank[r], 2)) for r in range(2, ACE + 1) if len(by_rank[r]) >= 2}
     for t in range(max(2, int(floor) + 1), ACE + 1):
         if len(by_rank[t]) < 3:
@@ -297,7 +297,10 @@ def _straights(h: _Hand, length: int | None, floor: float, out: list[Combo]) -> 
         if not allowed and not present & present >> 1 & present >> 2 & present >> 3 \
                 & present >> 4:
             return  # no five ranks in a row
+        need = 5 - allowed
         for lo in range(1, ACE - 3):
+            if (present >> lo & 31).bit_count() < need:
+                continue  # every window from lo holds these five ranks: too many missing
             missing = 0
             for top in range(lo, ACE + 1):
                 if not present >> top & 1:
