@@ -472,19 +472,41 @@ def _hand_of(cards: tuple[Card, ...]) -> _Hand:
 
 def _analyse(hand: tuple[Card, ...], top: Combo | None, on_turn: bool, wish: int | None,
              bombs_allowed: bool) -> tuple[list[Combo], bool, bool]:
-    h = _hand_of(hand)
-    bombs: list[Combo] = []
+    # (_hand_of, _bombs and the single's branch of _plain_plays written out: this
+    # runs for every decision)
+    h = _HANDS.get(hand)
+    if h is None:
+        if len(_HANDS) >= HANDS_KEPT:
+            _HANDS.clear()
+        h = _HANDS[hand] = _Hand(hand)
+    bombs: list[Combo] = _NO_BOMBS
     # (four of a kind and straight flushes read from the suit bitmasks)
     if bombs_allowed and len(hand) >= 4:
-        _bombs(h, top, bombs)
+        found = h._bombs
+        if found is None:
+            found = _all_bombs(h)
+        if found:
+            if top is None or top.kind not in BOMB_KINDS:
+                bombs = found
+            else:
+                strength = bomb_strength(top)
+                bombs = [b for b in found if bomb_strength(b) > strength]
     if not on_turn:
-        return bombs, False, False
-    plain = _plain_plays(h, top)
+        return list(bombs), False, False
+    if top is not None and top.kind is Kind.SINGLE:
+        plain: list[Combo] = []
+        _singles(h, top, plain)
+    else:
+        plain = _plain_plays(h, top)
     if wish is not None and h.nibs[wish]:
         wished = [c for c in plain if any(RANK[x] == wish for x in c.cards)]
         if wished or any(any(RANK[x] == wish for x in b.cards) for b in bombs):
             return wished + bombs, False, True
     return plain + bombs, top is not None, False
+
+
+_NO_BOMBS: list[Combo] = []
+"""Shared empty list (only ever read)."""
 
 
 def plays_for_hand(hand: Sequence[Card], top: Combo | None, *, on_turn: bool = True,
