@@ -18,13 +18,29 @@ from engine.tichu.cards import DOG, DRAGON, MAHJONG, PHOENIX, RANK
 from engine.tichu.combos import ACE, BOMB_KINDS, DRAGON_RANK, Combo, Kind, bomb_strength
 from engine.tichu.view import Phase, TichuView
 
-_PAIR_SETS = [(Kind.PAIR, 2), (Kind.TRIPLE, 3)]
+# Enum members read on hot paths: a module name is read much faster than a
+# member through its class (Python 3.11).
+_PHASE_EXCHANGE = Phase.EXCHANGE
+_PHASE_PLAY = Phase.PLAY
+_PHASE_GIFT = Phase.GIFT
+_KIND_SINGLE = Kind.SINGLE
+_KIND_PAIR = Kind.PAIR
+_KIND_STAIRS = Kind.STAIRS
+_KIND_TRIPLE = Kind.TRIPLE
+_KIND_FULL_HOUSE = Kind.FULL_HOUSE
+_KIND_STRAIGHT = Kind.STRAIGHT
+_KIND_DOG = Kind.DOG
+_KIND_FOUR_BOMB = Kind.FOUR_BOMB
+_KIND_STRAIGHT_FLUSH = Kind.STRAIGHT_FLUSH
+
+
+_PAIR_SETS = [(_KIND_PAIR, 2), (_KIND_TRIPLE, 3)]
 
 _new = tuple.__new__
 """Combos are built as ``_new(Combo, (kind, rank, length, cards, phoenix))``: the same
 named tuple as ``Combo(...)``, without the keyword-handling constructor (hot path)."""
 _SINGLE, _PAIR, _TRIPLE, _STRAIGHT, _STAIRS, _FULL = (
-    Kind.SINGLE, Kind.PAIR, Kind.TRIPLE, Kind.STRAIGHT, Kind.STAIRS, Kind.FULL_HOUSE)
+    _KIND_SINGLE, _KIND_PAIR, _KIND_TRIPLE, _KIND_STRAIGHT, _KIND_STAIRS, _KIND_FULL_HOUSE)
 _SINGLES: tuple[Combo, ...] = tuple(
     _new(Combo, (_SINGLE, c // 4 + 2, 1, (c,), None)) for c in _CARD[:52])
 """The single of each natural card, built once (combos are immutable)."""
@@ -125,9 +141,9 @@ class _Hand:
         return m0 & m1 & (m2 | m3) | m2 & m3 & (m0 | m1)
 
 
-_DOG_LEAD = Combo(Kind.DOG, 0, 1, (DOG,))
-_MAHJONG_SINGLE = Combo(Kind.SINGLE, 1, 1, (MAHJONG,))
-_DRAGON_SINGLE = Combo(Kind.SINGLE, DRAGON_RANK, 1, (DRAGON,))
+_DOG_LEAD = Combo(_KIND_DOG, 0, 1, (DOG,))
+_MAHJONG_SINGLE = Combo(_KIND_SINGLE, 1, 1, (MAHJONG,))
+_DRAGON_SINGLE = Combo(_KIND_SINGLE, DRAGON_RANK, 1, (DRAGON,))
 _PHOENIX_SINGLES: dict[float, Combo] = {}
 """The Phoenix single by its value (half a rank above what it is played on)."""
 
@@ -135,7 +151,7 @@ _PHOENIX_SINGLES: dict[float, Combo] = {}
 def _phoenix_single(value: float) -> Combo:
     combo = _PHOENIX_SINGLES.get(value)
     if combo is None:
-        combo = _PHOENIX_SINGLES[value] = Combo(Kind.SINGLE, value, 1, (PHOENIX,))
+        combo = _PHOENIX_SINGLES[value] = Combo(_KIND_SINGLE, value, 1, (PHOENIX,))
     return combo
 
 
@@ -352,7 +368,7 @@ def _all_bombs(h: _Hand) -> list[Combo]:
     while four:
         low = four & -four
         r = low.bit_length() - 1
-        found.append(Combo(Kind.FOUR_BOMB, r, 4, _CARDS_OF[r][15]))
+        found.append(Combo(_KIND_FOUR_BOMB, r, 4, _CARDS_OF[r][15]))
         four ^= low
     for suit, mask in enumerate(masks):
         if not mask & mask >> 1 & mask >> 2 & mask >> 3 & mask >> 4:
@@ -368,7 +384,7 @@ def _all_bombs(h: _Hand) -> list[Combo]:
             for lo in range(r, end - 3):
                 for hi in range(lo + 4, end + 1):
                     cards = tuple(_CARD[(x - 2) * 4 + suit] for x in range(lo, hi + 1))
-                    found.append(Combo(Kind.STRAIGHT_FLUSH, hi, hi - lo + 1, cards))
+                    found.append(Combo(_KIND_STRAIGHT_FLUSH, hi, hi - lo + 1, cards))
             r = end + 1
     h._bombs = found
     return found
@@ -397,17 +413,17 @@ def _plain_plays(h: _Hand, top: Combo | None) -> list[Combo]:
         _straights(h, None, 0, out)
         return out
     kind = top.kind
-    if kind is Kind.SINGLE:
+    if kind is _KIND_SINGLE:
         _singles(h, top, out)
-    elif kind is Kind.PAIR:
-        _of_a_kind(h, Kind.PAIR, 2, top.rank, out)
-    elif kind is Kind.TRIPLE:
-        _of_a_kind(h, Kind.TRIPLE, 3, top.rank, out)
-    elif kind is Kind.STAIRS:
+    elif kind is _KIND_PAIR:
+        _of_a_kind(h, _KIND_PAIR, 2, top.rank, out)
+    elif kind is _KIND_TRIPLE:
+        _of_a_kind(h, _KIND_TRIPLE, 3, top.rank, out)
+    elif kind is _KIND_STAIRS:
         _stairs(h, top.length // 2, top.rank, out)
-    elif kind is Kind.FULL_HOUSE:
+    elif kind is _KIND_FULL_HOUSE:
         _full_houses(h, top.rank, out)
-    elif kind is Kind.STRAIGHT:
+    elif kind is _KIND_STRAIGHT:
         _straights(h, top.length, top.rank, out)
     return out
 
@@ -493,7 +509,7 @@ def _analyse(hand: tuple[Card, ...], top: Combo | None, on_turn: bool, wish: int
                 bombs = [b for b in found if bomb_strength(b) > strength]
     if not on_turn:
         return list(bombs), False, False
-    if top is not None and top.kind is Kind.SINGLE:
+    if top is not None and top.kind is _KIND_SINGLE:
         plain: list[Combo] = []
         _singles(h, top, plain)
     else:
@@ -520,7 +536,7 @@ def plays_for_hand(hand: Sequence[Card], top: Combo | None, *, on_turn: bool = T
 def _position(view: TichuView) -> tuple[bool, bool] | None:
     """(on_turn, bombs_allowed) for the viewing seat, or None if it may not play."""
     seat = view.seat
-    if seat is None or view.phase is not Phase.PLAY or not view.hand:
+    if seat is None or view.phase is not _PHASE_PLAY or not view.hand:
         return None
     if view.turn == seat:
         return True, True
@@ -539,7 +555,7 @@ def legal_plays(view: TichuView) -> list[Combo]:
     # (_position inlined: this and play_options run for every decision)
     seat = view.seat
     hand = view.hand
-    if seat is None or view.phase is not Phase.PLAY or not hand:
+    if seat is None or view.phase is not _PHASE_PLAY or not hand:
         return []
     trick = view.trick
     if view.turn == seat:
@@ -555,7 +571,7 @@ def play_options(view: TichuView) -> tuple[list[Combo], bool]:
     """:func:`legal_plays` and :func:`can_pass` in one call."""
     seat = view.seat
     hand = view.hand
-    if seat is None or view.phase is not Phase.PLAY or not hand:
+    if seat is None or view.phase is not _PHASE_PLAY or not hand:
         return [], False
     trick = view.trick
     if view.turn == seat:
@@ -583,7 +599,7 @@ def can_call_tichu(view: TichuView) -> bool:
     seat = view.seat
     return (
         seat is not None
-        and view.phase in (Phase.EXCHANGE, Phase.PLAY)
+        and view.phase in (_PHASE_EXCHANGE, _PHASE_PLAY)
         and view.calls[seat] is None
         and not view.has_played[seat]
     )
@@ -592,7 +608,7 @@ def can_call_tichu(view: TichuView) -> bool:
 def gift_targets(view: TichuView) -> tuple[int, ...]:
     """The seats the viewing seat may give the Dragon trick to (empty if none)."""
     seat = view.seat
-    if seat is None or view.phase is not Phase.GIFT or view.turn != seat:
+    if seat is None or view.phase is not _PHASE_GIFT or view.turn != seat:
         return ()
     return view.opponents(seat)
 
