@@ -423,7 +423,7 @@ class TichuGame(CheckedGame[Action]):
         if not hand:
             raise SeatOutError("this seat has no cards left")
         cards = action.cards
-        if len(set(cards)) != len(cards):
+        if len(cards) > 1 and len(set(cards)) != len(cards):
             raise DuplicateCardError("a card is named twice")
         for c in cards:
             if c not in hand:
@@ -650,7 +650,10 @@ class TichuGame(CheckedGame[Action]):
         if len(self.out) >= self.n_seats - 1:
             return self._end_deal(_replace(done, trick_taken_by=winner))
         self.turn = self._lead_from(winner)
-        return _replace(done, trick_taken_by=winner, lead=self.turn)
+        # (the common case: _replace(done, trick_taken_by=winner, lead=self.turn), written out)
+        return Applied(done.action, done.combo, done.out_of_turn, done.wish_fulfilled,
+                       done.went_out, winner, done.trick_given_to, self.turn, done.exchange_done,
+                       done.deal_result, done.winner)
 
     def _apply_gift(self, action: Gift) -> Applied:
         self._take(action.to, self.gift_cards)
