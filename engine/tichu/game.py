@@ -153,8 +153,9 @@ class TichuGame(CheckedGame[Action]):
         self.deal_log: list[tuple[tuple[tuple[Card, ...], ...], list[Action]]] = []
         """Per deal: the hands as dealt and the actions applied in it."""
         self._views: dict[int | None, TichuView] = {}
-        self._shared: tuple[Any, ...] | None = None
-        self._slow: tuple[tuple[object, ...], ...] | None = None
+        self._passed_tuple: tuple[bool, ...] | None = None
+        """The view's ``passed`` (the one tuple every action changes), or None."""
+        self._slow: tuple[tuple[Any, ...], ...] | None = None
         self._mid: tuple[tuple[Any, ...], ...] | None = None
         self._start_deal(hands, dealer)
 
@@ -278,11 +279,17 @@ class TichuGame(CheckedGame[Action]):
             return cached
         if seat is not None and not 0 <= seat < self.n_seats:
             raise BadSeatError(f"no seat {seat}")
-        shared = self._shared
-        if shared is None:
-            shared = self._shared = self._public_fields()
-        (grand_decided, calls, has_played, exchanged, out, scores, history, bombs, counts, trick,
-         trick_points, passed) = shared
+        slow = self._slow
+        if slow is None:
+            slow = self._slow_fields()
+        grand_decided, calls, has_played, exchanged, out, scores, history, bombs = slow
+        mid = self._mid
+        if mid is None:
+            mid = self._mid_fields()
+        counts, trick, trick_points = mid
+        passed = self._passed_tuple
+        if passed is None:
+            passed = self._passed_tuple = tuple(self.passed)
         phase = self.phase
         packet = self.grand_packet
         if seat is None:
@@ -308,28 +315,29 @@ class TichuGame(CheckedGame[Action]):
     def touch(self) -> None:
         """Forget the views built so far (after editing the game's fields directly)."""
         self._views = {}
-        self._shared = None
+        self._passed_tuple = None
         self._slow = None
         self._mid = None
 
-    def _public_fields(self) -> tuple[Any, ...]:
-        """The tuples every seat's view shares (the plain fields are read as they are)."""
-        slow = self._slow
-        if slow is None:
-            slow = self._slow = (
-                tuple(self.grand_decided), tuple(self.calls), tuple(self.has_played),
-                tuple([g is not None for g in self.gives]), tuple(self.out), tuple(self.scores),
-                tuple(self.history), tuple(self.bombs_played))
-        mid = self._mid
-        if mid is None:
-            if self.phase is _PHASE_GRAND:
-                packet = self.grand_packet
-                counts = tuple([len(h) if self.grand_decided[s] else packet
-                                for s, h in enumerate(self.hands)])
-            else:
-                counts = tuple(map(len, self.hands))
-            mid = self._mid = (counts, tuple(self.trick), tuple(self.won_points))
-        return (*slow, *mid, tuple(self.passed))
+    def _slow_fields(self) -> tuple[tuple[Any, ...], ...]:
+        """The view tuples that change least (kept by passes and most plays)."""
+        slow = self._slow = (
+            tuple(self.grand_decided), tuple(self.calls), tuple(self.has_played),
+            tuple([g is not None for g in self.gives]), tuple(self.out), tuple(self.scores),
+            tuple(self.history), tuple(self.bombs_played))
+        return slow
+
+    def _mid_fields(self) -> tuple[tuple[Any, ...], ...]:
+        """The hand counts, the trick and the points taken as view tuples (kept by a
+        pass that leaves the trick open)."""
+        if self.phase is _PHASE_GRAND:
+            packet = self.grand_packet
+            counts = tuple([len(h) if self.grand_decided[s] else packet
+                            for s, h in enumerate(self.hands)])
+        else:
+            counts = tuple(map(len, self.hands))
+        mid = self._mid = (counts, tuple(self.trick), tuple(self.won_points))
+        return mid
 
     # ---------------------------------------------------------------- checks
     def _check_seat(self, seat: int) -> None:
@@ -517,7 +525,7 @@ class TichuGame(CheckedGame[Action]):
         combo = self.check(action)
         kind = type(action)
         self._views = {}
-        self._shared = None
+        self._passed_tuple = None
         # A pass keeps the calls, exchange, seats out, scores, history and bombs
         # (unless the deal ends, which touches again), and the hands, the trick and
         # the points taken (unless it ends the trick: _apply_pass drops them). A
