@@ -1,6 +1,7 @@
 """Engine speed: the table of issue 16 (legal plays and a random deal, against the
-figures quoted for frohlfing/tichu), a six-player deal, a random Chinois round and
-Tysiacha deal played out, and a whole game replayed.
+figures quoted for frohlfing/tichu), a six-player deal, a random Chinois game and
+13-card deal and a Tysiacha deal played out, and a whole game replayed (deals and
+replays timed in process CPU time).
 
 Run ``make bench`` (or ``python -m tools.bench_engine``). Figures are printed,
 never asserted: timing tests flake, benchmarks don't.
@@ -17,7 +18,10 @@ from dataclasses import replace
 
 from engine.cards import parse_cards
 from engine.chinois import ai as chinois_ai
+from engine.chinois.deal import seeded_deal as chinois_deal
+from engine.chinois.game import ChinoisGame
 from engine.chinois.selfplay import play_game as play_chinois_game
+from engine.chinois.selfplay import play_round as play_chinois_round
 from engine.replay import run_replay
 from engine.tichu.ai import EasyPlayer
 from engine.tichu.ai.selfplay import play_deal, play_game
@@ -57,7 +61,7 @@ def _percentile(values: list[float], q: float) -> float:
 
 def _view(hand: list[int], top_cards: str | None) -> TichuView:
     game = TichuGame(seed=0)
-    trick = ()
+    trick: tuple[TrickPlay, ...] = ()
     if top_cards:
         combo = readings(parse_cards(top_cards.split()))[0]
         trick = (TrickPlay(1, combo),)
@@ -167,6 +171,26 @@ def bench_chinois(games: int = 30) -> None:
           f" {per_round:.2f} ms a round)")
 
 
+def bench_chinois_deal(deals: int = 300, round_: int = 13) -> None:
+    """One Chinois deal of 13 cards each (round 13: the whole deck, bids and 13
+    tricks) played out by random players."""
+    players = [chinois_ai.EasyPlayer()] * 4
+    times = []
+    actions = []
+    for seed in range(deals):
+        best = float("inf")
+        for _ in range(REPEATS):
+            game = ChinoisGame(deal=chinois_deal(seed, round_))
+            rng = random.Random(seed)
+            start = time.process_time()
+            play_chinois_round(game, players, rng)
+            best = min(best, (time.process_time() - start) * 1e3)
+        times.append(best)
+        actions.append(len(game.actions))
+    print(f"{'random Chinois 13-card deal played out':40s} median {statistics.median(times):7.2f} ms"
+          f"   p90 {_percentile(times, 0.9):7.2f} ms   (mean {statistics.mean(actions):.0f} actions)")
+
+
 def bench_tysiacha(deals: int = 300) -> None:
     players = [tysiacha_ai.EasyPlayer()] * 3
     times = []
@@ -191,9 +215,9 @@ def bench_replay() -> None:
     actions = sum(len(d["actions"]) for d in data["deals"])
     times = []
     for _ in range(5):
-        start = time.perf_counter()
+        start = time.process_time()
         out = run_replay(data)
-        times.append((time.perf_counter() - start) * 1e3)
+        times.append((time.process_time() - start) * 1e3)
     assert out["winner"] == game.winner
     print(f"replay of a {max(game.scores)}-point game ({len(game.history)} deals, {actions} actions)"
           f"  median {statistics.median(times):7.1f} ms")
@@ -203,6 +227,7 @@ def main() -> None:
     bench_table()
     bench_six()
     bench_chinois()
+    bench_chinois_deal()
     bench_tysiacha()
     bench_replay()
 

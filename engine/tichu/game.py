@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Card, shuffled
@@ -34,7 +34,7 @@ from engine.errors import (
     NotYourTurnError,
     WrongPhaseError,
 )
-from engine.fastinit import fast_init
+from engine.fastinit import fast_init, fast_new
 from engine.tichu.actions import (
     Action,
     CallTichu,
@@ -46,7 +46,7 @@ from engine.tichu.actions import (
     Play,
 )
 from engine.tichu.cards import DECK, DOG, DRAGON, MAHJONG, POINTS, RANK
-from engine.tichu.combos import ACE, Combo, Kind, beats, readings
+from engine.tichu.combos import ACE, BOMB_KINDS, Combo, Kind, beats, readings
 from engine.tichu.errors import (
     AlreadyCalledError,
     AlreadyPlayedError,
@@ -64,7 +64,7 @@ from engine.tichu.errors import (
     SeatOutError,
     WishMustBePlayedError,
 )
-from engine.tichu.legal import analyse_hand
+from engine.tichu.legal import analysis
 from engine.tichu.view import Call, DealResult, Phase, TichuView, TrickPlay, exchange_targets
 
 SEAT_COUNTS = (4, 6)
@@ -79,6 +79,16 @@ SWEEP_POINTS = {4: DOUBLE_VICTORY_POINTS, 6: TRIPLE_VICTORY_POINTS}
 """Card points of a double (4 players) or triple (6 players) victory."""
 DEFAULT_DEALER = 5
 """Six players: the first deal's dealer when the game has no seed (the replay default)."""
+
+# Enum members read on hot paths: a module name is read much faster than a
+# member through its class (Python 3.11).
+_PHASE_GRAND = Phase.GRAND
+_PHASE_EXCHANGE = Phase.EXCHANGE
+_PHASE_PLAY = Phase.PLAY
+_PHASE_GIFT = Phase.GIFT
+_PHASE_DEAL_OVER = Phase.DEAL_OVER
+_PHASE_GAME_OVER = Phase.GAME_OVER
+_KIND_DOG = Kind.DOG
 
 
 @fast_init
@@ -143,8 +153,10 @@ class TichuGame(CheckedGame[Action]):
         self.deal_log: list[tuple[tuple[tuple[Card, ...], ...], list[Action]]] = []
         """Per deal: the hands as dealt and the actions applied in it."""
         self._views: dict[int | None, TichuView] = {}
-        self._shared: tuple[object, ...] | None = None
-        self._slow: tuple[tuple[object, ...], ...] | None = None
+        self._passed_tuple: tuple[bool, ...] | None = None
+        """The view's ``passed`` (the one tuple every action changes), or None."""
+        self._slow: tuple[tuple[Any, ...], ...] | None = None
+        self._mid: tuple[tuple[Any, ...], ...] | None = None
         self._start_deal(hands, dealer)
 
     # ----------------------------------------------------------------- deals
@@ -173,9 +185,9 @@ class TichuGame(CheckedGame[Action]):
                   dealer: int | None = None) -> None:
         """Start the next deal once the current one is over (six players: the dealer
         moves one seat on, unless ``dealer`` is given)."""
-        if self.phase is Phase.GAME_OVER:
+        if self.phase is _PHASE_GAME_OVER:
             raise GameOverError("the game is over")
-        if self.phase is not Phase.DEAL_OVER:
+        if self.phase is not _PHASE_DEAL_OVER:
             raise WrongPhaseError("the current deal is not over")
         if self.n_seats == 4:
             if dealer is not None:
@@ -200,7 +212,7 @@ class TichuGame(CheckedGame[Action]):
         self.dealt: list[tuple[Card, ...]] = [tuple(h) for h in dealt]
         self.deal_log.append((tuple(self.dealt), []))
         self.hands: list[list[Card]] = dealt
-        self.phase = Phase.GRAND
+        self.phase = _PHASE_GRAND
         self.turn: int | None = None
         self.grand_decided = [False] * n
         self.calls: list[Call | None] = [None] * n
@@ -267,60 +279,65 @@ class TichuGame(CheckedGame[Action]):
             return cached
         if seat is not None and not 0 <= seat < self.n_seats:
             raise BadSeatError(f"no seat {seat}")
-        shared = self._shared
-        if shared is None:
-            shared = self._shared = self._public_fields()
+        slow = self._slow
+        if slow is None:
+            slow = self._slow_fields()
+        grand_decided, calls, has_played, exchanged, out, scores, history, bombs = slow
+        mid = self._mid
+        if mid is None:
+            mid = self._mid_fields()
+        counts, trick, trick_points = mid
+        passed = self._passed_tuple
+        if passed is None:
+            passed = self._passed_tuple = tuple(self.passed)
+        phase = self.phase
         packet = self.grand_packet
         if seat is None:
             hand: tuple[Card, ...] = ()
             given: dict[int, Card] = {}
             received: dict[int, Card] = {}
         else:
-            if self.phase is Phase.GRAND and not self.grand_decided[seat]:
+            if phase is _PHASE_GRAND and not grand_decided[seat]:
                 hand = self.dealt[seat][:packet]
             else:
                 hand = tuple(self.hands[seat])
-            given = dict(self.gives[seat] or {})
+            gives = self.gives[seat]
+            given = {} if gives is None else dict(gives)
             received = dict(self.received[seat])
-        view = _new_view(seat, hand, given, received, *shared)
+        view = _new_view(seat, self.n_seats, phase, self.deal_number, self.turn, hand, counts,
+                         grand_decided, calls, has_played, exchanged, given, received, trick,
+                         passed, self.wish, out, trick_points, scores, self.target, history,
+                         self.winner, bombs, self.last_trick, self.last_trick_taker, self.dealer,
+                         packet)
         self._views[seat] = view
         return view
 
     def touch(self) -> None:
         """Forget the views built so far (after editing the game's fields directly)."""
         self._views = {}
-        self._shared = None
+        self._passed_tuple = None
         self._slow = None
+        self._mid = None
 
-    def _touch_pass(self) -> None:
-        """Forget the views before a pass: the calls, exchange, seats out, scores,
-        history and bombs stay as they were unless the deal ends (which calls
-        :meth:`touch` again)."""
-        self._views = {}
-        self._shared = None
+    def _slow_fields(self) -> tuple[tuple[Any, ...], ...]:
+        """The view tuples that change least (kept by passes and most plays)."""
+        slow = self._slow = (
+            tuple(self.grand_decided), tuple(self.calls), tuple(self.has_played),
+            tuple([g is not None for g in self.gives]), tuple(self.out), tuple(self.scores),
+            tuple(self.history), tuple(self.bombs_played))
+        return slow
 
-    def _public_fields(self) -> tuple[object, ...]:
-        """The fields every seat's view shares, in :data:`_SHARED_FIELDS` order."""
-        packet = self.grand_packet
-        if self.phase is Phase.GRAND:
-            counts = tuple(len(h) if self.grand_decided[s] else packet
-                           for s, h in enumerate(self.hands))
+    def _mid_fields(self) -> tuple[tuple[Any, ...], ...]:
+        """The hand counts, the trick and the points taken as view tuples (kept by a
+        pass that leaves the trick open)."""
+        if self.phase is _PHASE_GRAND:
+            packet = self.grand_packet
+            counts = tuple([len(h) if self.grand_decided[s] else packet
+                            for s, h in enumerate(self.hands)])
         else:
             counts = tuple(map(len, self.hands))
-        slow = self._slow
-        if slow is None:
-            slow = self._slow = (
-                tuple(self.grand_decided), tuple(self.calls), tuple(self.has_played),
-                tuple(g is not None for g in self.gives), tuple(self.out), tuple(self.scores),
-                tuple(self.history), tuple(self.bombs_played))
-        grand_decided, calls, has_played, exchanged, out, scores, history, bombs = slow
-        return (
-            self.n_seats, self.phase, self.deal_number, self.turn, counts,
-            grand_decided, calls, has_played, exchanged, tuple(self.trick), tuple(self.passed),
-            self.wish, out, tuple(self.won_points), scores,
-            self.target, history, self.winner, bombs,
-            self.last_trick, self.last_trick_taker, self.dealer, packet,
-        )
+        mid = self._mid = (counts, tuple(self.trick), tuple(self.won_points))
+        return mid
 
     # ---------------------------------------------------------------- checks
     def _check_seat(self, seat: int) -> None:
@@ -328,9 +345,9 @@ class TichuGame(CheckedGame[Action]):
             raise BadSeatError(f"no seat {seat!r}")
 
     def _check_live(self) -> None:
-        if self.phase is Phase.GAME_OVER:
+        if self.phase is _PHASE_GAME_OVER:
             raise GameOverError("the game is over")
-        if self.phase is Phase.DEAL_OVER:
+        if self.phase is _PHASE_DEAL_OVER:
             raise DealOverError("the deal is over")
 
     def _check_phase(self, *phases: Phase) -> None:
@@ -341,15 +358,22 @@ class TichuGame(CheckedGame[Action]):
     def check(self, action: Action) -> Combo | None:
         """Raise the :class:`EngineError` that ``action`` would meet, else return
         the combination a play would be read as (None for other actions)."""
-        self._check_seat(action.seat)
         seat = action.seat
+        if type(seat) is not int or not 0 <= seat < self.n_seats:
+            self._check_seat(seat)
+        kind = type(action)
+        if kind is Pass:
+            self._check_pass(seat)
+            return None
+        if kind is Play:
+            return self._check_play(action)  # type: ignore[arg-type]
         if isinstance(action, (GrandTichu, DeclineGrand)):
-            self._check_phase(Phase.GRAND)
+            self._check_phase(_PHASE_GRAND)
             if self.grand_decided[seat]:
                 raise AlreadyDecidedError("this seat has already decided on Grand Tichu")
             return None
         if isinstance(action, CallTichu):
-            self._check_phase(Phase.EXCHANGE, Phase.PLAY)
+            self._check_phase(_PHASE_EXCHANGE, _PHASE_PLAY)
             if self.calls[seat] is not None:
                 raise AlreadyCalledError("this seat has already called")
             if self.has_played[seat]:
@@ -364,7 +388,7 @@ class TichuGame(CheckedGame[Action]):
             self._check_pass(seat)
             return None
         if isinstance(action, Gift):
-            self._check_phase(Phase.GIFT)
+            self._check_phase(_PHASE_GIFT)
             if seat != self.turn:
                 raise NotYourTurnError("only the Dragon's winner gives the trick away")
             if not isinstance(action.to, int) or action.to not in range(self.n_seats) or \
@@ -374,7 +398,7 @@ class TichuGame(CheckedGame[Action]):
         raise BadActionError(f"unknown action {action!r}")
 
     def _check_exchange(self, action: Exchange) -> None:
-        self._check_phase(Phase.EXCHANGE)
+        self._check_phase(_PHASE_EXCHANGE)
         seat = action.seat
         if self.gives[seat] is not None:
             raise AlreadyDecidedError("this seat has already given its cards")
@@ -397,16 +421,17 @@ class TichuGame(CheckedGame[Action]):
         """Whether the open wish obliges ``seat`` (on its turn) to play the wished rank."""
         if self.wish is None:
             return False
-        return analyse_hand(self.hands[seat], self.top, wish=self.wish)[2]
+        return analysis(self.hands[seat], self.top, True, self.wish, True)[2]
 
     def _check_play(self, action: Play) -> Combo:
-        self._check_phase(Phase.PLAY)
+        if self.phase is not _PHASE_PLAY:
+            self._check_phase(_PHASE_PLAY)
         seat = action.seat
         hand = self.hands[seat]
         if not hand:
             raise SeatOutError("this seat has no cards left")
         cards = action.cards
-        if len(set(cards)) != len(cards):
+        if len(cards) > 1 and len(set(cards)) != len(cards):
             raise DuplicateCardError("a card is named twice")
         for c in cards:
             if c not in hand:
@@ -440,14 +465,16 @@ class TichuGame(CheckedGame[Action]):
             if not beats(bombs[0], top):
                 raise DoesNotBeatError("this bomb does not beat the one on the table")
             return bombs[0]
-        combo = next((o for o in options if beats(o, top)), None)
-        if combo is None:
-            if options[0].kind is Kind.DOG:
+        for combo in options:
+            if beats(combo, top):
+                break
+        else:
+            if options[0].kind is _KIND_DOG:
                 raise DogOnlyOnLeadError("the Dog may only be led")
             raise DoesNotBeatError("this does not beat the combination on the table")
-        if combo.kind is Kind.DOG:
+        if combo.kind is _KIND_DOG:
             self._check_dog_target(seat, action.to)
-        if not combo.is_bomb and self.wish is not None and \
+        if self.wish is not None and combo.kind not in BOMB_KINDS and \
                 not any(RANK[c] == self.wish for c in cards) and self._wish_binds(seat):
             raise WishMustBePlayedError("the wished rank must be played")
         return combo
@@ -480,7 +507,8 @@ class TichuGame(CheckedGame[Action]):
         return self.next_with_cards(seat)
 
     def _check_pass(self, seat: int) -> None:
-        self._check_phase(Phase.PLAY)
+        if self.phase is not _PHASE_PLAY:
+            self._check_phase(_PHASE_PLAY)
         if not self.hands[seat]:
             raise SeatOutError("this seat has no cards left")
         if seat != self.turn:
@@ -495,19 +523,30 @@ class TichuGame(CheckedGame[Action]):
         """Check ``action`` and carry it out; raises :class:`EngineError` and changes
         nothing if it is refused."""
         combo = self.check(action)
-        if type(action) is Pass:
-            self._touch_pass()
-        else:
-            self.touch()
+        kind = type(action)
+        self._views = {}
+        self._passed_tuple = None
+        # A pass keeps the calls, exchange, seats out, scores, history and bombs
+        # (unless the deal ends, which touches again), and the hands, the trick and
+        # the points taken (unless it ends the trick: _apply_pass drops them). A
+        # play keeps the first group unless it changes (see _apply_play).
+        if kind is not Pass:
+            self._mid = None
+            if kind is not Play:
+                self._slow = None
         self.actions.append(action)
         self.deal_log[-1][1].append(action)
+        if kind is Pass:
+            return self._apply_pass(action)  # type: ignore[arg-type]
+        if kind is Play:
+            return self._apply_play(action, combo)  # type: ignore[arg-type]
         seat = action.seat
         if isinstance(action, (GrandTichu, DeclineGrand)):
             self.grand_decided[seat] = True
             if isinstance(action, GrandTichu):
                 self.calls[seat] = Call.GRAND_TICHU
             if all(self.grand_decided):
-                self.phase = Phase.EXCHANGE
+                self.phase = _PHASE_EXCHANGE
             return Applied(action)
         if isinstance(action, CallTichu):
             self.calls[seat] = Call.TICHU
@@ -535,7 +574,7 @@ class TichuGame(CheckedGame[Action]):
             for target, c in given.items():
                 self.hands[target].append(c)
                 self.received[target][giver] = c
-        self.phase = Phase.PLAY
+        self.phase = _PHASE_PLAY
         self.turn = next(s for s, h in enumerate(self.hands) if MAHJONG in h)
         return Applied(action, exchange_done=True, lead=self.turn)
 
@@ -544,11 +583,16 @@ class TichuGame(CheckedGame[Action]):
         hand = self.hands[seat]
         for c in action.cards:
             hand.remove(c)
-        self.has_played[seat] = True
+        if not self.has_played[seat]:
+            self.has_played[seat] = True
+            self._slow = None
         out_of_turn = seat != self.turn
-        if combo.is_bomb:
+        kind = combo.kind
+        if kind in BOMB_KINDS:
             self.bombs_played[seat] += 1
-        fulfilled = self.wish is not None and any(RANK[c] == self.wish for c in combo.cards)
+            self._slow = None
+        wish = self.wish
+        fulfilled = wish is not None and any(RANK[c] == wish for c in combo.cards)
         if fulfilled:
             self.wish = None
         if MAHJONG in combo.cards:
@@ -556,8 +600,9 @@ class TichuGame(CheckedGame[Action]):
         went_out = not hand
         if went_out:
             self.out.append(seat)
+            self._slow = None
         self.dog_led = False
-        if combo.kind is Kind.DOG:
+        if kind is _KIND_DOG:
             self._take(seat, [DOG])
             self.dog_led = True
             result = self._maybe_end_deal(action, combo, went_out=went_out)
@@ -566,8 +611,9 @@ class TichuGame(CheckedGame[Action]):
             self.turn = self._dog_lead(seat, action.to)
             return Applied(action, combo, went_out=went_out, lead=self.turn)
         self.trick.append(TrickPlay(seat, combo, out_of_turn))
-        self.passed = [False] * self.n_seats
-        if self._sweep() is not None:
+        n = self.n_seats
+        self.passed = [False] * n
+        if len(self.out) >= n // 2 and self._sweep() is not None:
             return self._end_deal(Applied(action, combo, out_of_turn, fulfilled, went_out))
         if went_out and len(self.out) == self.n_seats - 1:
             # The third (fifth) seat out takes its last trick, and gives it if the
@@ -585,8 +631,13 @@ class TichuGame(CheckedGame[Action]):
         seat = action.seat
         self.passed[seat] = True
         owner = self.trick[-1].seat
-        waiting = [s for s in range(self.n_seats) if s != owner and self.hands[s] and not self.passed[s]]
-        if not waiting:
+        hands = self.hands
+        passed = self.passed
+        for s in range(self.n_seats):
+            if s != owner and hands[s] and not passed[s]:
+                break  # someone may still play on the trick
+        else:
+            self._mid = None
             return self._take_trick(Applied(action))
         self.turn = self.next_with_cards(seat)
         return Applied(action)
@@ -600,19 +651,22 @@ class TichuGame(CheckedGame[Action]):
         self.passed = [False] * self.n_seats
         if dragon:
             self.gift_cards = cards
-            self.phase = Phase.GIFT
+            self.phase = _PHASE_GIFT
             self.turn = winner
             return _replace(done, trick_taken_by=winner)
         self._take(winner, cards)
         if len(self.out) >= self.n_seats - 1:
             return self._end_deal(_replace(done, trick_taken_by=winner))
         self.turn = self._lead_from(winner)
-        return _replace(done, trick_taken_by=winner, lead=self.turn)
+        # (the common case: _replace(done, trick_taken_by=winner, lead=self.turn), written out)
+        return Applied(done.action, done.combo, done.out_of_turn, done.wish_fulfilled,
+                       done.went_out, winner, done.trick_given_to, self.turn, done.exchange_done,
+                       done.deal_result, done.winner)
 
     def _apply_gift(self, action: Gift) -> Applied:
         self._take(action.to, self.gift_cards)
         self.gift_cards = []
-        self.phase = Phase.PLAY
+        self.phase = _PHASE_PLAY
         done = Applied(action, trick_given_to=action.to)
         if len(self.out) >= self.n_seats - 1:
             return self._end_deal(done)
@@ -677,40 +731,26 @@ class TichuGame(CheckedGame[Action]):
         best = max(self.scores)
         if best >= self.target and self.scores.count(best) == 1:
             self.winner = self.scores.index(best)
-            self.phase = Phase.GAME_OVER
+            self.phase = _PHASE_GAME_OVER
         else:
-            self.phase = Phase.DEAL_OVER
+            self.phase = _PHASE_DEAL_OVER
         return _replace(done, deal_result=result, winner=self.winner)
 
 
-_SHARED_FIELDS = (
-    "n_seats", "phase", "deal_number", "turn", "hand_counts", "grand_decided", "calls",
-    "has_played", "exchanged", "trick", "passed", "wish", "out", "trick_points", "scores",
-    "target", "history", "winner", "bombs_played", "last_trick", "last_trick_taker", "dealer",
-    "grand_packet",
-)
+_new_view = fast_new(TichuView)
+"""TichuView(...) with every field in order, built the quick way (a view per action)."""
 
 
-def _new_view(seat: int | None, hand: tuple[Card, ...], given: dict[int, Card],
-              received: dict[int, Card], *shared: Any) -> TichuView:
-    """A view from the seat's own fields and :data:`_SHARED_FIELDS` in order."""
-    (n_seats, phase, deal_number, turn, hand_counts, grand_decided, calls, has_played,
-     exchanged, trick, passed, wish, out, trick_points, scores, target, history, winner,
-     bombs_played, last_trick, last_trick_taker, dealer, grand_packet) = shared
-    return TichuView(seat, n_seats, phase, deal_number, turn, hand, hand_counts, grand_decided,
-                     calls, has_played, exchanged, given, received, trick, passed, wish, out,
-                     trick_points, scores, target, history, winner, bombs_played, last_trick,
-                     last_trick_taker, dealer, grand_packet)
-
-
-_APPLIED_FIELDS = tuple(f.name for f in fields(Applied))
-
-
-def _replace(done: Applied, **changes: object) -> Applied:
-    """``dataclasses.replace`` without its per-call field inspection."""
-    values = {name: getattr(done, name) for name in _APPLIED_FIELDS}
-    values.update(changes)
-    return Applied(**values)
+def _replace(done: Applied, **changes: Any) -> Applied:
+    """``dataclasses.replace`` for :class:`Applied`, without its per-call field inspection."""
+    get = changes.get
+    return Applied(
+        get("action", done.action), get("combo", done.combo),
+        get("out_of_turn", done.out_of_turn), get("wish_fulfilled", done.wish_fulfilled),
+        get("went_out", done.went_out), get("trick_taken_by", done.trick_taken_by),
+        get("trick_given_to", done.trick_given_to), get("lead", done.lead),
+        get("exchange_done", done.exchange_done), get("deal_result", done.deal_result),
+        get("winner", done.winner))
 
 
 def hand_sizes(n_seats: int, dealer: int | None = None) -> list[int]:

@@ -15,16 +15,32 @@ from itertools import combinations, product
 from engine.cards import Card
 from engine.tichu.cards import DECK as _CARD
 from engine.tichu.cards import DOG, DRAGON, MAHJONG, PHOENIX, RANK
-from engine.tichu.combos import ACE, DRAGON_RANK, Combo, Kind, bomb_strength
+from engine.tichu.combos import ACE, BOMB_KINDS, DRAGON_RANK, Combo, Kind, bomb_strength
 from engine.tichu.view import Phase, TichuView
 
-_PAIR_SETS = [(Kind.PAIR, 2), (Kind.TRIPLE, 3)]
+# Enum members read on hot paths: a module name is read much faster than a
+# member through its class (Python 3.11).
+_PHASE_EXCHANGE = Phase.EXCHANGE
+_PHASE_PLAY = Phase.PLAY
+_PHASE_GIFT = Phase.GIFT
+_KIND_SINGLE = Kind.SINGLE
+_KIND_PAIR = Kind.PAIR
+_KIND_STAIRS = Kind.STAIRS
+_KIND_TRIPLE = Kind.TRIPLE
+_KIND_FULL_HOUSE = Kind.FULL_HOUSE
+_KIND_STRAIGHT = Kind.STRAIGHT
+_KIND_DOG = Kind.DOG
+_KIND_FOUR_BOMB = Kind.FOUR_BOMB
+_KIND_STRAIGHT_FLUSH = Kind.STRAIGHT_FLUSH
+
+
+_PAIR_SETS = [(_KIND_PAIR, 2), (_KIND_TRIPLE, 3)]
 
 _new = tuple.__new__
 """Combos are built as ``_new(Combo, (kind, rank, length, cards, phoenix))``: the same
 named tuple as ``Combo(...)``, without the keyword-handling constructor (hot path)."""
 _SINGLE, _PAIR, _TRIPLE, _STRAIGHT, _STAIRS, _FULL = (
-    Kind.SINGLE, Kind.PAIR, Kind.TRIPLE, Kind.STRAIGHT, Kind.STAIRS, Kind.FULL_HOUSE)
+    _KIND_SINGLE, _KIND_PAIR, _KIND_TRIPLE, _KIND_STRAIGHT, _KIND_STAIRS, _KIND_FULL_HOUSE)
 _SINGLES: tuple[Combo, ...] = tuple(
     _new(Combo, (_SINGLE, c // 4 + 2, 1, (c,), None)) for c in _CARD[:52])
 """The single of each natural card, built once (combos are immutable)."""
@@ -62,35 +78,43 @@ _MAHJONG_ONLY: tuple[Card, ...] = (_CARD[MAHJONG],)
 _PHOENIX_ONLY: tuple[Card, ...] = (_CARD[PHOENIX],)
 
 
+_RANK_OF = tuple(c // 4 + 2 if c < 52 else 0 for c in range(56))
+"""Per card: its rank 2..14, or 0 for the four special cards."""
+_SUIT_BIT = tuple(1 << (c & 3) if c < 52 else 1 << (c - 52) for c in range(56))
+"""Per card: its suit's bit in its rank's 4-bit set; for a special card its own bit
+(Mahjong, Dog, Phoenix, Dragon) in the spare set at index 0."""
+_SUIT_OF = tuple(c & 3 if c < 52 else 0 for c in range(56))
+_RANK_BIT = tuple(4 << (c >> 2) if c < 52 else 0 for c in range(56))
+"""Per card: its rank's bit in its suit's set of ranks (0 for a special card)."""
+
+
 class _Hand:
     """A hand as bitmasks: the 4-bit set of suits held at each rank, each suit's
     set of ranks, and its special cards flagged. ``by_rank[r]`` lists the cards of
-    rank ``r`` (1: the Mahjong) in suit order, shared from a table."""
+    rank ``r`` (1: the Mahjong) in suit order, shared from a table. The bombs are
+    listed on first use and kept (a hand in :func:`_hand_of`'s cache is asked
+    again with other tops)."""
 
-    __slots__ = ("_by_rank", "dog", "dragon", "mahjong", "nibs", "phoenix", "suit_masks")
+    __slots__ = ("_bombs", "_by_rank", "dog", "dragon", "mahjong", "nibs", "phoenix",
+                 "suit_masks")
 
     def __init__(self, hand: Iterable[Card]) -> None:
-        self.dog = self.dragon = self.mahjong = self.phoenix = False
+        nibs = [0] * (ACE + 1)
         masks = [0, 0, 0, 0]
-        m = 0
+        rank_of, suit_bit, suit_of, rank_bit = _RANK_OF, _SUIT_BIT, _SUIT_OF, _RANK_BIT
         for c in hand:
-            if c < 52:
-                m |= 1 << c
-                masks[c & 3] |= 4 << (c >> 2)
-            elif c == PHOENIX:
-                self.phoenix = True
-            elif c == MAHJONG:
-                self.mahjong = True
-            elif c == DRAGON:
-                self.dragon = True
-            else:
-                self.dog = True
-        nibs = [0, 0, m & 15, m >> 4 & 15, m >> 8 & 15, m >> 12 & 15, m >> 16 & 15,
-                m >> 20 & 15, m >> 24 & 15, m >> 28 & 15, m >> 32 & 15, m >> 36 & 15,
-                m >> 40 & 15, m >> 44 & 15, m >> 48 & 15]
+            nibs[rank_of[c]] |= suit_bit[c]
+            masks[suit_of[c]] |= rank_bit[c]
+        specials = nibs[0]
+        nibs[0] = 0
+        self.mahjong = bool(specials & 1)
+        self.dog = bool(specials & 2)
+        self.phoenix = bool(specials & 4)
+        self.dragon = bool(specials & 8)
         self.nibs = nibs
         self.suit_masks = masks
         self._by_rank: list[tuple[Card, ...]] | None = None
+        self._bombs: list[Combo] | None = None
 
     @property
     def by_rank(self) -> list[tuple[Card, ...]]:
@@ -117,22 +141,37 @@ class _Hand:
         return m0 & m1 & (m2 | m3) | m2 & m3 & (m0 | m1)
 
 
+_DOG_LEAD = Combo(_KIND_DOG, 0, 1, (DOG,))
+_MAHJONG_SINGLE = Combo(_KIND_SINGLE, 1, 1, (MAHJONG,))
+_DRAGON_SINGLE = Combo(_KIND_SINGLE, DRAGON_RANK, 1, (DRAGON,))
+_PHOENIX_SINGLES: dict[float, Combo] = {}
+"""The Phoenix single by its value (half a rank above what it is played on)."""
+
+
+def _phoenix_single(value: float) -> Combo:
+    combo = _PHOENIX_SINGLES.get(value)
+    if combo is None:
+        combo = _PHOENIX_SINGLES[value] = Combo(_KIND_SINGLE, value, 1, (PHOENIX,))
+    return combo
+
+
 def _singles(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
     floor = top.rank if top is not None else 0
     if top is None:
         if h.dog:
-            out.append(Combo(Kind.DOG, 0, 1, (DOG,)))
+            out.append(_DOG_LEAD)
         if h.mahjong:
-            out.append(Combo(Kind.SINGLE, 1, 1, (MAHJONG,)))
+            out.append(_MAHJONG_SINGLE)
     singles = _SINGLES_OF
     nibs = h.nibs
     for r in range(max(2, int(floor) + 1), ACE + 1):
-        if nibs[r]:
-            out.extend(singles[r][nibs[r]])
+        nib = nibs[r]
+        if nib:
+            out += singles[r][nib]
     if h.phoenix and floor < DRAGON_RANK:
-        out.append(Combo(Kind.SINGLE, (floor if top is not None else 1) + 0.5, 1, (PHOENIX,)))
+        out.append(_phoenix_single((floor if top is not None else 1) + 0.5))
     if h.dragon and floor < DRAGON_RANK:
-        out.append(Combo(Kind.SINGLE, DRAGON_RANK, 1, (DRAGON,)))
+        out.append(_DRAGON_SINGLE)
 
 
 _KIND_TABLES = {2: (_PAIRS_OF, _PHOENIX_PAIRS_OF), 3: (_TRIPLES_OF, _PHOENIX_TRIPLES_OF)}
@@ -141,13 +180,17 @@ _KIND_TABLES = {2: (_PAIRS_OF, _PHOENIX_PAIRS_OF), 3: (_TRIPLES_OF, _PHOENIX_TRI
 def _of_a_kind(h: _Hand, kind: Kind, k: int, floor: float, out: list[Combo]) -> None:
     natural, with_phoenix = _KIND_TABLES[k]
     nibs = h.nibs
-    phoenix = h.phoenix
-    for r in range(max(2, int(floor) + 1), ACE + 1):
-        nib = nibs[r]
-        if nib:
-            out.extend(natural[r][nib])
-            if phoenix:
-                out.extend(with_phoenix[r][nib])
+    if h.phoenix:
+        for r in range(max(2, int(floor) + 1), ACE + 1):
+            nib = nibs[r]
+            if nib:
+                out += natural[r][nib]
+                out += with_phoenix[r][nib]
+    else:
+        for r in range(max(2, int(floor) + 1), ACE + 1):
+            nib = nibs[r]
+            if nib:
+                out += natural[r][nib]
 
 
 def _stairs_window(h: _Hand, lo: int, top: int, short_count: int, out: list[Combo]) -> None:
@@ -206,10 +249,10 @@ def _stairs(h: _Hand, pairs: int | None, floor: float, out: list[Combo]) -> None
 
 
 def _full_houses(h: _Hand, floor: float, out: list[Combo]) -> None:
-    by_rank = h.by_rank
     if not h.triples_mask() >> (max(1, int(floor)) + 1) and not (
             h.phoenix and h.rank_masks()[1].bit_count() >= 2):
         return  # no triple above the floor, and no two pairs for the Phoenix
+    by_rank = h.by_rank
     pairs = {r: list(combinations(by_rank[r], 2)) for r in range(2, ACE + 1) if len(by_rank[r]) >= 2}
     for t in range(max(2, int(floor) + 1), ACE + 1):
         if len(by_rank[t]) < 3:
@@ -270,7 +313,10 @@ def _straights(h: _Hand, length: int | None, floor: float, out: list[Combo]) -> 
         if not allowed and not present & present >> 1 & present >> 2 & present >> 3 \
                 & present >> 4:
             return  # no five ranks in a row
+        need = 5 - allowed
         for lo in range(1, ACE - 3):
+            if (present >> lo & 31).bit_count() < need:
+                continue  # every window from lo holds these five ranks: too many missing
             missing = 0
             for top in range(lo, ACE + 1):
                 if not present >> top & 1:
@@ -299,26 +345,30 @@ def may_hold_bomb(hand: Sequence[Card]) -> bool:
     """A cheap test before the full work: four of a rank, or five cards of a suit."""
     if len(hand) < 4:
         return False
-    ranks = [0] * 14
-    suits = [0, 0, 0, 0]
+    masks = [0, 0, 0, 0]
+    suit_of, rank_bit = _SUIT_OF, _RANK_BIT
     for c in hand:
-        if c < 52:
-            ranks[c >> 2] += 1
-            suits[c & 3] += 1
-    return 4 in ranks or max(suits) >= 5
+        masks[suit_of[c]] |= rank_bit[c]
+    m0, m1, m2, m3 = masks
+    return bool(m0 & m1 & m2 & m3) or m0.bit_count() >= 5 or m1.bit_count() >= 5 or \
+        m2.bit_count() >= 5 or m3.bit_count() >= 5
 
 
 _may_hold_bomb = may_hold_bomb
 
 
-def _bombs(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
+def _all_bombs(h: _Hand) -> list[Combo]:
+    """Every bomb of the hand, fours first, listed once per :class:`_Hand`."""
+    found = h._bombs
+    if found is not None:
+        return found
     masks = h.suit_masks
     four = masks[0] & masks[1] & masks[2] & masks[3]
-    found: list[Combo] = []
+    found = []
     while four:
         low = four & -four
         r = low.bit_length() - 1
-        found.append(Combo(Kind.FOUR_BOMB, r, 4, _CARDS_OF[r][15]))
+        found.append(Combo(_KIND_FOUR_BOMB, r, 4, _CARDS_OF[r][15]))
         four ^= low
     for suit, mask in enumerate(masks):
         if not mask & mask >> 1 & mask >> 2 & mask >> 3 & mask >> 4:
@@ -334,9 +384,17 @@ def _bombs(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
             for lo in range(r, end - 3):
                 for hi in range(lo + 4, end + 1):
                     cards = tuple(_CARD[(x - 2) * 4 + suit] for x in range(lo, hi + 1))
-                    found.append(Combo(Kind.STRAIGHT_FLUSH, hi, hi - lo + 1, cards))
+                    found.append(Combo(_KIND_STRAIGHT_FLUSH, hi, hi - lo + 1, cards))
             r = end + 1
-    if top is None or not top.is_bomb:
+    h._bombs = found
+    return found
+
+
+def _bombs(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
+    found = _all_bombs(h)
+    if not found:
+        return
+    if top is None or top.kind not in BOMB_KINDS:
         out.extend(found)
     else:
         strength = bomb_strength(top)
@@ -355,17 +413,17 @@ def _plain_plays(h: _Hand, top: Combo | None) -> list[Combo]:
         _straights(h, None, 0, out)
         return out
     kind = top.kind
-    if kind is Kind.SINGLE:
+    if kind is _KIND_SINGLE:
         _singles(h, top, out)
-    elif kind is Kind.PAIR:
-        _of_a_kind(h, Kind.PAIR, 2, top.rank, out)
-    elif kind is Kind.TRIPLE:
-        _of_a_kind(h, Kind.TRIPLE, 3, top.rank, out)
-    elif kind is Kind.STAIRS:
+    elif kind is _KIND_PAIR:
+        _of_a_kind(h, _KIND_PAIR, 2, top.rank, out)
+    elif kind is _KIND_TRIPLE:
+        _of_a_kind(h, _KIND_TRIPLE, 3, top.rank, out)
+    elif kind is _KIND_STAIRS:
         _stairs(h, top.length // 2, top.rank, out)
-    elif kind is Kind.FULL_HOUSE:
+    elif kind is _KIND_FULL_HOUSE:
         _full_houses(h, top.rank, out)
-    elif kind is Kind.STRAIGHT:
+    elif kind is _KIND_STRAIGHT:
         _straights(h, top.length, top.rank, out)
     return out
 
@@ -381,16 +439,28 @@ def analyse_hand(hand: Sequence[Card], top: Combo | None, *, on_turn: bool = Tru
     play contains one) keeps only the plays holding such a card, plus every
     bomb, and may not pass.
     """
+    plays, may_pass, bound = analysis(hand, top, on_turn, wish, bombs_allowed)
+    return list(plays), may_pass, bound
+
+
+_NOTHING: tuple[list[Combo], bool, bool] = ([], False, False)
+
+
+def analysis(hand: Sequence[Card], top: Combo | None, on_turn: bool, wish: int | None,
+             bombs_allowed: bool) -> tuple[list[Combo], bool, bool]:
+    """:func:`analyse_hand` without the copy: the answer as kept, shared with later
+    callers (read it, never change it)."""
     if not hand:
-        return [], False, False
+        return _NOTHING
     if not on_turn and not may_hold_bomb(hand):
-        return [], False, False
-    key = (tuple(hand), top, on_turn, wish, bombs_allowed)
+        return _NOTHING
+    cards = hand if type(hand) is tuple else tuple(hand)
+    key = (cards, top, on_turn, wish, bombs_allowed)
     last_key, result = _last[0]
     if key != last_key:
-        result = _analyse(hand, top, on_turn, wish, bombs_allowed)
+        result = _analyse(cards, top, on_turn, wish, bombs_allowed)
         _last[0] = (key, result)  # one assignment: safe if threads share it
-    return list(result[0]), result[1], result[2]
+    return result
 
 
 _Key = tuple[tuple[Card, ...], Combo | None, bool, int | None, bool]
@@ -399,21 +469,60 @@ _last: list[tuple[_Key | None, tuple[list[Combo], bool, bool]]] = [(None, ([], F
 engine's wish check ask about the same position in a row."""
 
 
-def _analyse(hand: Sequence[Card], top: Combo | None, on_turn: bool, wish: int | None,
+_HANDS: dict[tuple[Card, ...], _Hand] = {}
+"""The hands analysed lately (a seat's hand stays the same while it passes, and is
+asked about again on each trick), with what was worked out once for them."""
+HANDS_KEPT = 16
+"""How many hands :data:`_HANDS` keeps before it starts afresh: a table's seats,
+with room to spare."""
+
+
+def _hand_of(cards: tuple[Card, ...]) -> _Hand:
+    h = _HANDS.get(cards)
+    if h is None:
+        if len(_HANDS) >= HANDS_KEPT:
+            _HANDS.clear()
+        h = _HANDS[cards] = _Hand(cards)
+    return h
+
+
+def _analyse(hand: tuple[Card, ...], top: Combo | None, on_turn: bool, wish: int | None,
              bombs_allowed: bool) -> tuple[list[Combo], bool, bool]:
-    h = _Hand(hand)
-    bombs: list[Combo] = []
+    # (_hand_of, _bombs and the single's branch of _plain_plays written out: this
+    # runs for every decision)
+    h = _HANDS.get(hand)
+    if h is None:
+        if len(_HANDS) >= HANDS_KEPT:
+            _HANDS.clear()
+        h = _HANDS[hand] = _Hand(hand)
+    bombs: list[Combo] = _NO_BOMBS
     # (four of a kind and straight flushes read from the suit bitmasks)
     if bombs_allowed and len(hand) >= 4:
-        _bombs(h, top, bombs)
+        found = h._bombs
+        if found is None:
+            found = _all_bombs(h)
+        if found:
+            if top is None or top.kind not in BOMB_KINDS:
+                bombs = found
+            else:
+                strength = bomb_strength(top)
+                bombs = [b for b in found if bomb_strength(b) > strength]
     if not on_turn:
-        return bombs, False, False
-    plain = _plain_plays(h, top)
+        return list(bombs), False, False
+    if top is not None and top.kind is _KIND_SINGLE:
+        plain: list[Combo] = []
+        _singles(h, top, plain)
+    else:
+        plain = _plain_plays(h, top)
     if wish is not None and h.nibs[wish]:
         wished = [c for c in plain if any(RANK[x] == wish for x in c.cards)]
         if wished or any(any(RANK[x] == wish for x in b.cards) for b in bombs):
             return wished + bombs, False, True
     return plain + bombs, top is not None, False
+
+
+_NO_BOMBS: list[Combo] = []
+"""Shared empty list (only ever read)."""
 
 
 def plays_for_hand(hand: Sequence[Card], top: Combo | None, *, on_turn: bool = True,
@@ -427,7 +536,7 @@ def plays_for_hand(hand: Sequence[Card], top: Combo | None, *, on_turn: bool = T
 def _position(view: TichuView) -> tuple[bool, bool] | None:
     """(on_turn, bombs_allowed) for the viewing seat, or None if it may not play."""
     seat = view.seat
-    if seat is None or view.phase is not Phase.PLAY or not view.hand:
+    if seat is None or view.phase is not _PHASE_PLAY or not view.hand:
         return None
     if view.turn == seat:
         return True, True
@@ -443,25 +552,37 @@ def legal_plays(view: TichuView) -> list[Combo]:
     those fulfilling the wish where it binds), and every playable bomb. Out of
     turn: the bombs that beat the open trick. Otherwise nothing.
     """
-    position = _position(view)
-    if position is None:
+    # (_position inlined: this and play_options run for every decision)
+    seat = view.seat
+    hand = view.hand
+    if seat is None or view.phase is not _PHASE_PLAY or not hand:
         return []
-    on_turn, bombs_allowed = position
-    plays, _ = plays_for_hand(view.hand, view.top, on_turn=on_turn, wish=view.wish,
-                              bombs_allowed=bombs_allowed)
-    return plays
+    trick = view.trick
+    if view.turn == seat:
+        on_turn = True
+    elif trick:
+        on_turn = False
+    else:
+        return []
+    return list(analysis(hand, trick[-1].combo if trick else None, on_turn, view.wish, True)[0])
 
 
 def play_options(view: TichuView) -> tuple[list[Combo], bool]:
     """:func:`legal_plays` and :func:`can_pass` in one call."""
-    position = _position(view)
-    if position is None:
+    seat = view.seat
+    hand = view.hand
+    if seat is None or view.phase is not _PHASE_PLAY or not hand:
         return [], False
-    on_turn, bombs_allowed = position
-    top = view.top
-    plays, may_pass = plays_for_hand(view.hand, top, on_turn=on_turn, wish=view.wish,
-                                     bombs_allowed=bombs_allowed)
-    return plays, may_pass and on_turn and top is not None
+    trick = view.trick
+    if view.turn == seat:
+        on_turn = True
+    elif trick:
+        on_turn = False
+    else:
+        return [], False
+    top = trick[-1].combo if trick else None
+    plays, may_pass, _ = analysis(hand, top, on_turn, view.wish, True)
+    return list(plays), may_pass and on_turn and top is not None
 
 
 def can_pass(view: TichuView) -> bool:
@@ -478,7 +599,7 @@ def can_call_tichu(view: TichuView) -> bool:
     seat = view.seat
     return (
         seat is not None
-        and view.phase in (Phase.EXCHANGE, Phase.PLAY)
+        and view.phase in (_PHASE_EXCHANGE, _PHASE_PLAY)
         and view.calls[seat] is None
         and not view.has_played[seat]
     )
@@ -487,7 +608,7 @@ def can_call_tichu(view: TichuView) -> bool:
 def gift_targets(view: TichuView) -> tuple[int, ...]:
     """The seats the viewing seat may give the Dragon trick to (empty if none)."""
     seat = view.seat
-    if seat is None or view.phase is not Phase.GIFT or view.turn != seat:
+    if seat is None or view.phase is not _PHASE_GIFT or view.turn != seat:
         return ()
     return view.opponents(seat)
 

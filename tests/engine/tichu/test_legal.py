@@ -121,3 +121,38 @@ def test_play_options_agree_with_legal_plays_and_can_pass() -> None:
         game = TichuGame(seed=21, players=players)
         play_deal(game, [EasyPlayer()] * players, random.Random(3), observe)
     assert checked > 500
+
+
+def test_hands_asked_again_after_others_give_the_same_plays() -> None:
+    """Hands are kept between questions (a seat's hand is asked about on every
+    trick); a hand asked again, before or after the cache starts afresh, with
+    other tops, as a list or a tuple, gives what it gave the first time, and
+    emptying a returned list changes nothing kept."""
+    import random
+
+    from engine.tichu.legal import HANDS_KEPT, analyse_hand
+
+    rng = random.Random(5)
+    tops = [None, *(readings(parse_cards(t.split()))[0] for t in TOPS if t)]
+    hands = [[DECK[c] for c in rng.sample(range(56), rng.randrange(4, 10))]
+             for _ in range(3 * HANDS_KEPT)]
+    first = {}
+    for round_ in range(3):
+        for i, hand in enumerate(hands):
+            for j, top in enumerate(tops):
+                for on_turn in (True, False):
+                    asked = hand if round_ % 2 else tuple(hand)
+                    plays, may_pass, bound = analyse_hand(asked, top, on_turn=on_turn, wish=7)
+                    got = (list(plays), may_pass, bound)
+                    plays.clear()
+                    key = (i, j, on_turn)
+                    if key in first:
+                        assert got == first[key]
+                    else:
+                        first[key] = got
+                        expected = brute_force_plays(hand, top, 7)
+                        if on_turn:
+                            assert {frozenset(p.cards) for p in got[0]} == set(expected)
+                        else:
+                            assert {frozenset(p.cards) for p in got[0]} == {
+                                k for k, v in expected.items() if v.is_bomb}

@@ -75,3 +75,29 @@ def test_views_compare_and_replace_like_dataclasses() -> None:
     assert moved.turn == 2 and moved.hand == view.hand
     with pytest.raises(dataclasses.FrozenInstanceError):
         view.turn = 3  # type: ignore[misc]
+
+
+def test_views_kept_across_passes_match_views_built_afresh() -> None:
+    """A pass keeps the hands, the trick and the points taken of the views before
+    it; after every action of many random deals (four and six seats) the views
+    equal the ones built from scratch."""
+    import random
+
+    from engine.tichu.actions import Action
+    from engine.tichu.ai.selfplay import play_deal
+
+    checked = 0
+
+    def compare(game: TichuGame, seat: int, action: Action, spent: float) -> None:
+        nonlocal checked
+        seats: list[int | None] = [None, *range(game.n_seats)]
+        kept = [game.view(s) for s in seats]
+        game.touch()
+        assert [game.view(s) for s in seats] == kept
+        checked += 1
+
+    for n in (4, 6):
+        for seed in range(25):
+            game = TichuGame(seed=seed, players=n)
+            play_deal(game, [EasyPlayer()] * n, random.Random(seed), compare)
+    assert checked > 5000
