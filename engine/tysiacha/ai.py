@@ -11,8 +11,10 @@ chooses each card by playing the deal out on sampled deals of the unseen cards.
 
 from __future__ import annotations
 
+import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from itertools import combinations
 from typing import Protocol
@@ -62,6 +64,14 @@ PRIKUP_HOPE = 12
 CONCEDE_MARGIN = 10
 RAISE_MARGIN = 25
 WIN_VALUE = 500.0
+"""What the hard player counts a game won (or lost) for, beside the score changes."""
+CONCESSION_RESERVE = 25.0
+"""What the hard player counts a free concession kept for later as worth."""
+RAISE_EDGE = 10.0
+"""How much more a raise must be worth, in the hard player's playouts, than the contract."""
+ENDGAME_CARDS = 3
+"""With this many cards or fewer in hand, the hard player's playouts search the sampled
+deals exactly instead of playing them out with ``normal`` play."""
 """What the hard player counts a game won (or lost) for, beside the score changes."""
 
 
@@ -408,6 +418,75 @@ def _finish(d: _Deal, first: tuple[Card, bool] | None = None) -> None:
     d.trick, d.trump, d.turn = trick, trump, turn
 
 
+def _moves(d: _Deal) -> list[tuple[Card, bool]]:
+    """The seat on turn's legal moves in ``d``; a King or Queen led with its partner in
+    hand, after a trick won, declares the marriage."""
+    hand = d.hands[d.turn]
+    if not d.trick:
+        if not d.tricks[d.turn]:
+            return [(c, False) for c in hand]
+        return [(c, (c >> 2) in (10, 11) and (c ^ 4) in hand) for c in hand]
+    led = d.trick[0][1] & 3
+    legal = [c for c in hand if c & 3 == led]
+    if not legal and d.trump is not None:
+        legal = [c for c in hand if c & 3 == d.trump]
+    return [(c, False) for c in (legal or hand)]
+
+
+def _search(d: _Deal, leaf: Callable[[_Deal], float], alpha: float, beta: float) -> float:
+    """The value of ``d`` (for the soloist, by ``leaf`` at the deal's end) when every seat
+    sees every card: the soloist maximises it, the defenders minimise it. ``d`` is
+    left as it was."""
+    if not d.trick and not d.hands[d.turn]:
+        return leaf(d)
+    maximise = d.turn == d.soloist
+    best = -math.inf if maximise else math.inf
+    for move in _moves(d):
+        value = _search_after(d, move, leaf, alpha, beta)
+        if maximise:
+            best = max(best, value)
+            alpha = max(alpha, value)
+        else:
+            best = min(best, value)
+            beta = min(beta, value)
+        if alpha >= beta:
+            break
+    return best
+
+
+def _search_after(d: _Deal, move: tuple[Card, bool], leaf: Callable[[_Deal], float],
+                  alpha: float, beta: float) -> float:
+    """:func:`_search` after the seat on turn plays ``move``; ``d`` is left as it was."""
+    c, declare = move
+    turn, trump, trick = d.turn, d.trump, d.trick
+    d.hands[turn].remove(c)
+    if declare:
+        d.trump = c & 3
+        d.marr[turn] += MARRIAGE_VALUES[c & 3]
+    d.trick = [*trick, (turn, c)]
+    if len(d.trick) == 3:
+        w, best = d.trick[0]
+        for s, x in d.trick[1:]:
+            if _wins(x, best, d.trump):
+                w, best = s, x
+        won = POINTS[d.trick[0][1]] + POINTS[d.trick[1][1]] + POINTS[d.trick[2][1]]
+        d.tricks[w] += 1
+        d.points[w] += won
+        d.trick = []
+        d.turn = w
+        value = _search(d, leaf, alpha, beta)
+        d.tricks[w] -= 1
+        d.points[w] -= won
+    else:
+        d.turn = d.nxt[turn]
+        value = _search(d, leaf, alpha, beta)
+    if declare:
+        d.marr[turn] -= MARRIAGE_VALUES[c & 3]
+    d.turn, d.trump, d.trick = turn, trump, trick
+    d.hands[turn].append(c)
+    return value
+
+
 class _Sheet:
     """The score sheet as one seat sees it, to value a deal's end: each seat's change
     after the barrel rules, as ``me``'s change less the mean of the others', and a
@@ -455,7 +534,10 @@ class _Sheet:
         earned = {s: 0 if self.barrel[s] is not None else CONCESSION_POINTS
                   for s in self.active}
         earned[soloist] = concession_cost(self.concessions[soloist] + 1)
-        return self.value(earned, soloist)
+        value = self.value(earned, soloist)
+        if soloist == self.me and self.concessions[soloist] < FREE_CONCESSIONS:
+            value -= CONCESSION_RESERVE  # one free concession fewer for later deals
+        return value
 
 
 def _next_seats(view: TysiachaView) -> list[int]:
@@ -613,44 +695,38 @@ class HardPlayer(NormalPlayer):
         holder = max((s for s in view.active if view.bids[s] == view.high_bid),
                      key=lambda s: s != seat)
         others = [s for s in view.active if s != seat]
-        forced = view.bids.count(None) == len(view.bids) - 1 and view.high_bid == MIN_BID \
-            and holder == view.active[0]
         rng = random.Random(hash((view.deal_number, view.hand, view.bids, view.passed)))
         sheet = _Sheet(view, seat)
         unseen = [c for c in DECK if c not in view.hand]
         nxt = _next_seats(view)
         deadline = self._deadline(self.bid_budget_ms)
-        groups = max(1, self.bid_samples // 2)
-        per_group = 3
         bid_value = pass_value = 0.0
-        count = 0
-        for _ in range(groups):
+        for _ in range(max(1, self.bid_samples // 2)):
+            # One prikup, four deals of the rest: two decide whether the soloist would
+            # concede on seeing it, two value the choice (so no luck of the deciding
+            # deals is counted in the value).
             rng.shuffle(unseen)
             prikup = unseen[:3]
             rest = unseen[3:]
-            ten = [*view.hand, *prikup]
-            limit = bid_limit(ten)
-            steps = range(bid, max(bid, limit) + 1, BID_STEP)
-            sums = dict.fromkeys(steps, 0.0)
-            for _ in range(per_group):
+            kept, gifts = _cheap_gifts(view, seat, [*view.hand, *prikup])
+            results = []
+            for _ in range(4):
                 for _ in range(12):
                     rng.shuffle(rest)
                     hands = {others[0]: rest[:7], others[1]: rest[7:]}
-                    if forced or estimate(hands[holder]) + PRIKUP_HOPE >= view.high_bid:
+                    if _plausible(view, hands):
                         break
-                # I take the contract.
-                kept, gifts = _cheap_gifts(view, seat, ten)
                 d = _solo_deal(view, seat, kept, {s: [*h, gifts[s]] for s, h in hands.items()},
                                nxt)
                 _finish(d)
-                for b in steps:
-                    sums[b] += sheet.played(d, b)
-                # I pass: the seat holding the bid takes it.
+                results.append(sheet.played(d, bid))
+                # Had this seat passed, the seat holding the bid would have taken it.
                 pass_value += _normal_soloist(view, sheet, holder, hands[holder], prikup,
                                               {s: (list(view.hand) if s == seat else hands[s])
-                                               for s in view.active if s != holder}, nxt)
-                count += 1
-            bid_value += max(sheet.conceded(seat) * per_group, *sums.values())
+                                               for s in view.active if s != holder}, nxt) / 4
+            concede = sheet.conceded(seat)
+            bid_value += concede if concede > (results[0] + results[1]) / 2 else \
+                (results[2] + results[3]) / 2
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return Bid(seat, bid) if bid_value > pass_value else Pass(seat)
@@ -666,8 +742,9 @@ class HardPlayer(NormalPlayer):
         after = view.active[(view.active.index(seat) + 1) % 3]
         other = next(s for s in view.opponents if s != after)
         cheap = sorted(view.hand, key=lambda c: _keep_value(c, held))[:4]
-        gifts = [((after, x), (other, y)) for a, b in combinations(cheap, 2)
-                 for x, y in ((a, b), (b, a))]
+        # The richer of each two cards goes to the seat after the soloist (see normal).
+        gifts = [((after, y), (other, x)) for a, b in combinations(cheap, 2)
+                 for x, y in [sorted((a, b), key=POINTS.__getitem__)]]
         contracts = [view.contract, *legal_raises(view)]
         unseen = [c for c in DECK if c not in held]
         rng = random.Random(hash((view.deal_number, view.hand, view.contract)))
@@ -677,7 +754,10 @@ class HardPlayer(NormalPlayer):
         deadline = self._deadline(self.bid_budget_ms)
         n = 0
         for _ in range(self.bid_samples):
-            rng.shuffle(unseen)
+            for _ in range(12):
+                rng.shuffle(unseen)
+                if _plausible(view, {after: unseen[:7], other: unseen[7:]}):
+                    break
             for g in gifts:
                 (_, x), (_, y) = g
                 kept = [c for c in view.hand if c != x and c != y]
@@ -689,8 +769,12 @@ class HardPlayer(NormalPlayer):
             n += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
-        (give, contract), best = max(sums.items(), key=lambda kv: kv[1])
-        if best < sheet.conceded(seat) * n:
+        give = max(gifts, key=lambda g: sums[(g, contracts[0])])
+        # A raise must be worth a margin more than the contract held (the best of many
+        # sampled means is a little lucky); then the best contract, against conceding.
+        contract = max(contracts, key=lambda b: sums[(give, b)] - (b > contracts[0]) *
+                       RAISE_EDGE * n)
+        if sums[(give, contract)] < sheet.conceded(seat) * n:
             return Concede(seat)
         ordered = tuple(sorted(give))
         self._plan = (key, ordered)
@@ -721,10 +805,22 @@ class HardPlayer(NormalPlayer):
                 d.hands[s] = h
             return d
 
-        def play_out(d: _Deal, option: tuple[Card, bool]) -> float:
-            d = d.copy()
-            _finish(d, option)
-            return sheet.played(d, contract)
+        if len(view.hand) <= ENDGAME_CARDS:
+            # Few cards left: each sampled deal is searched exactly, every seat seeing
+            # every card (the soloist for its result, the defenders against it).
+            solo = _Sheet(view, view.soloist)
+            sign = 1.0 if seat == view.soloist else -1.0
+
+            def leaf(d: _Deal) -> float:
+                return solo.played(d, contract)
+
+            def play_out(d: _Deal, option: tuple[Card, bool]) -> float:
+                return sign * _search_after(d, option, leaf, -math.inf, math.inf)
+        else:
+            def play_out(d: _Deal, option: tuple[Card, bool]) -> float:
+                d = d.copy()
+                _finish(d, option)
+                return sheet.played(d, contract)
 
         rng = random.Random(hash((view.deal_number, view.hand, view.played, view.trick.cards)))
         totals = sampled_totals(options, rng, self.samples, self.budget_ms, sample, play_out)
@@ -757,6 +853,20 @@ def _solo_deal(view: TysiachaView, soloist: int, kept: list[Card],
 
 
 _POLICY = NormalPlayer()
+
+
+def _plausible(view: TysiachaView, hands: dict[int, list[Card]]) -> bool:
+    """Whether the other seats' sampled hands (as dealt, 7 cards) fit their bidding as
+    ``normal`` bids: a seat bids only what its hand is worth (the opening 100 is forced)
+    and passes when the next bid is worth more."""
+    for s, hand in hands.items():
+        bid = view.bids[s]
+        worth = estimate(hand) + PRIKUP_HOPE
+        if bid is not None and not (s == view.active[0] and bid == MIN_BID) and worth < bid:
+            return False
+        if view.passed[s] and view.high_bid is not None and worth >= view.high_bid + BID_STEP:
+            return False
+    return True
 
 
 def _cheap_gifts(view: TysiachaView, soloist: int,

@@ -124,9 +124,89 @@ def test_hard_beats_normal_over_a_few_games() -> None:
     hard = normal = 0.0
     for s in range(3):
         seat = s % 3
-        players = [HardPlayer(samples=6, budget_ms=None) if i == seat else NormalPlayer()
+        players = [HardPlayer(samples=12, budget_ms=None) if i == seat else NormalPlayer()
                    for i in range(3)]
         scores = play_game(players, seed=f"hard:{s}", max_deals=12).scores
         hard += scores[seat]
         normal += (sum(scores) - scores[seat]) / 2
     assert hard > normal
+
+
+def test_the_playouts_play_as_normal_does() -> None:
+    from engine.tysiacha.ai import _normal_move
+    from engine.tysiacha.cards import DECK
+    from engine.tysiacha.game import TysiachaGame
+
+    normal = NormalPlayer()
+    compared = 0
+    for seed in range(8):
+        game = TysiachaGame(seed=f"same:{seed}")
+        rng = random.Random(seed)
+        while game.phase is not Phase.DEAL_OVER:
+            for seat in pending_seats(game.view(None)):
+                view = game.view(seat)
+                action = normal.act(view, rng)
+                if action is None:
+                    continue
+                if isinstance(action, Play):
+                    gone = {*view.hand, *view.played, *view.trick.cards}
+                    others = [c for c in DECK if c not in gone]
+                    trick = [(p.seat, p.card) for p in view.trick.plays]
+                    may_marry = not trick and view.tricks_taken[seat] > 0
+                    assert view.soloist is not None
+                    assert _normal_move(list(view.hand), others, trick, view.trump, seat,
+                                        view.soloist, may_marry) == (action.card, action.marriage)
+                    compared += 1
+                game.apply(action)
+                break
+    assert compared >= 60
+
+
+def test_what_the_play_shows_a_void_stays_out_of_the_sampled_hands() -> None:
+    from engine.tysiacha.ai import _deal_unseen, _knowledge
+
+    # Seat 0 (the soloist) discards on spades in tricks 2 and 3; seat 1 makes spades trump.
+    # Its last card, the Jack of diamonds, came from the prikup and is still in its hand.
+    hands = ["Ac Tc Kc 9c Ah 9h 9d Jd", *DEFENCE[1:]]
+    game = run(play_position(hands), *DEFENCE_TRICKS[0], *DEFENCE_TRICKS[1],
+               *DEFENCE_TRICKS[2])
+    view = game.view(2)
+    voids, fixed = _knowledge(view)
+    assert voids[0] == {3} and not voids[1]
+    assert {str(c): s for c, s in fixed.items()} == {"Jd": 0}
+    rng = random.Random(3)
+    for _ in range(200):
+        hands = _deal_unseen(view, voids, fixed, rng)
+        assert [len(hands[s]) for s in (0, 1)] == [view.hand_counts[0], view.hand_counts[1]]
+        assert not any(c & 3 == 3 for c in hands[0])
+        assert set(fixed) <= set(hands[0])
+
+
+def test_hard_bids_on_a_strong_hand_and_passes_a_weak_one() -> None:
+    from engine.tysiacha.ai import HardPlayer
+
+    hard = HardPlayer(samples=24, budget_ms=None)
+    strong = run(position(["", "Ah Th Kh Qh As Ts Ad", ""]), "0 bid 100")
+    assert hard.act(strong.view(1), random.Random(0)) == Bid(1, 105)
+    weak = run(position(["", "9c 9d Jc Jd 9h Jh Js", ""]), "0 bid 100")
+    assert hard.act(weak.view(1), random.Random(0)) == Pass(1)
+    opener = position(["9c 9d Jc Jd 9h Jh Js", "", ""])
+    assert hard.act(opener.view(0), random.Random(0)) == Bid(0, 100)
+
+
+def test_hard_concedes_a_hopeless_contract_and_raises_a_sure_one() -> None:
+    from engine.tysiacha.ai import HardPlayer
+
+    hard = HardPlayer(samples=24, budget_ms=None)
+    game = run(position(["9c 9d Jc Jd 9h Jh Js", "", ""], "9s Qc Qd"), "0 bid 100", "1 pass",
+               "2 pass")
+    assert hard.act(game.view(0), random.Random(0)) == Concede(0)
+    # Eight sure tricks (clubs drawn by the Ace, then the clubs marriage as trump) and 60:
+    # every card point and the marriage make 180.
+    game = run(position(["Ac Tc Kc Qc Ad Td Ah", "", ""], "Th 9s Js"), "0 bid 100", "1 pass",
+               "2 pass")
+    action = hard.act(game.view(0), random.Random(0))
+    assert action == Raise(0, 180)
+    game.apply(action)
+    give = hard.act(game.view(0), random.Random(0))
+    assert isinstance(give, Give) and {str(c) for _, c in give.give} == {"9s", "Js"}
