@@ -709,7 +709,11 @@ class HardPlayer(NormalPlayer):
             prikup = unseen[:3]
             rest = unseen[3:]
             kept, gifts = _cheap_gifts(view, seat, [*view.hand, *prikup])
-            results = []
+            # The contract held, or on the barrel the raise that would win the game.
+            needed = self._needed(view)
+            levels = [bid] + ([needed] if bid < needed <= bid_limit([*view.hand, *prikup])
+                              else [])
+            results: list[list[float]] = []
             for _ in range(4):
                 for _ in range(12):
                     rng.shuffle(rest)
@@ -719,14 +723,15 @@ class HardPlayer(NormalPlayer):
                 d = _solo_deal(view, seat, kept, {s: [*h, gifts[s]] for s, h in hands.items()},
                                nxt)
                 _finish(d)
-                results.append(sheet.played(d, bid))
+                results.append([sheet.played(d, b) for b in levels])
                 # Had this seat passed, the seat holding the bid would have taken it.
                 pass_value += _normal_soloist(view, sheet, holder, hands[holder], prikup,
                                               {s: (list(view.hand) if s == seat else hands[s])
                                                for s in view.active if s != holder}, nxt) / 4
             concede = sheet.conceded(seat)
-            bid_value += concede if concede > (results[0] + results[1]) / 2 else \
-                (results[2] + results[3]) / 2
+            level = max(range(len(levels)), key=lambda i: results[0][i] + results[1][i])
+            bid_value += concede if 2 * concede > results[0][level] + results[1][level] else \
+                (results[2][level] + results[3][level]) / 2
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return Bid(seat, bid) if bid_value > pass_value else Pass(seat)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-from engine.cards import parse_cards
+from engine.cards import card, parse_cards
 from engine.tysiacha.actions import Bid, Concede, Give, Pass, Play, Raise, Redeal
 from engine.tysiacha.ai import EasyPlayer, NormalPlayer, estimate, make_player, pending_seats
 from engine.tysiacha.selfplay import play_game
@@ -210,3 +213,59 @@ def test_hard_concedes_a_hopeless_contract_and_raises_a_sure_one() -> None:
     game.apply(action)
     give = hard.act(game.view(0), random.Random(0))
     assert isinstance(give, Give) and {str(c) for _, c in give.give} == {"9s", "Js"}
+
+
+def _plain_minimax(d: Any, leaf: Callable[[Any], float]) -> float:
+    """Every line searched on copies, the tricks taken by the shared trick rules."""
+    from engine.trick import TrickPlay, winning_play
+    from engine.tysiacha.ai import _moves
+    from engine.tysiacha.cards import MARRIAGE_VALUES, ORDER, POINTS
+
+    if not d.trick and not d.hands[d.turn]:
+        return leaf(d)
+    values = []
+    for c, declare in _moves(d):
+        e = d.copy()
+        e.hands[e.turn].remove(c)
+        if declare:
+            e.trump = c & 3
+            e.marr[e.turn] += MARRIAGE_VALUES[c & 3]
+        e.trick.append((e.turn, c))
+        if len(e.trick) == 3:
+            w = winning_play([TrickPlay(s, x) for s, x in e.trick], ORDER, e.trump).seat
+            e.tricks[w] += 1
+            e.points[w] += sum(POINTS[x] for _, x in e.trick)
+            e.trick = []
+            e.turn = w
+        else:
+            e.turn = e.nxt[e.turn]
+        values.append(_plain_minimax(e, leaf))
+    return max(values) if d.turn == d.soloist else min(values)
+
+
+def test_the_endgame_search_agrees_with_plain_minimax() -> None:
+    from engine.tysiacha.ai import _Deal, _search
+    from engine.tysiacha.cards import DECK, KING, QUEEN
+
+    rng = random.Random(11)
+    for trial in range(40):
+        marriage = [card(KING, 2), card(QUEEN, 2)] if trial % 4 == 0 else []
+        cards = [c for c in DECK if c not in marriage]
+        rng.shuffle(cards)
+        size = 2 + trial % 2
+        cards = marriage + cards  # the seat on lead holds the hearts marriage, if any
+        lead = trial % 3
+        order = [lead, (lead + 1) % 3, (lead + 2) % 3]
+        hands: list[list[int]] = [[], [], []]
+        for i, s in enumerate(order):
+            hands[s] = cards[i * size:(i + 1) * size]
+        trump = rng.choice([None, 0, 1, 2, 3])
+        d = _Deal(hands, [1, 2, 0], lead, [], trump, [40, 20, 10], [2, 1, 1], [0, 0, 0], 0)
+
+        def leaf(e: _Deal) -> float:
+            return float(3 * (e.points[0] + e.marr[0]) - e.points[1] - 2 * e.points[2]
+                         + e.tricks[0])
+
+        before = [sorted(h) for h in d.hands]
+        assert _search(d, leaf, -math.inf, math.inf) == _plain_minimax(d, leaf)
+        assert [sorted(h) for h in d.hands] == before and d.trick == []
