@@ -678,7 +678,9 @@ class HardPlayer(NormalPlayer):
         self.bid_samples = max(1, bid_samples if bid_samples is not None else samples)
         self.bid_budget_ms = bid_budget_ms if bid_budget_ms is not None else \
             (None if budget_ms is None else 1.5 * budget_ms)
-        self._plan: tuple[tuple[int, frozenset[Card]], tuple[tuple[int, Card], ...]] | None = None
+        self._plan: tuple[tuple[int, frozenset[Card]], int, tuple[tuple[int, Card], ...]] | None \
+            = None
+        """The contract and gifts chosen on seeing the prikup, kept while a raise is applied."""
 
     def _deadline(self, budget: float | None) -> float | None:
         return None if budget is None else time.perf_counter() + budget / 1e3
@@ -742,7 +744,8 @@ class HardPlayer(NormalPlayer):
         assert seat is not None and view.contract is not None
         key = (view.deal_number, frozenset(view.hand))
         if self._plan is not None and self._plan[0] == key:
-            return Give(seat, self._plan[1])
+            _, planned, planned_give = self._plan
+            return Raise(seat, planned) if planned > view.contract else Give(seat, planned_give)
         held = set(view.hand)
         after = view.active[(view.active.index(seat) + 1) % 3]
         other = next(s for s in view.opponents if s != after)
@@ -782,7 +785,7 @@ class HardPlayer(NormalPlayer):
         if sums[(give, contract)] < sheet.conceded(seat) * n:
             return Concede(seat)
         ordered = tuple(sorted(give))
-        self._plan = (key, ordered)
+        self._plan = (key, contract, ordered)
         if contract > view.contract:
             return Raise(seat, contract)
         return Give(seat, ordered)
