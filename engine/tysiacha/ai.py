@@ -5,8 +5,11 @@ bidding). ``normal`` bids from an estimate of the points its hand can take,
 marriages counted, picks the two cards to give, concedes a contract it cannot
 make while conceding is still free, declares its marriages as soon as it
 holds the lead, and plays the cards: masters first, points to its partner,
-the cheapest card when it cannot win. ``hard`` decides like ``normal`` but
-chooses each card by playing the deal out on sampled deals of the unseen cards.
+the cheapest card when it cannot win. ``hard`` makes every decision (bid or
+pass, raise, concede, the gifts, each card and marriage) by playing the deal out
+many times on sampled deals of the cards it cannot see, with fast playouts of the
+``normal`` play, and in the last tricks by searching each sampled deal exactly
+(see :class:`HardPlayer`).
 """
 
 from __future__ import annotations
