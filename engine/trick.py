@@ -12,11 +12,12 @@ import random
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.cards import Card, parse_card
 from engine.errors import BadActionError, EngineError
 
+Move = TypeVar("Move")
 RankOrder = tuple[int, ...]
 """Strength of each rank, indexed by rank 0..14: higher wins, 0 means not in the deck."""
 
@@ -181,10 +182,10 @@ def card_list(value: Any, what: str) -> list[Card]:
         raise BadActionError(f"{what}: {exc}") from None
 
 
-def sampled_totals(legal: Sequence[Card], rng: random.Random, samples: int,
+def sampled_totals(legal: Sequence[Move], rng: random.Random, samples: int,
                    budget_ms: float | None, sample: Callable[[random.Random], Any],
-                   play_out: Callable[[Any, Card], float]) -> dict[Card, float]:
-    """For each legal card, its total result over deals of the unseen cards sampled by
+                   play_out: Callable[[Any, Move], float]) -> dict[Move, float]:
+    """For each legal card (or any move), its total result over deals of the unseen cards sampled by
     ``sample(rng)`` and played out by ``play_out(hands, card)`` (the hard players of the
     trick games): at most ``samples`` deals, and no new deal past ``budget_ms``."""
     deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1e3

@@ -10,13 +10,16 @@ time each level takes per decision (p50 and p99, in ms). Figures are printed,
 never asserted.
 
 Run: ``python -m tools.arena_tricks [--games N] [--only chinois|tysiacha]
-[--pairs normal:easy,hard:normal]``.
+[--pairs normal:easy,hard:normal] [--jobs 2]``. The games and their seeds do not
+depend on ``--jobs``; the hard players' time budgets make their choices depend a
+little on the machine's load.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import random
 import statistics
 import time
@@ -62,12 +65,24 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-def arena(name: str, seats: int, games: int,
-          play: Callable[[list[Any], int], tuple[list[int], list[int]]],
-          make_player: Callable[[str], Any], hero_level: str = "normal",
-          rest_level: str = "easy") -> None:
+def _one_game(task: tuple[str, int, int, str, str]) -> tuple[int, list[int], list[int],
+                                                            dict[str, list[float]]]:
+    """Play game ``g`` of an arena (in a worker process with ``--jobs``): the hero's
+    seat, the final scores, the winners and each level's decision times."""
+    name, seats, g, hero_level, rest_level = task
+    play, make_player = _GAMES[name]
+    times: dict[str, list[float]] = {hero_level: [], rest_level: []}
+    hero = g % seats
+    players = [Timed(make_player(hero_level if s == hero else rest_level),
+                     times[hero_level if s == hero else rest_level]) for s in range(seats)]
+    scores, winners = play(players, g)
+    return hero, scores, winners, times
+
+
+def arena(name: str, seats: int, games: int, hero_level: str = "normal",
+          rest_level: str = "easy", jobs: int = 1) -> None:
     """Play ``games`` games of one ``hero_level`` seat against ``rest_level`` seats
-    and print the figures."""
+    and print the figures (games shared among ``jobs`` processes)."""
     hero_name, rest_name = hero_level, rest_level
     times: dict[str, list[float]] = {hero_name: [], rest_name: []}
     hero_scores: list[int] = []
@@ -75,11 +90,15 @@ def arena(name: str, seats: int, games: int,
     wins = 0.0
     unfinished = 0
     start = time.perf_counter()
-    for g in range(games):
-        hero = g % seats
-        players = [Timed(make_player(hero_level if s == hero else rest_level),
-                         times[hero_name if s == hero else rest_name]) for s in range(seats)]
-        scores, winners = play(players, g)
+    tasks = [(name, seats, g, hero_level, rest_level) for g in range(games)]
+    if jobs > 1:
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            results = pool.map(_one_game, tasks, chunksize=1)
+    else:
+        results = [_one_game(t) for t in tasks]
+    for hero, scores, winners, game_times in results:
+        for level, values in game_times.items():
+            times[level].extend(values)
         hero_scores.append(scores[hero])
         rest_scores.extend(s for i, s in enumerate(scores) if i != hero)
         if not winners:
@@ -108,19 +127,28 @@ def _tysiacha(players: list[Any], seed: int) -> tuple[list[int], list[int]]:
     return list(game.scores), [] if game.winner is None else [game.winner]
 
 
+_GAMES: dict[str, tuple[Callable[[list[Any], int], tuple[list[int], list[int]]],
+                         Callable[[str], Any]]] = {
+    "Chinois": (_chinois, chinois_ai.make_player),
+    "Tysiacha": (_tysiacha, tysiacha_ai.make_player),
+}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tools.arena_tricks")
     parser.add_argument("--games", type=int, default=200, help="games per trick-taking game")
     parser.add_argument("--only", choices=("chinois", "tysiacha"))
     parser.add_argument("--pairs", default="normal:easy",
                         help="comma-separated HERO:REST levels, one hero seat against the rest")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes sharing the games (results do not depend on it)")
     args = parser.parse_args(argv)
     for pair in args.pairs.split(","):
         hero, rest = pair.strip().split(":")
         if args.only in (None, "chinois"):
-            arena("Chinois", 4, args.games, _chinois, chinois_ai.make_player, hero, rest)
+            arena("Chinois", 4, args.games, hero, rest, args.jobs)
         if args.only in (None, "tysiacha"):
-            arena("Tysiacha", 3, args.games, _tysiacha, tysiacha_ai.make_player, hero, rest)
+            arena("Tysiacha", 3, args.games, hero, rest, args.jobs)
 
 
 if __name__ == "__main__":

@@ -5,18 +5,25 @@ bidding). ``normal`` bids from an estimate of the points its hand can take,
 marriages counted, picks the two cards to give, concedes a contract it cannot
 make while conceding is still free, declares its marriages as soon as it
 holds the lead, and plays the cards: masters first, points to its partner,
-the cheapest card when it cannot win. ``hard`` decides like ``normal`` but
-chooses each card by playing the deal out on sampled deals of the unseen cards.
+the cheapest card when it cannot win. ``hard`` makes every decision (bid or
+pass, raise, concede, the gifts, each card and marriage) by playing the deal out
+many times on sampled deals of the cards it cannot see, with fast playouts of the
+``normal`` play, and in the last tricks by searching each sampled deal exactly
+(see :class:`HardPlayer`).
 """
 
 from __future__ import annotations
 
+import math
 import random
+import time
+from collections.abc import Callable
 from dataclasses import replace
+from itertools import combinations
 from typing import Protocol
 
 from engine.cards import Card, card
-from engine.trick import Trick, beats, sampled_totals
+from engine.trick import beats, sampled_totals
 from engine.tysiacha.actions import Action, Bid, Concede, Give, Pass, Play, Raise, Redeal
 from engine.tysiacha.cards import (
     ACE,
@@ -38,7 +45,18 @@ from engine.tysiacha.legal import (
     legal_raises,
     marriage_leads,
 )
-from engine.tysiacha.scoring import BARREL, BID_STEP, FREE_CONCESSIONS, TARGET
+from engine.tysiacha.scoring import (
+    BARREL,
+    BID_STEP,
+    CONCESSION_POINTS,
+    FREE_CONCESSIONS,
+    MIN_BID,
+    TARGET,
+    concession_cost,
+    miss_cost,
+    round_points,
+    settle,
+)
 from engine.tysiacha.view import Phase, TysiachaView
 
 RANKS_HIGH_TO_LOW = (ACE, TEN, 13, 12, 11, 9)
@@ -48,6 +66,16 @@ PRIKUP_HOPE = 12
 """What the prikup is worth to a bidder who has not seen it, net of the two gifts."""
 CONCEDE_MARGIN = 10
 RAISE_MARGIN = 25
+WIN_VALUE = 500.0
+"""What the hard player counts a game won (or lost) for, beside the score changes."""
+CONCESSION_RESERVE = 25.0
+"""What the hard player counts a free concession kept for later as worth."""
+RAISE_EDGE = 10.0
+"""How much more a raise must be worth, in the hard player's playouts, than the contract."""
+ENDGAME_CARDS = 3
+"""With this many cards or fewer in hand, the hard player's playouts search the sampled
+deals exactly instead of playing them out with ``normal`` play."""
+"""What the hard player counts a game won (or lost) for, beside the score changes."""
 
 
 class Player(Protocol):
@@ -269,113 +297,622 @@ class NormalPlayer:
         return Play(seat, min(legal, key=cheapness))
 
 
-class HardPlayer(NormalPlayer):
-    """Bids, gives and declares like ``normal``; plays each card by sampling.
+class _Deal:
+    """What the playouts need of a deal in play: who holds what, the trick, the trump,
+    and each seat's points, tricks and marriages so far (lists indexed by seat)."""
 
-    For each legal card it deals the cards it cannot see at random among the other
-    playing seats (in their public counts; cards the viewer gave stay where they
-    went), plays the deal out with the ``normal`` play for every seat (marriages
-    declared on the way change the trump and add their points), and keeps the card
-    whose deals end best for it: a soloist's contract made or lost, less half the
-    defenders' points; a defender's own points, less half the soloist's result.
-    The same sampled deals serve every card; sampling stops at ``samples`` or
-    after ``budget_ms``.
+    __slots__ = ("hands", "marr", "nxt", "points", "soloist", "trick", "tricks", "trump", "turn")
+
+    def __init__(self, hands: list[list[Card]], nxt: list[int], turn: int,
+                 trick: list[tuple[int, Card]], trump: int | None, points: list[int],
+                 tricks: list[int], marr: list[int], soloist: int) -> None:
+        self.hands = hands
+        self.nxt = nxt
+        self.turn = turn
+        self.trick = trick
+        self.trump = trump
+        self.points = points
+        self.tricks = tricks
+        self.marr = marr
+        self.soloist = soloist
+
+    def copy(self) -> _Deal:
+        return _Deal([list(h) for h in self.hands], self.nxt, self.turn, list(self.trick),
+                     self.trump, list(self.points), list(self.tricks), list(self.marr),
+                     self.soloist)
+
+
+_STRENGTH: tuple[int, ...] = tuple(ORDER[(c >> 2) + 2] for c in range(52))
+_KINGS: tuple[Card, ...] = tuple(card(13, s) for s in range(4))
+_QUEENS: tuple[Card, ...] = tuple(card(12, s) for s in range(4))
+_SUITS_BY_VALUE = sorted(range(4), key=lambda s: -MARRIAGE_VALUES[s])
+
+
+def _wins(c: int, best: int, trump: int | None) -> bool:
+    if c & 3 == best & 3:
+        return _STRENGTH[c] > _STRENGTH[best]
+    return trump is not None and c & 3 == trump
+
+
+def _normal_move(hand: list[Card], others: list[Card], trick: list[tuple[int, Card]],
+                 trump: int | None, seat: int, soloist: int, may_marry: bool) -> tuple[Card, bool]:
+    """``NormalPlayer._play`` on bare lists, for the playouts: the same choices, with the
+    unseen cards being the other two hands (all 24 cards are in hands or played)."""
+    strength = _STRENGTH
+    top = [0, 0, 0, 0]
+    for x in others:
+        if strength[x] > top[x & 3]:
+            top[x & 3] = strength[x]
+    if not trick:
+        if may_marry:
+            for suit in _SUITS_BY_VALUE:
+                if _KINGS[suit] in hand and _QUEENS[suit] in hand:
+                    return _QUEENS[suit], True
+        masters = [c for c in hand if strength[c] > top[c & 3]]
+        if masters:
+            if seat == soloist and trump is not None:
+                trumps = [c for c in masters if c & 3 == trump]
+                if trumps:
+                    masters = trumps
+            return max(masters, key=POINTS.__getitem__), False
+        return min(hand, key=lambda c: (c & 3 == trump, POINTS[c], strength[c])), False
+    leader, best = trick[0]
+    led = best & 3
+    best_seat = leader
+    for s, c in trick[1:]:
+        if _wins(c, best, trump):
+            best_seat, best = s, c
+    legal = [c for c in hand if c & 3 == led]
+    if not legal and trump is not None:
+        legal = [c for c in hand if c & 3 == trump]
+    if not legal:
+        legal = hand
+    partner_holds = soloist != seat and soloist != best_seat
+    last = len(trick) == 2
+    if partner_holds and (last or strength[best] > top[best & 3] or soloist == leader):
+        return max(legal, key=lambda c: (strength[c] <= top[c & 3], POINTS[c])), False
+    if not partner_holds:
+        winners = [c for c in legal if _wins(c, best, trump)]
+        if winners:
+            if last:
+                return max(winners, key=lambda c: (POINTS[c], c & 3 != trump)), False
+            masters = [c for c in winners
+                       if strength[c] > top[c & 3] or (c & 3 == trump and led != trump)]
+            if masters:
+                return max(masters, key=lambda c: (c & 3 != trump, POINTS[c])), False
+            if sum(POINTS[c] for _, c in trick) >= 10:
+                return max(winners, key=strength.__getitem__), False
+    return min(legal, key=lambda c: (c & 3 == trump, POINTS[c], strength[c])), False
+
+
+def _finish(d: _Deal, first: tuple[Card, bool] | None = None) -> None:
+    """Play ``d`` to its end (``first`` the move of the seat on turn, then ``normal`` for
+    everyone), in place."""
+    hands, nxt, trick, trump = d.hands, d.nxt, d.trick, d.trump
+    points, tricks, marr, soloist = d.points, d.tricks, d.marr, d.soloist
+    turn = d.turn
+    while True:
+        hand = hands[turn]
+        if first is not None:
+            c, declare = first
+            first = None
+        else:
+            a = nxt[turn]
+            c, declare = _normal_move(hand, hands[a] + hands[nxt[a]], trick, trump, turn,
+                                      soloist, not trick and tricks[turn] > 0)
+        hand.remove(c)
+        if declare:
+            trump = c & 3
+            marr[turn] += MARRIAGE_VALUES[trump]
+        trick.append((turn, c))
+        if len(trick) == 3:
+            w, best = trick[0]
+            for s, x in trick[1:]:
+                if _wins(x, best, trump):
+                    w, best = s, x
+            tricks[w] += 1
+            points[w] += POINTS[trick[0][1]] + POINTS[trick[1][1]] + POINTS[trick[2][1]]
+            trick = []
+            turn = w
+            if not hands[turn]:
+                break
+        else:
+            turn = nxt[turn]
+    d.trick, d.trump, d.turn = trick, trump, turn
+
+
+def _moves(d: _Deal) -> list[tuple[Card, bool]]:
+    """The seat on turn's legal moves in ``d``; a King or Queen led with its partner in
+    hand, after a trick won, declares the marriage."""
+    hand = d.hands[d.turn]
+    if not d.trick:
+        if not d.tricks[d.turn]:
+            return [(c, False) for c in hand]
+        return [(c, (c >> 2) in (10, 11) and (c ^ 4) in hand) for c in hand]
+    led = d.trick[0][1] & 3
+    legal = [c for c in hand if c & 3 == led]
+    if not legal and d.trump is not None:
+        legal = [c for c in hand if c & 3 == d.trump]
+    return [(c, False) for c in (legal or hand)]
+
+
+def _search(d: _Deal, leaf: Callable[[_Deal], float], alpha: float, beta: float) -> float:
+    """The value of ``d`` (for the soloist, by ``leaf`` at the deal's end) when every seat
+    sees every card: the soloist maximises it, the defenders minimise it. ``d`` is
+    left as it was."""
+    if not d.trick and not d.hands[d.turn]:
+        return leaf(d)
+    maximise = d.turn == d.soloist
+    best = -math.inf if maximise else math.inf
+    for move in _moves(d):
+        value = _search_after(d, move, leaf, alpha, beta)
+        if maximise:
+            best = max(best, value)
+            alpha = max(alpha, value)
+        else:
+            best = min(best, value)
+            beta = min(beta, value)
+        if alpha >= beta:
+            break
+    return best
+
+
+def _search_after(d: _Deal, move: tuple[Card, bool], leaf: Callable[[_Deal], float],
+                  alpha: float, beta: float) -> float:
+    """:func:`_search` after the seat on turn plays ``move``; ``d`` is left as it was."""
+    c, declare = move
+    turn, trump, trick = d.turn, d.trump, d.trick
+    d.hands[turn].remove(c)
+    if declare:
+        d.trump = c & 3
+        d.marr[turn] += MARRIAGE_VALUES[c & 3]
+    d.trick = [*trick, (turn, c)]
+    if len(d.trick) == 3:
+        w, best = d.trick[0]
+        for s, x in d.trick[1:]:
+            if _wins(x, best, d.trump):
+                w, best = s, x
+        won = POINTS[d.trick[0][1]] + POINTS[d.trick[1][1]] + POINTS[d.trick[2][1]]
+        d.tricks[w] += 1
+        d.points[w] += won
+        d.trick = []
+        d.turn = w
+        value = _search(d, leaf, alpha, beta)
+        d.tricks[w] -= 1
+        d.points[w] -= won
+    else:
+        d.turn = d.nxt[turn]
+        value = _search(d, leaf, alpha, beta)
+    if declare:
+        d.marr[turn] -= MARRIAGE_VALUES[c & 3]
+    d.turn, d.trump, d.trick = turn, trump, trick
+    d.hands[turn].append(c)
+    return value
+
+
+class _Sheet:
+    """The score sheet as one seat sees it, to value a deal's end: each seat's change
+    after the barrel rules, as ``me``'s change less the mean of the others', and a
+    game won or lost counted as :data:`WIN_VALUE` more or less."""
+
+    def __init__(self, view: TysiachaView, me: int) -> None:
+        self.me = me
+        self.active = view.active
+        self.scores = view.scores
+        self.barrel = view.barrel
+        self.misses = view.misses
+        self.concessions = view.concessions
+        self.rounding = view.rounding
+
+    def value(self, earned: dict[int, int], soloist: int) -> float:
+        me = self.me
+        total = 0.0
+        winners = []
+        for s in self.active:
+            settled = settle(self.scores[s], earned[s], self.barrel[s], took_part=True)
+            change = settled.total - self.scores[s]
+            total += change if s == me else -change / 2
+            if settled.total >= TARGET:
+                winners.append(s)
+        if winners:
+            winner = soloist if soloist in winners else winners[0]
+            total += WIN_VALUE if winner == me else -WIN_VALUE
+        return total
+
+    def played(self, d: _Deal, contract: int) -> float:
+        """The value of a deal played out to ``d`` at ``contract``."""
+        earned = {}
+        for s in self.active:
+            if s == d.soloist:
+                earned[s] = contract if d.points[s] + d.marr[s] >= contract else -contract
+            else:
+                e = 0 if self.barrel[s] is not None else \
+                    round_points(d.points[s], self.rounding) + d.marr[s]
+                if not d.tricks[s]:
+                    e += miss_cost(self.misses[s] + 1)
+                earned[s] = e
+        return self.value(earned, d.soloist)
+
+    def conceded(self, soloist: int) -> float:
+        earned = {s: 0 if self.barrel[s] is not None else CONCESSION_POINTS
+                  for s in self.active}
+        earned[soloist] = concession_cost(self.concessions[soloist] + 1)
+        value = self.value(earned, soloist)
+        if soloist == self.me and self.concessions[soloist] < FREE_CONCESSIONS:
+            value -= CONCESSION_RESERVE  # one free concession fewer for later deals
+        return value
+
+
+def _next_seats(view: TysiachaView) -> list[int]:
+    nxt = [0] * view.n_seats
+    for i, s in enumerate(view.active):
+        nxt[s] = view.active[(i + 1) % len(view.active)]
+    return nxt
+
+
+def _history(view: TysiachaView) -> tuple[dict[int, set[int]], int | None]:
+    """The suits each seat has shown it lacks (it did not follow, or did not trump
+    when it had to), read from the finished tricks and the current one."""
+    voids: dict[int, set[int]] = {s: set() for s in view.active}
+    nxt = _next_seats(view)
+    marriages = list(view.marriages)
+    trump: int | None = None
+    leader = view.soloist
+    played = view.played
+    tricks = [list(played[i:i + 3]) for i in range(0, len(played), 3)]
+    current = list(view.trick.cards)
+    for i, cards in enumerate([*tricks, current]):
+        if not cards or leader is None:
+            break
+        lead = cards[0]
+        if marriages and marriages[0][0] == leader and marriages[0][1] == lead & 3 and \
+                lead >> 2 in (10, 11):
+            trump = marriages.pop(0)[1]
+        if i == len(tricks):
+            trump = view.trump
+        seats = [leader, nxt[leader], nxt[nxt[leader]]]
+        led = lead & 3
+        best_seat, best = leader, lead
+        for s, c in zip(seats[1:], cards[1:], strict=False):
+            if c & 3 != led:
+                voids[s].add(led)
+                if trump is not None and c & 3 != trump:
+                    voids[s].add(trump)
+            if _wins(c, best, trump):
+                best_seat, best = s, c
+        leader = best_seat
+    return voids, trump
+
+
+def _knowledge(view: TysiachaView) -> tuple[dict[int, set[int]], dict[Card, int]]:
+    """Voids by seat, and cards known (or taken) to be in a seat's hand: the soloist's
+    gifts for the soloist; the prikup's unplayed cards for a defender."""
+    voids, _ = _history(view)
+    seat, soloist = view.seat, view.soloist
+    gone = set(view.played) | set(view.trick.cards)
+    fixed: dict[Card, int] = {}
+    if seat == soloist:
+        for target, c in view.given:
+            if c not in gone:
+                fixed[c] = target
+    elif soloist is not None:
+        for c in view.prikup:
+            if c not in gone and c not in view.hand:
+                fixed[c] = soloist
+    return voids, fixed
+
+
+def _deal_unseen(view: TysiachaView, voids: dict[int, set[int]], fixed: dict[Card, int],
+                 rng: random.Random) -> dict[int, list[Card]]:
+    """The other playing seats' hands, dealt at random from the unseen cards in their
+    counts, keeping to ``voids`` and ``fixed`` where they can all hold."""
+    seat = view.seat
+    assert seat is not None
+    others = [s for s in view.active if s != seat]
+    known = set(view.hand) | set(view.played) | set(view.trick.cards)
+    unseen = [c for c in DECK if c not in known]
+    for strict in (2, 1, 0):
+        hands: dict[int, list[Card]] = {s: [] for s in others}
+        free: list[Card] = []
+        for c in unseen:
+            where = fixed.get(c) if strict >= 2 else None
+            if where is None and strict >= 1:
+                allowed = [s for s in others if c & 3 not in voids[s]]
+                if len(allowed) == 1:
+                    where = allowed[0]
+            if where is None:
+                free.append(c)
+            else:
+                hands[where].append(c)
+        if all(len(hands[s]) <= view.hand_counts[s] for s in others):
+            if strict >= 1:
+                # The free cards may still be barred from one of the seats.
+                ok = _place(hands, free, others, view.hand_counts, voids, rng)
+                if ok:
+                    return hands
+                continue
+            rng.shuffle(free)
+            for s in others:
+                take = view.hand_counts[s] - len(hands[s])
+                hands[s].extend(free[:take])
+                del free[:take]
+            return hands
+    raise AssertionError("unreachable")
+
+
+def _place(hands: dict[int, list[Card]], free: list[Card], others: list[int],
+           counts: tuple[int, ...], voids: dict[int, set[int]], rng: random.Random) -> bool:
+    """Share ``free`` among ``others`` (two seats) up to their counts; every free card
+    may go to either seat here (the single-seat ones are placed already)."""
+    rng.shuffle(free)
+    a, b = others
+    take = counts[a] - len(hands[a])
+    if take < 0 or take > len(free) or len(free) - take != counts[b] - len(hands[b]):
+        return False
+    hands[a].extend(free[:take])
+    hands[b].extend(free[take:])
+    return True
+
+
+class HardPlayer(NormalPlayer):
+    """Decides by playing deals out, many times over, on sampled deals of the cards it
+    cannot see, every seat playing the ``normal`` cards in the playouts.
+
+    - Bidding: it raises the bidding by one step while taking the contract (with a
+      sampled prikup, the best raise or a concession, and its two worst cards given)
+      is worth more than defending against the seat holding the bid. Hands sampled
+      for a seat that bid are ones ``normal`` would have bid with.
+    - The prikup: it tries the gifts among its cheapest cards, and every contract it
+      may raise to, on the same sampled deals; it concedes when that is worth more.
+    - Play: each legal card (and each marriage it may declare) is tried on the same
+      sampled deals, which respect what the play so far has shown (a seat that did
+      not follow or trump lacks the suit; the prikup's cards are with the soloist).
+
+    A deal's end is valued as the score sheet would change it, barrel and penalties
+    included: the seat's change less the mean of the others', and a game won or lost
+    as :data:`WIN_VALUE` more or less. Sampling stops at the sample counts or after
+    ``budget_ms`` per decision (None: no time limit, fully deterministic).
     """
 
-    def __init__(self, *, samples: int = 32, budget_ms: float | None = 30.0) -> None:
+    def __init__(self, *, samples: int = 64, budget_ms: float | None = 60.0,
+                 bid_samples: int | None = None, bid_budget_ms: float | None = None) -> None:
         self.samples = max(1, samples)
         self.budget_ms = budget_ms
+        self.bid_samples = max(1, bid_samples if bid_samples is not None else samples)
+        self.bid_budget_ms = bid_budget_ms if bid_budget_ms is not None else \
+            (None if budget_ms is None else 1.5 * budget_ms)
+        self._plan: tuple[tuple[int, frozenset[Card]], int, tuple[tuple[int, Card], ...]] | None \
+            = None
+        """The contract and gifts chosen on seeing the prikup, kept while a raise is applied."""
 
+    def _deadline(self, budget: float | None) -> float | None:
+        return None if budget is None else time.perf_counter() + budget / 1e3
+
+    # ------------------------------------------------------------- bidding
+    def _bid(self, view: TysiachaView) -> Action:
+        seat = view.seat
+        assert seat is not None
+        bids = legal_bids(view)
+        if not can_pass(view) or not bids:
+            return super()._bid(view)
+        assert view.high_bid is not None
+        bid = bids[0]
+        holder = max((s for s in view.active if view.bids[s] == view.high_bid),
+                     key=lambda s: s != seat)
+        others = [s for s in view.active if s != seat]
+        rng = random.Random(hash((view.deal_number, view.hand, view.bids, view.passed)))
+        sheet = _Sheet(view, seat)
+        unseen = [c for c in DECK if c not in view.hand]
+        nxt = _next_seats(view)
+        deadline = self._deadline(self.bid_budget_ms)
+        bid_value = pass_value = 0.0
+        for _ in range(max(1, self.bid_samples // 2)):
+            # One prikup, four deals of the rest: two decide whether the soloist would
+            # concede on seeing it, two value the choice (so no luck of the deciding
+            # deals is counted in the value).
+            rng.shuffle(unseen)
+            prikup = unseen[:3]
+            rest = unseen[3:]
+            kept, gifts = _cheap_gifts(view, seat, [*view.hand, *prikup])
+            # The contract held, or on the barrel the raise that would win the game.
+            needed = self._needed(view)
+            levels = [bid] + ([needed] if bid < needed <= bid_limit([*view.hand, *prikup])
+                              else [])
+            results: list[list[float]] = []
+            for _ in range(4):
+                for _ in range(12):
+                    rng.shuffle(rest)
+                    hands = {others[0]: rest[:7], others[1]: rest[7:]}
+                    if _plausible(view, hands):
+                        break
+                d = _solo_deal(view, seat, kept, {s: [*h, gifts[s]] for s, h in hands.items()},
+                               nxt)
+                _finish(d)
+                results.append([sheet.played(d, b) for b in levels])
+                # Had this seat passed, the seat holding the bid would have taken it.
+                pass_value += _normal_soloist(view, sheet, holder, hands[holder], prikup,
+                                              {s: (list(view.hand) if s == seat else hands[s])
+                                               for s in view.active if s != holder}, nxt) / 4
+            concede = sheet.conceded(seat)
+            level = max(range(len(levels)), key=lambda i: results[0][i] + results[1][i])
+            bid_value += concede if 2 * concede > results[0][level] + results[1][level] else \
+                (results[2][level] + results[3][level]) / 2
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        return Bid(seat, bid) if bid_value > pass_value else Pass(seat)
+
+    # ----------------------------------------------------------- the prikup
+    def _prikup(self, view: TysiachaView) -> Action:
+        seat = view.seat
+        assert seat is not None and view.contract is not None
+        key = (view.deal_number, frozenset(view.hand))
+        if self._plan is not None and self._plan[0] == key:
+            _, planned, planned_give = self._plan
+            return Raise(seat, planned) if planned > view.contract else Give(seat, planned_give)
+        held = set(view.hand)
+        after = view.active[(view.active.index(seat) + 1) % 3]
+        other = next(s for s in view.opponents if s != after)
+        cheap = sorted(view.hand, key=lambda c: _keep_value(c, held))[:4]
+        # The richer of each two cards goes to the seat after the soloist (see normal).
+        gifts = [((after, y), (other, x)) for a, b in combinations(cheap, 2)
+                 for x, y in [sorted((a, b), key=POINTS.__getitem__)]]
+        contracts = [view.contract, *legal_raises(view)]
+        unseen = [c for c in DECK if c not in held]
+        rng = random.Random(hash((view.deal_number, view.hand, view.contract)))
+        sheet = _Sheet(view, seat)
+        nxt = _next_seats(view)
+        sums = {(g, b): 0.0 for g in gifts for b in contracts}
+        deadline = self._deadline(self.bid_budget_ms)
+        n = 0
+        for _ in range(self.bid_samples):
+            for _ in range(12):
+                rng.shuffle(unseen)
+                if _plausible(view, {after: unseen[:7], other: unseen[7:]}):
+                    break
+            for g in gifts:
+                (_, x), (_, y) = g
+                kept = [c for c in view.hand if c != x and c != y]
+                d = _solo_deal(view, seat, kept, {after: [*unseen[:7], x],
+                                                  other: [*unseen[7:], y]}, nxt)
+                _finish(d)
+                for b in contracts:
+                    sums[(g, b)] += sheet.played(d, b)
+            n += 1
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        give = max(gifts, key=lambda g: sums[(g, contracts[0])])
+        # A raise must be worth a margin more than the contract held (the best of many
+        # sampled means is a little lucky); then the best contract, against conceding.
+        contract = max(contracts, key=lambda b: sums[(give, b)] - (b > contracts[0]) *
+                       RAISE_EDGE * n)
+        if sums[(give, contract)] < sheet.conceded(seat) * n:
+            return Concede(seat)
+        ordered = tuple(sorted(give))
+        self._plan = (key, contract, ordered)
+        if contract > view.contract:
+            return Raise(seat, contract)
+        return Give(seat, ordered)
+
+    # ------------------------------------------------------------------ play
     def _play(self, view: TysiachaView) -> Action:
         seat = view.seat
         assert seat is not None
-        legal = legal_cards(view)
-        if len(legal) == 1 or marriage_leads(view) or view.soloist is None or \
-                view.contract is None:
+        options = [(c, False) for c in legal_cards(view)]
+        options += [(c, True) for c in marriage_leads(view)]
+        if len(options) == 1:
+            return Play(seat, *options[0])
+        if view.soloist is None or view.contract is None:
             return super()._play(view)
-        rng = random.Random(hash((view.deal_number, view.hand, view.played, view.trick.cards)))
-        totals = sampled_totals(legal, rng, self.samples, self.budget_ms,
-                                lambda r: _sample_hands(view, r),
-                                lambda hands, c: _play_out(view, hands, c))
+        contract = view.contract
         fallback = super()._play(view)
         assert isinstance(fallback, Play)
-        best = max(legal, key=lambda c: (totals[c], c == fallback.card))
-        return Play(seat, best)
+        base = _view_deal(view)
+        sheet = _Sheet(view, seat)
+        voids, fixed = _knowledge(view)
+
+        def sample(r: random.Random) -> _Deal:
+            d = base.copy()
+            for s, h in _deal_unseen(view, voids, fixed, r).items():
+                d.hands[s] = h
+            return d
+
+        if len(view.hand) <= ENDGAME_CARDS:
+            # Few cards left: each sampled deal is searched exactly, every seat seeing
+            # every card (the soloist for its result, the defenders against it).
+            solo = _Sheet(view, view.soloist)
+            sign = 1.0 if seat == view.soloist else -1.0
+
+            def leaf(d: _Deal) -> float:
+                return solo.played(d, contract)
+
+            def play_out(d: _Deal, option: tuple[Card, bool]) -> float:
+                return sign * _search_after(d, option, leaf, -math.inf, math.inf)
+        else:
+            def play_out(d: _Deal, option: tuple[Card, bool]) -> float:
+                d = d.copy()
+                _finish(d, option)
+                return sheet.played(d, contract)
+
+        rng = random.Random(hash((view.deal_number, view.hand, view.played, view.trick.cards)))
+        totals = sampled_totals(options, rng, self.samples, self.budget_ms, sample, play_out)
+        best = max(options, key=lambda o: (totals[o], o == (fallback.card, fallback.marriage)))
+        return Play(seat, *best)
 
 
-def _sample_hands(view: TysiachaView, rng: random.Random) -> dict[int, list[Card]]:
-    """Each playing seat's hand: the viewer's own; the unseen cards dealt at random
-    to the others, after the cards the viewer gave them."""
-    seat = view.seat
-    assert seat is not None
-    placed: dict[int, list[Card]] = {s: [] for s in view.active if s != seat}
-    gone = set(view.played) | set(view.trick.cards)
-    for target, c in view.given if seat == view.soloist else ():
-        if c not in gone and target in placed:
-            placed[target].append(c)
-    known = set(view.hand) | gone | {c for cs in placed.values() for c in cs}
-    unseen = [c for c in DECK if c not in known]
-    rng.shuffle(unseen)
-    hands: dict[int, list[Card]] = {seat: list(view.hand)}
-    for s, cs in placed.items():
-        take = view.hand_counts[s] - len(cs)
-        hands[s] = cs + unseen[:take]
-        del unseen[:take]
-    return hands
+def _view_deal(view: TysiachaView) -> _Deal:
+    """The deal in play as ``view`` shows it, other seats' hands left empty."""
+    assert view.seat is not None and view.soloist is not None
+    hands: list[list[Card]] = [[] for _ in range(view.n_seats)]
+    hands[view.seat] = list(view.hand)
+    marr = [0] * view.n_seats
+    for who, suit in view.marriages:
+        marr[who] += MARRIAGE_VALUES[suit]
+    return _Deal(hands, _next_seats(view), view.seat,
+                 [(p.seat, p.card) for p in view.trick.plays], view.trump, list(view.points),
+                 list(view.tricks_taken), marr, view.soloist)
+
+
+def _solo_deal(view: TysiachaView, soloist: int, kept: list[Card],
+               hands: dict[int, list[Card]], nxt: list[int]) -> _Deal:
+    """A deal about to be played: ``soloist`` holds ``kept`` and leads."""
+    all_hands: list[list[Card]] = [[] for _ in range(view.n_seats)]
+    all_hands[soloist] = list(kept)
+    for s, h in hands.items():
+        all_hands[s] = list(h)
+    zero = [0] * view.n_seats
+    return _Deal(all_hands, nxt, soloist, [], None, list(zero), list(zero), list(zero), soloist)
 
 
 _POLICY = NormalPlayer()
 
 
-def _play_out(view: TysiachaView, hands: dict[int, list[Card]], first: Card) -> float:
-    """The viewer plays ``first``; everyone then plays ``normal`` to the deal's end.
-    The result for the viewer (see :class:`HardPlayer`)."""
-    seat = view.seat
-    soloist = view.soloist
-    contract = view.contract
-    assert seat is not None and soloist is not None and contract is not None
-    active = view.active
-    hands = {s: list(h) for s, h in hands.items()}
-    points = list(view.points)
-    tricks = list(view.tricks_taken)
-    played = list(view.played)
-    marriages = list(view.marriages)
-    trick = view.trick
-    trump = view.trump
-    turn = seat
-    action = Play(seat, first)
-    while True:
-        card = action.card
-        hands[turn].remove(card)
-        if action.marriage:
-            trump = card & 3
-            marriages.append((turn, trump))
-        trick = trick.add(turn, card)
-        if len(trick) == len(active):
-            winner = trick.winning(ORDER, trump).seat
-            tricks[winner] += 1
-            points[winner] += sum(POINTS[c] for c in trick.cards)
-            played.extend(trick.cards)
-            trick = Trick()
-            turn = winner
-            if not hands[turn]:
-                break
-        else:
-            turn = active[(active.index(turn) + 1) % len(active)]
-        seen = replace(view, seat=turn, turn=turn, hand=tuple(hands[turn]),
-                       hand_counts=tuple(len(hands.get(s, ())) for s in range(view.n_seats)),
-                       tricks_taken=tuple(tricks), points=tuple(points), played=tuple(played),
-                       trick=trick, trump=trump, marriages=tuple(marriages))
-        chosen = _POLICY._play(seen)  # the normal play, as the rollout policy
-        assert isinstance(chosen, Play)
-        action = chosen
-    total = [points[s] + sum(MARRIAGE_VALUES[suit] for who, suit in marriages if who == s)
-             for s in range(view.n_seats)]
-    result = contract if total[soloist] >= contract else -contract
-    defenders = [s for s in active if s != soloist]
-    if seat == soloist:
-        return result - sum(total[s] for s in defenders) / 2
-    return total[seat] - result / 2
+def _plausible(view: TysiachaView, hands: dict[int, list[Card]]) -> bool:
+    """Whether the other seats' sampled hands (as dealt, 7 cards) fit their bidding as
+    ``normal`` bids: a seat bids only what its hand is worth (the opening 100 is forced)
+    and passes when the next bid is worth more."""
+    for s, hand in hands.items():
+        bid = view.bids[s]
+        worth = estimate(hand) + PRIKUP_HOPE
+        if bid is not None and not (s == view.active[0] and bid == MIN_BID) and worth < bid:
+            return False
+        if view.passed[s] and view.high_bid is not None and worth >= view.high_bid + BID_STEP:
+            return False
+    return True
+
+
+def _cheap_gifts(view: TysiachaView, soloist: int,
+                 ten: list[Card]) -> tuple[list[Card], dict[int, Card]]:
+    """The soloist's two least useful cards, the richer to the seat after it (as
+    ``normal`` gives them), and the eight it keeps."""
+    held = set(ten)
+    low, high = sorted(sorted(ten, key=lambda c: _keep_value(c, held))[:2],
+                       key=POINTS.__getitem__)
+    after = view.active[(view.active.index(soloist) + 1) % 3]
+    other = next(s for s in view.active if s not in (soloist, after))
+    return [c for c in ten if c not in (low, high)], {after: high, other: low}
+
+
+def _normal_soloist(view: TysiachaView, sheet: _Sheet, holder: int, hand: list[Card],
+                    prikup: list[Card], hands: dict[int, list[Card]], nxt: list[int]) -> float:
+    """The value for ``sheet``'s seat of ``holder`` taking the contract at the high bid
+    with ``hand`` and deciding as ``normal`` does (others holding ``hands``)."""
+    assert view.high_bid is not None
+    ten = (*hand, *prikup)
+    seen = replace(view, seat=holder, turn=holder, phase=Phase.PRIKUP, hand=ten,
+                   prikup=tuple(prikup), soloist=holder, contract=view.high_bid)
+    action = _POLICY._prikup(seen)
+    if isinstance(action, Concede):
+        return sheet.conceded(holder)
+    contract = view.high_bid
+    if isinstance(action, Raise):
+        contract = action.bid
+        action = _POLICY._prikup(replace(seen, contract=contract))
+    assert isinstance(action, Give)
+    given = {t: c for t, c in action.give}
+    kept = [c for c in ten if c not in given.values()]
+    d = _solo_deal(view, holder, kept, {s: [*h, given[s]] for s, h in hands.items()}, nxt)
+    _finish(d)
+    return sheet.played(d, contract)
 
 
 def make_player(level: str) -> Player:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-from engine.cards import parse_cards
+from engine.cards import card, parse_cards
 from engine.tysiacha.actions import Bid, Concede, Give, Pass, Play, Raise, Redeal
 from engine.tysiacha.ai import EasyPlayer, NormalPlayer, estimate, make_player, pending_seats
 from engine.tysiacha.selfplay import play_game
@@ -92,30 +95,30 @@ def test_four_nines_and_pending_seats() -> None:
 
 
 def test_hard_plays_legal_cards_and_is_deterministic_without_a_budget() -> None:
-    from engine.tysiacha.actions import Play
     from engine.tysiacha.ai import HardPlayer
     from engine.tysiacha.game import TysiachaGame
     from engine.tysiacha.legal import legal_cards
 
     hard = HardPlayer(samples=4, budget_ms=None)
-    normal = NormalPlayer()
-    seen = 0
-    for seed in range(3):
-        game = TysiachaGame(seed=seed)
+    kinds: dict[str, int] = {}
+    for seed in range(12):
+        game = TysiachaGame(seed=f"legal:{seed}")
         rng = random.Random(seed)
         while game.phase not in (Phase.DEAL_OVER, Phase.GAME_OVER):
             for seat in pending_seats(game.view(None)):
                 view = game.view(seat)
-                action = (hard if seat == 0 else normal).act(view, rng)
+                action = hard.act(view, rng)
                 if action is None:
                     continue
-                if seat == 0 and isinstance(action, Play) and view.phase is Phase.PLAY:
+                if isinstance(action, Play):
                     assert action.card in legal_cards(view)
-                    assert hard.act(view, rng) == action
-                    seen += 1
-                game.apply(action)
+                # Asked again, the same view gets the same answer.
+                assert hard.act(view, rng) == action
+                kinds[type(action).__name__] = kinds.get(type(action).__name__, 0) + 1
+                game.apply(action)  # refuses any illegal action
                 break
-    assert seen >= 10
+    assert kinds.get("Play", 0) >= 16 and kinds.get("Bid", 0) + kinds.get("Pass", 0) >= 24
+    assert kinds.get("Give", 0) >= 1 and kinds.get("Concede", 0) >= 1
 
 
 def test_hard_beats_normal_over_a_few_games() -> None:
@@ -124,9 +127,145 @@ def test_hard_beats_normal_over_a_few_games() -> None:
     hard = normal = 0.0
     for s in range(3):
         seat = s % 3
-        players = [HardPlayer(samples=6, budget_ms=None) if i == seat else NormalPlayer()
+        players = [HardPlayer(samples=12, budget_ms=None) if i == seat else NormalPlayer()
                    for i in range(3)]
         scores = play_game(players, seed=f"hard:{s}", max_deals=12).scores
         hard += scores[seat]
         normal += (sum(scores) - scores[seat]) / 2
     assert hard > normal
+
+
+def test_the_playouts_play_as_normal_does() -> None:
+    from engine.tysiacha.ai import _normal_move
+    from engine.tysiacha.cards import DECK
+    from engine.tysiacha.game import TysiachaGame
+
+    normal = NormalPlayer()
+    compared = 0
+    for seed in range(8):
+        game = TysiachaGame(seed=f"same:{seed}")
+        rng = random.Random(seed)
+        while game.phase is not Phase.DEAL_OVER:
+            for seat in pending_seats(game.view(None)):
+                view = game.view(seat)
+                action = normal.act(view, rng)
+                if action is None:
+                    continue
+                if isinstance(action, Play):
+                    gone = {*view.hand, *view.played, *view.trick.cards}
+                    others = [c for c in DECK if c not in gone]
+                    trick = [(p.seat, p.card) for p in view.trick.plays]
+                    may_marry = not trick and view.tricks_taken[seat] > 0
+                    assert view.soloist is not None
+                    assert _normal_move(list(view.hand), others, trick, view.trump, seat,
+                                        view.soloist, may_marry) == (action.card, action.marriage)
+                    compared += 1
+                game.apply(action)
+                break
+    assert compared >= 60
+
+
+def test_what_the_play_shows_a_void_stays_out_of_the_sampled_hands() -> None:
+    from engine.tysiacha.ai import _deal_unseen, _knowledge
+
+    # Seat 0 (the soloist) discards on spades in tricks 2 and 3; seat 1 makes spades trump.
+    # Its last card, the Jack of diamonds, came from the prikup and is still in its hand.
+    hands = ["Ac Tc Kc 9c Ah 9h 9d Jd", *DEFENCE[1:]]
+    game = run(play_position(hands), *DEFENCE_TRICKS[0], *DEFENCE_TRICKS[1],
+               *DEFENCE_TRICKS[2])
+    view = game.view(2)
+    voids, fixed = _knowledge(view)
+    assert voids[0] == {3} and not voids[1]
+    assert {str(c): s for c, s in fixed.items()} == {"Jd": 0}
+    rng = random.Random(3)
+    for _ in range(200):
+        hands = _deal_unseen(view, voids, fixed, rng)
+        assert [len(hands[s]) for s in (0, 1)] == [view.hand_counts[0], view.hand_counts[1]]
+        assert not any(c & 3 == 3 for c in hands[0])
+        assert set(fixed) <= set(hands[0])
+
+
+def test_hard_bids_on_a_strong_hand_and_passes_a_weak_one() -> None:
+    from engine.tysiacha.ai import HardPlayer
+
+    hard = HardPlayer(samples=24, budget_ms=None)
+    strong = run(position(["", "Ah Th Kh Qh As Ts Ad", ""]), "0 bid 100")
+    assert hard.act(strong.view(1), random.Random(0)) == Bid(1, 105)
+    weak = run(position(["", "9c 9d Jc Jd 9h Jh Js", ""]), "0 bid 100")
+    assert hard.act(weak.view(1), random.Random(0)) == Pass(1)
+    opener = position(["9c 9d Jc Jd 9h Jh Js", "", ""])
+    assert hard.act(opener.view(0), random.Random(0)) == Bid(0, 100)
+
+
+def test_hard_concedes_a_hopeless_contract_and_raises_a_sure_one() -> None:
+    from engine.tysiacha.ai import HardPlayer
+
+    hard = HardPlayer(samples=24, budget_ms=None)
+    game = run(position(["9c 9d Jc Jd 9h Jh Js", "", ""], "9s Qc Qd"), "0 bid 100", "1 pass",
+               "2 pass")
+    assert hard.act(game.view(0), random.Random(0)) == Concede(0)
+    # Eight sure tricks (clubs drawn by the Ace, then the clubs marriage as trump) and 60:
+    # every card point and the marriage make 180.
+    game = run(position(["Ac Tc Kc Qc Ad Td Ah", "", ""], "Th 9s Js"), "0 bid 100", "1 pass",
+               "2 pass")
+    action = hard.act(game.view(0), random.Random(0))
+    assert action == Raise(0, 180)
+    game.apply(action)
+    give = hard.act(game.view(0), random.Random(0))
+    assert isinstance(give, Give) and {str(c) for _, c in give.give} == {"9s", "Js"}
+
+
+def _plain_minimax(d: Any, leaf: Callable[[Any], float]) -> float:
+    """Every line searched on copies, the tricks taken by the shared trick rules."""
+    from engine.trick import TrickPlay, winning_play
+    from engine.tysiacha.ai import _moves
+    from engine.tysiacha.cards import MARRIAGE_VALUES, ORDER, POINTS
+
+    if not d.trick and not d.hands[d.turn]:
+        return leaf(d)
+    values = []
+    for c, declare in _moves(d):
+        e = d.copy()
+        e.hands[e.turn].remove(c)
+        if declare:
+            e.trump = c & 3
+            e.marr[e.turn] += MARRIAGE_VALUES[c & 3]
+        e.trick.append((e.turn, c))
+        if len(e.trick) == 3:
+            w = winning_play([TrickPlay(s, x) for s, x in e.trick], ORDER, e.trump).seat
+            e.tricks[w] += 1
+            e.points[w] += sum(POINTS[x] for _, x in e.trick)
+            e.trick = []
+            e.turn = w
+        else:
+            e.turn = e.nxt[e.turn]
+        values.append(_plain_minimax(e, leaf))
+    return max(values) if d.turn == d.soloist else min(values)
+
+
+def test_the_endgame_search_agrees_with_plain_minimax() -> None:
+    from engine.tysiacha.ai import _Deal, _search
+    from engine.tysiacha.cards import DECK, KING, QUEEN
+
+    rng = random.Random(11)
+    for trial in range(40):
+        marriage = [card(KING, 2), card(QUEEN, 2)] if trial % 4 == 0 else []
+        cards = [c for c in DECK if c not in marriage]
+        rng.shuffle(cards)
+        size = 2 + trial % 2
+        cards = marriage + cards  # the seat on lead holds the hearts marriage, if any
+        lead = trial % 3
+        order = [lead, (lead + 1) % 3, (lead + 2) % 3]
+        hands: list[list[int]] = [[], [], []]
+        for i, s in enumerate(order):
+            hands[s] = cards[i * size:(i + 1) * size]
+        trump = rng.choice([None, 0, 1, 2, 3])
+        d = _Deal(hands, [1, 2, 0], lead, [], trump, [40, 20, 10], [2, 1, 1], [0, 0, 0], 0)
+
+        def leaf(e: _Deal) -> float:
+            return float(3 * (e.points[0] + e.marr[0]) - e.points[1] - 2 * e.points[2]
+                         + e.tricks[0])
+
+        before = [sorted(h) for h in d.hands]
+        assert _search(d, leaf, -math.inf, math.inf) == _plain_minimax(d, leaf)
+        assert [sorted(h) for h in d.hands] == before and d.trick == []
