@@ -39,7 +39,7 @@ bench: $(STAMP)
 arena: $(STAMP)
 	nice -n 10 $(BIN)/python -m tools.arena --games 200 --pairs hard:normal --jobs 2 --quiet --report-every 20
 	nice -n 10 $(BIN)/python -m tools.arena --games 40 --pairs hard:easy,normal:easy --jobs 2 --quiet
-	nice -n 10 $(BIN)/python -m tools.arena_tricks --games 200 --pairs hard:normal,normal:easy
+	nice -n 10 $(BIN)/python -m tools.arena_tricks --games 200 --pairs hard:normal,normal:easy --jobs 2
 
 art: $(STAMP)
 	$(BIN)/python -m tools.make_art --snapshots
