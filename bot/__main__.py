@@ -6,6 +6,7 @@ import logging
 import sys
 
 import discord
+import pydantic
 import yarl
 
 from bot.config import Settings
@@ -27,7 +28,11 @@ against a local Discord emulator, printing the table log and saving the images i
 
 
 def main() -> int:
-    settings = Settings()
+    try:
+        settings = Settings()
+    except pydantic.ValidationError as exc:
+        print(f"Bad settings (environment or .env): {exc}", file=sys.stderr)
+        return 2
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if settings.discord_token is None or not settings.discord_token.get_secret_value():
@@ -39,12 +44,16 @@ def main() -> int:
 
                 demo()
         return 0
-    from bot.app import TichuBot
+    from bot.app import StartRefused, create_bot
 
     discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
-    bot = TichuBot(settings)
-    bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    bot = create_bot(settings)
+    try:
+        bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    except StartRefused as exc:
+        print(f"Not started: {exc}", file=sys.stderr)
+        return 3
     return 0
 
 

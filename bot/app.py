@@ -21,7 +21,7 @@ from bot.games.registry import all_specs
 from bot.games.ui import GameButton, GameSelect
 from bot.i18n import t
 from bot.i18n.translator import CatalogTranslator
-from bot.store import Repository, open_repository
+from bot.store import Repository, SQLiteRepository, open_repository
 from bot.tables import Table, TableService, ids
 from bot.views.controller import Controller, locale_of
 from bot.views.pacing import Pacer
@@ -35,17 +35,36 @@ discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
 
+SHARD_LOCK_RETRY = 2.0
+"""Seconds between two tries at the shard locks while another process holds them."""
+
+
+class StartRefused(Exception):
+    """This process must not run (its shards are another's, or the store cannot be shared);
+    the message says why and what to do."""
+
+
 class TichuBot(commands.Bot):
-    """A discord.py bot hosting Tichu tables. Needs no privileged intents."""
+    """A discord.py bot hosting Tichu tables. Needs no privileged intents.
+
+    With ``SHARD_COUNT`` set, :func:`create_bot` gives the sharded kind
+    (:class:`ShardedTichuBot`), which runs the shards ``SHARD_IDS`` of this process.
+    Either way the process first takes the lock of each of its shards in the store
+    (see :meth:`lock_shards`), and only then restores, drives and connects.
+    """
 
     def __init__(self, settings: Settings, *, repo: Repository | None = None,
                  **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        if isinstance(self, commands.AutoShardedBot):
+            options.setdefault("shard_count", settings.shard_count)
+            options.setdefault("shard_ids", settings.shard_ids)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, **options)
         self.settings = settings
         self._given_repo = repo
+        self._repo: Repository | None = None
         self.controller = Controller(lambda: self.service, lambda: self.panels)
         self.pacer = Pacer(settings.rest_writes_per_second)
         self.presenter = TablePresenter(self, lambda: self.service.repo, lambda: self.panels,
@@ -55,15 +74,26 @@ class TichuBot(commands.Bot):
         self.restored = asyncio.Event()
 
     async def setup_hook(self) -> None:
-        workers.start(self.settings.worker_processes)
-        repo = self._given_repo or open_repository(self.settings.database,
-                                                      pool_size=self.settings.database_pool_size)
+        settings = self.settings
+        repo = self._given_repo or open_repository(settings.database,
+                                                      pool_size=settings.database_pool_size)
+        if isinstance(repo, SQLiteRepository) and not settings.all_shards:
+            raise StartRefused(
+                f"SHARD_IDS={','.join(map(str, settings.owned_shards))} of SHARD_COUNT="
+                f"{settings.shard_count} means several bot processes, but SQLite serves one "
+                "process: use PostgreSQL (DATABASE=postgresql://...), or run every shard in "
+                "this process (leave SHARD_IDS unset)")
+        self._repo = repo
         await repo.open()
+        await self.lock_shards(repo)
+        workers.start(settings.worker_processes)
         specs = all_specs()
-        self.service = TableService(repo, specs, ai_delay=self.settings.ai_delay,
-                                    lobby_timeout=self.settings.lobby_timeout,
-                                    idle_timeout=self.settings.table_idle_timeout,
-                                    presenter=self.presenter)
+        self.service = TableService(repo, specs, ai_delay=settings.ai_delay,
+                                    lobby_timeout=settings.lobby_timeout,
+                                    idle_timeout=settings.table_idle_timeout,
+                                    presenter=self.presenter,
+                                    shard_count=settings.shard_count,
+                                    shard_ids=settings.shard_ids)
         self.panels = Panels(self, repo, self.pacer)
         self.controller.route(
             records.RECORD_ACTIONS,
@@ -75,10 +105,44 @@ class TichuBot(commands.Bot):
             self.tree.add_command(game_group(self, spec, spec.new_command(
                 self._opener(spec))))
         self.add_dynamic_items(GameButton, GameSelect)
-        await self.service.restore()
+        restored = await self.service.restore()
+        log.info("restored %d active tables%s", len(restored), self._shards_text())
         self.restored.set()
         await self.sync_commands()
         self._sweeper = asyncio.create_task(self._sweep())
+
+    def _shards_text(self) -> str:
+        settings = self.settings
+        if settings.shard_count is None:
+            return ""
+        return f" of shards {settings.owned_shards} (SHARD_COUNT={settings.shard_count})"
+
+    async def lock_shards(self, repo: Repository) -> None:
+        """Hold this process's shards in the store (PostgreSQL advisory locks, or lock files
+        beside an SQLite database) so that no second process drives the same tables.
+
+        While another process holds one of them this process does nothing else (it has
+        not restored a table nor connected to Discord): it tries again every
+        ``SHARD_LOCK_RETRY`` seconds, saying so in the log, for ``SHARD_LOCK_WAIT``
+        seconds, then raises :class:`StartRefused`."""
+        shards = self.settings.owned_shards
+        wait = self.settings.shard_lock_wait
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        while not await repo.lock_shards(shards):
+            left = deadline - loop.time()
+            if left <= 0:
+                raise StartRefused(
+                    f"another bot process on this database runs shard(s) {shards}"
+                    f"{'' if self.settings.shard_count is None else ' of ' + str(self.settings.shard_count)}"
+                    f"; this process stopped without acting (waited {wait:g} s, "
+                    "SHARD_LOCK_WAIT). Give each process its own SHARD_IDS, or stop the other")
+            log.warning("shard(s) %s are held by another bot process on this database: "
+                        "waiting for them, doing nothing meanwhile (%.0f s left of "
+                        "SHARD_LOCK_WAIT)", shards, left)
+            await asyncio.sleep(min(SHARD_LOCK_RETRY, left))
+        log.info("holding shard(s) %s%s", shards, "" if self.settings.shard_count is None
+                 else f" of {self.settings.shard_count}")
 
     async def sync_commands(self) -> bool:
         """Send the command tree to Discord only when it changed since the last sync (its
@@ -150,6 +214,20 @@ class TichuBot(commands.Bot):
         service = getattr(self, "service", None)
         if service is not None:
             await service.close()
-            await service.repo.close()
+        if self._repo is not None:
+            repo, self._repo = self._repo, None
+            await repo.close()
         workers.stop()
         await super().close()
+
+
+class ShardedTichuBot(TichuBot, commands.AutoShardedBot):
+    """The bot on discord.py's sharded client: the shards ``SHARD_IDS`` of ``SHARD_COUNT``
+    (all of them if ``SHARD_IDS`` is unset), each on its own gateway connection."""
+
+
+def create_bot(settings: Settings, **options: Any) -> TichuBot:
+    """The bot these settings ask for: sharded with ``SHARD_COUNT``, else one connection."""
+    if settings.sharded:
+        return ShardedTichuBot(settings, **options)
+    return TichuBot(settings, **options)

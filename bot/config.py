@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+import json
+from typing import Annotated, Any
+
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 DISCORD_API_BASE = "https://discord.com/api/v10"
 DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
@@ -39,6 +42,73 @@ class Settings(BaseSettings):
     heartbeat_file: str | None = Field(
         default=None, description="File the bot touches while connected (HEALTHCHECK)")
     sweep_interval: float = Field(default=60, gt=0, description="How often lobbies are checked")
+    shard_count: int | None = Field(
+        default=None, ge=1, le=100_000,
+        description="Gateway shards of the whole bot (all processes); unset: one unsharded "
+        "connection")
+    shard_ids: Annotated[list[int] | None, NoDecode] = Field(
+        default=None, description="The shards this process runs, \"0,1\" or [0, 1] "
+        "(needs SHARD_COUNT; unset: all of them)")
+    shard_lock_wait: float = Field(
+        default=300, ge=0, description="Seconds to wait while another process holds one of "
+        "this process's shards (0: stop at once); then the process stops")
     worker_processes: int = Field(
         default=2, ge=0, description="Processes drawing images and thinking for computer players "
         "(0: threads in the bot's own process)")
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _parse_shard_ids(cls, value: Any) -> Any:
+        """``SHARD_IDS`` as ``0,1`` (or ``0 1``), a single ``0``, or JSON ``[0, 1]``."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return [value]
+        if not isinstance(value, str):
+            return value
+        text = value.strip()
+        if not text:
+            return None
+        if text.startswith("["):
+            try:
+                return json.loads(text)
+            except ValueError:
+                raise ValueError(f"SHARD_IDS is not a JSON list: {value!r}") from None
+        parts = [p for p in text.replace(",", " ").split() if p]
+        try:
+            return [int(p) for p in parts]
+        except ValueError:
+            raise ValueError(f"SHARD_IDS must be shard numbers like 0,1, got {value!r}") from None
+
+    @model_validator(mode="after")
+    def _check_shards(self) -> Settings:
+        if self.shard_ids is None:
+            return self
+        if self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT (the shards of all processes)")
+        if not self.shard_ids:
+            raise ValueError("SHARD_IDS is empty: give at least one shard")
+        if len(set(self.shard_ids)) != len(self.shard_ids):
+            raise ValueError(f"SHARD_IDS repeats a shard: {self.shard_ids}")
+        wrong = [i for i in self.shard_ids if not 0 <= i < self.shard_count]
+        if wrong:
+            raise ValueError(f"SHARD_IDS {wrong} not in 0..{self.shard_count - 1} "
+                             f"(SHARD_COUNT={self.shard_count})")
+        self.shard_ids = sorted(self.shard_ids)
+        return self
+
+    @property
+    def sharded(self) -> bool:
+        """Whether the bot runs discord.py's sharded client (``SHARD_COUNT`` is set)."""
+        return self.shard_count is not None
+
+    @property
+    def owned_shards(self) -> list[int]:
+        """The shards this process runs: ``SHARD_IDS``, else all of ``SHARD_COUNT`` (one
+        shard, 0, unsharded)."""
+        if self.shard_ids is not None:
+            return list(self.shard_ids)
+        return list(range(self.shard_count or 1))
+
+    @property
+    def all_shards(self) -> bool:
+        """Whether this process runs every shard (then no other process may run)."""
+        return self.owned_shards == list(range(self.shard_count or 1))

@@ -12,7 +12,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -45,12 +45,31 @@ class Presenter(Protocol):
     async def table_changed(self, table: Table) -> None: ...
 
 
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The gateway shard of a guild (Discord's rule)."""
+    return (guild_id >> 22) % shard_count
+
+
 class TableService:
-    """Owns the tables of this process and drives their computer players and timers."""
+    """Owns the tables of this process and drives their computer players and timers.
+
+    With ``shard_count`` (and ``shard_ids``, default all of them) the process owns only
+    the tables of guilds on its shards: it restores and drives those alone, and
+    refuses to load or open any other (another process drives them).
+    """
 
     def __init__(self, repo: Repository, specs: Mapping[str, TableRules], *,
                  ai_delay: float = 1.2, lobby_timeout: float = 1800,
-                 idle_timeout: float = 86400, presenter: Presenter | None = None) -> None:
+                 idle_timeout: float = 86400, presenter: Presenter | None = None,
+                 shard_count: int | None = None,
+                 shard_ids: Collection[int] | None = None) -> None:
+        if shard_ids is not None and shard_count is None:
+            raise ValueError("shard_ids needs shard_count")
+        if shard_count is not None and shard_count < 1:
+            raise ValueError(f"shard_count must be at least 1, got {shard_count}")
+        self.shard_count = shard_count
+        self.shard_ids: frozenset[int] | None = (
+            None if shard_ids is None else frozenset(shard_ids))
         self.repo = repo
         self.specs = dict(specs)
         self.ai_delay = ai_delay
@@ -66,6 +85,12 @@ class TableService:
         self._notices: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------- loading
+    def owns(self, guild_id: int) -> bool:
+        """Whether the tables of this guild are this process's (its shard is ours)."""
+        if self.shard_count is None or self.shard_ids is None:
+            return True
+        return shard_of(guild_id, self.shard_count) in self.shard_ids
+
     async def get(self, table_id: int) -> Table:
         """The table, loaded from the store if needed; TableError ``no_table`` if gone."""
         table = self.tables.get(table_id)
@@ -80,6 +105,11 @@ class TableService:
             log.error("table %s cannot be loaded: %s", table_id, exc)
             raise TableError("table_broken") from None
         if record is None:
+            raise TableError("no_table")
+        if not self.owns(record.guild_id):
+            # Another process drives it; Discord never sends its clicks here.
+            log.warning("table %s of guild %s is on another shard: not loaded", table_id,
+                        record.guild_id)
             raise TableError("no_table")
         try:
             table = Table.rebuild(record, self.spec_for(record.game))
@@ -98,9 +128,15 @@ class TableService:
         return spec
 
     async def restore(self) -> list[Table]:
-        """Rebuild every active table after a restart and set its players going again."""
+        """Rebuild every active table of this process's shards after a restart and set its
+        players going again."""
         restored = []
-        for table_id in await self.repo.active_table_ids():
+        if self.shard_count is None:
+            found = await self.repo.active_table_ids()
+        else:
+            found = await self.repo.active_table_ids(shard_count=self.shard_count,
+                                                     shard_ids=self.shard_ids)
+        for table_id in found:
             try:
                 table = await self.get(table_id)
             except TableError:
@@ -136,6 +172,8 @@ class TableService:
         """Open a lobby of ``game`` with the host in the first seat; at most ``limit``
         active tables per channel (each plays in its own thread)."""
         spec = self.spec_for(game)
+        if not self.owns(guild_id):
+            raise TableError("no_table")
         n = spec.seat_count(options)
         if limit is not None and await self.repo.count_active_tables(channel_id) >= limit:
             raise TableError("too_many_tables", limit=limit)
