@@ -79,6 +79,7 @@ class Tally:
     open_retries: int = 0
     open_failed: int = 0
     slow_answers: int = 0
+    changed_under: int = 0
     failed: int = 0
     failures: list[str] = field(default_factory=list)
 
@@ -172,6 +173,12 @@ async def play(emu: DiscordEmulator, channel: Any, user: Any, rng: random.Random
                 # waits (30 s): the bot's writes are queued behind Discord's global limit.
                 # The person keeps the panel and acts when it asks again.
                 tally.slow_answers += 1
+                continue
+            except AssertionError:
+                # The panel changed between two steps of one decision (an exchange's three
+                # picks, a play and its wish) while a deferred answer was still on its way:
+                # the person looks again and acts when it asks.
+                tally.changed_under += 1
                 continue
             tally.decisions += 1
 
@@ -382,7 +389,8 @@ async def run(n: int, *, pg: Any, processes: int, delay: float, think: tuple[flo
         print(f"   while tables opened: {len(ramp)} interactions, p99 "
               f"{percentile(ramp_latencies, 0.99) * 1000:.0f} ms, {figures.ramp_unanswered} "
               f"unanswered; 'tichu new' retried {tally.open_retries}, given up {tally.open_failed}; "
-              f"answers seen after more than 30 s: {tally.slow_answers}; tables failed: "
+              f"answers seen after more than 30 s: {tally.slow_answers}; decisions cut short by a "
+              f"panel that changed: {tally.changed_under}; tables failed: "
               f"{tally.failed}; panels reopened after {STALL:.0f} s idle: {tally.reopened}")
         kinds: dict[str, list[float]] = {}
         for r in in_window:
