@@ -151,9 +151,10 @@ async def play(emu: DiscordEmulator, channel: Any, user: Any, rng: random.Random
                 if not stop.is_set():
                     try:
                         await person.open_hand(message)
-                    except NoResponseError:  # shown later than a person waits: open it again
+                    except NoResponseError:  # not shown in 30 s: wait as long again, retry
                         tally.slow_answers += 1
                         person.panel = None
+                        await asyncio.sleep(30.0)
                 continue
             await emu.wait_for(
                 lambda p=panel: stop.is_set() or p.deleted or actionable(p),
@@ -408,6 +409,12 @@ async def run(n: int, *, pg: Any, processes: int, delay: float, think: tuple[flo
         for failure in sorted(set(tally.failures))[:3]:
             print(f"   failure: {failure}")
         print_rest(emu, actions)
+        writes = Counter(call.route for call in emu.rest_calls
+                         if call.route not in RateLimits().global_exempt and mono0 <= call.at < mono1)
+        print(f"   requests under the global limit in the window: "
+              f"{sum(writes.values()) / elapsed:.1f}/s, "
+              f"{sum(writes.values()) / max(decisions, 1):.1f} per decision by a person; most: "
+              + ", ".join(f"{route} {count}" for route, count in writes.most_common(4)))
         if emu.rate_limited:
             routes = Counter(f"{hit.route} ({hit.scope})" for hit in emu.rate_limited)
             print(f"   429s by route: {dict(routes.most_common(4))}")
