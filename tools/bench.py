@@ -14,8 +14,9 @@ def main() -> None:
                            bench_shards)):
         print(f"== {title}", flush=True)
         if module is bench_shards:
-            # The two ends of the growth series, 30 s measured each (about 8 minutes with
-            # the tables opening); `python -m tools.bench_shards` runs 100, 300 and 1,000.
+            # The two ends of the growth series, 30 s measured each: 5-15 minutes on two
+            # shared cores, most of it opening 1,000 tables ten at a time.
+            # `python -m tools.bench_shards` runs 100, 300 and 1,000 (60 s each).
             bench_shards.main(["--tables", "100,1000", "--window", "30"])
         else:
             module.main()
