@@ -7,6 +7,9 @@ seat one person and three computer players (``AI_DELAY`` as in production).
 The people act when the bot pings them, through buttons and menus like the
 tests do. The emulator records, for every interaction, the time from its
 dispatch to the bot's first response. Run: ``python -m tools.bench_bot``.
+
+The helpers here (starting the bot, opening a table, memory, percentiles) are
+shared with ``tools.bench_shards`` (1,000 tables, two processes, PostgreSQL).
 """
 
 from __future__ import annotations
@@ -33,23 +36,47 @@ def rss_mb(pid: int) -> float:
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
-async def start_bot(emu: DiscordEmulator, db: Path, delay: float) -> asyncio.subprocess.Process:
+def percentile(values: list[float], share: float) -> float:
+    """The value below which ``share`` of ``values`` lie (nearest rank); 0 if none."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+async def start_bot(emu: DiscordEmulator, database: str, delay: float,
+                    **settings: str) -> asyncio.subprocess.Process:
+    """``python -m bot`` against ``emu``; ``settings`` are more environment keys (upper case)."""
     env = {**os.environ, "DISCORD_TOKEN": emu.bot_token, "DISCORD_API_BASE": emu.api_base,
-           "DISCORD_GATEWAY_URL": emu.gateway_url, "DATABASE": str(db),
-           "AI_DELAY": str(delay), "LOG_LEVEL": "WARNING"}
+           "DISCORD_GATEWAY_URL": emu.gateway_url, "DATABASE": database,
+           "AI_DELAY": str(delay), "LOG_LEVEL": "WARNING", **settings}
     return await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", env=env)
+
+
+async def open_table(emu: DiscordEmulator, channel: Any, user: Any) -> int:
+    """Open a Tichu table in ``channel``, seat three computers beside ``user`` and start
+    it, through the lobby's menus and buttons; the id of the table's thread."""
+    lobby = await (await emu.slash(user, channel, "tichu new", target=1000)).response()
+    for seat, level in ((1, "normal"), (2, "easy"), (3, "normal")):
+        cpu = component(lobby, "cpu", "s")
+        await (await emu.select(user, lobby, cpu.custom_id, [f"{seat}.{level}"])).response()
+    await (await emu.click(user, lobby, component(lobby, "start").custom_id)).response()
+    return int(lobby.id)  # a thread started from a message has the message's id
+
+
+def table_message(emu: DiscordEmulator, thread_id: int) -> Any:
+    """The table's message (the one with "My hand") in its thread, or None yet."""
+    for message in emu.channel_messages(thread_id):
+        if component(message, "hand") is not None:
+            return message
+    return None
 
 
 async def one_table(emu: DiscordEmulator, channel: Any, user: Any, decisions: int,
                     seed: int, delay: float = 0.0) -> int:
     """Open a table, fill it with computers, start, and answer ``decisions`` pings."""
     await asyncio.sleep(delay)
-    lobby = await (await emu.slash(user, channel, "tichu new", target=1000)).response()
-    for seat, level in ((1, "normal"), (2, "easy"), (3, "normal")):
-        cpu = component(lobby, "cpu", "s")
-        await (await emu.select(user, lobby, cpu.custom_id, [f"{seat}.{level}"])).response()
-    await (await emu.click(user, lobby, component(lobby, "start").custom_id)).response()
-    thread_id = lobby.id  # a thread started from a message has the message's id
+    thread_id = await open_table(emu, channel, user)
     person = Person(emu, user, random.Random(seed))
     last = 0
     done = 0
@@ -60,19 +87,26 @@ async def one_table(emu: DiscordEmulator, channel: Any, user: Any, decisions: in
                 return message
         return None
 
-    def table_message() -> Any:
-        for message in emu.channel_messages(thread_id):
-            if component(message, "hand") is not None:
-                return message
-        return None
-
     while done < decisions:
-        ping = await emu.wait_for(next_ping, timeout=300, what="a ping")
+        ping = await emu.wait_for(next_ping, timeout=300, what="a ping", channel=thread_id)
         last = ping.id
-        message = await emu.wait_for(table_message, timeout=60, what="the table message")
+        message = await emu.wait_for(lambda: table_message(emu, thread_id), timeout=60,
+                                     what="the table message", channel=thread_id)
         await person.act(message)  # from the open hand panel, as soon as it asks
         done += 1
     return done
+
+
+def print_rest(emu: DiscordEmulator, actions: int) -> None:
+    """The REST figures of a run: calls and upload per action, 429s, busiest channel."""
+    rest = emu.rest_summary()
+    actions = max(actions, 1)
+    print(f"REST: {rest['calls'] / actions:.2f} calls and "
+          f"{rest['kb_uploaded'] / actions:.1f} KB uploaded per action ({actions} "
+          f"actions); 429s: {rest['rate_limited']} "
+          f"({rest['rate_limited'] * 1000 / actions:.2f} per 1,000 actions, "
+          f"{rest['rate_limited_global']} global); most message writes in 5 s in one "
+          f"channel: {rest['max_writes_5s']}; peak {rest['peak_per_second']} requests/s")
 
 
 async def bench(n: int, decisions: int, delay: float) -> None:
@@ -84,7 +118,7 @@ async def bench(n: int, decisions: int, delay: float) -> None:
                 channels.append(emu.add_text_channel(guild, f"t{i}"))
                 users.append(emu.add_user(f"p{i}"))
                 emu.add_member(guild, users[-1])
-            bot = await start_bot(emu, Path(tmp) / "bench.sqlite3", delay)
+            bot = await start_bot(emu, str(Path(tmp) / "bench.sqlite3"), delay)
             try:
                 await emu.wait_for_commands(["tichu"], timeout=60)
                 await emu.wait_until_ready(60)
@@ -105,27 +139,20 @@ async def bench(n: int, decisions: int, delay: float) -> None:
                 await bot.wait()
             with sqlite3.connect(Path(tmp) / "bench.sqlite3") as db:
                 actions = db.execute("SELECT count(*) FROM actions").fetchone()[0]
-            rest = emu.rest_summary()
             stats = emu.latency_stats()
-            in_game = sorted(r.latency for r in emu.interactions
-                             if r.latency is not None and r.name == "")
+            in_game = [r.latency for r in emu.interactions
+                       if r.latency is not None and r.name == ""]
             print(f"{n} concurrent tables (1 person + 3 computers each, AI_DELAY={delay}s), "
                   f"{sum(counts)} decisions by people in {elapsed:.0f} s")
             print(f"interaction → first response: p50 {stats['p50_ms']:.1f} ms, "
                   f"p99 {stats['p99_ms']:.1f} ms, max {stats['max_ms']:.1f} ms "
                   f"over {stats['count']} interactions")
             if in_game:
-                pick = lambda q: in_game[min(len(in_game) - 1, round(q * (len(in_game) - 1)))]  # noqa: E731
-                print(f"  of which clicks and menus: p50 {pick(0.5) * 1000:.1f} ms, "
-                      f"p99 {pick(0.99) * 1000:.1f} ms over {len(in_game)}")
+                print(f"  of which clicks and menus: p50 {percentile(in_game, 0.5) * 1000:.1f} ms, "
+                      f"p99 {percentile(in_game, 0.99) * 1000:.1f} ms over {len(in_game)}")
             print(f"bot memory: {(after - before) / n * 1024:.0f} KiB per table "
                   f"(bot RSS {before:.0f} → {after:.0f} MiB)")
-            print(f"REST: {rest['calls'] / actions:.2f} calls and "
-                  f"{rest['kb_uploaded'] / actions:.1f} KB uploaded per action ({actions} "
-                  f"actions); 429s: {rest['rate_limited']} "
-                  f"({rest['rate_limited'] * 1000 / actions:.2f} per 1,000 actions, "
-                  f"{rest['rate_limited_global']} global); most message writes in 5 s in one "
-                  f"channel: {rest['max_writes_5s']}; peak {rest['peak_per_second']} requests/s")
+            print_rest(emu, actions)
             if emu.violations:
                 print(f"Discord limits broken: {emu.violations}")
 

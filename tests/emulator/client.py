@@ -90,7 +90,9 @@ class InteractionHandle:
             )
 
         try:
-            await self._world.wait_for(done, timeout, what="an interaction response")
+            await self._world.wait_for(
+                done, timeout, what="an interaction response", channel=rec.channel_id
+            )
         except TimeoutError:
             raise NoResponseError(
                 self._describe(f"no response message within {timeout}s")
@@ -105,7 +107,10 @@ class InteractionHandle:
         rec = self.record
         try:
             await self._world.wait_for(
-                lambda: rec.acknowledged or rec.expired, timeout, what="an acknowledgement"
+                lambda: rec.acknowledged or rec.expired,
+                timeout,
+                what="an acknowledgement",
+                channel=rec.channel_id,
             )
         except TimeoutError:
             raise NoResponseError(self._describe(f"no acknowledgement within {timeout}s")) from None
@@ -132,7 +137,10 @@ class InteractionHandle:
         rec = self.record
         try:
             await self._world.wait_for(
-                lambda: len(rec.followup_ids) > index, timeout, what="a follow-up"
+                lambda: len(rec.followup_ids) > index,
+                timeout,
+                what="a follow-up",
+                channel=rec.channel_id,
             )
         except TimeoutError:
             raise NoResponseError(
@@ -144,7 +152,9 @@ class InteractionHandle:
         """The first request for this interaction that the emulator refused (a violation)."""
         rec = self.record
         try:
-            await self._world.wait_for(lambda: rec.rejections, timeout, what="a rejected request")
+            await self._world.wait_for(
+                lambda: rec.rejections, timeout, what="a rejected request", channel=rec.channel_id
+            )
         except TimeoutError:
             raise NoResponseError(
                 self._describe(f"no rejected request within {timeout}s")
@@ -155,7 +165,9 @@ class InteractionHandle:
         """Wait until the initial-response deadline has passed."""
         rec = self.record
         limit = timeout if timeout is not None else max(0.0, rec.deadline - time.monotonic()) + 5.0
-        await self._world.wait_for(lambda: rec.expired, limit, what="the response deadline")
+        await self._world.wait_for(
+            lambda: rec.expired, limit, what="the response deadline", channel=rec.channel_id
+        )
 
 
 class UserActions(World):
@@ -415,7 +427,8 @@ class UserActions(World):
         cid = None if channel is None else id_of(channel)
 
         def find() -> MessageRecord | None:
-            for message in self.messages.values():
+            candidates = self.messages.values() if cid is None else self.channel_index(cid)
+            for message in candidates:
                 fresh = message.id > marker and not message.deleted
                 if (
                     fresh
@@ -425,7 +438,7 @@ class UserActions(World):
                     return message
             return None
 
-        return await self.wait_for(find, timeout, what="a new message")
+        return await self.wait_for(find, timeout, what="a new message", channel=cid)
 
     # -- building blocks ---------------------------------------------------------------------------
     def _channel_for(self, user: UserRecord, channel: IdLike) -> ChannelRecord:

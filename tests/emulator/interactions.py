@@ -159,7 +159,7 @@ class InteractionResponder:
             self._acknowledge(record, rtype, now)
             record.modal = data
             self._settle(record, None)
-        world.notify()
+        world.notify(record.channel_id)
         info: dict[str, Any] = {
             "id": str(record.id),
             "type": record.type,
@@ -238,7 +238,7 @@ class InteractionResponder:
         )
         record.followup_ids.append(message.id)
         self._settle(record, message)
-        world.notify()
+        world.notify(record.channel_id)
         return world.message_payload(message)
 
     def get(self, application_id: str, token: str, message_id: str) -> dict[str, Any]:
@@ -267,7 +267,7 @@ class InteractionResponder:
             or record.response_type == ResponseType.DEFERRED_UPDATE_MESSAGE
         ):
             self._settle(record, message)
-        world.notify()
+        world.notify(record.channel_id)
         return world.message_payload(message)
 
     def delete(self, application_id: str, token: str, message_id: str) -> None:

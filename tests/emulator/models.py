@@ -445,6 +445,10 @@ class MessageRecord:
     message_reference: dict[str, Any] | None = None
     deleted: bool = False
     history: list[dict[str, Any]] = field(default_factory=list)
+    _parsed: tuple[list[dict[str, Any]], list[comp.Button], list[comp.Select]] | None = field(
+        default=None, repr=False
+    )
+    """The buttons and selects of ``components`` (read again when it is replaced)."""
 
     @property
     def ephemeral(self) -> bool:
@@ -463,15 +467,22 @@ class MessageRecord:
         return self.ephemeral_user_id is None or self.ephemeral_user_id == id_of(user)
 
     # -- components -------------------------------------------------------
+    def _components(self) -> tuple[list[comp.Button], list[comp.Select]]:
+        parsed = self._parsed
+        if parsed is None or parsed[0] is not self.components:
+            parsed = (self.components, comp.buttons(self.components), comp.selects(self.components))
+            self._parsed = parsed
+        return parsed[1], parsed[2]
+
     @property
     def buttons(self) -> list[comp.Button]:
         """Every button on the message, in display order (nested layouts included)."""
-        return comp.buttons(self.components)
+        return list(self._components()[0])
 
     @property
     def selects(self) -> list[comp.Select]:
         """Every select menu on the message, in display order."""
-        return comp.selects(self.components)
+        return list(self._components()[1])
 
     def button(
         self,

@@ -8,11 +8,13 @@ in ``World.unhandled_requests``.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from aiohttp import BodyPartReader, web
+from aiohttp import BodyPartReader, hdrs, web
+from aiohttp.multipart import content_disposition_filename, parse_content_disposition
 
 from . import limits as lim
 from .errors import DiscordError, not_found_route, unauthorized, unknown
@@ -37,14 +39,18 @@ _NO_AUTH_PREFIXES = (f"{API}/interactions/", f"{API}/webhooks/")
 
 async def read_body(request: web.Request) -> tuple[Any, list[Upload]]:
     """Parse a JSON or multipart (``payload_json`` + ``files[n]``) request body."""
-    if request.content_type == "multipart/form-data":
+    # The media type only: aiohttp's ``request.content_type`` runs the e-mail header parser
+    # on every multipart request (each has its own boundary, so its cache never hits).
+    media = request.headers.get(hdrs.CONTENT_TYPE, "").partition(";")[0].strip().lower()
+    if media == "multipart/form-data":
         payload: Any = {}
         uploads: list[Upload] = []
         reader = await request.multipart()
         while (part := await reader.next()) is not None:
             if not isinstance(part, BodyPartReader):
                 continue
-            name = part.name or ""
+            name, filename = _disposition(part.headers.get(hdrs.CONTENT_DISPOSITION, ""))
+            name = name or ""
             if name == "payload_json":
                 payload = _loads(await part.text())
             elif name.startswith("files[") or name == "file":
@@ -53,7 +59,7 @@ async def read_body(request: web.Request) -> tuple[Any, list[Upload]]:
                 uploads.append(
                     Upload(
                         index=index,
-                        filename=part.filename or f"file{index}",
+                        filename=filename or f"file{index}",
                         data=data,
                         content_type=part.headers.get("Content-Type", ""),
                     )
@@ -63,6 +69,15 @@ async def read_body(request: web.Request) -> tuple[Any, list[Upload]]:
     if not raw:
         return {}, []
     return _loads(raw.decode()), []
+
+
+@functools.lru_cache(maxsize=1024)
+def _disposition(header: str) -> tuple[str | None, str | None]:
+    """``name`` and ``filename`` of a part's Content-Disposition (the same few headers
+    come again and again: ``files[0]`` named ``board.png``...)."""
+    _, params = parse_content_disposition(header or None)
+    return (content_disposition_filename(params, "name"),
+            content_disposition_filename(params, "filename"))
 
 
 def _loads(text: str) -> Any:

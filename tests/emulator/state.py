@@ -129,6 +129,8 @@ class World:
         self._interactions_by_id: dict[int, InteractionRecord] = {}
         self._interactions_by_token: dict[str, InteractionRecord] = {}
         self._waiters: list[asyncio.Future[None]] = []
+        self._channel_waiters: dict[int, list[asyncio.Future[None]]] = {}
+        self._messages_by_channel: dict[int, list[MessageRecord]] = {}
         bot_id = self.snowflakes.next()
         self.bot = UserRecord(id=bot_id, name=bot_name, bot=True)
         self.users[bot_id] = self.bot
@@ -137,9 +139,23 @@ class World:
         self.application_owner_id = self.add_user("app-developer").id
 
     # -- change notification ---------------------------------------------------
-    def notify(self) -> None:
-        """Wake every :meth:`wait_for` so it re-checks its predicate."""
+    def notify(self, *channels: int) -> None:
+        """Wake the :meth:`wait_for` calls so they re-check their predicates.
+
+        With no argument every waiter wakes. With channel ids, only the waiters
+        that watch no channel and those that watch one of these channels wake:
+        a change that concerns one channel (a message in it, an interaction
+        from it) names it, so that a thousand tables waiting each on its own
+        thread do not all re-check on every message.
+        """
         waiters, self._waiters = self._waiters, []
+        if channels:
+            for cid in channels:
+                waiters += self._channel_waiters.pop(cid, ())
+        else:
+            for watched in self._channel_waiters.values():
+                waiters += watched
+            self._channel_waiters.clear()
         for waiter in waiters:
             if not waiter.done():
                 waiter.set_result(None)
@@ -150,14 +166,19 @@ class World:
         timeout: float = WAIT_TIMEOUT,
         *,
         what: str = "condition",
+        channel: IdLike | None = None,
     ) -> T:
         """Wait until ``predicate()`` returns something truthy, and return it.
 
         The predicate is re-checked after every change of the world (message,
-        interaction, command sync, gateway session...). Raises TimeoutError.
+        interaction, command sync, gateway session...); with ``channel``, only
+        after changes that concern that channel (its messages, ephemeral ones
+        included, and the interactions made in it) or the whole world. Raises
+        TimeoutError.
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
+        cid = None if channel is None else id_of(channel)
         while True:
             result = predicate()
             if result:
@@ -166,7 +187,10 @@ class World:
             if remaining <= 0:
                 raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
             waiter: asyncio.Future[None] = loop.create_future()
-            self._waiters.append(waiter)
+            if cid is None:
+                self._waiters.append(waiter)
+            else:
+                self._channel_waiters.setdefault(cid, []).append(waiter)
             try:
                 # asyncio.wait (not wait_for): a cancellation must never be swallowed.
                 await asyncio.wait({waiter}, timeout=remaining)
@@ -408,6 +432,10 @@ class World:
             raise DiscordError(403, 50013, "Missing Permissions", violation="missing_permissions")
 
     # -- queries for tests ---------------------------------------------------------
+    def channel_index(self, channel: IdLike) -> list[MessageRecord]:
+        """Every message ever created in ``channel`` (deleted and ephemeral ones too), oldest first."""
+        return self._messages_by_channel.get(id_of(channel), [])
+
     def channel_messages(
         self, channel: IdLike, *, include_system: bool = False
     ) -> list[MessageRecord]:
@@ -419,9 +447,8 @@ class World:
         cid = id_of(channel)
         return [
             m
-            for m in self.messages.values()
-            if m.channel_id == cid
-            and not m.deleted
+            for m in self.channel_index(cid)
+            if not m.deleted
             and not m.ephemeral
             and (include_system or m.type in MessageType.USER_MESSAGES)
         ]
@@ -501,7 +528,7 @@ class World:
         self.interactions.append(record)
         self._interactions_by_id[record.id] = record
         self._interactions_by_token[record.token] = record
-        self.notify()
+        self.notify(record.channel_id)
 
     def interaction_by_id(self, interaction_id: str | int) -> InteractionRecord | None:
         """The interaction with this id, if any."""
@@ -532,7 +559,7 @@ class World:
             record = self._interactions_by_id.get(error.interaction_id or 0)
             if record is not None:
                 record.rejections.append(violation)
-        self.notify()
+        self.notify()  # an error may concern any channel
 
     # -- messages --------------------------------------------------------------------
     def plan_attachments(
@@ -699,9 +726,10 @@ class World:
             message.interaction_id = interaction.id
             message.interaction_metadata = self._interaction_metadata(interaction)
         self.messages[mid] = message
+        self._messages_by_channel.setdefault(message.channel_id, []).append(message)
         if not message.ephemeral:
             self._dispatch_message("MESSAGE_CREATE", message, channel)
-        self.notify()
+        self.notify(message.channel_id)
         return message
 
     def edit_message(
@@ -728,7 +756,7 @@ class World:
         message.edited_at = iso_now()
         if not message.ephemeral:
             self._dispatch_message("MESSAGE_UPDATE", message, self.channels[message.channel_id])
-        self.notify()
+        self.notify(message.channel_id)
         return message
 
     def delete_message(self, message: MessageRecord) -> None:
@@ -744,7 +772,7 @@ class World:
                 guild_id=message.guild_id,
                 intent=self._message_intent(message),
             )
-        self.notify()
+        self.notify(message.channel_id)
 
     def _message_intent(self, message: MessageRecord) -> int:
         return Intents.GUILD_MESSAGES if message.guild_id else Intents.DIRECT_MESSAGES
@@ -880,11 +908,7 @@ class World:
     # -- payloads ------------------------------------------------------------------------
     def channel_payload(self, channel: ChannelRecord) -> dict[str, Any]:
         """The Discord channel object (thread counts and DM recipients filled in)."""
-        count = sum(
-            1
-            for m in self.messages.values()
-            if m.channel_id == channel.id and not m.deleted and not m.ephemeral
-        )
+        count = sum(1 for m in self.channel_index(channel.id) if not m.deleted and not m.ephemeral)
         recipients = [self.users[u] for u in channel.recipient_ids]
         return channel.to_payload(message_count=count, recipients=recipients)
 
@@ -1001,8 +1025,6 @@ class World:
         channel = self.channels.get(message.channel_id)
         if channel is not None and channel.is_thread:
             payload["position"] = sum(
-                1
-                for m in self.messages.values()
-                if m.channel_id == channel.id and m.id < message.id
+                1 for m in self.channel_index(channel.id) if m.id < message.id
             )
         return payload
