@@ -87,6 +87,10 @@ class Person:
     """Actions of this person the bot acknowledged (its panel redrawn, no refusal)."""
     raced: int = 0
     """Calls and bombs made out of turn."""
+    called: int = 0
+    """Tichu calls confirmed out of turn (and accepted)."""
+    bombed: int = 0
+    """Bombs dropped out of turn (and accepted)."""
 
     async def open_hand(self, table_message: Any) -> Any:
         button = component(table_message, "hand")
@@ -132,10 +136,11 @@ class Person:
             self.raced += 1
             await self.click(panel, ask.custom_id)
             if (confirm := component(panel, "tichu")) is not None:
-                await self.click(panel, confirm.custom_id, action=True)
+                self.called += await self.click(panel, confirm.custom_id, action=True)
         elif (bombs := component(panel, "play", "s")) is not None:  # off turn: bombs only
             self.raced += 1
-            await self.select(panel, bombs.custom_id, [bombs.options[0].value], action=True)
+            self.bombed += await self.select(panel, bombs.custom_id, [bombs.options[0].value],
+                                             action=True)
 
     async def decide(self, hand: Any) -> None:
         if (b := component(hand, "nogrand")) is not None:
