@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,8 +17,13 @@ from typing import Any
 
 from bot.app import TichuBot
 from bot.config import Settings
+from bot.games.registry import all_specs
 from bot.i18n import t
+from bot.store import open_repository
+from bot.store.models import ActionRecord
 from bot.tables import SeatKind, Table
+from bot.tables.computer import computer_move
+from bot.tables.table import phase_of
 from engine.tichu.ai import pending_seats
 from engine.tichu.view import Phase
 from tests.emulator.runner import run_bot
@@ -206,3 +211,39 @@ def table_message(emu: DiscordEmulator, table: Table) -> Any:
     message = emu.messages[table.record.message_id]
     assert not message.deleted and not message.ephemeral
     return message
+
+
+async def play_outside_discord(db: Path, table_id: int, until: Callable[[Any], bool]) -> int:
+    """With the bot stopped, play its table on in the database until ``until(game)``.
+
+    Every seat due moves as the engine's easy computer player would (seeded), and each
+    action is checked by the engine and stored as the bot stores it; a new bot restores
+    the table from there. For the middle of long games, whose every round through
+    Discord would check nothing new. The number of actions played.
+    """
+    repo = open_repository(str(db))
+    await repo.open()
+    try:
+        record = await repo.load_table(table_id)
+        assert record is not None
+        spec = all_specs()[record.game]
+        table = Table.rebuild(record, spec)
+        game = table.game
+        played = 0
+        while not until(game):
+            assert phase_of(game) != "game_over", "the game ended before it got there"
+            seat = spec.due_seats(game)[0]
+            action = computer_move(spec.name, "easy", game.view(seat),
+                                   f"{record.seed}:outside:{table.seq}")
+            game.check(action)
+            by = "human" if table.kind(seat) is SeatKind.HUMAN else "ai"
+            table.seq += 1
+            await repo.append_action(table_id, ActionRecord(
+                seq=table.seq, payload={**spec.action_to_json(action), "by": by}))
+            game.apply(action)
+            if phase_of(game) == "deal_over":
+                game.next_deal()
+            played += 1
+        return played
+    finally:
+        await repo.close()
