@@ -213,13 +213,16 @@ def table_message(emu: DiscordEmulator, table: Table) -> Any:
     return message
 
 
-async def play_outside_discord(db: Path, table_id: int, until: Callable[[Any], bool]) -> int:
-    """With the bot stopped, play its table on in the database until ``until(game)``.
+async def play_outside_discord(db: Path, table_id: int, until: Callable[[Any], bool], *,
+                               store: bool = True) -> Any:
+    """With the bot stopped, play its table on in the database until ``until(game)``; the
+    game as it is then.
 
-    Every seat due moves as the engine's easy computer player would (seeded), and each
-    action is checked by the engine and stored as the bot stores it; a new bot restores
-    the table from there. For the middle of long games, whose every round through
-    Discord would check nothing new. The number of actions played.
+    Each seat due moves as a computer player would (a computer seat at its level, a
+    person's seat as a normal one; seeded, as the bot seeds its players), and each action
+    is checked by the engine and stored as the bot stores it; a new bot restores the table
+    from there. For the middle of long games, whose every deal through Discord would
+    check nothing new. With ``store=False`` nothing is written: a look ahead.
     """
     repo = open_repository(str(db))
     await repo.open()
@@ -229,21 +232,25 @@ async def play_outside_discord(db: Path, table_id: int, until: Callable[[Any], b
         spec = all_specs()[record.game]
         table = Table.rebuild(record, spec)
         game = table.game
-        played = 0
         while not until(game):
             assert phase_of(game) != "game_over", "the game ended before it got there"
-            seat = spec.due_seats(game)[0]
-            action = computer_move(spec.name, "easy", game.view(seat),
-                                   f"{record.seed}:outside:{table.seq}")
+            for seat in spec.due_seats(game):
+                level = table.seats[seat].bot_level or "normal"
+                action = computer_move(spec.name, level, game.view(seat),
+                                       f"{record.seed}:outside:{table.seq}")
+                if action is not None:
+                    break
+            else:
+                raise AssertionError("nobody due has a move")
             game.check(action)
             by = "human" if table.kind(seat) is SeatKind.HUMAN else "ai"
             table.seq += 1
-            await repo.append_action(table_id, ActionRecord(
-                seq=table.seq, payload={**spec.action_to_json(action), "by": by}))
+            if store:
+                await repo.append_action(table_id, ActionRecord(
+                    seq=table.seq, payload={**spec.action_to_json(action), "by": by}))
             game.apply(action)
             if phase_of(game) == "deal_over":
                 game.next_deal()
-            played += 1
-        return played
+        return game
     finally:
         await repo.close()

@@ -185,8 +185,7 @@ async def test_a_game_of_four_plays_to_the_end(world: World, tmp_path: Path) -> 
         await play_rounds(world, bot, table, LIVE[0][1], users, rngs, tally, panels,
                           stale_check=True)
     for first, last in LIVE[1:]:
-        played = await play_outside_discord(db, table_id, lambda g, r=first: g.round == r)
-        assert played > 0
+        await play_outside_discord(db, table_id, lambda g, r=first: g.round == r)
         panels.clear()
         async with running(emu, db) as bot:
             table = await bot.service.get(table_id)
