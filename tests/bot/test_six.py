@@ -170,7 +170,7 @@ async def test_a_six_seat_table_resumes_after_a_restart(six: World, tmp_path: Pa
     people = {s: SixPerson(emu, six.users[i], random.Random(20 + s))
               for s, i in ((0, 0), (2, 1), (4, 2))}
     async with running(emu, db) as bot:
-        lobby, table = await open_lobby(six, bot, players=6, target=200)
+        lobby, table = await open_lobby(six, bot, players=6, target=50)  # one deal
         await seat_and_start(six, lobby, [0, None, 1, None, 2, None],
                              {1: "normal", 3: "easy", 5: "normal"})
         await play_on(six, bot, table, people,
