@@ -26,13 +26,20 @@ from bot.tables.computer import computer_move
 from bot.tables.table import phase_of
 from engine.tichu.ai import pending_seats
 from engine.tichu.view import Phase
+from tests.emulator.fixtures import TIME_SCALE
 from tests.emulator.runner import run_bot
 from tests.emulator.server import DiscordEmulator
+
+WRITES_PER_SECOND = Settings.model_fields["rest_writes_per_second"].default / TIME_SCALE
+"""The bot's pace for its own writes, on the emulator's clock: its rate-limit windows are
+:data:`TIME_SCALE` times as long as Discord's, so the pace is that much quicker (at
+Discord's 30 a second, the writes of one six-person deal waited ten seconds)."""
 
 
 def make_bot(db: Path, **settings: Any) -> TichuBot:
     values: dict[str, Any] = {"ai_delay": 0.0, "worker_processes": 0,
-                              "table_edit_interval": 0.0, **settings}
+                              "table_edit_interval": 0.0,
+                              "rest_writes_per_second": WRITES_PER_SECOND, **settings}
     config = Settings(_env_file=None, database=str(db), **values)  # type: ignore[call-arg]
     return TichuBot(config, guild_ready_timeout=0.05)
 
