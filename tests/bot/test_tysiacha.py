@@ -45,7 +45,10 @@ async def settle(bot: Any, table: Table, *, timeout: float = 30.0) -> tuple[int,
     deadline = loop.time() + timeout
     while loop.time() < deadline:
         game = table.game
-        if game is not None and game.phase is Phase.GAME_OVER:
+        if game is not None and game.phase is Phase.GAME_OVER and not table.lock.locked():
+            # The last move is stored and the game recorded (under the lock), and its
+            # presentation was scheduled as the lock was released: let it start.
+            await asyncio.sleep(0)
             await bot.presenter.idle.wait()
             return ()
         if game is not None and not table.lock.locked() and table.status is TableStatus.PLAYING:
