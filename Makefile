@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test run demo bench arena lint typecheck art snapshots clean
+.PHONY: test pytest run demo bench arena lint typecheck art snapshots clean
 
 # One virtualenv, made on first use and refreshed when pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -18,9 +18,14 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict engine bot/render bot/store
 
+# Lint and type checks run beside the tests (a few seconds of CPU, no shared files); the
+# target fails if any of the three does.
+test: $(STAMP)
+	$(MAKE) --no-print-directory -j3 lint typecheck pytest
+
 # Two workers (pytest-xdist); pytest-randomly shuffles the order and seeds `random` per test
 # (it prints the seed: rerun an order with `.venv/bin/pytest -p randomly --randomly-seed=N`).
-test: $(STAMP) lint typecheck
+pytest: $(STAMP)
 	$(BIN)/pytest -n 2 --dist worksteal
 
 run: $(STAMP)

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from bot.app import TichuBot
+from bot.render import encoding
 from bot.tables import Table
 from tests.bot.driver import component
 from tests.emulator.server import DiscordEmulator
@@ -58,3 +59,15 @@ async def seat_and_start(world: World, lobby: Any, people: list[int],
         cpu = component(lobby, "cpu", "s")
         await (await emu.select(host, lobby, cpu.custom_id, [f"{seat}.{level}"])).response()
     await (await emu.click(host, lobby, component(lobby, "start").custom_id)).response()
+
+
+@pytest.fixture(autouse=True)
+def quick_webp(monkeypatch: pytest.MonkeyPatch) -> None:
+    """libwebp's least effort for the images the bot draws in these tests.
+
+    Encoding takes about half the CPU of a game played through the local Discord; at
+    effort 0 it takes a third less, for a few more bytes (quality 80 all the same).
+    What these tests check (which images, where, when) does not depend on it; the
+    images themselves and their encoder settings are checked in tests/render.
+    """
+    monkeypatch.setattr(encoding, "WEBP_METHOD", 0)

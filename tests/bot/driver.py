@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,17 +17,29 @@ from typing import Any
 
 from bot.app import TichuBot
 from bot.config import Settings
+from bot.games.registry import all_specs
 from bot.i18n import t
+from bot.store import open_repository
+from bot.store.models import ActionRecord
 from bot.tables import SeatKind, Table
+from bot.tables.computer import computer_move
+from bot.tables.table import phase_of
 from engine.tichu.ai import pending_seats
 from engine.tichu.view import Phase
+from tests.emulator.fixtures import TIME_SCALE
 from tests.emulator.runner import run_bot
 from tests.emulator.server import DiscordEmulator
+
+WRITES_PER_SECOND = Settings.model_fields["rest_writes_per_second"].default / TIME_SCALE
+"""The bot's pace for its own writes, on the emulator's clock: its rate-limit windows are
+:data:`TIME_SCALE` times as long as Discord's, so the pace is that much quicker (at
+Discord's 30 a second, the writes of one six-person deal waited ten seconds)."""
 
 
 def make_bot(db: Path, **settings: Any) -> TichuBot:
     values: dict[str, Any] = {"ai_delay": 0.0, "worker_processes": 0,
-                              "table_edit_interval": 0.0, **settings}
+                              "table_edit_interval": 0.0,
+                              "rest_writes_per_second": WRITES_PER_SECOND, **settings}
     config = Settings(_env_file=None, database=str(db), **values)  # type: ignore[call-arg]
     return TichuBot(config, guild_ready_timeout=0.05)
 
@@ -87,6 +99,10 @@ class Person:
     """Actions of this person the bot acknowledged (its panel redrawn, no refusal)."""
     raced: int = 0
     """Calls and bombs made out of turn."""
+    called: int = 0
+    """Tichu calls confirmed out of turn (and accepted)."""
+    bombed: int = 0
+    """Bombs dropped out of turn (and accepted)."""
 
     async def open_hand(self, table_message: Any) -> Any:
         button = component(table_message, "hand")
@@ -132,10 +148,11 @@ class Person:
             self.raced += 1
             await self.click(panel, ask.custom_id)
             if (confirm := component(panel, "tichu")) is not None:
-                await self.click(panel, confirm.custom_id, action=True)
+                self.called += await self.click(panel, confirm.custom_id, action=True)
         elif (bombs := component(panel, "play", "s")) is not None:  # off turn: bombs only
             self.raced += 1
-            await self.select(panel, bombs.custom_id, [bombs.options[0].value], action=True)
+            self.bombed += await self.select(panel, bombs.custom_id, [bombs.options[0].value],
+                                             action=True)
 
     async def decide(self, hand: Any) -> None:
         if (b := component(hand, "nogrand")) is not None:
@@ -184,7 +201,10 @@ async def settle(bot: TichuBot, table: Table, *, timeout: float = 30.0) -> tuple
     deadline = loop.time() + timeout
     while loop.time() < deadline:
         game = table.game
-        if game is not None and game.phase is Phase.GAME_OVER:
+        if game is not None and game.phase is Phase.GAME_OVER and not table.lock.locked():
+            # The last move is stored and the game recorded (under the lock), and its
+            # presentation was scheduled as the lock was released: let it start.
+            await asyncio.sleep(0)
             await bot.presenter.idle.wait()
             return ()
         if game is not None and not table.lock.locked():
@@ -201,3 +221,46 @@ def table_message(emu: DiscordEmulator, table: Table) -> Any:
     message = emu.messages[table.record.message_id]
     assert not message.deleted and not message.ephemeral
     return message
+
+
+async def play_outside_discord(db: Path, table_id: int, until: Callable[[Any], bool], *,
+                               store: bool = True) -> Any:
+    """With the bot stopped, play its table on in the database until ``until(game)``; the
+    game as it is then.
+
+    Each seat due moves as a computer player would (a computer seat at its level, a
+    person's seat as a normal one; seeded, as the bot seeds its players), and each action
+    is checked by the engine and stored as the bot stores it; a new bot restores the table
+    from there. For the middle of long games, whose every deal through Discord would
+    check nothing new. With ``store=False`` nothing is written: a look ahead.
+    """
+    repo = open_repository(str(db))
+    await repo.open()
+    try:
+        record = await repo.load_table(table_id)
+        assert record is not None
+        spec = all_specs()[record.game]
+        table = Table.rebuild(record, spec)
+        game = table.game
+        while not until(game):
+            assert phase_of(game) != "game_over", "the game ended before it got there"
+            for seat in spec.due_seats(game):
+                level = table.seats[seat].bot_level or "normal"
+                action = computer_move(spec.name, level, game.view(seat),
+                                       f"{record.seed}:outside:{table.seq}")
+                if action is not None:
+                    break
+            else:
+                raise AssertionError("nobody due has a move")
+            game.check(action)
+            by = "human" if table.kind(seat) is SeatKind.HUMAN else "ai"
+            table.seq += 1
+            if store:
+                await repo.append_action(table_id, ActionRecord(
+                    seq=table.seq, payload={**spec.action_to_json(action), "by": by}))
+            game.apply(action)
+            if phase_of(game) == "deal_over":
+                game.next_deal()
+        return game
+    finally:
+        await repo.close()

@@ -16,7 +16,7 @@ from bot.tables import SeatKind, Table
 from engine.chinois.legal import legal_bids, legal_cards
 from engine.chinois.view import Phase
 from tests.bot.conftest import World
-from tests.bot.driver import component, running, table_message
+from tests.bot.driver import component, play_outside_discord, running, table_message
 
 PUBLIC_IMAGES = {filename("table"), filename("round"), filename("game-over")}
 
@@ -52,7 +52,10 @@ async def settle(bot: Any, table: Table, *, timeout: float = 30.0) -> tuple[int,
     deadline = loop.time() + timeout
     while loop.time() < deadline:
         game = table.game
-        if game is not None and game.phase is Phase.GAME_OVER:
+        if game is not None and game.phase is Phase.GAME_OVER and not table.lock.locked():
+            # The last move is stored and the game recorded (under the lock), and its
+            # presentation was scheduled as the lock was released: let it start.
+            await asyncio.sleep(0)
             await bot.presenter.idle.wait()
             return ()
         if game is not None and not table.lock.locked():
@@ -130,66 +133,103 @@ async def act_once(world: World, table: Table, seat: int, user: Any, rng: random
     assert table.seq > seq and answer.id == hand.id, answer.content
 
 
+LIVE = ((1, 4), (16, 16), (25, 28))
+"""The rounds played through Discord: the first four (each seat deals one, so both
+people meet the dealer's forbidden bid), one of the four no-trump rounds of 13 cards,
+and the last four, to the game's end and its records. The rounds between are played
+on in the database with the bot stopped (:func:`play_outside_discord`), and a new bot
+restores the table: through Discord, they would repeat the same checks for a minute of
+CPU. Each restart, the people open their hand again."""
+
+
+async def play_rounds(world: World, bot: Any, table: Table, last: int, users: dict[int, Any],
+                      rngs: dict[int, random.Random], tally: Tally, panels: dict[int, Any],
+                      *, stale_check: bool = False) -> None:
+    """Play through Discord until round ``last`` is over (or the game)."""
+    emu = world.emu
+    for _ in range(2000):
+        due = await settle(bot, table)
+        if not due or len(table.game.history) >= last:
+            break
+        seat = due[0]
+        if stale_check:
+            # A hand opened twice: once the second has acted, the first is from
+            # before the seat's move, and a pick on it is refused.
+            first = await open_hand(world, users[seat], table)
+            select = first.selects[0]
+            await act_once(world, table, seat, users[seat], rngs[seat], tally, panels)
+            mine = sum(a.seat == seat for a in table.game.actions)
+            reply = await (await emu.select(users[seat], first, select.custom_id,
+                                            [select.options[0].value])).response()
+            assert reply.ephemeral
+            assert reply.content == t(users[seat].locale, "error.stale")
+            assert sum(a.seat == seat for a in table.game.actions) == mine
+            stale_check = False
+            continue
+        await act_once(world, table, seat, users[seat], rngs[seat], tally, panels)
+    else:
+        raise AssertionError("the rounds did not end")
+
+
 async def test_a_game_of_four_plays_to_the_end(world: World, tmp_path: Path) -> None:
     emu = world.emu
-    async with running(emu, tmp_path / "db.sqlite3") as bot:
+    db = tmp_path / "db.sqlite3"
+    # alice (English) at seat 0, bob (French) at seat 2, computers between them.
+    users = {0: world.users[0], 2: world.users[1]}
+    rngs = {s: random.Random(s) for s in users}
+    tally = Tally()
+    panels: dict[int, Any] = {}
+    async with running(emu, db) as bot:
         lobby, table = await open_chinois(world, bot)
         assert "Chinois" in lobby.content
-        # alice (English) at seat 0, bob (French) at seat 2, computers between them.
         await seat_and_start(world, lobby, {0: 0, 2: 1}, {1: "easy", 3: "normal"})
         assert table.status is TableStatus.PLAYING
-        users = {0: world.users[0], 2: world.users[1]}
-        rngs = {s: random.Random(s) for s in users}
-        tally = Tally()
-        panels: dict[int, Any] = {}
-        stale_checked = False
-        for _ in range(2000):
-            due = await settle(bot, table)
-            if not due:
-                break
-            seat = due[0]
-            if not stale_checked:
-                # A hand opened twice: once the second has acted, the first is from
-                # before the seat's move, and a pick on it is refused.
-                first = await open_hand(world, users[seat], table)
-                select = first.selects[0]
-                await act_once(world, table, seat, users[seat], rngs[seat], tally, panels)
-                mine = sum(a.seat == seat for a in table.game.actions)
-                reply = await (await emu.select(users[seat], first, select.custom_id,
-                                                [select.options[0].value])).response()
-                assert reply.ephemeral
-                assert reply.content == t(users[seat].locale, "error.stale")
-                assert sum(a.seat == seat for a in table.game.actions) == mine
-                stale_checked = True
-                continue
-            await act_once(world, table, seat, users[seat], rngs[seat], tally, panels)
-        game = table.game
-        assert game is not None and game.phase is Phase.GAME_OVER
-        assert len(game.history) == 28
-        assert table.status is TableStatus.FINISHED
-        assert tally.forbidden_hidden > 0 and tally.bids == 56 and tally.french_hands > 0
-        # Two hand messages each for 28 rounds (one of them for the stale check above).
-        for user in users.values():
-            assert len(emu.ephemerals(user)) <= 3
-        final = table_message(emu, table)
-        assert not final.buttons
-        public = emu.channel_messages(table.channel_id)
-        for message in public:
-            assert {a.filename for a in message.attachments} <= PUBLIC_IMAGES
-        rounds = [m for m in public if any(a.filename == filename("round") for a in m.attachments)]
-        assert len(rounds) == 27
-        over = next(m for m in public if any(a.filename == filename("game-over") for a in m.attachments))
-        assert "Scale: over 300" in over.content  # the rating scale, in the table's language
-        rows = await bot.service.repo.leaderboard(world.guild.id, "chinois")
-        assert sorted(r.user_id for r in rows) == sorted(u.id for u in users.values())
-        assert all(r.stats.get("deals") == 28 for r in rows)
-        reply = await emu.slash(world.users[1], world.channel, "chinois leaderboard")
-        board = await reply.response()
-        assert "alice" in board.texts[-1] and "contrats exacts" in board.texts[-1]
-        rules = await (await emu.slash(world.users[1], world.channel, "chinois rules")).response()
-        assert rules.ephemeral and "Le Chinois en bref" in rules.content
-        if (out := Path("/tmp/chinois-shots")).exists():
-            for message in (over, rounds[-1], final):
-                for a in message.attachments:
-                    (out / f"{message.id}-{a.filename}").write_bytes(a.data)
+        table_id = table.id
+        await play_rounds(world, bot, table, LIVE[0][1], users, rngs, tally, panels,
+                          stale_check=True)
+    for first, last in LIVE[1:]:
+        await play_outside_discord(db, table_id, lambda g, r=first: g.round == r)
+        panels.clear()
+        async with running(emu, db) as bot:
+            table = await bot.service.get(table_id)
+            assert table.game.round == first
+            await play_rounds(world, bot, table, last, users, rngs, tally, panels)
+            if last == 28:
+                await check_the_end(world, bot, table, users, tally)
     emu.assert_clean()
+
+
+async def check_the_end(world: World, bot: Any, table: Table, users: dict[int, Any],
+                        tally: Tally) -> None:
+    emu = world.emu
+    game = table.game
+    assert game is not None and game.phase is Phase.GAME_OVER
+    assert len(game.history) == 28
+    assert table.status is TableStatus.FINISHED
+    live = sum(last - first + 1 for first, last in LIVE)
+    assert tally.forbidden_hidden > 0 and tally.bids == 2 * live and tally.french_hands > 0
+    # Two hand messages each for the first bot (one of them for the stale check above)
+    # and the refusal, then one per restart: the bot keeps each panel up to date.
+    for user in users.values():
+        assert len(emu.ephemerals(user)) <= 3 + len(LIVE) - 1
+    final = table_message(emu, table)
+    assert not final.buttons
+    public = emu.channel_messages(table.channel_id)
+    for message in public:
+        assert {a.filename for a in message.attachments} <= PUBLIC_IMAGES
+    rounds = [m for m in public if any(a.filename == filename("round") for a in m.attachments)]
+    assert len(rounds) == live - 1  # every round played through Discord but the last
+    over = next(m for m in public if any(a.filename == filename("game-over") for a in m.attachments))
+    assert "Scale: over 300" in over.content  # the rating scale, in the table's language
+    rows = await bot.service.repo.leaderboard(world.guild.id, "chinois")
+    assert sorted(r.user_id for r in rows) == sorted(u.id for u in users.values())
+    assert all(r.stats.get("deals") == 28 for r in rows)
+    reply = await emu.slash(world.users[1], world.channel, "chinois leaderboard")
+    board = await reply.response()
+    assert "alice" in board.texts[-1] and "contrats exacts" in board.texts[-1]
+    rules = await (await emu.slash(world.users[1], world.channel, "chinois rules")).response()
+    assert rules.ephemeral and "Le Chinois en bref" in rules.content
+    if (out := Path("/tmp/chinois-shots")).exists():
+        for message in (over, rounds[-1], final):
+            for a in message.attachments:
+                (out / f"{message.id}-{a.filename}").write_bytes(a.data)

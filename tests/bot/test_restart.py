@@ -20,7 +20,8 @@ async def test_restart_mid_deal_goes_on_from_the_same_database(world: World,
     people = {0: Person(emu, world.users[0], random.Random(5)),
               2: Person(emu, world.users[1], random.Random(6))}
     async with running(emu, db) as bot:
-        lobby, table = await open_lobby(world, bot, target=300)
+        # To 100: one deal, which the restored table plays out to the game's end.
+        lobby, table = await open_lobby(world, bot, target=100)
         await seat_and_start(world, lobby, [0, None, 1, None], {1: "normal", 3: "easy"})
         for _ in range(30):  # grand, exchange and well into the play
             due = await settle(bot, table)

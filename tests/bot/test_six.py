@@ -119,7 +119,7 @@ async def test_three_people_and_three_computers_play_to_the_leaderboard(
         six: World, tmp_path: Path) -> None:
     emu = six.emu
     async with running(emu, tmp_path / "db.sqlite3") as bot:
-        lobby, table = await open_lobby(six, bot, players=6, target=100)
+        lobby, table = await open_lobby(six, bot, players=6, target=50)  # one deal
         await seat_and_start(six, lobby, [0, None, 1, None, 2, None],
                              {1: "easy", 3: "normal", 5: "hard"})
         people = {s: SixPerson(emu, six.users[i], random.Random(10 + s))
@@ -127,7 +127,7 @@ async def test_three_people_and_three_computers_play_to_the_leaderboard(
         await play_on(six, bot, table, people, until=lambda: False)
         assert table.status is TableStatus.FINISHED
         final = table_message(emu, table)
-        assert final.content.startswith(t("en", "table.title_six", id=table.id, target=100))
+        assert final.content.startswith(t("en", "table.title_six", id=table.id, target=50))
         [over] = [m for m in emu.channel_messages(table.channel_id)
                   if any(a.filename == filename("game-over") for a in m.attachments)]
         winners = [table.seats[s].name for s in range(6) if s % 2 == table.game.winner]
@@ -170,7 +170,7 @@ async def test_a_six_seat_table_resumes_after_a_restart(six: World, tmp_path: Pa
     people = {s: SixPerson(emu, six.users[i], random.Random(20 + s))
               for s, i in ((0, 0), (2, 1), (4, 2))}
     async with running(emu, db) as bot:
-        lobby, table = await open_lobby(six, bot, players=6, target=200)
+        lobby, table = await open_lobby(six, bot, players=6, target=50)  # one deal
         await seat_and_start(six, lobby, [0, None, 1, None, 2, None],
                              {1: "normal", 3: "easy", 5: "normal"})
         await play_on(six, bot, table, people,

@@ -23,7 +23,7 @@ from engine.tysiacha.game import TysiachaGame
 from engine.tysiacha.legal import legal_bids, legal_cards, marriage_leads
 from engine.tysiacha.view import Phase
 from tests.bot.conftest import World, seat_and_start
-from tests.bot.driver import component, running, table_message
+from tests.bot.driver import component, play_outside_discord, running, table_message
 from tests.emulator.server import DiscordEmulator
 
 PUBLIC_IMAGES = {filename("table"), filename("prikup"), filename("sheet"), filename("final")}
@@ -45,7 +45,10 @@ async def settle(bot: Any, table: Table, *, timeout: float = 30.0) -> tuple[int,
     deadline = loop.time() + timeout
     while loop.time() < deadline:
         game = table.game
-        if game is not None and game.phase is Phase.GAME_OVER:
+        if game is not None and game.phase is Phase.GAME_OVER and not table.lock.locked():
+            # The last move is stored and the game recorded (under the lock), and its
+            # presentation was scheduled as the lock was released: let it start.
+            await asyncio.sleep(0)
             await bot.presenter.idle.wait()
             return ()
         if game is not None and not table.lock.locked() and table.status is TableStatus.PLAYING:
@@ -169,39 +172,58 @@ def assert_public_safe(world: World, table: Table) -> None:
             assert {a.filename for a in message.attachments} <= {filename("hand")}
 
 
+async def play_on(bot: Any, table: Table, people: dict[int, Player],
+                  until: Any = lambda game: False) -> None:
+    """Play through Discord until ``until(game)`` when a person is due, or the game's end."""
+    for _ in range(3000):
+        due = await settle(bot, table)
+        if not due or until(table.game):
+            return
+        game = table.game
+        seat = game.turn if game.turn in due else due[0]
+        await people[seat].act()
+    raise AssertionError("the game did not end")
+
+
 async def test_a_game_of_three_plays_to_the_end(world: World, tmp_path: Path) -> None:
+    """Five deals through Discord (bob's seat goes to a computer before the fifth), the
+    deals after them played on in the database with the bot stopped, up to the deal
+    that ends the game there; a new bot restores the table and alice plays on through
+    Discord to the game's end (a game to 1000 takes 20 to 50 deals: through Discord,
+    they repeated the same checks for half a minute of CPU)."""
     emu = world.emu
-    async with running(emu, tmp_path / "db.sqlite3") as bot:
+    db = tmp_path / "db.sqlite3"
+    async with running(emu, db) as bot:
         lobby, table = await open_tysiacha(world, bot)
         assert table.n_seats == 3
         await seat_and_start(world, lobby, [0, 1, None], {2: "normal"})
         assert table.status is TableStatus.PLAYING
+        table_id = table.id
         people = {s: Player(emu, world.users[s], table, s) for s in (0, 1)}
-        handed_over = False
-        for _ in range(3000):
-            due = await settle(bot, table)
-            if not due:
-                break
-            game = table.game
-            if game.deal_number >= 4 and not handed_over:
-                # Bob has played a few deals by hand; a computer plays his seat from now on.
-                done = await (await emu.slash(world.users[0], table.channel_id,
-                                              "tysiacha takeover", seat=2)).response()
-                assert done.content == t("en", "table.takeover", seat=2)
-                handed_over = True
-                continue
-            seat = game.turn if game.turn in due else due[0]
-            await people[seat].act()
-        else:
-            raise AssertionError("the game did not end")
+        await play_on(bot, table, people, until=lambda game: game.deal_number >= 4)
+        # Bob has played a few deals by hand; a computer plays his seat from now on.
+        done = await (await emu.slash(world.users[0], table.channel_id,
+                                      "tysiacha takeover", seat=2)).response()
+        assert done.content == t("en", "table.takeover", seat=2)
+        await play_on(bot, table, people, until=lambda game: game.deal_number >= 5)
+        assert table.game.phase is not Phase.GAME_OVER
+    ahead = await play_outside_discord(db, table_id, lambda g: g.phase is Phase.GAME_OVER,
+                                       store=False)
+    await play_outside_discord(db, table_id, lambda g: g.deal_number == ahead.deal_number)
+    async with running(emu, db) as bot:
+        table = await bot.service.get(table_id)
+        assert table.game.deal_number == ahead.deal_number
+        people[0] = Player(emu, world.users[0], table, 10)  # alice opens her hand again
+        await play_on(bot, table, people)
         await bot.presenter.idle.wait()
         game = table.game
         assert game.phase is Phase.GAME_OVER
         assert max(game.scores) >= 1000 and game.winner is not None
-        for person in people.values():  # one hand panel each, kept up to date by the bot
-            assert len(emu.ephemerals(person.user)) == 1
+        # One hand panel each, kept up to date by the bot; alice's second after the restart.
+        assert len(emu.ephemerals(world.users[0])) == 2
+        assert len(emu.ephemerals(world.users[1])) == 1
         assert table.status is TableStatus.FINISHED
-        assert handed_over
+        assert table.seats[1].user_id is None and table.seats[1].bot_level is not None
         final = table_message(emu, table)
         assert not final.buttons
         public = emu.channel_messages(table.channel_id)
