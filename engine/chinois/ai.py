@@ -178,7 +178,7 @@ class HardPlayer(NormalPlayer):
             return legal[0]
         seat = view.seat
         assert seat is not None
-        rng = random.Random(hash((view.round, view.hand, view.played, view.trick.cards)))
+        rng = random.Random(repr((view.round, view.hand, view.played, view.trick.cards)))
         totals = sampled_totals(legal, rng, self.samples, self.budget_ms,
                                 lambda r: _sample_hands(view, r),
                                 lambda hands, c: _play_out(view, hands, c))

@@ -35,15 +35,15 @@ BOMB_KINDS = frozenset({Kind.FOUR_BOMB, Kind.STRAIGHT_FLUSH})
 
 # Enum members read on hot paths: a module name is read much faster than a
 # member through its class (Python 3.11).
-_KIND_SINGLE = Kind.SINGLE
-_KIND_PAIR = Kind.PAIR
-_KIND_STAIRS = Kind.STAIRS
-_KIND_TRIPLE = Kind.TRIPLE
-_KIND_FULL_HOUSE = Kind.FULL_HOUSE
-_KIND_STRAIGHT = Kind.STRAIGHT
-_KIND_DOG = Kind.DOG
-_KIND_FOUR_BOMB = Kind.FOUR_BOMB
-_KIND_STRAIGHT_FLUSH = Kind.STRAIGHT_FLUSH
+KIND_SINGLE = Kind.SINGLE
+KIND_PAIR = Kind.PAIR
+KIND_STAIRS = Kind.STAIRS
+KIND_TRIPLE = Kind.TRIPLE
+KIND_FULL_HOUSE = Kind.FULL_HOUSE
+KIND_STRAIGHT = Kind.STRAIGHT
+KIND_DOG = Kind.DOG
+KIND_FOUR_BOMB = Kind.FOUR_BOMB
+KIND_STRAIGHT_FLUSH = Kind.STRAIGHT_FLUSH
 
 
 class Combo(NamedTuple):
@@ -60,7 +60,7 @@ class Combo(NamedTuple):
 
 def bomb_strength(combo: Combo) -> tuple[int, int, float]:
     """Order of bombs: any straight flush above any four; longer, then higher."""
-    if combo.kind is _KIND_STRAIGHT_FLUSH:
+    if combo.kind is KIND_STRAIGHT_FLUSH:
         return (1, combo.length, combo.rank)
     return (0, 4, combo.rank)
 
@@ -69,7 +69,7 @@ def beats(new: Combo, top: Combo | None) -> bool:
     """Whether ``new`` may be played on ``top`` (None: on a lead)."""
     if top is None:
         return True
-    if new.kind is _KIND_DOG or top.kind is _KIND_DOG:
+    if new.kind is KIND_DOG or top.kind is KIND_DOG:
         return False
     new_bomb = new.kind in BOMB_KINDS
     if top.kind in BOMB_KINDS:
@@ -84,7 +84,7 @@ def phoenix_single_rank(top: Combo | None) -> float | None:
     None where it cannot be played as a single (on the Dragon or on a non-single)."""
     if top is None:
         return 1.5
-    if top.kind is not _KIND_SINGLE or top.rank >= DRAGON_RANK:
+    if top.kind is not KIND_SINGLE or top.rank >= DRAGON_RANK:
         return None
     return top.rank + 0.5
 
@@ -98,31 +98,31 @@ def _classify(counts: dict[int, int], cards: tuple[Card, ...], phoenix: int | No
     if has_mahjong:
         # The Mahjong is a 1 and only fits a straight.
         if n >= 5 and distinct == n and ranks[-1] - ranks[0] == n - 1:
-            return Combo(_KIND_STRAIGHT, ranks[-1], n, cards, phoenix)
+            return Combo(KIND_STRAIGHT, ranks[-1], n, cards, phoenix)
         return None
     if distinct == 1:
-        kind = {2: _KIND_PAIR, 3: _KIND_TRIPLE}.get(n)
+        kind = {2: KIND_PAIR, 3: KIND_TRIPLE}.get(n)
         if kind is not None:
             return Combo(kind, ranks[0], n, cards, phoenix)
         if n == 4 and phoenix is None:
-            return Combo(_KIND_FOUR_BOMB, ranks[0], 4, cards, None)
+            return Combo(KIND_FOUR_BOMB, ranks[0], 4, cards, None)
         return None
     if n == 5 and distinct == 2:
         low, high = ranks
         if counts[low] == 3 and counts[high] == 2:
-            return Combo(_KIND_FULL_HOUSE, low, 5, cards, phoenix)
+            return Combo(KIND_FULL_HOUSE, low, 5, cards, phoenix)
         if counts[high] == 3 and counts[low] == 2:
-            return Combo(_KIND_FULL_HOUSE, high, 5, cards, phoenix)
+            return Combo(KIND_FULL_HOUSE, high, 5, cards, phoenix)
         return None
     consecutive = ranks[-1] - ranks[0] == distinct - 1
     if not consecutive:
         return None
     if distinct == n and n >= 5:
         if phoenix is None and len({SUIT[c] for c in cards}) == 1:
-            return Combo(_KIND_STRAIGHT_FLUSH, ranks[-1], n, cards, None)
-        return Combo(_KIND_STRAIGHT, ranks[-1], n, cards, phoenix)
+            return Combo(KIND_STRAIGHT_FLUSH, ranks[-1], n, cards, None)
+        return Combo(KIND_STRAIGHT, ranks[-1], n, cards, phoenix)
     if n == 2 * distinct and distinct >= 2 and all(counts[r] == 2 for r in ranks):
-        return Combo(_KIND_STAIRS, ranks[-1], n, cards, phoenix)
+        return Combo(KIND_STAIRS, ranks[-1], n, cards, phoenix)
     return None
 
 
@@ -141,11 +141,11 @@ def readings(cards: tuple[Card, ...] | list[Card], top: Combo | None = None) -> 
         c = cards[0]
         cs: tuple[Card, ...] = (c,)
         if c == DOG:
-            return [Combo(_KIND_DOG, 0, 1, cs)]
+            return [Combo(KIND_DOG, 0, 1, cs)]
         if c == PHOENIX:
             value = phoenix_single_rank(top)
-            return [] if value is None else [Combo(_KIND_SINGLE, value, 1, cs)]
-        return [Combo(_KIND_SINGLE, RANK[c], 1, cs)]
+            return [] if value is None else [Combo(KIND_SINGLE, value, 1, cs)]
+        return [Combo(KIND_SINGLE, RANK[c], 1, cs)]
     cs = tuple(sorted(cards, key=_ORDER.__getitem__))
     if n == 0 or len(set(cs)) != n:
         return []

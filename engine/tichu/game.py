@@ -46,7 +46,7 @@ from engine.tichu.actions import (
     Play,
 )
 from engine.tichu.cards import DECK, DOG, DRAGON, MAHJONG, POINTS, RANK
-from engine.tichu.combos import ACE, BOMB_KINDS, Combo, Kind, beats, readings
+from engine.tichu.combos import ACE, BOMB_KINDS, KIND_DOG, Combo, beats, readings
 from engine.tichu.errors import (
     AlreadyCalledError,
     AlreadyPlayedError,
@@ -88,7 +88,6 @@ _PHASE_PLAY = Phase.PLAY
 _PHASE_GIFT = Phase.GIFT
 _PHASE_DEAL_OVER = Phase.DEAL_OVER
 _PHASE_GAME_OVER = Phase.GAME_OVER
-_KIND_DOG = Kind.DOG
 
 
 @fast_init
@@ -469,10 +468,10 @@ class TichuGame(CheckedGame[Action]):
             if beats(combo, top):
                 break
         else:
-            if options[0].kind is _KIND_DOG:
+            if options[0].kind is KIND_DOG:
                 raise DogOnlyOnLeadError("the Dog may only be led")
             raise DoesNotBeatError("this does not beat the combination on the table")
-        if combo.kind is _KIND_DOG:
+        if combo.kind is KIND_DOG:
             self._check_dog_target(seat, action.to)
         if self.wish is not None and combo.kind not in BOMB_KINDS and \
                 not any(RANK[c] == self.wish for c in cards) and self._wish_binds(seat):
@@ -602,7 +601,7 @@ class TichuGame(CheckedGame[Action]):
             self.out.append(seat)
             self._slow = None
         self.dog_led = False
-        if kind is _KIND_DOG:
+        if kind is KIND_DOG:
             self._take(seat, [DOG])
             self.dog_led = True
             result = self._maybe_end_deal(action, combo, went_out=went_out)

@@ -15,7 +15,23 @@ from itertools import combinations, product
 from engine.cards import Card
 from engine.tichu.cards import DECK as _CARD
 from engine.tichu.cards import DOG, DRAGON, MAHJONG, PHOENIX, RANK
-from engine.tichu.combos import ACE, BOMB_KINDS, DRAGON_RANK, Combo, Kind, bomb_strength
+from engine.tichu.combos import (
+    ACE,
+    BOMB_KINDS,
+    DRAGON_RANK,
+    KIND_DOG,
+    KIND_FOUR_BOMB,
+    KIND_FULL_HOUSE,
+    KIND_PAIR,
+    KIND_SINGLE,
+    KIND_STAIRS,
+    KIND_STRAIGHT,
+    KIND_STRAIGHT_FLUSH,
+    KIND_TRIPLE,
+    Combo,
+    Kind,
+    bomb_strength,
+)
 from engine.tichu.view import Phase, TichuView
 
 # Enum members read on hot paths: a module name is read much faster than a
@@ -23,24 +39,15 @@ from engine.tichu.view import Phase, TichuView
 _PHASE_EXCHANGE = Phase.EXCHANGE
 _PHASE_PLAY = Phase.PLAY
 _PHASE_GIFT = Phase.GIFT
-_KIND_SINGLE = Kind.SINGLE
-_KIND_PAIR = Kind.PAIR
-_KIND_STAIRS = Kind.STAIRS
-_KIND_TRIPLE = Kind.TRIPLE
-_KIND_FULL_HOUSE = Kind.FULL_HOUSE
-_KIND_STRAIGHT = Kind.STRAIGHT
-_KIND_DOG = Kind.DOG
-_KIND_FOUR_BOMB = Kind.FOUR_BOMB
-_KIND_STRAIGHT_FLUSH = Kind.STRAIGHT_FLUSH
 
 
-_PAIR_SETS = [(_KIND_PAIR, 2), (_KIND_TRIPLE, 3)]
+_PAIR_SETS = [(KIND_PAIR, 2), (KIND_TRIPLE, 3)]
 
 _new = tuple.__new__
 """Combos are built as ``_new(Combo, (kind, rank, length, cards, phoenix))``: the same
 named tuple as ``Combo(...)``, without the keyword-handling constructor (hot path)."""
 _SINGLE, _PAIR, _TRIPLE, _STRAIGHT, _STAIRS, _FULL = (
-    _KIND_SINGLE, _KIND_PAIR, _KIND_TRIPLE, _KIND_STRAIGHT, _KIND_STAIRS, _KIND_FULL_HOUSE)
+    KIND_SINGLE, KIND_PAIR, KIND_TRIPLE, KIND_STRAIGHT, KIND_STAIRS, KIND_FULL_HOUSE)
 _SINGLES: tuple[Combo, ...] = tuple(
     _new(Combo, (_SINGLE, c // 4 + 2, 1, (c,), None)) for c in _CARD[:52])
 """The single of each natural card, built once (combos are immutable)."""
@@ -141,9 +148,9 @@ class _Hand:
         return m0 & m1 & (m2 | m3) | m2 & m3 & (m0 | m1)
 
 
-_DOG_LEAD = Combo(_KIND_DOG, 0, 1, (DOG,))
-_MAHJONG_SINGLE = Combo(_KIND_SINGLE, 1, 1, (MAHJONG,))
-_DRAGON_SINGLE = Combo(_KIND_SINGLE, DRAGON_RANK, 1, (DRAGON,))
+_DOG_LEAD = Combo(KIND_DOG, 0, 1, (DOG,))
+_MAHJONG_SINGLE = Combo(KIND_SINGLE, 1, 1, (MAHJONG,))
+_DRAGON_SINGLE = Combo(KIND_SINGLE, DRAGON_RANK, 1, (DRAGON,))
 _PHOENIX_SINGLES: dict[float, Combo] = {}
 """The Phoenix single by its value (half a rank above what it is played on)."""
 
@@ -151,7 +158,7 @@ _PHOENIX_SINGLES: dict[float, Combo] = {}
 def _phoenix_single(value: float) -> Combo:
     combo = _PHOENIX_SINGLES.get(value)
     if combo is None:
-        combo = _PHOENIX_SINGLES[value] = Combo(_KIND_SINGLE, value, 1, (PHOENIX,))
+        combo = _PHOENIX_SINGLES[value] = Combo(KIND_SINGLE, value, 1, (PHOENIX,))
     return combo
 
 
@@ -174,11 +181,11 @@ def _singles(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
         out.append(_DRAGON_SINGLE)
 
 
-_KIND_TABLES = {2: (_PAIRS_OF, _PHOENIX_PAIRS_OF), 3: (_TRIPLES_OF, _PHOENIX_TRIPLES_OF)}
+KIND_TABLES = {2: (_PAIRS_OF, _PHOENIX_PAIRS_OF), 3: (_TRIPLES_OF, _PHOENIX_TRIPLES_OF)}
 
 
 def _of_a_kind(h: _Hand, kind: Kind, k: int, floor: float, out: list[Combo]) -> None:
-    natural, with_phoenix = _KIND_TABLES[k]
+    natural, with_phoenix = KIND_TABLES[k]
     nibs = h.nibs
     if h.phoenix:
         for r in range(max(2, int(floor) + 1), ACE + 1):
@@ -368,7 +375,7 @@ def _all_bombs(h: _Hand) -> list[Combo]:
     while four:
         low = four & -four
         r = low.bit_length() - 1
-        found.append(Combo(_KIND_FOUR_BOMB, r, 4, _CARDS_OF[r][15]))
+        found.append(Combo(KIND_FOUR_BOMB, r, 4, _CARDS_OF[r][15]))
         four ^= low
     for suit, mask in enumerate(masks):
         if not mask & mask >> 1 & mask >> 2 & mask >> 3 & mask >> 4:
@@ -384,7 +391,7 @@ def _all_bombs(h: _Hand) -> list[Combo]:
             for lo in range(r, end - 3):
                 for hi in range(lo + 4, end + 1):
                     cards = tuple(_CARD[(x - 2) * 4 + suit] for x in range(lo, hi + 1))
-                    found.append(Combo(_KIND_STRAIGHT_FLUSH, hi, hi - lo + 1, cards))
+                    found.append(Combo(KIND_STRAIGHT_FLUSH, hi, hi - lo + 1, cards))
             r = end + 1
     h._bombs = found
     return found
@@ -413,17 +420,17 @@ def _plain_plays(h: _Hand, top: Combo | None) -> list[Combo]:
         _straights(h, None, 0, out)
         return out
     kind = top.kind
-    if kind is _KIND_SINGLE:
+    if kind is KIND_SINGLE:
         _singles(h, top, out)
-    elif kind is _KIND_PAIR:
-        _of_a_kind(h, _KIND_PAIR, 2, top.rank, out)
-    elif kind is _KIND_TRIPLE:
-        _of_a_kind(h, _KIND_TRIPLE, 3, top.rank, out)
-    elif kind is _KIND_STAIRS:
+    elif kind is KIND_PAIR:
+        _of_a_kind(h, KIND_PAIR, 2, top.rank, out)
+    elif kind is KIND_TRIPLE:
+        _of_a_kind(h, KIND_TRIPLE, 3, top.rank, out)
+    elif kind is KIND_STAIRS:
         _stairs(h, top.length // 2, top.rank, out)
-    elif kind is _KIND_FULL_HOUSE:
+    elif kind is KIND_FULL_HOUSE:
         _full_houses(h, top.rank, out)
-    elif kind is _KIND_STRAIGHT:
+    elif kind is KIND_STRAIGHT:
         _straights(h, top.length, top.rank, out)
     return out
 
@@ -509,7 +516,7 @@ def _analyse(hand: tuple[Card, ...], top: Combo | None, on_turn: bool, wish: int
                 bombs = [b for b in found if bomb_strength(b) > strength]
     if not on_turn:
         return list(bombs), False, False
-    if top is not None and top.kind is _KIND_SINGLE:
+    if top is not None and top.kind is KIND_SINGLE:
         plain: list[Combo] = []
         _singles(h, top, plain)
     else:

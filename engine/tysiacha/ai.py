@@ -700,7 +700,7 @@ class HardPlayer(NormalPlayer):
         holder = max((s for s in view.active if view.bids[s] == view.high_bid),
                      key=lambda s: s != seat)
         others = [s for s in view.active if s != seat]
-        rng = random.Random(hash((view.deal_number, view.hand, view.bids, view.passed)))
+        rng = random.Random(repr((view.deal_number, view.hand, view.bids, view.passed)))
         sheet = _Sheet(view, seat)
         unseen = [c for c in DECK if c not in view.hand]
         nxt = _next_seats(view)
@@ -758,7 +758,7 @@ class HardPlayer(NormalPlayer):
                  for x, y in [sorted((a, b), key=POINTS.__getitem__)]]
         contracts = [view.contract, *legal_raises(view)]
         unseen = [c for c in DECK if c not in held]
-        rng = random.Random(hash((view.deal_number, view.hand, view.contract)))
+        rng = random.Random(repr((view.deal_number, view.hand, view.contract)))
         sheet = _Sheet(view, seat)
         nxt = _next_seats(view)
         sums = {(g, b): 0.0 for g in gifts for b in contracts}
@@ -833,7 +833,7 @@ class HardPlayer(NormalPlayer):
                 _finish(d, option)
                 return sheet.played(d, contract)
 
-        rng = random.Random(hash((view.deal_number, view.hand, view.played, view.trick.cards)))
+        rng = random.Random(repr((view.deal_number, view.hand, view.played, view.trick.cards)))
         totals = sampled_totals(options, rng, self.samples, self.budget_ms, sample, play_out)
         best = max(options, key=lambda o: (totals[o], o == (fallback.card, fallback.marriage)))
         return Play(seat, *best)

@@ -125,11 +125,11 @@ def test_hard_beats_normal_over_a_few_games() -> None:
     from engine.tysiacha.ai import HardPlayer
 
     hard = normal = 0.0
-    for s in range(3):
+    for s in range(6):  # each seat twice, up to 30 deals a game (the arena plays 200 games)
         seat = s % 3
         players = [HardPlayer(samples=12, budget_ms=None) if i == seat else NormalPlayer()
                    for i in range(3)]
-        scores = play_game(players, seed=f"hard:{s}", max_deals=12).scores
+        scores = play_game(players, seed=f"hard:{s}", max_deals=30).scores
         hard += scores[seat]
         normal += (sum(scores) - scores[seat]) / 2
     assert hard > normal
