@@ -94,7 +94,7 @@ class TichuBot(commands.Bot):
                                     presenter=self.presenter,
                                     shard_count=settings.shard_count,
                                     shard_ids=settings.shard_ids)
-        self.panels = Panels(self, repo, self.pacer)
+        self.panels = Panels(self, repo)
         self.controller.route(
             records.RECORD_ACTIONS,
             lambda interaction, cid, values: records.handle_component(self, interaction, cid,

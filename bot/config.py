@@ -37,8 +37,9 @@ class Settings(BaseSettings):
     table_edit_interval: float = Field(
         default=1.5, ge=0, description="Seconds between two edits of a table message")
     rest_writes_per_second: float = Field(
-        default=30, ge=0, description="The pace of the bot's own writes (0: none); Discord "
-        "allows 50 requests a second in all, and answers to clicks never wait")
+        default=30, ge=0, description="The pace of the bot's own channel writes (0: none); Discord "
+        "allows 50 requests a second in all, not counting interaction answers and panel "
+        "redraws (which never wait)")
     heartbeat_file: str | None = Field(
         default=None, description="File the bot touches while connected (HEALTHCHECK)")
     sweep_interval: float = Field(default=60, gt=0, description="How often lobbies are checked")

@@ -9,11 +9,21 @@ weighs about a third of the palette PNG it replaces, text and card indices stay
 crisp, and the felt's gradient needs no noise against colour banding (a
 256-colour palette could not hold it). Encoding is deterministic for a given
 libwebp, so equal views still give equal bytes.
+
+Many pictures are drawn again unchanged (a hand while the others play, a table
+whose change shows only in the text): :func:`encode` keeps the most recent
+encodings, up to :data:`CACHE_BYTES`, keyed on the picture itself (its size,
+mode and a SHA-256 of its pixels, with the encoder's settings), so an equal picture is never encoded twice
+and a changed one never finds a stale encoding. Hashing the pixels costs a
+small fraction of encoding them.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
+import threading
+from collections import OrderedDict
 
 from PIL import Image
 
@@ -32,9 +42,66 @@ def filename(stem: str) -> str:
     return f"{stem}.{IMAGE_EXT}"
 
 
+CACHE_BYTES = 24 * 1024 * 1024
+"""The most encoded bytes :func:`encode` keeps (per process), least recently used first out."""
+
+
+class EncodingCache:
+    """Encoded images by the pictures they show, up to ``limit`` bytes (thread-safe)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.size = 0
+        self.hits = 0
+        self.misses = 0
+        self._entries: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(img: Image.Image) -> tuple[object, ...]:
+        """What the picture shows (its size, mode and a digest of every pixel) and how
+        it is encoded."""
+        return (img.size, img.mode, hashlib.sha256(img.tobytes()).digest(),
+                IMAGE_FORMAT, WEBP_QUALITY, WEBP_METHOD)
+
+    def get(self, key: tuple[object, ...]) -> bytes | None:
+        with self._lock:
+            data = self._entries.get(key)
+            if data is None:
+                self.misses += 1
+                return None
+            self._entries.move_to_end(key)
+            self.hits += 1
+            return data
+
+    def put(self, key: tuple[object, ...], data: bytes) -> None:
+        if len(data) > self.limit:
+            return
+        with self._lock:
+            old = self._entries.pop(key, None)
+            self.size -= len(old) if old is not None else 0
+            self._entries[key] = data
+            self.size += len(data)
+            while self.size > self.limit:
+                _, dropped = self._entries.popitem(last=False)
+                self.size -= len(dropped)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+cache = EncodingCache(CACHE_BYTES)
+"""The process's cache of :func:`encode`."""
+
+
 def encode(img: Image.Image) -> bytes:
     """``img`` (RGB or RGBA, drawn opaque) encoded as :data:`IMAGE_FORMAT` bytes."""
     rgb = img.convert("RGB") if img.mode != "RGB" else img
-    buf = io.BytesIO()
-    rgb.save(buf, IMAGE_FORMAT, quality=WEBP_QUALITY, method=WEBP_METHOD)
-    return buf.getvalue()
+    key = cache.key(rgb)
+    data = cache.get(key)
+    if data is None:
+        buf = io.BytesIO()
+        rgb.save(buf, IMAGE_FORMAT, quality=WEBP_QUALITY, method=WEBP_METHOD)
+        data = buf.getvalue()
+        cache.put(key, data)
+    return data

@@ -1,10 +1,12 @@
 """A pace for the bot's own REST writes, so one process stays under Discord's global limit.
 
-Discord allows a bot 50 requests a second in all. Answers to clicks must never
-wait, so the writes the bot makes on its own — table edits, pings, summaries, panel
-redraws — are spaced to ``rate`` a second (30 by default), leaving the rest of the
-budget to the answers. With many busy tables the writes queue for a moment instead
-of drawing 429s.
+Discord allows a bot 50 requests a second in all, but does not count the
+interaction routes (the answer to a click and everything its token opens:
+follow-ups, edits of ``@original``, hand panel redraws). Only the writes the
+bot makes with its bot token — table and lobby edits, pings, summaries — are
+spaced to ``rate`` a second (30 by default), leaving the rest of the budget to
+other bot-token requests. With many busy tables the writes queue for a moment
+instead of drawing 429s; interaction-token calls never take a turn here.
 """
 
 from __future__ import annotations

@@ -6,6 +6,10 @@ the panel keeps following the game across a restart. When what a seat may do
 changes (its turn, a new trick, cards received, a wish), the bot redraws the
 panel itself; a person who keeps it open never needs "My hand" again until the
 token runs out or the message is dismissed.
+
+Redraws go through the interaction's webhook, which Discord does not bind to the
+bot's global limit: they never wait for the pacer of the bot's own channel writes
+(discord.py keeps to the token's own bucket, five edits per two seconds).
 """
 
 from __future__ import annotations
@@ -22,7 +26,6 @@ import discord
 from bot.games.base import GameSpec, HandMessage
 from bot.store.models import PanelRecord, Repository, TableStatus
 from bot.tables import SeatKind, Table
-from bot.views.pacing import Pacer
 
 log = logging.getLogger(__name__)
 TOKEN_LIFETIME = 15 * 60
@@ -33,9 +36,8 @@ SAFETY = 30
 class Panels:
     """Opens, remembers and redraws the hand panels of every table."""
 
-    def __init__(self, client: discord.Client, repo: Any, pacer: Pacer | None = None) -> None:
+    def __init__(self, client: discord.Client, repo: Any) -> None:
         self.client = client
-        self.pacer = pacer or Pacer(0)
         self.repo: Repository = repo
         self._shown: dict[tuple[int, int], Hashable] = {}
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
@@ -129,7 +131,6 @@ class Panels:
 
     async def _edit(self, panel: PanelRecord, message: HandMessage) -> bool:
         webhook = discord.Webhook.partial(panel.application_id, panel.token, client=self.client)
-        await self.pacer.wait()
         try:
             await webhook.edit_message(panel.message_id, **self.edits(panel.message_id, message))
         except (discord.NotFound, discord.Forbidden):

@@ -6,6 +6,12 @@ table message is written at most once per ``edit_interval`` (Discord allows
 about five message writes per five seconds in a channel), always with the latest
 state, and its image is uploaded again only when the picture changed. Private
 panels and pings go first: a person put on turn never waits for the table edit.
+
+Render only what will be written: the table edit first waits for its turn (the
+edit interval, then the pacer), and only then draws the message, from the state
+as it is at that moment; a pass finds nothing to draw when no change came in
+since the last drawing. Under load many changes fold into one picture instead
+of pictures drawn and then superseded while they wait.
 """
 
 from __future__ import annotations
@@ -46,6 +52,10 @@ class TablePresenter:
         """Per table: when its message was last written (monotonic)."""
         self._image: dict[int, str] = {}
         """Per table: a digest of the image its message shows."""
+        self._changes: dict[int, int] = {}
+        """Per table: how many changes were announced (:meth:`table_changed` calls)."""
+        self._drawn: dict[int, int] = {}
+        """Per table: the count of changes its written message was drawn after."""
         self._running: set[int] = set()
         self._dirty: set[int] = set()
         self._pinged: dict[int, tuple[object, ...]] = {}
@@ -54,6 +64,7 @@ class TablePresenter:
         self.idle.set()
 
     async def table_changed(self, table: Table) -> None:
+        self._changes[table.id] = self._changes.get(table.id, 0) + 1
         if table.id in self._running:
             self._dirty.add(table.id)
             return
@@ -82,7 +93,11 @@ class TablePresenter:
                 log.exception("presenting table %s: %s failed", table.id, step.__name__)
 
     async def _show_table_soon(self, table: Table) -> None:
-        """The table message, no sooner than ``edit_interval`` after the last write."""
+        """The table message, no sooner than ``edit_interval`` after the last write;
+        nothing when it was drawn after the latest change already."""
+        if self._drawn.get(table.id) == self._changes.get(table.id, 0) and \
+                table.record.message_id is not None:
+            return
         wait = self._written.get(table.id, -1e9) + self.edit_interval - time.monotonic()
         if wait > 0:
             await asyncio.sleep(wait)
@@ -96,12 +111,12 @@ class TablePresenter:
         if table.game is not None and self._lobby_shown.get(table.id) is table.status:
             return
         self._lobby_shown[table.id] = table.status
-        msg = lobby_message(table, table.record.locale)
+        channel = self.bot.get_partial_messageable(table.record.channel_id)
+        await self.pacer.wait()
+        msg = lobby_message(table, table.record.locale)  # as it is once its turn came
         if table.status is TableStatus.PLAYING:
             msg.content += "\n" + t(table.record.locale, "lobby.started",
                                     where=f"<#{table.channel_id}>")
-        channel = self.bot.get_partial_messageable(table.record.channel_id)
-        await self.pacer.wait()
         try:
             await channel.get_partial_message(message_id).edit(content=msg.content, view=msg.view)
         except discord.HTTPException:
@@ -117,8 +132,11 @@ class TablePresenter:
         return msg
 
     async def _show_table(self, table: Table) -> None:
-        msg = await self._table_message(table)
+        """Write the table message: its turn first, then the drawing (of the latest state)."""
         channel = self.bot.get_partial_messageable(table.channel_id)
+        await self.pacer.wait()
+        changes_seen = self._changes.get(table.id, 0)
+        msg = await self._table_message(table)
         message_id = table.record.message_id
         digest = hashlib.sha256(msg.image or b"").hexdigest()
         self._written[table.id] = time.monotonic()
@@ -128,10 +146,12 @@ class TablePresenter:
             if self._image.get(table.id) != digest:
                 changes["attachments"] = msg.files()
             for attempt in range(2):
-                await self.pacer.wait()
+                if attempt:
+                    await self.pacer.wait()
                 try:
                     await message.edit(**changes)  # type: ignore[arg-type]
                     self._image[table.id] = digest
+                    self._drawn[table.id] = changes_seen
                     return
                 except discord.NotFound:
                     break
@@ -140,9 +160,11 @@ class TablePresenter:
                     if error.code != THREAD_ARCHIVED or attempt or table.record.thread_id is None:
                         raise
                     await self.bot.http.edit_channel(table.record.thread_id, archived=False)
-        await self.pacer.wait()
+        if message_id is not None:
+            await self.pacer.wait()  # the edit above took the first turn
         sent = await channel.send(content=msg.content, files=msg.files(), view=msg.view)
         self._image[table.id] = digest
+        self._drawn[table.id] = changes_seen
         table.record.message_id = sent.id
         await self._repo().update_table(table.id, message_id=sent.id)
 

@@ -1,6 +1,5 @@
-"""A hand panel opened while a redraw of the person's previous panel waits for its
-turn: the redraw goes to the new panel (the one the person looks at), so it never
-stays on the options it was drawn with."""
+"""Hand panel redraws: one that waits while the person opens a new panel goes to the
+new one; and they never wait for the pacer of the bot's globally limited writes."""
 
 from __future__ import annotations
 
@@ -72,4 +71,48 @@ async def test_a_redraw_waiting_for_the_panel_goes_to_the_newly_opened_one(
         assert {c.custom_id for c in (*new_panel.buttons, *new_panel.selects)} == {
             c.custom_id for c in expected.view.children}  # type: ignore[attr-defined]
         assert table.record.panels[alice.user.id].message_id == new_panel.id
+    emu.assert_clean()
+
+
+async def test_panel_redraws_do_not_wait_for_the_pacer_of_channel_writes(
+        world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord does not bind the interaction webhook to the global limit: a redraw
+    goes out even while every globally limited write is held."""
+    emu = world.emu
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        lobby, table = await open_lobby(world, bot, target=1000)
+        await seat_and_start(world, lobby, [0, None, 1, None], {1: "normal", 3: "easy"})
+        alice, bob = (Person(emu, world.users[i], random.Random(7 + i)) for i in (0, 1))
+        people = {0: alice, 2: bob}
+        while True:
+            due = await settle(bot, table)
+            if table.game.phase is Phase.PLAY and due == (2,) and alice.panel is not None:
+                break
+            await people[due[0]].act(table_message(emu, table))
+        noticed: list[Any] = []
+
+        async def table_changed(changed: Any) -> None:  # the presenter left out
+            noticed.append(changed)
+
+        monkeypatch.setattr(bot.presenter, "table_changed", table_changed)
+        release = asyncio.Event()
+        held: list[None] = []
+
+        async def hold() -> None:
+            held.append(None)
+            await release.wait()
+
+        monkeypatch.setattr(bot.pacer, "wait", hold)
+        try:
+            await bob.act(table_message(emu, table))
+            while 0 not in pending_seats(table.game.view(None)) or table.lock.locked():
+                await asyncio.sleep(0.005)  # the computers' moves
+            before = alice.panel.content
+            await asyncio.wait_for(bot.panels.push(table), 10)
+        finally:
+            release.set()
+        assert noticed and not held
+        spec: GameSpec = table.spec  # type: ignore[assignment]
+        expected = await spec.hand_message(table, 0, bot.panels.locales[alice.user.id])
+        assert alice.panel.content == expected.content != before
     emu.assert_clean()

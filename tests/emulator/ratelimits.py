@@ -7,9 +7,13 @@ Modelled on https://discord.com/developers/docs/topics/rate-limits:
   ``-Bucket`` (an opaque hash that does not include the top-level resource).
   A bucket is counted per top-level resource (channel id, or webhook id and
   token) and refills all at once when its window ends.
-- A bot may make 50 requests per second in all (the global limit); interaction
-  callbacks are exempt. Requests without a bot token (interaction follow-ups
-  use only the webhook token) are counted per client address instead.
+- A bot may make 50 requests per second in all (the global limit).
+  "Interaction endpoints are not bound to the bot's Global Rate Limit"
+  (#global-rate-limit): the interaction callback and the webhook routes an
+  interaction token opens (follow-ups, ``@original`` and follow-up messages:
+  :data:`INTERACTION_ROUTES`) are exempt; their per-token bucket still applies.
+  Other requests without a bot token (``GET /gateway``) are counted per client
+  address.
 - Past a limit Discord answers ``429`` with ``Retry-After`` (whole seconds),
   ``X-RateLimit-Scope`` (``user`` or ``global``), ``X-RateLimit-Global`` on a
   global limit, ``Via`` (discord.py treats a 429 without it as a Cloudflare
@@ -69,9 +73,7 @@ class RateLimits:
     global_limit: int = 50
     global_window: float = 1.0
     routes: dict[str, BucketRule] = field(default_factory=lambda: dict(DEFAULT_ROUTES))
-    global_exempt: frozenset[str] = frozenset(
-        {"POST /interactions/{interaction_id}/{token}/callback"}
-    )
+    global_exempt: frozenset[str] = field(default_factory=lambda: INTERACTION_ROUTES)
 
     def scaled(self, factor: float) -> RateLimits:
         """The same limits with every window multiplied by ``factor`` (for quick tests)."""
@@ -88,6 +90,17 @@ class RateLimits:
 
 
 _WEBHOOK = "/webhooks/{app_id}/{token}"
+INTERACTION_CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
+#: The routes an interaction token opens: not bound to the global limit.
+INTERACTION_ROUTES: frozenset[str] = frozenset(
+    {
+        INTERACTION_CALLBACK,
+        f"POST {_WEBHOOK}",
+        f"GET {_WEBHOOK}/messages/{{message_id}}",
+        f"PATCH {_WEBHOOK}/messages/{{message_id}}",
+        f"DELETE {_WEBHOOK}/messages/{{message_id}}",
+    }
+)
 DEFAULT_ROUTES: dict[str, BucketRule] = {
     "POST /channels/{channel_id}/messages": MESSAGE_WRITE,
     "PATCH /channels/{channel_id}/messages/{message_id}": MESSAGE_WRITE,

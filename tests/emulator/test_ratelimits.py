@@ -161,11 +161,29 @@ async def exhaust_the_global_limit_then_answer(setup: Setup, handle: Interaction
     assert status == 204
     assert await handle.ack() == 6
 
+    # Nor is anything else the interaction token opens; its own bucket still counts.
+    webhook = f"/webhooks/{emu.application_id}/{record.token}"
+    status, _, follow_up = await setup.send("POST", webhook, {"content": "f", "flags": 64})
+    assert status == 200
+    for method, path, body, expected in (
+        ("GET", f"{webhook}/messages/@original", None, 200),
+        ("PATCH", f"{webhook}/messages/{follow_up['id']}", {"content": "g"}, 200),
+        ("GET", f"{webhook}/messages/{follow_up['id']}", None, 200),
+        ("DELETE", f"{webhook}/messages/{follow_up['id']}", None, 204),
+        ("POST", webhook, {"content": "sixth", "flags": 64}, 429),
+    ):
+        async with setup.http.request(method, setup.url(path), json=body) as resp:
+            assert resp.status == expected, (method, path, await resp.text())
+            if expected == 429:
+                assert resp.headers["X-RateLimit-Scope"] == "user"
+    assert not emu.rate_limited[-1].is_global
+
     setup.clock.now += 1.0
     status, _, _ = await setup.send("GET", "/users/@me")
     assert status == 200
     summary = emu.rest_summary()
-    assert summary["rate_limited"] == summary["rate_limited_global"] == 1
+    assert summary["rate_limited"] == 2
+    assert summary["rate_limited_global"] == 1
     assert summary["by_route"]["GET /users/@me"] >= 52
 
 
@@ -204,6 +222,53 @@ async def follow_ups(setup: Setup, handles: list[InteractionHandle]) -> None:
         async with anonymous.post(setup.url(second), json={"content": "other"}) as resp:
             assert resp.status == 200
     assert emu.rate_limited[-1].route == "POST /webhooks/{app_id}/{token}"
+
+
+async def test_interaction_webhooks_leave_the_global_limit_whole(setup: Setup) -> None:
+    emu, channel = setup.emu, setup.channels[0]
+    user = emu.add_user("carol")
+    emu.add_member(channel.guild_id or 0, user)
+    async with run_bot(emu, plain_client()):
+        message = await button_message(setup)
+        handles = [await emu.click(user, message, "go") for _ in range(12)]
+        setup.clock.now += 1.0  # a new global window
+        async with aiohttp.ClientSession() as anonymous:
+            for handle in handles:  # 12 callbacks and 48 follow-ups within one window
+                record = handle.record
+                status, _, _ = await setup.send(
+                    "POST", f"/interactions/{record.id}/{record.token}/callback", {"type": 6}
+                )
+                assert status == 204
+                for i in range(4):
+                    session = anonymous if i % 2 else setup.http
+                    async with session.post(
+                        setup.url(f"/webhooks/{emu.application_id}/{record.token}"),
+                        json={"content": f"f{i}", "flags": 64},
+                    ) as resp:
+                        assert resp.status == 200
+        # ... and the bot still has its 50 requests in the same window, no more.
+        for _ in range(50):
+            status, _, _ = await setup.send("GET", "/users/@me")
+            assert status == 200
+        status, _, _ = await setup.send("GET", "/users/@me")
+        assert status == 429
+    assert [h.route for h in emu.rate_limited] == ["GET /users/@me"]
+    emu.assert_clean()
+
+
+async def test_other_requests_without_a_bot_token_count_per_client_address(
+    setup: Setup,
+) -> None:
+    async with aiohttp.ClientSession() as anonymous:
+        for _ in range(50):
+            async with anonymous.get(setup.url("/gateway")) as resp:
+                assert resp.status == 200
+        async with anonymous.get(setup.url("/gateway")) as resp:
+            assert resp.status == 429
+            assert resp.headers["X-RateLimit-Scope"] == "global"
+    status, _, _ = await setup.send("GET", "/users/@me")  # the bot token has its own count
+    assert status == 200
+    setup.emu.assert_clean()
 
 
 async def test_rate_limits_can_be_turned_off(emulator_factory: EmulatorFactory) -> None:

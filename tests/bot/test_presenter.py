@@ -1,0 +1,74 @@
+"""The table message is drawn only when it is about to be written: changes that come
+in while its edit waits for its turn fold into one picture of the latest state."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.games.base import GameSpec
+from engine.tichu.ai import pending_seats
+from engine.tichu.view import Phase
+from tests.bot.conftest import World, open_lobby, seat_and_start
+from tests.bot.driver import Person, running, settle, table_message
+
+
+async def test_changes_while_the_table_edit_waits_make_one_drawing(
+        world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    emu = world.emu
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        lobby, table = await open_lobby(world, bot, target=1000)
+        await seat_and_start(world, lobby, [0, None, 1, None], {1: "normal", 3: "easy"})
+        alice, bob = (Person(emu, world.users[i], random.Random(7 + i)) for i in (0, 1))
+        people = {0: alice, 2: bob}
+        # Play on until Bob's turn in the play, Alice next but for the computer between.
+        while True:
+            due = await settle(bot, table)
+            if table.game.phase is Phase.PLAY and due == (2,):
+                break
+            await people[due[0]].act(table_message(emu, table))
+        spec: GameSpec = table.spec  # type: ignore[assignment]
+        draw = spec.table_message
+        drawings: list[Phase] = []
+
+        async def counted(*args: Any, **options: Any) -> Any:
+            drawings.append(table.game.phase)
+            return await draw(*args, **options)
+
+        monkeypatch.setattr(spec, "table_message", counted)
+        changed = bot.presenter.table_changed
+        alice_due = asyncio.Event()
+
+        async def noted(changed_table: Any) -> None:
+            seen_alice = 0 in pending_seats(changed_table.game.view(None))
+            await changed(changed_table)  # (returns at once while a pass runs)
+            if seen_alice:
+                alice_due.set()
+
+        monkeypatch.setattr(bot.presenter, "table_changed", noted)
+        release = asyncio.Event()
+        pace = bot.pacer.wait
+
+        async def held() -> None:  # every globally limited write waits for the test
+            await release.wait()
+            await pace()
+
+        monkeypatch.setattr(bot.pacer, "wait", held)
+        try:
+            await bob.act(table_message(emu, table))
+            # Bob's play and the computers' after it, up to Alice's turn: the presenter
+            # heard of each while the table edit of the first waited for its turn.
+            await asyncio.wait_for(alice_due.wait(), 30)
+            assert drawings == []
+        finally:
+            release.set()
+        assert await settle(bot, table) == (0,)
+        assert len(drawings) == 1
+        shown = table_message(emu, table)
+        latest = await bot.presenter._table_message(table)
+        assert shown.content == latest.content
+    emu.assert_clean()

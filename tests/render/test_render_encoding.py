@@ -1,0 +1,73 @@
+"""The encoder's cache: an equal picture is encoded once, a changed one never gets a
+stale encoding, and the cache keeps to its byte budget."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from bot.render import encoding
+from bot.render.encoding import EncodingCache, encode
+
+
+def picture(colour: tuple[int, int, int], size: tuple[int, int] = (120, 80)) -> Image.Image:
+    img = Image.new("RGB", size, colour)
+    for x in range(0, size[0], 7):  # some detail, so the encoding is not trivial
+        img.putpixel((x, x % size[1]), (255, 255, 255))
+    return img
+
+
+@pytest.fixture
+def fresh(monkeypatch: pytest.MonkeyPatch) -> EncodingCache:
+    cache = EncodingCache(encoding.CACHE_BYTES)
+    monkeypatch.setattr(encoding, "cache", cache)
+    return cache
+
+
+def test_an_equal_picture_is_encoded_once(fresh: EncodingCache) -> None:
+    first = encode(picture((10, 90, 40)))
+    again = encode(picture((10, 90, 40)))  # another image object, the same pixels
+    assert again == first
+    assert (fresh.hits, fresh.misses, len(fresh)) == (1, 1, 1)
+    # RGBA is encoded as the RGB picture it shows.
+    assert encode(picture((10, 90, 40)).convert("RGBA")) == first
+    assert fresh.hits == 2
+
+
+def test_a_changed_picture_is_a_new_encoding(fresh: EncodingCache) -> None:
+    img = picture((10, 90, 40))
+    before = encode(img)
+    img.putpixel((3, 3), (11, 90, 40))  # one pixel, one unit of red: encoded anew
+    encode(img)
+    assert (fresh.hits, fresh.misses) == (0, 2)
+    img.paste((200, 30, 30), (48, 24, 72, 56))  # the same image object, drawn on
+    after = encode(img)
+    assert after != before
+    assert (fresh.hits, fresh.misses) == (0, 3)
+    shown = Image.open(io.BytesIO(after)).convert("RGB")
+    red, green, _ = shown.getpixel((60, 40))  # type: ignore[misc]
+    assert red > 150 and green < 80  # what it shows now, not the old encoding
+
+
+def test_other_encoder_settings_are_another_encoding(
+        fresh: EncodingCache, monkeypatch: pytest.MonkeyPatch) -> None:
+    encode(picture((10, 90, 40)))
+    monkeypatch.setattr(encoding, "WEBP_QUALITY", 30)
+    encode(picture((10, 90, 40)))
+    assert (fresh.hits, fresh.misses) == (0, 2)
+
+
+def test_the_cache_keeps_to_its_budget_least_recently_used_out() -> None:
+    cache = EncodingCache(limit=250)
+    keys = [("k", i) for i in range(4)]
+    for key in keys[:2]:
+        cache.put(key, b"x" * 100)
+    assert cache.get(keys[0]) is not None  # now the most recently used
+    cache.put(keys[2], b"y" * 100)  # 300 > 250: the least recently used goes
+    assert cache.get(keys[1]) is None
+    assert cache.get(keys[0]) == b"x" * 100 and cache.get(keys[2]) == b"y" * 100
+    assert cache.size == 200
+    cache.put(keys[3], b"z" * 300)  # larger than the whole budget: not kept
+    assert cache.get(keys[3]) is None and cache.size == 200
