@@ -67,6 +67,10 @@ class TablePresenter:
         self._changes[table.id] = self._changes.get(table.id, 0) + 1
         if table.id in self._running:
             self._dirty.add(table.id)
+            # The running pass may wait a long while for a channel write (the pace of the
+            # global limit, shared by every table). Hand panels go through the interaction
+            # webhook, which that limit does not bind: a person put on turn sees it now.
+            await self._push_panels(table)
             return
         self._running.add(table.id)
         self.idle.clear()
@@ -80,6 +84,14 @@ class TablePresenter:
             self._running.discard(table.id)
             if not self._running:
                 self.idle.set()
+
+    async def _push_panels(self, table: Table) -> None:
+        if table.game is None:
+            return
+        try:
+            await self._panels().push(table)
+        except Exception:
+            log.exception("presenting table %s: the panels' redraw failed", table.id)
 
     async def _present(self, table: Table) -> None:
         steps = [self._show_lobby]

@@ -72,3 +72,57 @@ async def test_changes_while_the_table_edit_waits_make_one_drawing(
         latest = await bot.presenter._table_message(table)
         assert shown.content == latest.content
     emu.assert_clean()
+
+
+async def test_a_person_put_on_turn_sees_it_while_the_table_edit_waits(
+        world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hand panels are redrawn at each change even while the table's pass waits for a
+    globally limited write (with many tables, the pace makes that wait long)."""
+    emu = world.emu
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        lobby, table = await open_lobby(world, bot, target=1000)
+        await seat_and_start(world, lobby, [0, None, 1, None], {1: "normal", 3: "easy"})
+        alice, bob = (Person(emu, world.users[i], random.Random(7 + i)) for i in (0, 1))
+        people = {0: alice, 2: bob}
+        while True:
+            due = await settle(bot, table)
+            if table.game.phase is Phase.PLAY and due == (2,) and alice.panel is not None:
+                break
+            await people[due[0]].act(table_message(emu, table))
+        release = asyncio.Event()
+        held: list[None] = []
+        pace = bot.pacer.wait
+
+        async def hold() -> None:  # every globally limited write waits for the test
+            held.append(None)
+            await release.wait()
+            await pace()
+
+        monkeypatch.setattr(bot.pacer, "wait", hold)
+        compute = bot.service._computer_action
+
+        async def once_held(changed: Any) -> Any:  # the computers move once a write waits
+            while not held:
+                await asyncio.sleep(0.005)
+            return await compute(changed)
+
+        monkeypatch.setattr(bot.service, "_computer_action", once_held)
+        spec: GameSpec = table.spec  # type: ignore[assignment]
+        try:
+            before = alice.panel.content
+            await bob.act(table_message(emu, table))
+            while 0 not in pending_seats(table.game.view(None)) or table.lock.locked():
+                await asyncio.sleep(0.005)  # the computers' moves
+            expected = await spec.hand_message(table, 0, bot.panels.locales[alice.user.id])
+
+            async def redrawn() -> None:
+                while alice.panel.content != expected.content:
+                    await asyncio.sleep(0.005)
+
+            await asyncio.wait_for(redrawn(), 10)
+            assert held and not release.is_set()  # the table's edit still waits
+            assert expected.content != before
+        finally:
+            release.set()
+        assert await settle(bot, table) == (0,)
+    emu.assert_clean()
