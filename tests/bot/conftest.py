@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,7 +11,8 @@ import pytest
 from bot.app import TichuBot
 from bot.render import encoding
 from bot.tables import Table
-from tests.bot.driver import component
+from engine.tichu.view import Phase
+from tests.bot.driver import Person, component, settle, table_message
 from tests.emulator.server import DiscordEmulator
 
 
@@ -71,3 +73,17 @@ def quick_webp(monkeypatch: pytest.MonkeyPatch) -> None:
     images themselves and their encoder settings are checked in tests/render.
     """
     monkeypatch.setattr(encoding, "WEBP_METHOD", 0)
+
+
+async def until_bob_plays(world: World, bot: TichuBot) -> tuple[Table, Person, Person]:
+    """A Tichu table of Alice (seat 0), Bob (seat 2) and two computers, played on from
+    their panels until Bob's turn comes in the play, Alice waiting with her panel open."""
+    lobby, table = await open_lobby(world, bot, target=1000)
+    await seat_and_start(world, lobby, [0, None, 1, None], {1: "normal", 3: "easy"})
+    alice, bob = (Person(world.emu, world.users[i], random.Random(7 + i)) for i in (0, 1))
+    people = {0: alice, 2: bob}
+    while True:
+        due = await settle(bot, table)
+        if table.game.phase is Phase.PLAY and due == (2,) and alice.panel is not None:
+            return table, alice, bob
+        await people[due[0]].act(table_message(world.emu, table))

@@ -4,7 +4,6 @@ new one; and they never wait for the pacer of the bot's globally limited writes.
 from __future__ import annotations
 
 import asyncio
-import random
 from pathlib import Path
 from typing import Any
 
@@ -12,25 +11,15 @@ import pytest
 
 from bot.games.base import GameSpec
 from engine.tichu.ai import pending_seats
-from engine.tichu.view import Phase
-from tests.bot.conftest import World, open_lobby, seat_and_start
-from tests.bot.driver import Person, component, running, settle, table_message
+from tests.bot.conftest import World, until_bob_plays
+from tests.bot.driver import component, running, settle, table_message
 
 
 async def test_a_redraw_waiting_for_the_panel_goes_to_the_newly_opened_one(
         world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     emu = world.emu
     async with running(emu, tmp_path / "db.sqlite3") as bot:
-        lobby, table = await open_lobby(world, bot, target=1000)
-        await seat_and_start(world, lobby, [0, None, 1, None], {1: "normal", 3: "easy"})
-        alice, bob = (Person(emu, world.users[i], random.Random(7 + i)) for i in (0, 1))
-        people = {0: alice, 2: bob}
-        # Play on until Bob's turn comes in the play, Alice waiting with a panel open.
-        while True:
-            due = await settle(bot, table)
-            if table.game.phase is Phase.PLAY and due == (2,) and alice.panel is not None:
-                break
-            await people[due[0]].act(table_message(emu, table))
+        table, alice, bob = await until_bob_plays(world, bot)
         old_panel = alice.panel
         spec: GameSpec = table.spec  # type: ignore[assignment]
         draw = spec.hand_message
@@ -80,15 +69,7 @@ async def test_panel_redraws_do_not_wait_for_the_pacer_of_channel_writes(
     goes out even while every globally limited write is held."""
     emu = world.emu
     async with running(emu, tmp_path / "db.sqlite3") as bot:
-        lobby, table = await open_lobby(world, bot, target=1000)
-        await seat_and_start(world, lobby, [0, None, 1, None], {1: "normal", 3: "easy"})
-        alice, bob = (Person(emu, world.users[i], random.Random(7 + i)) for i in (0, 1))
-        people = {0: alice, 2: bob}
-        while True:
-            due = await settle(bot, table)
-            if table.game.phase is Phase.PLAY and due == (2,) and alice.panel is not None:
-                break
-            await people[due[0]].act(table_message(emu, table))
+        table, alice, bob = await until_bob_plays(world, bot)
         noticed: list[Any] = []
 
         async def table_changed(changed: Any) -> None:  # the presenter left out

@@ -4,7 +4,6 @@ in while its edit waits for its turn fold into one picture of the latest state."
 from __future__ import annotations
 
 import asyncio
-import random
 from pathlib import Path
 from typing import Any
 
@@ -13,24 +12,15 @@ import pytest
 from bot.games.base import GameSpec
 from engine.tichu.ai import pending_seats
 from engine.tichu.view import Phase
-from tests.bot.conftest import World, open_lobby, seat_and_start
-from tests.bot.driver import Person, running, settle, table_message
+from tests.bot.conftest import World, until_bob_plays
+from tests.bot.driver import running, settle, table_message
 
 
 async def test_changes_while_the_table_edit_waits_make_one_drawing(
         world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     emu = world.emu
     async with running(emu, tmp_path / "db.sqlite3") as bot:
-        lobby, table = await open_lobby(world, bot, target=1000)
-        await seat_and_start(world, lobby, [0, None, 1, None], {1: "normal", 3: "easy"})
-        alice, bob = (Person(emu, world.users[i], random.Random(7 + i)) for i in (0, 1))
-        people = {0: alice, 2: bob}
-        # Play on until Bob's turn in the play, Alice next but for the computer between.
-        while True:
-            due = await settle(bot, table)
-            if table.game.phase is Phase.PLAY and due == (2,):
-                break
-            await people[due[0]].act(table_message(emu, table))
+        table, _alice, bob = await until_bob_plays(world, bot)
         spec: GameSpec = table.spec  # type: ignore[assignment]
         draw = spec.table_message
         drawings: list[Phase] = []
@@ -80,15 +70,7 @@ async def test_a_person_put_on_turn_sees_it_while_the_table_edit_waits(
     globally limited write (with many tables, the pace makes that wait long)."""
     emu = world.emu
     async with running(emu, tmp_path / "db.sqlite3") as bot:
-        lobby, table = await open_lobby(world, bot, target=1000)
-        await seat_and_start(world, lobby, [0, None, 1, None], {1: "normal", 3: "easy"})
-        alice, bob = (Person(emu, world.users[i], random.Random(7 + i)) for i in (0, 1))
-        people = {0: alice, 2: bob}
-        while True:
-            due = await settle(bot, table)
-            if table.game.phase is Phase.PLAY and due == (2,) and alice.panel is not None:
-                break
-            await people[due[0]].act(table_message(emu, table))
+        table, alice, bob = await until_bob_plays(world, bot)
         release = asyncio.Event()
         held: list[None] = []
         pace = bot.pacer.wait
