@@ -20,6 +20,7 @@ from bot.i18n import LANGUAGES, t
 from bot.i18n.translator import ls
 from bot.store.models import GuildSettings
 from bot.tables import Table, TableError
+from bot.views.pacing import Pacer
 from bot.views.table import lobby_message
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ class Host(Protocol):
     """The bot, as the game commands use it."""
 
     service: TableService
+    pacer: Pacer
 
     async def repost(self, table: Table) -> None: ...
 
@@ -104,6 +106,7 @@ async def open_table(bot: Host, spec: GameSpec, interaction: discord.Interaction
     thread_id: int | None = None
     if isinstance(interaction.channel, discord.TextChannel):
         try:
+            await bot.pacer.wait()  # a channel write, under the global limit like the others
             thread = await sent.create_thread(
                 name=t(table.record.locale, "thread.name",
                        game=t(table.record.locale, f"game.{spec.name}"), id=table.id)[:100],
