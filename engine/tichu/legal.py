@@ -559,23 +559,12 @@ def legal_plays(view: TichuView) -> list[Combo]:
     those fulfilling the wish where it binds), and every playable bomb. Out of
     turn: the bombs that beat the open trick. Otherwise nothing.
     """
-    # (_position inlined: this and play_options run for every decision)
-    seat = view.seat
-    hand = view.hand
-    if seat is None or view.phase is not _PHASE_PLAY or not hand:
-        return []
-    trick = view.trick
-    if view.turn == seat:
-        on_turn = True
-    elif trick:
-        on_turn = False
-    else:
-        return []
-    return list(analysis(hand, trick[-1].combo if trick else None, on_turn, view.wish, True)[0])
+    return play_options(view)[0]
 
 
 def play_options(view: TichuView) -> tuple[list[Combo], bool]:
     """:func:`legal_plays` and :func:`can_pass` in one call."""
+    # (_position inlined: this runs for every decision)
     seat = view.seat
     hand = view.hand
     if seat is None or view.phase is not _PHASE_PLAY or not hand:
