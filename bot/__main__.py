@@ -54,7 +54,7 @@ def main() -> int:
     except StartRefused as exc:
         print(f"Not started: {exc}", file=sys.stderr)
         return 3
-    return 0
+    return bot.exit_code
 
 
 if __name__ == "__main__":

@@ -21,8 +21,9 @@ from bot.games.registry import all_specs
 from bot.games.ui import GameButton, GameSelect
 from bot.i18n import t
 from bot.i18n.translator import CatalogTranslator
-from bot.store import Repository, SQLiteRepository, open_repository
+from bot.store import Repository, SQLiteRepository, StoreError, open_repository
 from bot.tables import Table, TableService, ids
+from bot.tables.errors import store_refusal
 from bot.views.controller import Controller, locale_of
 from bot.views.pacing import Pacer
 from bot.views.panels import Panels
@@ -71,12 +72,18 @@ class TichuBot(commands.Bot):
                                         edit_interval=settings.table_edit_interval,
                                         pacer=self.pacer)
         self._sweeper: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
+        self._closing: asyncio.Task[None] | None = None
         self.restored = asyncio.Event()
+        self.exit_code = 0
+        """What ``python -m bot`` exits with: 3 when this process gave a shard up."""
 
     async def setup_hook(self) -> None:
         settings = self.settings
         repo = self._given_repo or open_repository(settings.database,
-                                                      pool_size=settings.database_pool_size)
+                                                      pool_size=settings.database_pool_size,
+                                                      timeout=settings.database_timeout,
+                                                      shard_lease=settings.shard_lease)
         if isinstance(repo, SQLiteRepository) and not settings.all_shards:
             raise StartRefused(
                 f"SHARD_IDS={','.join(map(str, settings.owned_shards))} of SHARD_COUNT="
@@ -93,7 +100,9 @@ class TichuBot(commands.Bot):
                                     idle_timeout=settings.table_idle_timeout,
                                     presenter=self.presenter,
                                     shard_count=settings.shard_count,
-                                    shard_ids=settings.shard_ids)
+                                    shard_ids=settings.shard_ids,
+                                    shard_lock_wait=settings.shard_lock_wait,
+                                    on_lost=self._shards_lost)
         self.panels = Panels(self, repo)
         self.controller.route(
             records.RECORD_ACTIONS,
@@ -107,6 +116,8 @@ class TichuBot(commands.Bot):
         self.add_dynamic_items(GameButton, GameSelect)
         restored = await self.service.restore()
         log.info("restored %d active tables%s", len(restored), self._shards_text())
+        self.service.watch_shards(settings.owned_shards)
+        self._watcher = asyncio.create_task(self._watch())
         self.restored.set()
         await self.sync_commands()
         self._sweeper = asyncio.create_task(self._sweep())
@@ -131,7 +142,7 @@ class TichuBot(commands.Bot):
         wait = self.settings.shard_lock_wait
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
-        while not await repo.lock_shards(shards):
+        while not await self._try_shards(repo, shards, count or 1):
             left = deadline - loop.time()
             if left <= 0:
                 raise StartRefused(
@@ -143,6 +154,18 @@ class TichuBot(commands.Bot):
                         "SHARD_LOCK_WAIT)", shards, left)
             await asyncio.sleep(min(SHARD_LOCK_RETRY, left))
         log.info("holding shard(s) %s%s", shards, of)
+
+    @staticmethod
+    async def _try_shards(repo: Repository, shards: list[int], count: int) -> bool:
+        """One try at the shard locks; a database that does not answer is waited for."""
+        try:
+            return await repo.lock_shards(shards, shard_count=count)
+        except StoreError as exc:
+            if store_refusal(exc.code) == "store_failed":
+                raise
+            log.warning("cannot take the lock of shard(s) %s: the database does not answer "
+                        "(%s)", shards, exc)
+            return False
 
     async def sync_commands(self) -> bool:
         """Send the command tree to Discord only when it changed since the last sync (its
@@ -172,13 +195,37 @@ class TichuBot(commands.Bot):
     async def repost(self, table: Table) -> None:
         await self.presenter.repost(table)
 
+    async def _watch(self) -> None:
+        """Every ``WATCH_INTERVAL``: the service's check (the database, the shard locks,
+        every table's computer players and timers), then the heartbeat, which says
+        whether the database answers."""
+        while True:
+            try:
+                await self.service.check()
+                self._beat()
+            except Exception:
+                log.exception("watch failed")
+            await asyncio.sleep(self.settings.watch_interval)
+
+    def _beat(self) -> None:
+        if self.settings.heartbeat_file and self.is_ready() and not self.is_closed():
+            health.write_heartbeat(self.settings.heartbeat_file,
+                                   database_down_since=self.service.database_down_since)
+
+    def _shards_lost(self, message: str) -> None:
+        """The service gave a shard up (another process owns it): stop this process."""
+        if self.exit_code:
+            return
+        self.exit_code = 3
+        log.error("stopping: %s", message)
+        task = asyncio.get_running_loop().create_task(self.close())
+        self._closing = task
+
     async def _sweep(self) -> None:
         """Expire idle lobbies and close games nobody plays, now and then."""
         while True:
             await asyncio.sleep(self.settings.sweep_interval)
             try:
-                if self.settings.heartbeat_file and self.is_ready() and not self.is_closed():
-                    health.write_heartbeat(self.settings.heartbeat_file)
                 await self.service.expire_idle_lobbies()
                 await self.service.close_idle_tables()
                 self.service.evict_closed()
@@ -186,8 +233,10 @@ class TichuBot(commands.Bot):
                 log.exception("lobby sweep failed")
 
     async def on_ready(self) -> None:
+        service = getattr(self, "service", None)
         if self.settings.heartbeat_file:
-            health.write_heartbeat(self.settings.heartbeat_file)
+            health.write_heartbeat(self.settings.heartbeat_file, database_down_since=None
+                                   if service is None else service.database_down_since)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Answer component clicks that no component of ours claims (forged or foreign IDs)."""
@@ -209,8 +258,9 @@ class TichuBot(commands.Bot):
                     t(locale_of(interaction), "error.forged"), ephemeral=True)
 
     async def close(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for task in (self._sweeper, self._watcher):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
         service = getattr(self, "service", None)
         if service is not None:
             await service.close()

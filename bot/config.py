@@ -52,7 +52,18 @@ class Settings(BaseSettings):
         "(needs SHARD_COUNT; unset: all of them)")
     shard_lock_wait: float = Field(
         default=300, ge=0, description="Seconds to wait while another process holds one of "
-        "this process's shards (0: stop at once); then the process stops")
+        "this process's shards (0: stop at once), at start or after the lock was lost with "
+        "its database session; then the process stops")
+    database_timeout: float = Field(
+        default=10, gt=0, description="Seconds a database query (or a new connection) may "
+        "take; past it the click is refused (\"the table is reconnecting\") and the table "
+        "tries again")
+    watch_interval: float = Field(
+        default=2, gt=0, description="Seconds between two checks of the database, of this "
+        "process's shard locks and of every table's computer players and timers")
+    shard_lease: float = Field(
+        default=30, ge=0, description="Seconds after its last check during which a shard's "
+        "owner may take the shard back after a PostgreSQL restart before another process may")
     worker_processes: int = Field(
         default=2, ge=0, description="Processes drawing images and thinking for computer players "
         "(0: threads in the bot's own process)")

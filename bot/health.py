@@ -2,9 +2,11 @@
 
 The running bot calls :func:`write_heartbeat` now and then (while it is
 connected); ``python -m bot.health [path] [--max-age SECONDS]`` exits 0 when
-the last beat is recent enough, else 1 with one line saying why. The
-Dockerfile's ``HEALTHCHECK`` runs it. The file holds the Unix time of the last
-beat; it is replaced atomically, so a reader never sees half a write.
+the last beat is recent enough and the database answered, else 1 with one line
+saying why. The Dockerfile's ``HEALTHCHECK`` runs it. The file holds the Unix
+time of the last beat, and on a second line ``database-down-since <time>`` while
+the database does not answer; it is replaced atomically, so a reader never sees
+half a write.
 """
 
 from __future__ import annotations
@@ -26,10 +28,17 @@ def default_path() -> Path:
     return Path(os.environ.get(ENV_PATH) or DEFAULT_PATH)
 
 
-def write_heartbeat(path: str | os.PathLike[str] | None = None, *, now: float | None = None) -> None:
-    """Record ``now`` (default: the current time) as the last beat, atomically."""
+DATABASE_DOWN = "database-down-since"
+
+
+def write_heartbeat(path: str | os.PathLike[str] | None = None, *, now: float | None = None,
+                    database_down_since: float | None = None) -> None:
+    """Record ``now`` (default: the current time) as the last beat, atomically, with the
+    time since which the database has not answered, if it does not."""
     target = Path(path) if path is not None else default_path()
     stamp = f"{time.time() if now is None else now:.3f}\n"
+    if database_down_since is not None:
+        stamp += f"{DATABASE_DOWN} {database_down_since:.3f}\n"
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="ascii") as out:
@@ -48,15 +57,24 @@ def check(path: Path, max_age: float, *, now: float | None = None) -> str | None
         return f"unhealthy: no heartbeat at {path}"
     except (OSError, UnicodeDecodeError) as error:
         return f"unhealthy: cannot read {path}: {error}"
+    first, _, rest = text.partition("\n")
     try:
-        beat = float(text)
+        beat = float(first)
     except ValueError:
         return f"unhealthy: {path} holds no timestamp"
-    age = (time.time() if now is None else now) - beat
+    now = time.time() if now is None else now
+    age = now - beat
     if age > max_age:
         return f"unhealthy: last heartbeat {age:.0f}s ago (limit {max_age:g}s)"
     if age < -max_age:
         return f"unhealthy: heartbeat {-age:.0f}s in the future"
+    word, _, since = rest.strip().partition(" ")
+    if word == DATABASE_DOWN:
+        try:
+            down = f" for {max(now - float(since), 0):.0f}s"
+        except ValueError:
+            down = ""
+        return f"unhealthy: the database has not answered{down} (see the bot's log)"
     return None
 
 

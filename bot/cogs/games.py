@@ -18,8 +18,9 @@ from bot.cogs import records
 from bot.games.base import GameSpec
 from bot.i18n import LANGUAGES, t
 from bot.i18n.translator import ls
-from bot.store.models import GuildSettings
+from bot.store.models import GuildSettings, StoreError
 from bot.tables import Table, TableError
+from bot.tables.errors import store_refusal
 from bot.views.pacing import Pacer
 from bot.views.table import lobby_message
 
@@ -72,6 +73,11 @@ class GameGroup(app_commands.Group):
         original = getattr(error, "original", error)
         if isinstance(original, TableError):
             await refuse(interaction, original.code, **original.values)
+            return
+        if isinstance(original, StoreError) and store_refusal(original.code) != "store_failed":
+            log.warning("command %s refused: the store failed (%s)",
+                        interaction.command and interaction.command.qualified_name, original)
+            await refuse(interaction, store_refusal(original.code))
             return
         log.error("command %s failed", interaction.command and interaction.command.qualified_name,
                   exc_info=original)

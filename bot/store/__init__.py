@@ -20,7 +20,9 @@ from bot.store.models import (
     Repository,
     SeatRecord,
     SequenceConflictError,
+    ShardLostError,
     StoreError,
+    StoreUnavailableError,
     TableRecord,
     TableStatus,
 )
@@ -43,7 +45,9 @@ __all__ = [
     "SQLiteRepository",
     "SeatRecord",
     "SequenceConflictError",
+    "ShardLostError",
     "StoreError",
+    "StoreUnavailableError",
     "TableRecord",
     "TableStatus",
     "open_repository",
@@ -53,8 +57,13 @@ _SQLITE_PREFIX = "sqlite://"
 _POSTGRES_SCHEMES = ("postgres", "postgresql")
 
 
-def open_repository(url_or_path: str, *, pool_size: int = 10) -> Repository:
+def open_repository(url_or_path: str, *, pool_size: int = 10, timeout: float = 10.0,
+                    shard_lease: float = 30.0) -> Repository:
     """The repository for ``url_or_path``, not yet opened (``await repo.open()``).
+    ``timeout`` (seconds) bounds each wait for the database: PostgreSQL's connect,
+    pool acquire and statements; SQLite's busy timeout. ``shard_lease`` (seconds,
+    PostgreSQL): how long a shard's owner keeps it through a database restart after
+    its last ``check_shards`` (see ``PostgresRepository.lock_shards``).
 
     - a plain path, or ``":memory:"`` → SQLite on that file;
     - ``sqlite:///relative/path.db``, ``sqlite:////absolute/path.db``,
@@ -70,23 +79,24 @@ def open_repository(url_or_path: str, *, pool_size: int = 10) -> Repository:
         rest = text[len(_SQLITE_PREFIX):]
         well_formed = text[:len(_SQLITE_PREFIX)].lower() == _SQLITE_PREFIX
         if well_formed and rest in ("", "/"):
-            return SQLiteRepository(":memory:")
+            return SQLiteRepository(":memory:", timeout=timeout)
         if not well_formed or not rest.startswith("/"):
             raise StoreError(
                 "unsupported_backend",
                 f"bad SQLite URL {url_or_path!r}: use sqlite:///relative.db or "
                 "sqlite:////absolute/path.db",
             )
-        return SQLiteRepository(rest[1:])
+        return SQLiteRepository(rest[1:], timeout=timeout)
     scheme, separator, rest = text.partition("://")
     if separator:
         base, _, driver = scheme.lower().partition("+")
         if base in _POSTGRES_SCHEMES and driver in ("", "asyncpg"):
             # asyncpg takes postgresql:// and postgres:// but no driver suffix.
-            return PostgresRepository(f"postgresql://{rest}", pool_size=pool_size)
+            return PostgresRepository(f"postgresql://{rest}", pool_size=pool_size,
+                                      timeout=timeout, shard_lease=shard_lease)
         raise StoreError(
             "unsupported_backend",
             f"unknown database scheme {scheme!r}: use an SQLite path, a sqlite:/// URL or "
             "a postgresql:// URL",
         )
-    return SQLiteRepository(text)
+    return SQLiteRepository(text, timeout=timeout)

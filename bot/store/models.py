@@ -35,6 +35,27 @@ class SequenceConflictError(StoreError):
         super().__init__("sequence_conflict", message)
 
 
+class StoreUnavailableError(StoreError):
+    """The database did not answer: the connection was refused, lost or closed, its
+    socket is missing, the query or the connection timed out, or the pool is closing.
+
+    The call may or may not have taken effect (a commit may have happened before the
+    answer was lost). Trying again is the caller's choice; the repository itself
+    recovers (new connections replace the dead ones) once the database is back."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("unavailable", message)
+
+
+class ShardLostError(StoreError):
+    """A write was refused because this repository no longer owns the shard of the
+    table it writes to: another process took the shard (its epoch moved on). Nothing
+    of the refused call was stored, and the repository forgot the shard."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("shard_lost", message)
+
+
 class TableStatus(StrEnum):
     LOBBY = "lobby"
     PLAYING = "playing"
@@ -276,9 +297,33 @@ class Repository(Protocol):
         ``shard_ids``, only those of guilds whose ``(guild_id >> 22) % shard_count`` is
         one of them."""
 
-    async def lock_shards(self, shard_ids: Collection[int]) -> bool:
-        """Take an exclusive lock per shard, held until ``close()``; False (nothing
-        taken) if another process holds one of them."""
+    async def ping(self) -> None:
+        """Return if the database answers (``SELECT 1`` within the timeout), else raise
+        :class:`StoreUnavailableError` (StoreError ``not_open`` if not open)."""
+
+    async def lock_shards(self, shard_ids: Collection[int], *, shard_count: int = 1) -> bool:
+        """Take an exclusive lock per shard (of ``shard_count``), held until ``close()``;
+        False (nothing new taken) if another process holds one of them. Shards
+        already held are not taken again.
+
+        PostgreSQL also gives each shard taken its next fencing epoch: from then on
+        this repository's writes to a table (``append_action``, ``save_seats``,
+        ``save_draft``, ``record_game``, ``update_table`` of a status) go through
+        only while the table's shard is still held at that epoch, else raise
+        :class:`ShardLostError`. False too while a shard's owner before a database
+        restart may still be reconnecting (its lease). Raises
+        :class:`StoreUnavailableError` if the database does not answer; callable
+        again afterwards (a new lock session)."""
+
+    async def check_shards(self) -> frozenset[int]:
+        """The shards this repository still provably holds (PostgreSQL: the lock
+        session answers, holds their locks, and their epochs are still ours; their
+        leases are renewed). Shards found lost are forgotten, so a later
+        ``lock_shards`` takes them again. Raises :class:`StoreUnavailableError`,
+        forgetting nothing, if the database cannot tell in time."""
+
+    def held_shards(self) -> frozenset[int]:
+        """What the repository believes it holds now (no I/O)."""
 
     async def find_active_table(self, channel_id: int) -> int | None:
         """The active table whose channel or thread is ``channel_id``, if any."""

@@ -10,15 +10,31 @@ retry never half-applies). Several bot processes may share one database:
   before it numbers the game and reads the ratings, so the games of one
   leaderboard are rated one after the other, in their finish order;
 - ``lock_shards`` takes a session advisory lock per shard on a connection of its
-  own, held until :meth:`PostgresRepository.close` (or the process's death).
+  own (the lock session), held until :meth:`PostgresRepository.close` (or the
+  process's death), and a fencing epoch per shard (table ``shard_epochs``): each
+  owner of a shard gets the next epoch, and while a repository holds shards its
+  writes to their tables go through only if the stored epoch is still its own.
+  A process whose lock session died (a database restart, a terminated backend)
+  thus cannot overwrite what the shard's next owner wrote: its writes raise
+  :class:`ShardLostError`. ``check_shards`` tells what is still provably held.
+
+When the database blinks: every failure comes out as :class:`StoreError`, those
+where the database did not answer (connection refused or lost, missing socket,
+server shutting down or starting, timeout) as :class:`StoreUnavailableError`.
+Nothing waits longer than about ``timeout`` for the server (connect, pool
+acquire, each statement); a connection that failed that way is terminated, not
+returned to the pool, and new connections replace it once the server is back.
+Retrying is the caller's choice.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import random
+import uuid
 import weakref
 from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
 from datetime import UTC, datetime
@@ -52,7 +68,9 @@ from bot.store.models import (
     RatingRow,
     SeatRecord,
     SequenceConflictError,
+    ShardLostError,
     StoreError,
+    StoreUnavailableError,
     TableRecord,
     TableStatus,
 )
@@ -90,6 +108,25 @@ Tx = Callable[[Conn], Awaitable[T]]
 SHARD_LOCK_CLASS = 0x7469  # "ti"
 MIGRATION_LOCK_KEY = 0x7469_6368_7500_0001
 RETRYABLE = (asyncpg.SerializationError, asyncpg.DeadlockDetectedError)
+
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_SHARD_LEASE = 30.0
+# Migrations may rewrite big tables: they get far longer than a statement of the bot.
+MIGRATION_TIMEOUT = 600.0
+
+# The errors that mean "the database did not answer": the socket is missing or
+# refused (OSError), nothing came back in time (TimeoutError, which
+# asyncio.TimeoutError is), the connection is gone (class 08), the server is
+# shutting down, starting or cancelled the statement (class 57), it has no room for
+# another connection, or asyncpg lost track of the protocol (InternalClientError).
+_UNAVAILABLE: tuple[type[BaseException], ...] = (
+    OSError,
+    TimeoutError,
+    asyncpg.exceptions.PostgresConnectionError,
+    asyncpg.exceptions.OperatorInterventionError,
+    asyncpg.exceptions.TooManyConnectionsError,
+    asyncpg.exceptions.InternalClientError,
+)
 
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, thread_id, message_id, ping_message_id, host_id, game, "
@@ -195,6 +232,69 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     asyncpg still rolls back a transaction left open before calling this."""
 
 
+def _unavailable(error: BaseException) -> bool:
+    """Whether ``error`` means the database did not answer (see ``_UNAVAILABLE``);
+    asyncpg says "connection is closed" or "pool is closing" with a plain
+    InterfaceError."""
+    if isinstance(error, _UNAVAILABLE):
+        return True
+    if isinstance(error, asyncpg.InterfaceError) and not isinstance(error, ValueError):
+        text = str(error)
+        return "closed" in text or "closing" in text
+    return False
+
+
+def _describe(error: BaseException) -> str:
+    text = str(error) or ("no answer in time" if isinstance(error, TimeoutError) else "")
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def _store_error(what: str, error: Exception) -> StoreError:
+    """``error`` as the store reports it: :class:`StoreUnavailableError` when the
+    database did not answer, else a :class:`StoreError` with the code it deserves."""
+    if isinstance(error, StoreError):
+        return error
+    if _unavailable(error):
+        return StoreUnavailableError(f"{what}: the database did not answer "
+                                     f"({_describe(error)})")
+    if isinstance(error, asyncpg.PostgresError):
+        return StoreError(_error_code(error), f"{what}: {error}")
+    # A value asyncpg cannot send (an id past 64 bits …) is a ValueError too.
+    code = "invalid_value" if isinstance(error, ValueError) else "database_error"
+    return StoreError(code, f"{what}: {_describe(error)}")
+
+
+def _fence_sql(first: int, *, lock: bool) -> str:
+    """A condition true if the shard of table ``$1`` is held by the repository at the
+    epoch still stored for it. Its parameters, from ``$first`` on: the shard count,
+    the held shards, their epochs (same order) and the repository's owner token (see
+    ``PostgresRepository._fence``). With ``lock``, the shard's row is share-locked
+    until the transaction ends, so an epoch bump (``lock_shards`` of another
+    process, FOR UPDATE) waits for the write to commit, and a write waiting on a bump
+    sees the new epoch and is refused."""
+    count, shards, epochs, owner = (f"${first + i}" for i in range(4))
+    return (
+        f"EXISTS (SELECT 1 FROM shard_epochs AS e "
+        f"JOIN unnest({shards}::int[], {epochs}::bigint[]) AS h (shard, epoch) "
+        f"ON h.shard = e.shard AND h.epoch = e.epoch "
+        f"WHERE e.shard_count = {count}::int AND e.owner = {owner}::text AND e.shard = "
+        f"(SELECT (t.guild_id >> 22) % {count}::int FROM tables AS t WHERE t.id = $1)"
+        + (" FOR SHARE OF e)" if lock else ")"))
+
+
+def _refusal_sql(first: int) -> str:
+    """Why a fenced write to table ``$1`` changed nothing: whether the table exists,
+    its shard, whether the fence holds, and its last action's seq."""
+    return (
+        f"SELECT EXISTS (SELECT 1 FROM tables WHERE id = $1) AS found, "
+        f"(SELECT ((guild_id >> 22) % ${first}::int)::int FROM tables WHERE id = $1) "
+        f"AS shard, {_fence_sql(first, lock=False)} AS ours, "
+        f"(SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = $1) AS last")
+
+
+Fence: TypeAlias = tuple[int, list[int], list[int], str]
+
+
 def _error_code(error: asyncpg.PostgresError) -> str:
     if isinstance(error, RETRYABLE):
         return "busy"
@@ -211,27 +311,46 @@ class PostgresRepository:
     ``dsn`` is a ``postgresql://`` URL; ``pool_size`` the most connections the pool
     opens; ``retries`` how many times a transaction is tried when PostgreSQL asks
     for it (serialization failure, deadlock); ``migrations`` replaces the packaged
-    ones (tests)."""
+    ones (tests). ``timeout`` (seconds) bounds every wait for the server: opening
+    a connection, taking one from the pool, each statement (the pool's
+    ``command_timeout``). ``shard_lease`` (seconds) is how long after its last
+    renewal (``check_shards``) a shard's owner keeps it through a database restart
+    (see :meth:`lock_shards`)."""
 
     def __init__(self, dsn: str, *, pool_size: int = 10, retries: int = 8,
                  migrations: Sequence[Migration] | None = None,
                  on_connect: Callable[[asyncpg.Connection], Coroutine[Any, Any, None]] | None
                  = None,
+                 timeout: float = DEFAULT_TIMEOUT,
+                 shard_lease: float = DEFAULT_SHARD_LEASE,
                  ) -> None:
         if pool_size < 1:
             raise StoreError("invalid_argument", f"the pool size must be >= 1, got {pool_size}")
+        if not timeout > 0:
+            raise StoreError("invalid_argument", f"the timeout must be > 0 s, got {timeout}")
+        if not shard_lease >= 0:
+            raise StoreError("invalid_argument",
+                             f"the shard lease must be >= 0 s, got {shard_lease}")
         self._dsn = dsn
         self._pool_size = pool_size
         self._retries = max(1, retries)
+        self._timeout = float(timeout)
+        self._lease = float(shard_lease)
         self._migrations = (list(migrations) if migrations is not None
                             else load_migrations(postgres=True))
         self._on_connect = on_connect  # called for each new pooled connection (benchmarks)
         self._pool: asyncpg.Pool | None = None
-        self._shard_conn: asyncpg.Connection | None = None
-        self._shards: set[int] = set()
         self._state = asyncio.Lock()
         self._append_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary())
+        # The shards: the lock session, the epoch of each shard held (and verified),
+        # the shard count they belong to, and whether writes are fenced (from the
+        # first lock_shards that succeeded on).
+        self._token = uuid.uuid4().hex  # this repository, as owner of its shards' rows
+        self._shard_conn: asyncpg.Connection | None = None
+        self._shards: dict[int, int] = {}
+        self._shard_count = 1
+        self._fenced = False
 
     @property
     def dsn(self) -> str:
@@ -241,29 +360,48 @@ class PostgresRepository:
     def pool_size(self) -> int:
         return self._pool_size
 
+    @property
+    def timeout(self) -> float:
+        return self._timeout
+
+    @property
+    def shard_lease(self) -> float:
+        return self._lease
+
     # -- connection ----------------------------------------------------------------
 
     async def open(self) -> None:
-        """Connect (the pool) and apply pending migrations (no-op if open)."""
+        """Connect (the pool) and apply pending migrations (no-op if open). Raises
+        :class:`StoreUnavailableError` if the server does not answer, StoreError
+        ``open_failed`` if it refuses (no such database, bad password …)."""
         async with self._state:
             if self._pool is not None:
                 return
             try:
-                pool = await asyncpg.create_pool(self._dsn, min_size=1,
-                                                 max_size=self._pool_size,
-                                                 init=self._on_connect, reset=_keep_session)
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-                raise StoreError("open_failed", f"cannot connect to PostgreSQL: {error}") \
-                    from error
+                pool = await asyncpg.create_pool(
+                    self._dsn, min_size=1, max_size=self._pool_size, init=self._on_connect,
+                    reset=_keep_session, timeout=self._timeout,
+                    command_timeout=self._timeout)
+            except Exception as error:
+                if _unavailable(error):
+                    raise StoreUnavailableError(
+                        f"cannot connect to PostgreSQL: {_describe(error)}") from error
+                raise StoreError("open_failed", f"cannot connect to PostgreSQL: "
+                                 f"{_describe(error)}") from error
             try:
-                async with pool.acquire() as conn:
+                async with pool.acquire(timeout=self._timeout) as conn:
                     await self._migrate(conn)
                     await self._rate_older_games(conn)
             except BaseException as error:
-                await pool.close()
-                if isinstance(error, asyncpg.PostgresError):
-                    raise StoreError("open_failed", f"cannot open the database: {error}") \
-                        from error
+                pool.terminate()
+                if isinstance(error, StoreError):
+                    raise
+                if isinstance(error, Exception):
+                    if _unavailable(error):
+                        raise StoreUnavailableError(
+                            f"cannot open the database: {_describe(error)}") from error
+                    raise StoreError("open_failed", f"cannot open the database: "
+                                     f"{_describe(error)}") from error
                 raise
             self._pool = pool
 
@@ -271,8 +409,10 @@ class PostgresRepository:
         known = self._migrations
         latest = known[-1].version if known else 0
         applied: list[int] = []
+        wait = MIGRATION_TIMEOUT
         async with conn.transaction():
-            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK_KEY)
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK_KEY,
+                               timeout=wait)
             await conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, "
                 "name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())")
@@ -280,7 +420,8 @@ class PostgresRepository:
             try:
                 async with conn.transaction():
                     # One process at a time; the version is read again under the lock.
-                    await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK_KEY)
+                    await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK_KEY,
+                                       timeout=wait)
                     current = await conn.fetchval(
                         "SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
                     if current > latest:
@@ -290,12 +431,14 @@ class PostgresRepository:
                             f"only up to {latest}; run a newer version of the bot")
                     if current >= migration.version:
                         continue
-                    await conn.execute(migration.sql)
+                    await conn.execute(migration.sql, timeout=wait)
                     await conn.execute(
                         "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
                         migration.version, migration.name)
                     applied.append(migration.version)
             except asyncpg.PostgresError as error:
+                if _unavailable(error):
+                    raise
                 raise StoreError("migration_failed",
                                  f"migration {migration.label} failed: {error}") from error
         return applied
@@ -309,15 +452,46 @@ class PostgresRepository:
             log.info("rated %d games stored before ratings existed", count)
 
     async def close(self) -> None:
-        """Release the shard locks and close the pool (no-op if closed)."""
+        """Hand the held shards over (their rows lose this owner, best effort, so that
+        another process takes them at once), release the shard locks and close the
+        pool (no-op if closed). Waits about ``timeout`` at most for the server; what
+        does not close in time is terminated."""
         async with self._state:
             pool, self._pool = self._pool, None
             shard_conn, self._shard_conn = self._shard_conn, None
-            self._shards.clear()
+            held, self._shards = self._shards, {}
+            self._fenced = False  # reopened, it writes unfenced until lock_shards again
             if shard_conn is not None:
-                await shard_conn.close()  # the session's advisory locks go with it
+                await self._end_session(shard_conn, held)
             if pool is not None:
-                await pool.close()
+                try:
+                    async with asyncio.timeout(self._timeout):
+                        await pool.close()
+                except Exception as error:
+                    log.warning("PostgreSQL pool did not close in time (%s): terminated",
+                                _describe(error))
+                    pool.terminate()
+
+    async def _end_session(self, conn: asyncpg.Connection, held: dict[int, int]) -> None:
+        """Clear the owner of the shards ``held`` (if their epoch is still ours), then
+        close the lock session: its advisory locks go with it."""
+        if conn.is_closed():
+            return
+        try:
+            async with asyncio.timeout(min(self._timeout, 2.0)):
+                if held:
+                    shards = sorted(held)
+                    await conn.execute(
+                        "UPDATE shard_epochs AS e SET owner = NULL "
+                        "FROM unnest($2::int[], $3::bigint[]) AS h (shard, epoch) "
+                        "WHERE e.shard_count = $1 AND e.shard = h.shard "
+                        "AND e.epoch = h.epoch AND e.owner = $4",
+                        self._shard_count, shards, [held[s] for s in shards], self._token)
+                await conn.close()
+        except Exception as error:
+            log.info("the lock session did not close cleanly (%s): terminated",
+                     _describe(error))
+            conn.terminate()
 
     async def __aenter__(self) -> Self:
         await self.open()
@@ -336,28 +510,283 @@ class PostgresRepository:
                    isolation: Isolation = "read_committed", readonly: bool = False) -> T:
         """Run ``work`` on a pooled connection, inside a transaction unless told not to;
         the whole transaction is tried again on a serialization failure or deadlock.
-        PostgreSQL errors come out as :class:`StoreError`."""
+        Every error comes out as :class:`StoreError` (:class:`StoreUnavailableError`
+        if the database did not answer)."""
         pool = self._the_pool()
         for attempt in range(1, self._retries + 1):
             try:
-                async with pool.acquire() as conn:
-                    if not transaction:
-                        return await work(conn)
-                    async with conn.transaction(isolation=isolation, readonly=readonly):
-                        return await work(conn)
+                return await self._attempt(pool, work, transaction, isolation, readonly)
             except RETRYABLE as error:
                 if attempt == self._retries:
                     raise StoreError("busy", f"{what}: gave up after {attempt} tries: "
                                      f"{error}") from error
                 log.debug("%s: %s, try %d again", what, type(error).__name__, attempt + 1)
                 await asyncio.sleep(random.uniform(0, 0.002 * 2**attempt))
-            except asyncpg.PostgresError as error:
-                raise StoreError(_error_code(error), f"{what}: {error}") from error
-            except asyncpg.InterfaceError as error:
-                # A value asyncpg cannot send (an id past 64 bits …) is a ValueError too.
-                code = "invalid_value" if isinstance(error, ValueError) else "database_error"
-                raise StoreError(code, f"{what}: {error}") from error
+            except StoreError:
+                raise
+            except Exception as error:
+                raise _store_error(what, error) from error
         raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _attempt(self, pool: asyncpg.Pool, work: Tx[T], transaction: bool,
+                       isolation: Isolation, readonly: bool) -> T:
+        """One try of ``work``. Each wait is bounded: the pool's acquire by
+        ``timeout``, each statement by the pool's ``command_timeout``. A connection
+        that did not answer (or whose caller was cancelled mid-statement) is
+        terminated rather than rolled back and reused: the server rolls back what it
+        had, and the pool opens a new connection in its place."""
+        async with pool.acquire(timeout=self._timeout) as conn:
+            try:
+                if not transaction:
+                    return await work(conn)
+                tx = conn.transaction(isolation=isolation, readonly=readonly)
+                await tx.start()
+                try:
+                    result = await work(conn)
+                except BaseException as error:
+                    if not _unavailable(error) and not isinstance(error, asyncio.CancelledError):
+                        await tx.rollback()
+                    raise
+                await tx.commit()
+                return result
+            except BaseException as error:
+                if _unavailable(error) or isinstance(error, asyncio.CancelledError):
+                    # (Already released if asyncpg saw it close: nothing left to end.)
+                    with contextlib.suppress(asyncpg.InterfaceError):
+                        conn.terminate()
+                raise
+
+    async def ping(self) -> None:
+        """Return if the database answers a ``SELECT 1`` within the timeout, else raise
+        :class:`StoreUnavailableError` (StoreError ``not_open`` if not open)."""
+        async def work(conn: Conn) -> None:
+            await conn.fetchval("SELECT 1")
+        await self._run("ping", work, transaction=False)
+
+    # -- shards --------------------------------------------------------------------
+
+    def held_shards(self) -> frozenset[int]:
+        """The shards this repository believes it holds now (no I/O): taken by
+        :meth:`lock_shards` and not found lost since."""
+        return frozenset(self._shards)
+
+    def _fence(self) -> Fence | None:
+        """The parameters of ``_fence_sql`` (None: writes are not fenced, this
+        repository never held a shard)."""
+        if not self._fenced:
+            return None
+        shards = sorted(self._shards)
+        return self._shard_count, shards, [self._shards[s] for s in shards], self._token
+
+    def _forget(self, shards: Collection[int], why: str) -> None:
+        lost = sorted(s for s in shards if s in self._shards)
+        for shard in lost:
+            del self._shards[shard]
+        if lost:
+            log.warning("lost shard(s) %s: %s", lost, why)
+
+    def _on_session_closed(self, conn: asyncpg.Connection | Conn) -> None:
+        """The lock session's termination listener: its advisory locks are gone, so
+        are the shards (a later lock_shards takes them again with a new epoch)."""
+        if conn is not self._shard_conn:
+            return  # an older session, or close() ending this one
+        self._shard_conn = None
+        lost, self._shards = sorted(self._shards), {}
+        if lost:
+            log.warning("lost the lock session of shard(s) %s: its connection to PostgreSQL "
+                        "closed; they are no longer held", lost)
+
+    def _drop_session(self, conn: asyncpg.Connection | None, why: str) -> None:
+        """Give up the lock session ``conn`` (terminated) and every shard."""
+        if conn is not None and conn is self._shard_conn:
+            self._shard_conn = None
+            lost, self._shards = sorted(self._shards), {}
+            if lost:
+                log.warning("lost the lock session of shard(s) %s: %s", lost, why)
+        if conn is not None and not conn.is_closed():
+            conn.terminate()
+
+    async def _lock_session(self) -> asyncpg.Connection:
+        """The lock session, opened (again) if there is none or it closed."""
+        conn = self._shard_conn
+        if conn is not None and not conn.is_closed():
+            return conn
+        self._drop_session(conn, "its connection closed")
+        conn = await asyncpg.connect(self._dsn, timeout=self._timeout,
+                                     command_timeout=self._timeout)
+        conn.add_termination_listener(self._on_session_closed)
+        self._shard_conn = conn
+        return conn
+
+    async def lock_shards(self, shard_ids: Collection[int], *, shard_count: int = 1) -> bool:
+        """Take the shards ``shard_ids`` (of ``shard_count``) for this repository, held
+        until :meth:`close`: a session advisory lock each on the lock session (a
+        connection of its own), then, in one transaction, the next fencing epoch of
+        each. False (nothing new taken) if another session holds one of the locks, or
+        if a shard's previous owner may be reconnecting after a database restart: it
+        renewed its lease (``check_shards``) under the previous server within
+        ``shard_lease`` seconds, so it gets the shard back first. Shards already held
+        are not taken again.
+
+        Raises :class:`StoreUnavailableError` if the database does not answer; the
+        lock session is then given up (with any shard held on it), and a later call
+        opens a new one."""
+        ids = sorted(set(shard_ids))
+        if any(type(i) is not int or not 0 <= i < 2**31 for i in ids):
+            raise StoreError("invalid_argument", f"shard ids must be integers >= 0, got {ids}")
+        if type(shard_count) is not int or not 1 <= shard_count < 2**31:
+            raise StoreError("invalid_argument",
+                             f"shard_count must be an integer >= 1, got {shard_count!r}")
+        async with self._state:
+            self._the_pool()
+            if self._shard_conn is not None and self._shard_conn.is_closed():
+                self._drop_session(self._shard_conn, "its connection closed")
+            if self._shards and shard_count != self._shard_count:
+                raise StoreError(
+                    "invalid_argument",
+                    f"this repository holds shards {sorted(self._shards)} of "
+                    f"{self._shard_count}, not of {shard_count}")
+            wanted = [shard for shard in ids if shard not in self._shards]
+            if not wanted:
+                return True
+            conn: asyncpg.Connection | None = None
+            try:
+                conn = await self._lock_session()
+                epochs = await self._take_shards(conn, shard_count, wanted)
+                if epochs is None:
+                    return False
+                if conn is not self._shard_conn or conn.is_closed():
+                    raise StoreUnavailableError("lock_shards: the lock session closed")
+            except asyncio.CancelledError:
+                self._drop_session(conn, "lock_shards was cancelled")
+                raise
+            except Exception as error:
+                if not (_unavailable(error) or (conn is not None and conn.is_closed())):
+                    raise _store_error("lock_shards", error) from error
+                # The session may hold locks or an open transaction it cannot tell about.
+                self._drop_session(conn, f"lock_shards failed: {_describe(error)}")
+                if isinstance(error, StoreUnavailableError):
+                    raise
+                raise StoreUnavailableError(f"lock_shards: the database did not answer "
+                                            f"({_describe(error)})") from error
+            self._shards.update(epochs)
+            self._shard_count = shard_count
+            self._fenced = True
+            return True
+
+    async def _take_shards(self, conn: asyncpg.Connection, shard_count: int,
+                           wanted: list[int]) -> dict[int, int] | None:
+        """The advisory locks, then the epochs of ``wanted``; None (nothing kept) if
+        refused."""
+        # A lock this session already holds is not taken twice (they stack).
+        rows = await conn.fetch(
+            "SELECT s.shard, h.held, CASE WHEN h.held THEN true "
+            "ELSE pg_try_advisory_lock($1, s.shard) END AS locked "
+            "FROM unnest($2::int[]) AS s (shard) CROSS JOIN LATERAL (SELECT EXISTS ("
+            "  SELECT 1 FROM pg_locks AS l WHERE l.locktype = 'advisory' "
+            "  AND l.pid = pg_backend_pid() AND l.granted AND l.objsubid = 2 "
+            f"  AND l.classid = {SHARD_LOCK_CLASS} AND l.objid = s.shard::oid) AS held) AS h "
+            "ORDER BY s.shard", SHARD_LOCK_CLASS, wanted)
+        taken = [int(row["shard"]) for row in rows if row["locked"] and not row["held"]]
+        if all(row["locked"] for row in rows):
+            try:
+                epochs = await self._claim_epochs(conn, shard_count, wanted)
+            except Exception as error:
+                if taken and not _unavailable(error) and not conn.is_closed():
+                    await conn.execute(
+                        "SELECT pg_advisory_unlock($1, s) FROM unnest($2::int[]) AS s",
+                        SHARD_LOCK_CLASS, taken)
+                raise
+            if epochs is not None:
+                return epochs
+        if taken:
+            await conn.execute("SELECT pg_advisory_unlock($1, s) FROM unnest($2::int[]) AS s",
+                               SHARD_LOCK_CLASS, taken)
+        return None
+
+    async def _claim_epochs(self, conn: asyncpg.Connection, shard_count: int,
+                            wanted: list[int]) -> dict[int, int] | None:
+        """In one transaction: refuse (None) if a shard's previous owner may be
+        reconnecting after a database restart, else give each shard its next epoch."""
+        async with conn.transaction():
+            waiting = await conn.fetch(
+                "SELECT shard, renewed_at + make_interval(secs => $4) AS lease_until "
+                "FROM shard_epochs WHERE shard_count = $1 AND shard = ANY($2::int[]) "
+                "AND owner <> $3 AND server_started < pg_postmaster_start_time() "
+                "AND now() - renewed_at < make_interval(secs => $4) "
+                "ORDER BY shard FOR UPDATE", shard_count, wanted, self._token, self._lease)
+            if waiting:
+                for row in waiting:
+                    log.info("shard %d: its owner before the database restart may still be "
+                             "reconnecting (lease until %s)", row["shard"],
+                             row["lease_until"].isoformat(timespec="seconds"))
+                return None
+            rows = await conn.fetch(
+                "INSERT INTO shard_epochs AS e (shard_count, shard, epoch, owner, renewed_at, "
+                "server_started) SELECT $1, s, 1, $3, now(), pg_postmaster_start_time() "
+                "FROM unnest($2::int[]) AS s ON CONFLICT (shard_count, shard) DO UPDATE "
+                "SET epoch = e.epoch + 1, owner = excluded.owner, "
+                "renewed_at = excluded.renewed_at, server_started = excluded.server_started "
+                "RETURNING shard, epoch", shard_count, wanted, self._token)
+        return {int(row["shard"]): int(row["epoch"]) for row in rows}
+
+    async def check_shards(self) -> frozenset[int]:
+        """The shards this repository still provably holds, their leases renewed: the
+        lock session is open and answers, ``pg_locks`` shows its advisory lock of
+        each granted, and each one's stored epoch and owner are still this
+        repository's. Shards found lost are forgotten (a later :meth:`lock_shards`
+        takes them again with a new epoch); a closed lock session loses them all.
+
+        Raises :class:`StoreUnavailableError`, forgetting nothing, if the database
+        does not tell in time (unreachable, frozen)."""
+        async with self._state:
+            self._the_pool()
+            held = dict(self._shards)
+            conn = self._shard_conn
+            if not held:
+                return frozenset()
+            if conn is None or conn.is_closed():
+                self._drop_session(conn, "its connection closed")
+                return frozenset()
+            shards = sorted(held)
+            try:
+                rows = await conn.fetch(
+                    "UPDATE shard_epochs AS e SET renewed_at = now(), "
+                    "server_started = pg_postmaster_start_time() "
+                    "FROM unnest($2::int[], $3::bigint[]) AS h (shard, epoch) "
+                    "WHERE e.shard_count = $1 AND e.shard = h.shard AND e.epoch = h.epoch "
+                    "AND e.owner = $4 AND EXISTS (SELECT 1 FROM pg_locks AS l "
+                    "  WHERE l.locktype = 'advisory' AND l.pid = pg_backend_pid() "
+                    f"  AND l.granted AND l.objsubid = 2 AND l.classid = {SHARD_LOCK_CLASS} "
+                    "  AND l.objid = h.shard::oid) "
+                    "RETURNING e.shard", self._shard_count, shards, [held[s] for s in shards],
+                    self._token)
+            except Exception as error:
+                if conn.is_closed():
+                    self._drop_session(conn, f"its connection closed ({_describe(error)})")
+                    return frozenset()
+                raise _store_error("check_shards", error) from error
+            kept = {int(row["shard"]) for row in rows}
+            self._forget(set(shards) - kept, "the lock session no longer holds their lock or "
+                         "their epoch moved on (another process took them)")
+            return frozenset(self._shards)
+
+    async def _refused(self, conn: Conn, table_id: int, fence: Fence) -> StoreError:
+        """Why the fenced write to ``table_id`` changed nothing: no such table, or the
+        shard is no longer this repository's (:class:`ShardLostError`, the shard
+        forgotten)."""
+        row = await conn.fetchrow(_refusal_sql(2), table_id, *fence)
+        assert row is not None
+        if not row["found"]:
+            return table_missing(table_id)
+        return self._lost(table_id, int(row["shard"]), fence[0])
+
+    def _lost(self, table_id: int, shard: int, shard_count: int) -> ShardLostError:
+        self._forget([shard], f"a write to table {table_id} was refused: another process "
+                     "owns the shard now")
+        return ShardLostError(
+            f"table {table_id}: shard {shard} of {shard_count} is no longer this process's "
+            "(another process took it); the write was refused")
 
     # -- schema and guilds ---------------------------------------------------------
 
@@ -479,12 +908,23 @@ class PostgresRepository:
         assignments = ", ".join(
             f"{column} = ${i}" + ("::jsonb" if column == "options" else "")
             for i, column in enumerate(changes, start=2))
+        # A change of status is fenced (see lock_shards); the message ids are not.
+        fence = self._fence() if status is not None else None
+        sql = f"UPDATE tables SET {assignments} WHERE id = $1"
+        args = [table_id, *changes.values()]
+        if fence is not None:
+            sql += " AND " + _fence_sql(len(args) + 1, lock=True)
+            args += fence
 
         async def work(conn: Conn) -> int:
-            return _count(await conn.execute(
-                f"UPDATE tables SET {assignments} WHERE id = $1", table_id, *changes.values()))
+            return _count(await conn.execute(sql, *args))
         if await self._run("update_table", work, transaction=False) == 0:
-            raise table_missing(table_id)
+            if fence is None:
+                raise table_missing(table_id)
+
+            async def refused(conn: Conn) -> StoreError:
+                return await self._refused(conn, table_id, fence)
+            raise await self._run("update_table", refused, transaction=False)
 
     async def clear_ping(self, table_id: int) -> None:
         """Forget the table's ping message id."""
@@ -498,11 +938,17 @@ class PostgresRepository:
     async def save_seats(self, table_id: int, seats: list[SeatRecord]) -> None:
         """Replace the table's seats."""
         seat_rows = check_seats(seats, f"table {table_id}")
+        fence = self._fence()
 
         async def work(conn: Conn) -> None:
-            if _count(await conn.execute("UPDATE tables SET updated_at = $2 WHERE id = $1",
-                                         table_id, utc_now())) == 0:
-                raise table_missing(table_id)
+            if fence is None:
+                if _count(await conn.execute("UPDATE tables SET updated_at = $2 WHERE id = $1",
+                                             table_id, utc_now())) == 0:
+                    raise table_missing(table_id)
+            elif _count(await conn.execute(
+                    f"UPDATE tables SET updated_at = $2 WHERE id = $1 AND {_fence_sql(3, lock=True)}",
+                    table_id, utc_now(), *fence)) == 0:
+                raise await self._refused(conn, table_id, fence)
             await conn.execute("DELETE FROM seats WHERE table_id = $1", table_id)
             await conn.executemany(
                 "INSERT INTO seats (table_id, seat, user_id, name, bot_level, away) "
@@ -521,16 +967,20 @@ class PostgresRepository:
                              f"payload must be a dict, got {type(action.payload).__name__}")
         payload = dump_json(action.payload, f"table {table_id}, action {seq} payload")
         created_at = _utc(action.created_at or utc_now())
+        fence = self._fence()
+        # The row goes in only if the table's last seq is seq - 1 (and, fenced, if the
+        # table's shard is still ours); two writers of one seq meet on the primary
+        # key (DO NOTHING: not inserted).
+        sql = ("INSERT INTO actions (table_id, seq, payload, created_at) "
+               "SELECT $1, $2, $3::jsonb, $4 "
+               "WHERE (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = $1) = $2 - 1"
+               + ("" if fence is None else " AND " + _fence_sql(5, lock=True))
+               + " ON CONFLICT DO NOTHING")
+        args = (table_id, seq, payload, created_at, *(fence or ()))
 
         async def insert(conn: Conn) -> int:
             try:
-                # The row goes in only if the table's last seq is seq - 1; two writers
-                # of one seq meet on the primary key (DO NOTHING: not inserted).
-                return _count(await conn.execute(
-                    "INSERT INTO actions (table_id, seq, payload, created_at) "
-                    "SELECT $1, $2, $3::jsonb, $4 "
-                    "WHERE (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = $1) "
-                    "= $2 - 1 ON CONFLICT DO NOTHING", table_id, seq, payload, created_at))
+                return _count(await conn.execute(sql, *args))
             except asyncpg.ForeignKeyViolationError:
                 return 0
 
@@ -546,15 +996,20 @@ class PostgresRepository:
             return
 
         async def diagnose(conn: Conn) -> asyncpg.Record:
-            row = await conn.fetchrow(
-                "SELECT EXISTS (SELECT 1 FROM tables WHERE id = $1) AS found, "
-                "(SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = $1) AS last",
-                table_id)
+            if fence is None:
+                row = await conn.fetchrow(
+                    "SELECT EXISTS (SELECT 1 FROM tables WHERE id = $1) AS found, true AS ours, "
+                    "(SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = $1) AS last",
+                    table_id)
+            else:
+                row = await conn.fetchrow(_refusal_sql(2), table_id, *fence)
             assert row is not None
             return row
         row = await self._run("append_action", diagnose, transaction=False)
         if not row["found"]:
             raise table_missing(table_id)
+        if fence is not None and not row["ours"]:
+            raise self._lost(table_id, int(row["shard"]), fence[0])
         last = row["last"]
         raise SequenceConflictError(
             f"table {table_id}: action seq {seq} refused, the last stored seq is {last} "
@@ -592,34 +1047,6 @@ class PostgresRepository:
             return [int(row["id"]) for row in rows]
         return await self._run("active_table_ids", work, transaction=False)
 
-    async def lock_shards(self, shard_ids: Collection[int]) -> bool:
-        """Take a session advisory lock per shard on a connection of its own, held until
-        :meth:`close`; False (nothing new taken) if another session holds one."""
-        ids = sorted(set(shard_ids))
-        if any(type(i) is not int or not 0 <= i < 2**31 for i in ids):
-            raise StoreError("invalid_argument", f"shard ids must be integers >= 0, got {ids}")
-        async with self._state:
-            self._the_pool()
-            try:
-                if self._shard_conn is None:
-                    self._shard_conn = await asyncpg.connect(self._dsn)
-                conn = self._shard_conn
-                taken: list[int] = []
-                for shard in ids:
-                    if shard in self._shards:
-                        continue
-                    if not await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)",
-                                               SHARD_LOCK_CLASS, shard):
-                        for held in taken:
-                            await conn.fetchval("SELECT pg_advisory_unlock($1, $2)",
-                                                SHARD_LOCK_CLASS, held)
-                        return False
-                    taken.append(shard)
-                self._shards.update(taken)
-                return True
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-                raise StoreError("database_error", f"lock_shards: {error}") from error
-
     async def find_active_table(self, channel_id: int) -> int | None:
         """The newest active table whose channel or thread is ``channel_id``, if any."""
         ids = await self.active_tables_in(channel_id)
@@ -649,11 +1076,16 @@ class PostgresRepository:
         """Store a seat's choice in progress, replacing the previous one (None deletes)."""
         text = check_draft(table_id, seat, data)
         now = utc_now()
+        fence = self._fence()
 
         async def work(conn: Conn) -> None:
-            if not await conn.fetchval("SELECT EXISTS (SELECT 1 FROM tables WHERE id = $1)",
-                                       table_id):
-                raise table_missing(table_id)
+            if fence is None:
+                if not await conn.fetchval(
+                        "SELECT EXISTS (SELECT 1 FROM tables WHERE id = $1)", table_id):
+                    raise table_missing(table_id)
+            elif not await conn.fetchval(f"SELECT {_fence_sql(2, lock=True)}",
+                                         table_id, *fence):
+                raise await self._refused(conn, table_id, fence)
             if text is None:
                 await conn.execute("DELETE FROM drafts WHERE table_id = $1 AND seat = $2",
                                    table_id, seat)
@@ -701,6 +1133,10 @@ class PostgresRepository:
         scores = dump_json(list(result.scores), f"{where} scores")
         replay = dump_json(result.replay, f"{where} replay")
         given_finish = _utc(result.finished_at) if result.finished_at else None
+        fence = self._fence()
+        finish = "UPDATE tables SET status = $2, updated_at = $3 WHERE id = $1"
+        if fence is not None:
+            finish += " AND " + _fence_sql(4, lock=True)
 
         async def work(conn: Conn) -> int:
             # Taken first: the finish time and the id are chosen under the lock, so the
@@ -708,10 +1144,11 @@ class PostgresRepository:
             now = await conn.fetchval(
                 "SELECT clock_timestamp() FROM (SELECT pg_advisory_xact_lock($1)) AS locked",
                 rating_lock_key(result.guild_id, result.game))
-            if _count(await conn.execute(
-                    "UPDATE tables SET status = $2, updated_at = $3 WHERE id = $1",
-                    result.table_id, TableStatus.FINISHED.value, now)) == 0:
-                raise table_missing(result.table_id)
+            if _count(await conn.execute(finish, result.table_id, TableStatus.FINISHED.value,
+                                         now, *(fence or ()))) == 0:
+                if fence is None:
+                    raise table_missing(result.table_id)
+                raise await self._refused(conn, result.table_id, fence)
             await self._ensure_guild_row(conn, result.guild_id, now)
             try:
                 game_id = int(await conn.fetchval(

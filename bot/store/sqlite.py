@@ -134,8 +134,11 @@ ORDER BY p.rank, st.key
 
 
 def _error_code(error: sqlite3.Error) -> str:
-    if getattr(error, "sqlite_errorname", "").startswith("SQLITE_BUSY"):
+    name = getattr(error, "sqlite_errorname", "")
+    if name.startswith("SQLITE_BUSY") or name.startswith("SQLITE_LOCKED"):
         return "busy"  # another process held the write lock past the busy timeout
+    if name.startswith("SQLITE_FULL"):
+        return "full"  # the disk (or the database's page limit) is full
     if isinstance(error, sqlite3.IntegrityError):
         return "constraint_failed"
     return "database_error"
@@ -144,27 +147,39 @@ def _error_code(error: sqlite3.Error) -> str:
 class SQLiteRepository:
     """The store in one SQLite file (or ``":memory:"``), through aiosqlite.
 
-    ``migrations`` replaces the packaged migrations (tests use it to stage a
-    database at an older version)."""
+    ``busy_timeout_ms`` is how long a statement waits for another connection's write
+    lock before it fails (StoreError ``busy``); ``timeout`` (seconds) sets it too
+    (``open_repository`` passes its timeout so). ``migrations`` replaces the
+    packaged migrations (tests use it to stage a database at an older version)."""
 
     def __init__(
         self,
         path: str | os.PathLike[str],
         *,
         busy_timeout_ms: int = 5000,
+        timeout: float | None = None,
         migrations: Sequence[Migration] | None = None,
     ) -> None:
         self._path = os.fspath(path)
+        if timeout is not None:
+            if not timeout > 0:
+                raise StoreError("invalid_argument", f"the timeout must be > 0 s, got {timeout}")
+            busy_timeout_ms = round(timeout * 1000)
         self._busy_timeout_ms = int(busy_timeout_ms)
         self._migrations = list(migrations) if migrations is not None else None
         self._conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
-        self._shard_locks: dict[int, int] = {}  # shard id -> the locked file's descriptor
+        # shard id -> the locked file's descriptor (None for an in-memory database)
+        self._shard_locks: dict[int, int | None] = {}
 
     @property
     def path(self) -> str:
         """The database file (or ``":memory:"``)."""
         return self._path
+
+    @property
+    def busy_timeout_ms(self) -> int:
+        return self._busy_timeout_ms
 
     # -- connection ----------------------------------------------------------------
 
@@ -533,22 +548,28 @@ class SQLiteRepository:
             rows = await self._fetchall(conn, sql + " ORDER BY id", params)
         return [int(row["id"]) for row in rows]
 
-    async def lock_shards(self, shard_ids: Collection[int]) -> bool:
+    async def lock_shards(self, shard_ids: Collection[int], *, shard_count: int = 1) -> bool:
         """Take an exclusive lock per shard, held until :meth:`close`: a lock file
         ``<database>.shard-<id>.lock`` beside the database, ``flock``'ed. False (and
         nothing taken) if another process (or repository) holds one of them. An
-        in-memory database is never shared, so its locks always succeed."""
+        in-memory database is never shared, so its locks always succeed.
+        (``shard_count`` is checked only: SQLite serves one process, which needs no
+        fencing epochs.)"""
         ids = sorted(set(shard_ids))
         if any(type(i) is not int or i < 0 for i in ids):
             raise StoreError("invalid_argument", f"shard ids must be integers >= 0, got {ids}")
+        if type(shard_count) is not int or shard_count < 1:
+            raise StoreError("invalid_argument",
+                             f"shard_count must be an integer >= 1, got {shard_count!r}")
         async with self._lock:
             if self._conn is None:
                 raise StoreError("not_open", "the store is not open (call open() first)")
-            if self._path == ":memory:":
-                return True
             taken: list[int] = []
             for shard in ids:
                 if shard in self._shard_locks:
+                    continue
+                if self._path == ":memory:":
+                    self._shard_locks[shard] = None
                     continue
                 fd = os.open(f"{self._path}.shard-{shard}.lock", os.O_RDWR | os.O_CREAT, 0o644)
                 try:
@@ -564,10 +585,30 @@ class SQLiteRepository:
 
     def _release_shard(self, shard: int) -> None:
         fd = self._shard_locks.pop(shard)
+        if fd is None:
+            return
         try:
             fcntl.flock(fd, fcntl.LOCK_UN)
         finally:
             os.close(fd)
+
+    async def check_shards(self) -> frozenset[int]:
+        """The shards held: their lock files stay ``flock``'ed for the life of the
+        process (or until :meth:`close`), so nothing can take them meanwhile.
+        StoreError ``not_open`` if the store is not open."""
+        if self._conn is None:
+            raise StoreError("not_open", "the store is not open (call open() first)")
+        return frozenset(self._shard_locks)
+
+    def held_shards(self) -> frozenset[int]:
+        """The shards :meth:`lock_shards` took (released by :meth:`close`)."""
+        return frozenset(self._shard_locks)
+
+    async def ping(self) -> None:
+        """Return if the database answers a ``SELECT 1`` (StoreError ``not_open`` if
+        it is not open)."""
+        async with self._session("ping", None) as conn:
+            await self._fetchall(conn, "SELECT 1")
 
     async def find_active_table(self, channel_id: int) -> int | None:
         """The active table whose channel or thread is ``channel_id``, if any (the

@@ -12,3 +12,14 @@ class TableError(Exception):
         super().__init__(code)
         self.code = code
         self.values = values
+
+
+RECONNECTING = frozenset({"unavailable", "busy", "shard_lost"})
+"""Store failure codes a person may simply try again after: the database is away, busy,
+or this process is taking its shard's lock again."""
+
+
+def store_refusal(code: str) -> str:
+    """The refusal (``error.<it>``) for a store failure of code ``code``: the table is
+    reconnecting, or the bot could not save the change."""
+    return "store_unavailable" if code in RECONNECTING else "store_failed"

@@ -3,6 +3,14 @@
 The order of an action is always: check with the engine, append to the store,
 apply to the game, then tell the presenter. A refused action raises and changes
 nothing; an action the store could not keep is not applied.
+
+The service also keeps tables moving when the store fails. Every computer move and
+turn timer is retried with backoff until it goes through, whatever the error; a
+write whose answer was lost marks the table to be read again from the store before
+its next change; :meth:`TableService.check`, run now and then, restarts any driver or
+timer that is missing, records games whose result could not be stored, and watches
+the locks of this process's shards: a shard whose lock is lost is not driven until
+the lock is taken again, and one that another process took is given up.
 """
 
 from __future__ import annotations
@@ -12,7 +20,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import AsyncIterator, Callable, Collection, Mapping
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -21,7 +29,10 @@ from bot.store.models import (
     CorruptRowError,
     Repository,
     SeatRecord,
+    SequenceConflictError,
+    ShardLostError,
     StoreError,
+    StoreUnavailableError,
     TableStatus,
 )
 from bot.tables.computer import computer_move
@@ -37,6 +48,14 @@ TIMER_LEVEL = "normal"
 """The level that plays for an idle or handed-over seat (every game has it)."""
 MISSES_BEFORE_AWAY = 3
 """Turn timers run out in a row before a computer keeps the seat until its person is back."""
+RETRY_FIRST = 0.5
+RETRY_MAX = 3.0
+"""A failed computer move or timer is tried again after 0.5, 1, 2, then every 3 seconds."""
+
+
+def backoff(failures: int) -> float:
+    """Seconds to wait after ``failures`` failures in a row."""
+    return min(RETRY_FIRST * 2 ** max(failures - 1, 0), RETRY_MAX)
 
 
 class Presenter(Protocol):
@@ -62,7 +81,9 @@ class TableService:
                  ai_delay: float = 1.2, lobby_timeout: float = 1800,
                  idle_timeout: float = 86400, presenter: Presenter | None = None,
                  shard_count: int | None = None,
-                 shard_ids: Collection[int] | None = None) -> None:
+                 shard_ids: Collection[int] | None = None,
+                 shard_lock_wait: float = 300.0,
+                 on_lost: Callable[[str], None] | None = None) -> None:
         if shard_ids is not None and shard_count is None:
             raise ValueError("shard_ids needs shard_count")
         if shard_count is not None and shard_count < 1:
@@ -83,6 +104,18 @@ class TableService:
         self._drivers: dict[int, asyncio.Task[None]] = {}
         self._timers: dict[int, asyncio.Task[None]] = {}
         self._notices: set[asyncio.Task[None]] = set()
+        self.shard_lock_wait = shard_lock_wait
+        """Seconds a lost shard lock is tried again before the shard is given up."""
+        self.on_lost = on_lost
+        """Called with a sentence when this process gives a shard up (the app stops)."""
+        self.watched: frozenset[int] = frozenset()
+        """The shards whose locks this process took and :meth:`check` watches."""
+        self.suspended: set[int] = set()
+        """Shards whose lock was lost: their tables are not driven and refuse clicks."""
+        self._lost_since: float | None = None
+        self.database_down_since: float | None = None
+        """Wall-clock time since which the store has not answered (None: it answers)."""
+        self._gave_up = False
 
     # ------------------------------------------------------------- loading
     def owns(self, guild_id: int) -> bool:
@@ -91,10 +124,21 @@ class TableService:
             return True
         return shard_of(guild_id, self.shard_count) in self.shard_ids
 
+    def shard(self, guild_id: int) -> int:
+        """The shard lock a guild's tables are under (0 when the bot is not sharded)."""
+        return shard_of(guild_id, self.shard_count or 1)
+
+    def held(self, table: Table) -> bool:
+        """Whether this process may drive the table now (its shard's lock is not lost)."""
+        return not self.suspended or self.shard(table.record.guild_id) not in self.suspended
+
     async def get(self, table_id: int) -> Table:
-        """The table, loaded from the store if needed; TableError ``no_table`` if gone."""
+        """The table, loaded from the store if needed; TableError ``no_table`` if gone,
+        ``store_unavailable`` while its shard's lock is being taken again."""
         table = self.tables.get(table_id)
         if table is not None:
+            if not self.held(table):
+                raise TableError("store_unavailable")
             return table
         if table_id in self.broken:
             raise TableError("table_broken")
@@ -111,6 +155,8 @@ class TableService:
             log.warning("table %s of guild %s is on another shard: not loaded", table_id,
                         record.guild_id)
             raise TableError("no_table")
+        if self.shard(record.guild_id) in self.suspended:
+            raise TableError("store_unavailable")
         try:
             table = Table.rebuild(record, self.spec_for(record.game))
         except CorruptRowError as exc:
@@ -127,21 +173,27 @@ class TableService:
             raise CorruptRowError(f"unknown game {name!r}")
         return spec
 
-    async def restore(self) -> list[Table]:
-        """Rebuild every active table of this process's shards after a restart and set its
-        players going again."""
+    async def restore(self, shards: Collection[int] | None = None) -> list[Table]:
+        """Rebuild every active table of this process's shards (or of ``shards``) after a
+        restart and set its players going again. A game that ended without its result
+        stored is recorded now."""
         restored = []
         if self.shard_count is None:
             found = await self.repo.active_table_ids()
         else:
-            found = await self.repo.active_table_ids(shard_count=self.shard_count,
-                                                     shard_ids=self.shard_ids)
+            found = await self.repo.active_table_ids(
+                shard_count=self.shard_count,
+                shard_ids=self.shard_ids if shards is None else shards)
         for table_id in found:
             try:
                 table = await self.get(table_id)
             except TableError:
                 continue
             restored.append(table)
+            if table.unrecorded:
+                with contextlib.suppress(StoreError, TableError):  # check() tries again
+                    async with self._hold(table):
+                        await self._record(table)
             self._after_change(table, notify=False)
         return restored
 
@@ -189,7 +241,7 @@ class TableService:
 
     async def _lobby_change(self, table_id: int, change: Callable[[Table], None]) -> Table:
         table = await self.get(table_id)
-        async with table.lock:
+        async with self._hold(table):
             if table.status is not TableStatus.LOBBY:
                 raise TableError("not_lobby")
             before = [replace(s) for s in table.seats]
@@ -242,7 +294,7 @@ class TableService:
     async def start(self, table_id: int, actor_id: int) -> Table:
         """Host only: start the game once every seat is filled."""
         table = await self.get(table_id)
-        async with table.lock:
+        async with self._hold(table):
             if table.status is not TableStatus.LOBBY:
                 raise TableError("not_lobby")
             _check_host(table, actor_id)
@@ -262,7 +314,7 @@ class TableService:
     async def abandon(self, table_id: int, actor_id: int, *, can_manage: bool) -> Table:
         """The host, or anyone who may manage the server, ends the table unrated."""
         table = await self.get(table_id)
-        async with table.lock:
+        async with self._hold(table):
             if not table.status.is_active:
                 raise TableError("not_active")
             if actor_id != table.record.host_id and not can_manage:
@@ -278,8 +330,9 @@ class TableService:
         now = time.monotonic() if now is None else now
         expired = []
         for table in list(self.tables.values()):
-            if table.status is TableStatus.LOBBY and now - table.last_activity > self.lobby_timeout:
-                async with table.lock:
+            if table.status is TableStatus.LOBBY and now - table.last_activity > self.lobby_timeout \
+                    and self.held(table):
+                async with self._hold(table):
                     if table.status is not TableStatus.LOBBY:
                         continue
                     await self.repo.update_table(table.id, status=TableStatus.EXPIRED)
@@ -303,8 +356,9 @@ class TableService:
         now = time.time() if now is None else now
         closed = []
         for table in list(self.tables.values()):
-            if table.status is TableStatus.PLAYING and now - table.last_human > self.idle_timeout:
-                async with table.lock:
+            if table.status is TableStatus.PLAYING and now - table.last_human > self.idle_timeout \
+                    and self.held(table):
+                async with self._hold(table):
                     if table.status is not TableStatus.PLAYING:
                         continue
                     await self.repo.update_table(table.id, status=TableStatus.ABANDONED)
@@ -337,7 +391,7 @@ class TableService:
     async def takeover(self, table_id: int, actor_id: int, seat: int) -> Table:
         """Host only: hand a human seat to a computer player for good."""
         table = await self._playing(table_id)
-        async with table.lock:
+        async with self._hold(table):
             _check_host(table, actor_id)
             _check_seat(table, seat)
             if table.seats[seat].user_id is None:
@@ -353,7 +407,7 @@ class TableService:
         """A seated person leaves a game in play: a computer player takes the seat. When
         the last person leaves, the table closes (unrated)."""
         table = await self._playing(table_id)
-        async with table.lock:
+        async with self._hold(table):
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("not_seated")
@@ -370,7 +424,7 @@ class TableService:
     async def come_back(self, table_id: int, user_id: int) -> Table:
         """A person whose seat a computer kept after missed turns takes it back."""
         table = await self._playing(table_id)
-        async with table.lock:
+        async with self._hold(table):
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("not_seated")
@@ -392,7 +446,7 @@ class TableService:
         majority of the people seated ends it, unrated. Returns the table and whether
         the clicker's vote now counts."""
         table = await self._playing(table_id)
-        async with table.lock:
+        async with self._hold(table):
             if table.seat_of(user_id) is None:
                 raise TableError("not_seated")
             votes = table.end_votes
@@ -430,7 +484,7 @@ class TableService:
         A person whose seat a computer kept takes it back by acting.
         """
         table = await self._playing(table_id)
-        async with table.lock:
+        async with self._hold(table):
             if table.status is not TableStatus.PLAYING or table.game is None:
                 raise TableError("not_playing")
             seat = table.seat_of(user_id)
@@ -453,7 +507,7 @@ class TableService:
         draft, or None to drop it); it lives on the server, so nothing another seat
         does loses it. Returns the seat."""
         table = await self._playing(table_id)
-        async with table.lock:
+        async with self._hold(table):
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("not_seated")
@@ -465,13 +519,62 @@ class TableService:
                 table.drafts[seat] = draft
         return seat
 
+    @contextlib.asynccontextmanager
+    async def _hold(self, table: Table) -> AsyncIterator[None]:
+        """The table's lock, with the table in step with the store.
+
+        A table whose shard lock is lost refuses (``store_unavailable``); one whose
+        last write may or may not have been stored is read again first. A write that
+        fails without an answer, or finds the store ahead of this copy, marks the table
+        to be read again; a write refused because another process took the shard gives
+        the shard up."""
+        async with table.lock:
+            if not self.held(table):
+                raise TableError("store_unavailable")
+            if table.unsure:
+                await self._reload(table)
+            try:
+                yield
+            except (StoreUnavailableError, SequenceConflictError):
+                table.unsure = True
+                raise
+            except ShardLostError as exc:
+                self.give_up({self.shard(table.record.guild_id)}, str(exc))
+                raise
+
+    async def _reload(self, table: Table) -> None:
+        """Read the table again from the store (under its lock) and take that state."""
+        try:
+            record = await self.repo.load_table(table.id)
+        except CorruptRowError as exc:
+            self.broken[table.id] = str(exc)
+            self.tables.pop(table.id, None)
+            self._stop(table.id)
+            log.error("table %s cannot be loaded again: %s", table.id, exc)
+            raise TableError("table_broken") from None
+        if record is None:
+            raise TableError("no_table")
+        try:
+            fresh = Table.rebuild(record, table.spec)
+        except CorruptRowError as exc:
+            self.broken[table.id] = str(exc)
+            self.tables.pop(table.id, None)
+            self._stop(table.id)
+            log.error("table %s cannot be rebuilt again: %s", table.id, exc)
+            raise TableError("table_broken") from None
+        if fresh.seq != table.seq:
+            log.info("table %s read again from the store: %d actions (this copy had %d)",
+                     table.id, fresh.seq, table.seq)
+        table.adopt(fresh)
+
     async def _commit(self, table: Table, action: Any, *, by: str) -> Any:
-        """Check, store, apply. Called under the table's lock."""
+        """Check, store, apply. Called under the table's lock (:meth:`_hold`)."""
         game = table.game
         spec = table.spec
         game.check(action)  # raises EngineError: nothing stored, nothing changed
         payload = {**spec.action_to_json(action), "by": by}
         await self.repo.append_action(table.id, ActionRecord(seq=table.seq + 1, payload=payload))
+        # Stored: from here on nothing may fail the action.
         applied = game.apply(action)
         table.seq += 1
         table.record.actions.append(ActionRecord(seq=table.seq, payload=payload))
@@ -482,11 +585,27 @@ class TableService:
             table.log.append(LogEntry("log.timer", {"seat": action.seat}))
         phase = phase_of(game)
         if phase == "game_over":
-            await self.repo.record_game(spec.result(table))
-            table.record.status = TableStatus.FINISHED
+            table.unrecorded = True
+            await self._record(table)
         elif phase == "deal_over":
             game.next_deal()
         return applied
+
+    async def _record(self, table: Table) -> None:
+        """Store the result of a finished game (under the table's lock). If the store
+        fails, the game stays to be recorded: :meth:`check` tries again, and so does
+        the next start (:meth:`restore`)."""
+        try:
+            await self.repo.record_game(table.spec.result(table))
+        except StoreError as exc:
+            if exc.code != "game_already_recorded":  # else: an earlier try got through
+                if isinstance(exc, ShardLostError):
+                    self.give_up({self.shard(table.record.guild_id)}, str(exc))
+                log.warning("table %s: the game is over but its result is not stored yet "
+                            "(%s); trying again", table.id, exc)
+                return
+        table.unrecorded = False
+        table.record.status = TableStatus.FINISHED
 
     # ------------------------------------------------------- drivers/timers
     def _after_change(self, table: Table, *, notify: bool = True) -> None:
@@ -547,34 +666,56 @@ class TableService:
         if task is None or task.done():
             self._drivers[table.id] = asyncio.get_running_loop().create_task(self._drive(table))
 
+    def _drivable(self, table: Table) -> bool:
+        return (table.status is TableStatus.PLAYING and table.game is not None
+                and self.tables.get(table.id) is table and self.held(table))
+
     async def _drive(self, table: Table) -> None:
         """Let computer players act, one move after another, with a pause between.
 
         A player thinks without holding the table's lock, so people's clicks never
-        wait for it; if the table moved on meanwhile, it thinks again.
+        wait for it; if the table moved on meanwhile, it thinks again. A move that fails,
+        for whatever reason (the store, a worker, the engine), is logged with the table
+        and tried again with backoff: the driver ends only when no computer has anything
+        to do, or the table stops.
         """
+        failures = 0
         while True:
-            await asyncio.sleep(self.ai_delay)
-            if table.status is not TableStatus.PLAYING or table.game is None:
+            await asyncio.sleep(backoff(failures) if failures else self.ai_delay)
+            if not self._drivable(table):
                 return
-            seq = table.seq
-            action = await self._computer_action(table)
-            if action is None:
-                if table.seq != seq:
-                    continue
+            try:
+                step = await self._drive_once(table)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # every error is retried, none is lost
+                failures += 1
+                _log_failure(table, "a computer move", exc, failures)
+                continue
+            if step == "again":
+                continue
+            if failures:
+                log.info("table %s: computer moves go through again (after %d failed tries)",
+                         table.id, failures)
+                failures = 0
+            if step == "done":
                 return
-            async with table.lock:
-                if table.seq != seq or table.status is not TableStatus.PLAYING:
-                    continue
-                try:
-                    await self._commit(table, action, by="ai")
-                except (EngineError, StoreError):
-                    log.exception("computer move refused at table %s", table.id)
-                    return
-            self._notify(table)
-            self._reset_timer(table)
-            if table.status is not TableStatus.PLAYING:
-                return
+
+    async def _drive_once(self, table: Table) -> str:
+        """One computer move, if any is due: ``moved``, ``again`` (the table moved on or
+        was read again from the store: think again) or ``done`` (nothing to do)."""
+        seq = table.seq
+        unsure = table.unsure
+        action = None if unsure else await self._computer_action(table)
+        async with self._hold(table):
+            if unsure or table.seq != seq:
+                return "again"
+            if action is None or table.status is not TableStatus.PLAYING:
+                return "done"
+            await self._commit(table, action, by="ai")
+        self._notify(table)
+        self._reset_timer(table)
+        return "moved" if table.status is TableStatus.PLAYING else "done"
 
     def _reset_timer(self, table: Table) -> None:
         """Keep each waiting person's deadline: it starts when the seat becomes due and
@@ -596,15 +737,40 @@ class TableService:
         task = asyncio.get_running_loop().create_task(self._expire(table, first - now))
         self._timers[table.id] = task
 
-    async def _expire(self, table: Table, delay: float) -> None:
+    async def _expire(self, table: Table, delay: float, failures: int = 0) -> None:
         """When a person's time runs out, a computer player makes that decision for them;
-        after three in a row it keeps the seat until the person comes back."""
+        after three in a row it keeps the seat until the person comes back. A failure is
+        logged and tried again with backoff."""
         await asyncio.sleep(max(delay, 0.0))
+        if not self._drivable(table):
+            return
+        try:
+            acted = await self._expire_once(table)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # every error is retried, none is lost
+            failures += 1
+            _log_failure(table, "a turn timer's move", exc, failures)
+            self._notify(table)  # a late seat may have moved before the failure
+            other = self._timers.get(table.id)
+            if other is not None and other is not asyncio.current_task():
+                other.cancel()
+            self._timers[table.id] = asyncio.get_running_loop().create_task(
+                self._expire(table, backoff(failures), failures))
+            return
+        if failures:
+            log.info("table %s: turn timers go through again (after %d failed tries)",
+                     table.id, failures)
+        self._timers.pop(table.id, None)
+        self._after_change(table, notify=acted)
+
+    async def _expire_once(self, table: Table) -> bool:
+        """The moves of every seat whose time ran out; whether any was made."""
         acted = False
-        async with table.lock:
+        async with self._hold(table):
             game = table.game
             if game is None or table.status is not TableStatus.PLAYING:
-                return
+                return False
             spec = table.spec
             now = time.time()
             late = {s for s in spec.due_seats(game) if table.kind(s) is SeatKind.HUMAN
@@ -620,11 +786,7 @@ class TableService:
                                        seed)
                 if action is None:
                     continue
-                try:
-                    await self._commit(table, action, by="timer")
-                except (EngineError, StoreError):
-                    log.exception("timer move refused at table %s", table.id)
-                    break
+                await self._commit(table, action, by="timer")
                 acted = True
                 table.due_since.pop(seat, None)
                 if table.misses[seat] >= MISSES_BEFORE_AWAY and table.kind(seat) is SeatKind.HUMAN:
@@ -633,8 +795,130 @@ class TableService:
                         table, seat, SeatRecord(seat=seat, user_id=old.user_id, name=old.name,
                                                 bot_level=TIMER_LEVEL, away=True),
                         LogEntry("log.away", {"seat": seat}))
-        self._timers.pop(table.id, None)
-        self._after_change(table, notify=acted)
+        return acted
+
+    # ------------------------------------------------------------- watching
+    def watch_shards(self, shards: Collection[int]) -> None:
+        """The shards whose locks this process holds: :meth:`check` watches them."""
+        self.watched = frozenset(shards)
+
+    async def check(self) -> None:
+        """One round of the watch (the app runs it every few seconds): is the store
+        there, are this process's shard locks still held (take lost ones again, give up
+        those another process took), and does every table that waits on a computer or a
+        turn timer have its task? Games whose result could not be stored are recorded."""
+        if not await self._check_store():
+            return
+        await self._check_shards()
+        for table in list(self.tables.values()):
+            if table.status is not TableStatus.PLAYING or not self.held(table):
+                continue
+            if table.unrecorded:
+                with contextlib.suppress(StoreError, TableError):
+                    async with self._hold(table):
+                        if table.unrecorded:
+                            await self._record(table)
+                self._after_change(table)
+                continue
+            self._supervise(table)
+
+    def _supervise(self, table: Table) -> None:
+        """Start the driver or the timer a playing table needs and lacks."""
+        game = table.game
+        if game is None:
+            return
+        due = table.spec.due_seats(game)
+        driver = self._drivers.get(table.id)
+        if (driver is None or driver.done()) and (
+                table.unsure or any(table.kind(s) is SeatKind.COMPUTER for s in due)):
+            log.warning("table %s: its computer player was not running; started again",
+                        table.id)
+            self._kick_driver(table)
+        timer = self._timers.get(table.id)
+        if (timer is None or timer.done()) and table.turn_timer is not None and any(
+                table.kind(s) is SeatKind.HUMAN for s in due):
+            self._reset_timer(table)
+
+    async def _check_store(self) -> bool:
+        """Whether the store answers; logs when it stops and starts answering."""
+        try:
+            await self.repo.ping()
+        except StoreError as exc:
+            if self.database_down_since is None:
+                self.database_down_since = time.time()
+                log.warning("the database does not answer (%s): tables wait for it", exc)
+            return False
+        if self.database_down_since is not None:
+            log.info("the database answers again (after %.1f s)",
+                     time.time() - self.database_down_since)
+            self.database_down_since = None
+        return True
+
+    async def _check_shards(self) -> None:
+        if not self.watched:
+            return
+        try:
+            held = await self.repo.check_shards()
+        except StoreError:
+            return  # the store cannot tell now: nothing is known to be lost
+        lost = self.watched - held - self.suspended
+        if lost:
+            self._suspend(lost)
+            log.warning("lost the lock of shard(s) %s (its database session is gone): their "
+                        "tables wait until this process holds it again", sorted(lost))
+        if not self.suspended:
+            return
+        shards = sorted(self.suspended)
+        try:
+            taken = await self.repo.lock_shards(shards, shard_count=self.shard_count or 1)
+        except StoreError as exc:
+            log.warning("cannot take the lock of shard(s) %s again yet: %s", shards, exc)
+            taken = False
+        if taken:
+            await self._resume(set(shards))
+            return
+        waited = time.monotonic() - (self._lost_since or time.monotonic())
+        if waited >= self.shard_lock_wait:
+            self.give_up(set(shards), f"their lock was not free again within {waited:.0f} s "
+                         "(SHARD_LOCK_WAIT): another bot process holds it")
+
+    def _suspend(self, shards: Collection[int]) -> None:
+        """Stop driving the tables of ``shards`` at once; clicks on them are refused."""
+        self.suspended.update(shards)
+        if self._lost_since is None:
+            self._lost_since = time.monotonic()
+        for table in list(self.tables.values()):
+            if self.shard(table.record.guild_id) in shards:
+                self._stop(table.id)
+                table.unsure = True  # another process may have written meanwhile
+
+    async def _resume(self, shards: set[int]) -> None:
+        """The locks of ``shards`` are held again: read their tables again and drive them."""
+        self.suspended -= shards
+        if not self.suspended:
+            self._lost_since = None
+        log.info("holding shard(s) %s again: their tables play on", sorted(shards))
+        try:
+            await self.restore(shards if self.shard_count is not None else None)
+        except StoreError as exc:
+            log.warning("shard(s) %s: reading their tables again failed (%s); they are read "
+                        "at their next change", sorted(shards), exc)
+        for table in list(self.tables.values()):
+            if self.shard(table.record.guild_id) in shards and table.status.is_active:
+                self._after_change(table)
+
+    def give_up(self, shards: Collection[int], why: str) -> None:
+        """Another process owns ``shards`` now: never drive them again, and tell the app."""
+        shards = set(shards)
+        if shards <= self.suspended and self._gave_up:
+            return
+        self._suspend(shards)
+        self._gave_up = True
+        message = (f"shard(s) {sorted(shards)} are no longer this process's: {why}. "
+                   "This process stops driving them")
+        log.error("%s", message)
+        if self.on_lost is not None:
+            self.on_lost(message)
 
     def _stop(self, table_id: int) -> None:
         for tasks in (self._drivers, self._timers):
@@ -653,6 +937,21 @@ class TableService:
         self._drivers.clear()
         self._timers.clear()
         self._notices.clear()
+
+
+def _log_failure(table: Table, what: str, error: Exception, failures: int) -> None:
+    """A failed try: the first in a row at WARNING (with the traceback when the error is
+    not the store's), then at DEBUG, so a long outage does not flood the log."""
+    delay = backoff(failures)
+    if failures > 1:
+        log.debug("table %s: %s failed again (%s); try %d in %.1f s", table.id, what, error,
+                  failures + 1, delay)
+    elif isinstance(error, StoreError | TableError):
+        log.warning("table %s: %s failed (%s); trying again in %.1f s", table.id, what,
+                    error, delay)
+    else:
+        log.error("table %s: %s failed; trying again in %.1f s", table.id, what, delay,
+                  exc_info=error)
 
 
 def _check_seat(table: Table, seat: int) -> None:

@@ -64,6 +64,12 @@ class Table:
         self.log: deque[LogEntry] = deque(maxlen=LOG_SIZE)
         self.announcements: list[LogEntry] = []
         """Deal summaries and the like, waiting for the presenter to post them."""
+        self.unsure = False
+        """A write of this table failed without an answer (the database went away): the
+        store may hold it or not, so the table is read again before its next change."""
+        self.unrecorded = False
+        """The game is over and its last action stored, but its result, rating and history
+        are not yet (the store failed in between): they are recorded as soon as it answers."""
 
     # ------------------------------------------------------------ properties
     @property
@@ -151,6 +157,25 @@ class Table:
                 self.announcements.append(entry)
 
     # -------------------------------------------------------------- rebuild
+    def adopt(self, fresh: Table) -> None:
+        """Take the state of ``fresh`` (the same table rebuilt from the store), keeping
+        this object, its lock and the deadlines of the seats still due: everything that
+        holds this table goes on with the stored truth."""
+        self.record = fresh.record
+        self.game = fresh.game
+        self.seq = fresh.seq
+        self.moves = fresh.moves
+        self.misses = fresh.misses
+        self.last_human = fresh.last_human
+        self.log = fresh.log
+        self.unsure = False
+        self.unrecorded = fresh.game_over and self.status is TableStatus.PLAYING
+
+    @property
+    def game_over(self) -> bool:
+        """Whether the game has ended (its last action is applied)."""
+        return self.game is not None and phase_of(self.game) == "game_over"
+
     @classmethod
     def rebuild(cls, record: TableRecord, spec: TableRules) -> Table:
         """A table from its stored record: the game replayed from seed and actions."""
@@ -177,6 +202,7 @@ class Table:
         if phase_of(game) == "deal_over":
             game.next_deal()
         table.announcements.clear()
+        table.unrecorded = table.game_over and record.status is TableStatus.PLAYING
         return table
 
 

@@ -20,6 +20,7 @@ from bot.games.ui import view_of
 from bot.i18n import t
 from bot.store.models import StoreError
 from bot.tables import Table, TableError, TableService, ids
+from bot.tables.errors import store_refusal
 from bot.views.panels import Panels
 from bot.views.table import lobby_message
 from engine.errors import EngineError
@@ -88,9 +89,15 @@ class Controller:
             await self.refuse(interaction, exc.code, **exc.values)
         except EngineError as exc:
             await self.refuse(interaction, f"engine.{exc.code}")
-        except StoreError:
-            log.exception("store failure on %s", custom_id)
-            await self.refuse(interaction, "store_failed")
+        except StoreError as exc:
+            # The database away or busy: one sentence, no traceback (the service logs
+            # what it does about it); any other store failure is logged in full.
+            code = store_refusal(exc.code)
+            if code == "store_failed":
+                log.exception("store failure on %s", custom_id)
+            else:
+                log.warning("click %s refused: the store failed (%s)", custom_id, exc)
+            await self.refuse(interaction, code)
         except Exception:
             log.exception("click %s failed (table %s)", custom_id, cid.table)
             await self.refuse(interaction, "internal")

@@ -24,7 +24,7 @@ from typing import Any
 import discord
 
 from bot.games.base import GameSpec, HandMessage
-from bot.store.models import PanelRecord, Repository, TableStatus
+from bot.store.models import PanelRecord, Repository, StoreError, TableStatus
 from bot.tables import SeatKind, Table
 
 log = logging.getLogger(__name__)
@@ -87,7 +87,13 @@ class Panels:
         record = PanelRecord(user_id=user_id, application_id=int(interaction.application_id),
                              token=interaction.token, message_id=message_id,
                              created_at=datetime.now(UTC))
-        await self.repo.save_panel(table.id, record)
+        try:
+            await self.repo.save_panel(table.id, record)
+        except StoreError as exc:
+            # The panel is shown and kept in step; only a restart of the bot before the
+            # person opens another one would forget it.
+            log.warning("table %s: the hand panel of %s is not stored (%s)", table.id,
+                        user_id, exc)
         table.record.panels[user_id] = record
         self.opened += 1
         self.shown(table, seat, key)

@@ -27,6 +27,18 @@ def test_a_fresh_heartbeat_is_healthy_and_a_stale_one_is_not(tmp_path: Path) -> 
     assert [p.name for p in tmp_path.iterdir()] == ["beat"]  # no temporary file left
 
 
+def test_a_heartbeat_while_the_database_does_not_answer_is_unhealthy(tmp_path: Path) -> None:
+    beat = tmp_path / "beat"
+    health.write_heartbeat(beat, now=1000.0, database_down_since=990.0)
+    assert beat.read_text() == "1000.000\ndatabase-down-since 990.000\n"
+    assert health.check(beat, 60, now=1005.0) == (
+        "unhealthy: the database has not answered for 15s (see the bot's log)")
+    assert health.check(beat, 60, now=1100.0) == (  # a stale beat says so first
+        "unhealthy: last heartbeat 100s ago (limit 60s)")
+    health.write_heartbeat(beat, now=1010.0)  # it answers again
+    assert health.check(beat, 60, now=1011.0) is None
+
+
 @pytest.mark.parametrize(("content", "expected"), [
     (None, "unhealthy: no heartbeat at {path}"),
     ("", "unhealthy: {path} holds no timestamp"),
