@@ -15,8 +15,10 @@ retry never half-applies). Several bot processes may share one database:
   owner of a shard gets the next epoch, and while a repository holds shards its
   writes to their tables go through only if the stored epoch is still its own.
   A process whose lock session died (a database restart, a terminated backend)
-  thus cannot overwrite what the shard's next owner wrote: its writes raise
-  :class:`ShardLostError`. ``check_shards`` tells what is still provably held.
+  thus cannot overwrite what the shard's next owner wrote: once another process
+  took the shard, its writes raise :class:`ShardLostError`. Until then its epoch
+  is still the stored one, and its writes go through (nobody else writes there).
+  ``check_shards`` tells what is still provably held.
 
 When the database blinks: every failure comes out as :class:`StoreError`, those
 where the database did not answer (connection refused or lost, missing socket,
@@ -249,6 +251,23 @@ def _describe(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
+class _OutageInOneLine(logging.Filter):
+    """asyncpg's pool logs a traceback each time it cannot reopen its connections while
+    the server is away. The bot reports the outage itself; of these, one line is kept."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if error is not None and _unavailable(error):
+            record.msg = f"{record.getMessage()}: {_describe(error)}"
+            record.args = None
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+logging.getLogger("asyncpg.pool").addFilter(_OutageInOneLine())
+
+
 def _store_error(what: str, error: Exception) -> StoreError:
     """``error`` as the store reports it: :class:`StoreUnavailableError` when the
     database did not answer, else a :class:`StoreError` with the code it deserves."""
@@ -349,6 +368,10 @@ class PostgresRepository:
         self._token = uuid.uuid4().hex  # this repository, as owner of its shards' rows
         self._shard_conn: asyncpg.Connection | None = None
         self._shards: dict[int, int] = {}
+        # The epoch of each shard this repository last took, kept when its lock session
+        # is lost: the fence lets its writes through as long as no other process took
+        # the shard since (its epoch in the database is still this one).
+        self._epochs: dict[int, int] = {}
         self._shard_count = 1
         self._fenced = False
 
@@ -460,6 +483,7 @@ class PostgresRepository:
             pool, self._pool = self._pool, None
             shard_conn, self._shard_conn = self._shard_conn, None
             held, self._shards = self._shards, {}
+            self._epochs = {}
             self._fenced = False  # reopened, it writes unfenced until lock_shards again
             if shard_conn is not None:
                 await self._end_session(shard_conn, held)
@@ -575,8 +599,8 @@ class PostgresRepository:
         repository never held a shard)."""
         if not self._fenced:
             return None
-        shards = sorted(self._shards)
-        return self._shard_count, shards, [self._shards[s] for s in shards], self._token
+        shards = sorted(self._epochs)
+        return self._shard_count, shards, [self._epochs[s] for s in shards], self._token
 
     def _forget(self, shards: Collection[int], why: str) -> None:
         lost = sorted(s for s in shards if s in self._shards)
@@ -670,6 +694,7 @@ class PostgresRepository:
                 raise StoreUnavailableError(f"lock_shards: the database did not answer "
                                             f"({_describe(error)})") from error
             self._shards.update(epochs)
+            self._epochs.update(epochs)
             self._shard_count = shard_count
             self._fenced = True
             return True
@@ -784,6 +809,7 @@ class PostgresRepository:
     def _lost(self, table_id: int, shard: int, shard_count: int) -> ShardLostError:
         self._forget([shard], f"a write to table {table_id} was refused: another process "
                      "owns the shard now")
+        self._epochs.pop(shard, None)
         return ShardLostError(
             f"table {table_id}: shard {shard} of {shard_count} is no longer this process's "
             "(another process took it); the write was refused")

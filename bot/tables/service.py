@@ -562,10 +562,13 @@ class TableService:
             self._stop(table.id)
             log.error("table %s cannot be rebuilt again: %s", table.id, exc)
             raise TableError("table_broken") from None
-        if fresh.seq != table.seq:
+        moved = fresh.seq != table.seq
+        if moved:
             log.info("table %s read again from the store: %d actions (this copy had %d)",
                      table.id, fresh.seq, table.seq)
         table.adopt(fresh)
+        if moved:
+            self._notify(table)  # the table and the panels show what was stored
 
     async def _commit(self, table: Table, action: Any, *, by: str) -> Any:
         """Check, store, apply. Called under the table's lock (:meth:`_hold`)."""

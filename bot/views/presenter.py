@@ -27,7 +27,7 @@ import discord
 
 from bot.games.base import GameSpec, PublicMessage
 from bot.i18n import t
-from bot.store.models import Repository, TableStatus
+from bot.store.models import Repository, StoreError, TableStatus
 from bot.tables import SeatKind, Table
 from bot.views.pacing import Pacer
 from bot.views.panels import Panels
@@ -101,6 +101,8 @@ class TablePresenter:
         for step in steps:
             try:
                 await step(table)
+            except StoreError as exc:  # the database away: said in one line, no traceback
+                log.warning("presenting table %s: %s failed: %s", table.id, step.__name__, exc)
             except Exception:  # one failed request never drops the others (the ping)
                 log.exception("presenting table %s: %s failed", table.id, step.__name__)
 

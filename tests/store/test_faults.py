@@ -8,6 +8,7 @@ timeout, or full, is a StoreError too, and the repository goes on afterwards."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -366,6 +367,23 @@ async def test_a_process_that_lost_its_shard_cannot_write_to_its_tables(
         await pg.update_table(table.id, message_id=55)
 
 
+async def test_a_lost_lock_session_alone_does_not_refuse_writes(
+        controlled_pg: ControlledPostgres, pg: PostgresRepository) -> None:
+    """Until another process takes the shard its epoch is still this repository's: a
+    write under way when the lock session closed (a database restart) goes through."""
+    guild = guild_on(1, 2)
+    assert await pg.lock_shards([1], shard_count=2)
+    table = await new_table(pg, guild_id=guild)
+    await terminate_lock_session(controlled_pg, 1)
+    assert await pg.check_shards() == frozenset()
+    await pg.append_action(table.id, ActionRecord(1, {"n": 1}))
+    await pg.save_draft(table.id, 0, {"pick": [1]})
+    assert await pg.lock_shards([1], shard_count=2)  # taken again: the next epoch
+    await pg.append_action(table.id, ActionRecord(2, {"n": 2}))
+    loaded = await pg.load_table(table.id)
+    assert loaded is not None and [a.seq for a in loaded.actions] == [1, 2]
+
+
 async def test_the_fence_is_checked_by_the_database(controlled_pg: ControlledPostgres,
                                                     pg: PostgresRepository) -> None:
     """The repository still believes it holds shard 1, but its stored epoch moved on
@@ -540,3 +558,23 @@ async def test_sqlite_shards_and_ping(db_path: Path) -> None:
     async with SQLiteRepository(":memory:") as memory:
         assert await memory.lock_shards([1], shard_count=2)
         assert memory.held_shards() == {1}
+
+
+def test_asyncpg_pool_outage_tracebacks_become_one_line(
+        caplog: pytest.LogCaptureFixture) -> None:
+    import bot.store.postgres  # noqa: F401 - installs the filter
+
+    pool_log = logging.getLogger("asyncpg.pool")
+    try:
+        raise ConnectionRefusedError(111, "Connection refused")
+    except ConnectionRefusedError:
+        pool_log.warning("Failed to restore the pool connection floor; retrying", exc_info=True)
+    try:
+        raise KeyError("a bug")
+    except KeyError:
+        pool_log.warning("something else", exc_info=True)
+    outage, bug = caplog.records[-2:]
+    assert outage.exc_info is None and outage.getMessage() == (
+        "Failed to restore the pool connection floor; retrying: "
+        "ConnectionRefusedError: [Errno 111] Connection refused")
+    assert bug.exc_info is not None  # anything else keeps its traceback
