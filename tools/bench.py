@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from tools import bench_bot, bench_engine, bench_render, bench_shards, bench_store, bench_table
+from tools import (
+    bench_bot,
+    bench_engine,
+    bench_render,
+    bench_shards,
+    bench_store,
+    bench_table,
+    chaos,
+)
 
 
 def main() -> None:
@@ -11,13 +19,17 @@ def main() -> None:
                           ("A table of people: menus, panels, REST", bench_table),
                           ("Bot through the local Discord", bench_bot),
                           ("Tables over two bot processes on PostgreSQL: 100 to 1,000",
-                           bench_shards)):
+                           bench_shards),
+                          ("Faults: the database blinks", chaos)):
         print(f"== {title}", flush=True)
         if module is bench_shards:
             # The two ends of the growth series, 30 s measured each: 5-15 minutes on two
             # shared cores, most of it opening 1,000 tables ten at a time.
             # `python -m tools.bench_shards` runs 100, 300 and 1,000 (60 s each).
             bench_shards.main(["--tables", "100,1000", "--window", "30"])
+        elif module is chaos:
+            # Every scenario with the full 10 s outage: about a minute each.
+            chaos.main(["--outage", "10"])
         else:
             module.main()
 
