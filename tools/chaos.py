@@ -86,6 +86,7 @@ import asyncpg
 import psutil  # type: ignore[import-untyped]
 from aiohttp import web
 
+from bot.config import Settings
 from bot.i18n import t
 from bot.tables import ids
 from engine.cards import format_cards
@@ -183,9 +184,11 @@ class ChaosConfig:
     edit_interval: float = 1.0
     """``TABLE_EDIT_INTERVAL`` of the bots."""
     workers: int = 1
-    database_timeout: float = 2.0
-    watch_interval: float = 0.5
-    shard_lease: float = 30.0
+    database_timeout: float = Settings.model_fields["database_timeout"].default
+    watch_interval: float = Settings.model_fields["watch_interval"].default
+    """``DATABASE_TIMEOUT`` and ``WATCH_INTERVAL`` of the bots: the benchmark runs the
+    production defaults (10 s, 2 s); the tests shorter ones."""
+    shard_lease: float = Settings.model_fields["shard_lease"].default
     warmup: int = 3
     """Decisions every person has seen accepted before the fault."""
     click_timeout: float = 30.0
@@ -1521,6 +1524,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="the checkout the bot processes run (default: this one)")
     parser.add_argument("--think", default="0.3,1.5", help="a person's think time, min,max s")
     parser.add_argument("--ai-delay", type=float, default=0.3, help="AI_DELAY of the bots, s")
+    parser.add_argument("--database-timeout", type=float, default=ChaosConfig.database_timeout,
+                        help="DATABASE_TIMEOUT of the bots, s (default: the bot's default)")
+    parser.add_argument("--watch-interval", type=float, default=ChaosConfig.watch_interval,
+                        help="WATCH_INTERVAL of the bots, s (default: the bot's default)")
     parser.add_argument("--quick-images", action="store_true",
                         help="the bots encode images with the least effort (as the tests do)")
     parser.add_argument("--logs", action="store_true",
@@ -1530,7 +1537,9 @@ def main(argv: list[str] | None = None) -> None:
     low, high = (float(x) for x in args.think.split(","))
     config = ChaosConfig(outage=args.outage, tables=args.tables, seed=args.seed,
                          bot_root=args.bot_root.resolve(), think=(low, high),
-                         ai_delay=args.ai_delay, quick_images=args.quick_images)
+                         ai_delay=args.ai_delay, quick_images=args.quick_images,
+                         database_timeout=args.database_timeout,
+                         watch_interval=args.watch_interval)
     names = args.scenario or list(SCENARIOS)
     print(preamble(config))
     print(header(), flush=True)
