@@ -91,7 +91,7 @@ from bot.i18n import t
 from bot.tables import ids
 from engine.cards import format_cards
 from tests.bot.driver import actionable, component
-from tests.bot.processes import ROOT, BotProcess, bot_environment
+from tests.bot.processes import ROOT, BotProcess, bot_environment, table_message
 from tests.emulator.errors import UserActionError
 from tests.emulator.fixtures import fixture_rate_limits
 from tests.emulator.models import InteractionRecord, MessageRecord
@@ -360,18 +360,6 @@ class Click:
     text: str = ""
     answer_s: float | None = None
     """Seconds from the click to its answer (None: no answer)."""
-
-
-def table_message(emu: DiscordEmulator, table_id: int) -> MessageRecord | None:
-    """The table's public message (the one with "My hand")."""
-    for message in emu.messages.values():
-        if message.deleted or message.ephemeral_user_id is not None:
-            continue
-        for button in message.buttons:
-            parsed = ids.parse(button.custom_id or "")
-            if parsed is not None and parsed.table == table_id and parsed.action == "hand":
-                return message
-    return None
 
 
 def card_names(encoded: str | None) -> tuple[str, ...] | None:

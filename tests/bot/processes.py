@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bot.tables import ids
 from tests.emulator.server import DiscordEmulator
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -115,3 +116,15 @@ class BotProcess:
             except TimeoutError:
                 self.proc.kill()
         return await self.exited()
+
+
+def table_message(emu: DiscordEmulator, table_id: int) -> Any | None:
+    """The table's public message (the one with "My hand"), once the bot posted it."""
+    for message in emu.messages.values():
+        if message.deleted or message.ephemeral_user_id is not None:
+            continue
+        for button in message.buttons:
+            parsed = ids.parse(button.custom_id or "")
+            if parsed is not None and parsed.table == table_id and parsed.action == "hand":
+                return message
+    return None

@@ -18,7 +18,7 @@ from bot.store.postgres import SHARD_LOCK_CLASS
 from bot.tables import ids
 from tests.bot.conftest import World, seat_and_start
 from tests.bot.driver import Person, component
-from tests.bot.processes import BotProcess, bot_environment
+from tests.bot.processes import BotProcess, bot_environment, table_message
 from tests.emulator.server import DiscordEmulator
 
 EmulatorFactory = Callable[..., Awaitable[DiscordEmulator]]
@@ -35,18 +35,6 @@ def shard_world(emu: DiscordEmulator, shard: int) -> World:
     for user in (person, stranger):
         emu.add_member(guild, user)
     return World(emu, guild, channel, [person], stranger)
-
-
-def table_message(emu: DiscordEmulator, table_id: int) -> Any | None:
-    """The table's public message (the one with "My hand"), once the bot posted it."""
-    for message in emu.messages.values():
-        if message.deleted or message.ephemeral_user_id is not None:
-            continue
-        for button in message.buttons:
-            parsed = ids.parse(button.custom_id or "")
-            if parsed is not None and parsed.table == table_id and parsed.action == "hand":
-                return message
-    return None
 
 
 async def start_table(world: World) -> tuple[int, Any]:
