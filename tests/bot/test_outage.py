@@ -1,12 +1,14 @@
 """The bot through the local Discord while its database does not answer: a click gets
 one sentence in the clicker's language (the table is reconnecting), nothing changes,
 the heartbeat says the database is down, and once it answers the same click works and
-the computers play on."""
+the computers play on. A process that gives a shard up stops, with exit code 3."""
 
 from __future__ import annotations
 
 import random
 from pathlib import Path
+
+import pytest
 
 from bot import health
 from bot.app import TichuBot
@@ -19,16 +21,20 @@ from tests.bot.flaky_store import FlakyStore
 from tests.emulator.runner import run_bot
 
 
+def flaky_bot(store: FlakyStore, tmp_path: Path, **settings: object) -> TichuBot:
+    config = Settings(  # type: ignore[call-arg]
+        _env_file=None, database=str(tmp_path / "db.sqlite3"), ai_delay=0.0,
+        worker_processes=0, table_edit_interval=0.0, rest_writes_per_second=WRITES_PER_SECOND,
+        watch_interval=0.05, **settings)
+    return TichuBot(config, repo=store, guild_ready_timeout=0.05)  # type: ignore[arg-type]
+
+
 async def test_a_click_while_the_database_is_down_is_refused_in_the_clickers_language(
         world: World, tmp_path: Path) -> None:
     emu = world.emu
     store = FlakyStore(SQLiteRepository(str(tmp_path / "db.sqlite3")))
     beat = tmp_path / "heartbeat"
-    settings = Settings(  # type: ignore[call-arg]
-        _env_file=None, database=str(tmp_path / "db.sqlite3"), ai_delay=0.0,
-        worker_processes=0, table_edit_interval=0.0, rest_writes_per_second=WRITES_PER_SECOND,
-        watch_interval=0.05, heartbeat_file=str(beat))
-    bot = TichuBot(settings, repo=store, guild_ready_timeout=0.05)  # type: ignore[arg-type]
+    bot = flaky_bot(store, tmp_path, heartbeat_file=str(beat))
     async with run_bot(emu, bot):
         await bot.restored.wait()
         lobby, table = await open_lobby(world, bot)
@@ -64,3 +70,18 @@ async def test_a_click_while_the_database_is_down_is_refused_in_the_clickers_lan
         assert sorted(p["seat"] for p in human) == [0, 2]
     await store.inner.close()
     emu.assert_clean()
+
+
+async def test_a_process_that_gives_its_shard_up_stops_with_exit_code_3(
+        world: World, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    store = FlakyStore(SQLiteRepository(str(tmp_path / "db.sqlite3")))
+    bot = flaky_bot(store, tmp_path)
+    async with run_bot(world.emu, bot):
+        await bot.restored.wait()
+        assert bot.exit_code == 0 and bot.service.watched == {0}
+        store.held = set()  # the lock is lost, and another process holds it now
+        store.free = False
+        bot.service.shard_lock_wait = 0
+        await world.emu.wait_for(bot.is_closed, 5.0, what="the bot to stop")
+        assert bot.exit_code == 3
+    assert "stopping: shard(s) [0] are no longer this process's" in caplog.text

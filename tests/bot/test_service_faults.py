@@ -200,8 +200,8 @@ async def test_a_full_store_refuses_the_click_and_the_table_recovers(
         service: TableService, store: FlakyStore) -> None:
     table = await start_table(service)
     await wait_for(lambda: table.seq == 3)
-    store.fail("append_action", error=lambda what: StoreError(
-        "database_error", f"{what}: database or disk is full"))
+    store.fail("append_action", error=lambda what: StoreError(  # as SQLite says it
+        "full", f"{what}: database or disk is full"))
     with pytest.raises(StoreError) as refused:
         await service.act(table.id, HOST, 0, lambda seat: DeclineGrand(seat))
     assert store_refusal(refused.value.code) == "store_failed"
