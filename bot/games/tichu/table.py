@@ -63,7 +63,8 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
         number = int(entry.values.get("number", 0))
         image = await offload(render_deal_summary, at_deal(view, number), names, locale=locale)
         text = t(locale, "table.deal_over", number=number + 1,
-                 scores=" – ".join(str(s) for s in entry.values.get("scores", ())))
+                 deal=" – ".join(str(s) for s in entry.values.get("scores", ())),
+                 scores=" – ".join(str(s) for s in at_deal(view, number).scores))
         return PublicMessage(text, image, None, filename("deal"))
     return None
 
