@@ -17,6 +17,7 @@ from discord import app_commands
 from bot.cogs import records
 from bot.games.base import GameSpec
 from bot.i18n import LANGUAGES, t
+from bot.i18n import language as language_of
 from bot.i18n.translator import ls
 from bot.store.models import GuildSettings, StoreError
 from bot.tables import Table, TableError
@@ -212,7 +213,7 @@ def game_group(bot: Host, spec: GameSpec, new: NewCommand) -> GameGroup:
         shown = current.locale or public_locale(current, interaction)
         await interaction.response.send_message(t(
             locale, "settings.show",
-            language=t(locale, f"language.{shown}") + ("" if current.locale else
+            language=t(locale, f"language.{language_of(shown)}") + ("" if current.locale else
                                                         " " + t(locale, "settings.auto")),
             timer=current.turn_timer if current.turn_timer is not None else DEFAULT_TURN_TIMER,
             target=current.target or 1000,

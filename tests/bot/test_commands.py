@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import discord
+
 from bot.i18n import t
 from bot.store.models import TableStatus
 from tests.bot.conftest import World, open_lobby, seat_and_start
 from tests.bot.driver import running, settle, table_message
+from tests.emulator.server import DiscordEmulator
 
 
 async def test_commands_are_localised(world: World, tmp_path: Path) -> None:
@@ -119,4 +122,24 @@ async def test_a_table_in_an_archived_thread_is_reopened(world: World, tmp_path:
         await bot.presenter.table_changed(table)
         assert not emu.get_channel(table.record.thread_id).archived
         assert table_message(emu, table).id == message.id and len(message.history) > edits
+    emu.assert_clean()
+
+
+async def test_settings_name_the_language_of_every_discord_locale(
+        emulator: DiscordEmulator, tmp_path: Path) -> None:
+    """A server whose language comes from its Discord locale (``en-US``, ``fr``, ``de``
+    …) sees the name of the language its public messages use, never a raw key."""
+    emu = emulator
+    servers = []
+    for locale in discord.Locale:
+        guild = emu.add_guild(f"Server {locale.value}", locale=locale.value)
+        servers.append((locale.value, guild, emu.add_text_channel(guild, "tichu")))
+    async with running(emu, tmp_path / "db.sqlite3"):
+        await emu.wait_for_commands(["tichu"])
+        for locale, guild, channel in servers:
+            owner = emu.users[guild.owner_id]
+            shown = await (await emu.slash(owner, channel, "tichu settings")).response()
+            name = t("en", "language.fr" if locale == "fr" else "language.en")
+            assert f": {name} {t('en', 'settings.auto')}" in shown.content, (locale, shown)
+            assert "language." not in shown.content
     emu.assert_clean()
