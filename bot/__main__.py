@@ -27,11 +27,22 @@ Meanwhile, `make demo` plays a whole game of four computer players through the r
 against a local Discord emulator, printing the table log and saving the images it posted."""
 
 
+def settings_problem(error: pydantic.ValidationError) -> str:
+    """What is wrong with the settings, naming each setting but never its value (pydantic's
+    own message shows the values, and a model-wide error shows them all, the token too)."""
+    problems = []
+    for problem in error.errors(include_url=False, include_input=False, include_context=False):
+        name = "_".join(str(part) for part in problem["loc"]).upper()
+        text = problem["msg"].removeprefix("Value error, ")
+        problems.append(f"{name}: {text}" if name else text)
+    return "; ".join(problems)
+
+
 def main() -> int:
     try:
         settings = Settings()
     except pydantic.ValidationError as exc:
-        print(f"Bad settings (environment or .env): {exc}", file=sys.stderr)
+        print(f"Bad settings (environment or .env): {settings_problem(exc)}", file=sys.stderr)
         return 2
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")

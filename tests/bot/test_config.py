@@ -1,11 +1,15 @@
 """The shard settings: SHARD_COUNT, SHARD_IDS (``0,1`` or JSON) and SHARD_LOCK_WAIT, read
-from the environment and checked."""
+from the environment and checked; a wrong setting stops ``python -m bot`` with one line
+that names it and shows no value (the token least of all)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pydantic
 import pytest
 
+from bot import __main__ as bot_main
 from bot.config import Settings
 
 
@@ -58,3 +62,31 @@ def test_bad_shard_settings_are_refused(monkeypatch: pytest.MonkeyPatch, env: di
                                         says: str) -> None:
     with pytest.raises(pydantic.ValidationError, match=says):
         settings(monkeypatch, **env)
+
+
+TOKEN = "MTE5ODc2NTQzMjEwOTg3NjU0.GhIjKl.q7Wx_Zt9RvLm2NpQs4UyBc6DeFgHiJkLmNoPqR"
+"""A secret shaped like a bot token."""
+
+
+@pytest.mark.parametrize(("env", "names"), [
+    ({"SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "0,0"}, "repeats a shard"),
+    ({"SHARD_COUNT": "two"}, "SHARD_COUNT: "),
+    ({"AI_DELAY": "-1"}, "AI_DELAY: "),
+    ({"DATABASE_TIMEOUT": "0"}, "DATABASE_TIMEOUT: "),
+])
+def test_a_settings_error_is_one_line_without_any_value(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        env: dict[str, str], names: str) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env here
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    for key in ("SHARD_COUNT", "SHARD_IDS", "SHARD_LOCK_WAIT", "AI_DELAY", "DATABASE_TIMEOUT"):
+        monkeypatch.delenv(key, raising=False)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    assert bot_main.main() == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith("Bad settings")
+    assert names in err
+    shown = out + err
+    assert not any(TOKEN[i:i + 6] in shown for i in range(len(TOKEN) - 5)), err
