@@ -50,3 +50,35 @@ def test_the_compose_file_runs_every_shard_once_on_postgresql(
     db = services["db"]["environment"]
     assert database == (f"postgresql://{db['POSTGRES_USER']}:{interpolate(db['POSTGRES_PASSWORD'])}"
                         f"@db:5432/{db['POSTGRES_DB']}")
+
+
+def dockerfile_env() -> dict[str, str]:
+    """The variables the Dockerfile's ``ENV`` instructions set (``KEY=value`` pairs,
+    continued lines joined)."""
+    text = re.sub(r"\\\n", " ", (ROOT / "Dockerfile").read_text(encoding="utf-8"))
+    found: dict[str, str] = {}
+    for line in text.splitlines():
+        if line.startswith("ENV "):
+            found.update(re.findall(r"(\w+)=(\S+)", line))
+    return found
+
+
+def example_env() -> dict[str, str]:
+    """The keys ``.env.example`` sets (comment lines left out)."""
+    found = {}
+    for line in (ROOT / ".env.example").read_text(encoding="utf-8").splitlines():
+        key, equals, value = line.partition("=")
+        if equals and not line.lstrip().startswith("#"):
+            found[key.strip()] = value.strip()
+    return found
+
+
+def test_the_example_settings_never_override_what_the_image_sets() -> None:
+    """``docker run --env-file .env`` with ``.env`` copied from ``.env.example``: a key the
+    example sets, even empty, overrides the image's ``ENV`` (its database on the volume,
+    its assets, its heartbeat file)."""
+    image = dockerfile_env()
+    assert {"DATABASE", "TICHU_ASSETS_DIR", "HEARTBEAT_FILE"} <= set(image)
+    example = example_env()
+    assert "DISCORD_TOKEN" in example
+    assert not set(image) & set(example), sorted(set(image) & set(example))
