@@ -303,11 +303,15 @@ def _fence_sql(first: int, *, lock: bool) -> str:
 
 def _refusal_sql(first: int) -> str:
     """Why a fenced write to table ``$1`` changed nothing: whether the table exists,
-    its shard, whether the fence holds, and its last action's seq."""
+    its shard, whether the fence holds, the shard's owner now, and the table's last
+    action's seq."""
     return (
         f"SELECT EXISTS (SELECT 1 FROM tables WHERE id = $1) AS found, "
         f"(SELECT ((guild_id >> 22) % ${first}::int)::int FROM tables WHERE id = $1) "
         f"AS shard, {_fence_sql(first, lock=False)} AS ours, "
+        f"(SELECT e.owner FROM shard_epochs AS e WHERE e.shard_count = ${first}::int AND "
+        f"e.shard = (SELECT (t.guild_id >> 22) % ${first}::int FROM tables AS t "
+        f"WHERE t.id = $1)) AS owner, "
         f"(SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = $1) AS last")
 
 
@@ -804,9 +808,18 @@ class PostgresRepository:
         assert row is not None
         if not row["found"]:
             return table_missing(table_id)
-        return self._lost(table_id, int(row["shard"]), fence[0])
+        return self._lost(table_id, int(row["shard"]), fence[0], row["owner"])
 
-    def _lost(self, table_id: int, shard: int, shard_count: int) -> ShardLostError:
+    def _lost(self, table_id: int, shard: int, shard_count: int,
+              owner: str | None) -> StoreError:
+        """The error of a write the fence refused. If this repository itself took the
+        shard again meanwhile (a new epoch, after its lock session was lost), the write
+        only raced that: :class:`StoreUnavailableError`, try again. Otherwise another
+        process owns the shard: :class:`ShardLostError`, and the shard is forgotten."""
+        if owner == self._token:
+            return StoreUnavailableError(
+                f"table {table_id}: shard {shard} of {shard_count} was taken again by this "
+                "process during the write (a new epoch); nothing was written, try again")
         self._forget([shard], f"a write to table {table_id} was refused: another process "
                      "owns the shard now")
         self._epochs.pop(shard, None)
@@ -1035,7 +1048,7 @@ class PostgresRepository:
         if not row["found"]:
             raise table_missing(table_id)
         if fence is not None and not row["ours"]:
-            raise self._lost(table_id, int(row["shard"]), fence[0])
+            raise self._lost(table_id, int(row["shard"]), fence[0], row["owner"])
         last = row["last"]
         raise SequenceConflictError(
             f"table {table_id}: action seq {seq} refused, the last stored seq is {last} "

@@ -384,6 +384,28 @@ async def test_a_lost_lock_session_alone_does_not_refuse_writes(
     assert loaded is not None and [a.seq for a in loaded.actions] == [1, 2]
 
 
+async def test_a_write_that_races_its_own_processs_new_epoch_is_only_unavailable(
+        controlled_pg: ControlledPostgres, pg: PostgresRepository) -> None:
+    """A write sent with the epoch from before this repository took its shard again (the
+    lock session was lost, and the watch took the lock back meanwhile) is refused, but
+    the shard is still this process's: try again, nothing is given up."""
+    guild = guild_on(1, 2)
+    assert await pg.lock_shards([1], shard_count=2)
+    table = await new_table(pg, guild_id=guild)
+    old = dict(pg._epochs)
+    await terminate_lock_session(controlled_pg, 1)
+    assert await pg.check_shards() == frozenset()
+    assert await pg.lock_shards([1], shard_count=2)
+    pg._epochs = old  # as a write under way since before the new epoch carries it
+    with pytest.raises(StoreUnavailableError):
+        await pg.append_action(table.id, ActionRecord(1, {"n": 1}))
+    with pytest.raises(StoreUnavailableError):
+        await pg.save_draft(table.id, 0, {"pick": [1]})
+    assert pg.held_shards() == {1}
+    loaded = await pg.load_table(table.id)
+    assert loaded is not None and loaded.actions == [] and loaded.drafts == {}
+
+
 async def test_the_fence_is_checked_by_the_database(controlled_pg: ControlledPostgres,
                                                     pg: PostgresRepository) -> None:
     """The repository still believes it holds shard 1, but its stored epoch moved on
@@ -403,7 +425,7 @@ async def test_the_fence_is_checked_by_the_database(controlled_pg: ControlledPos
 
     conn = await asyncpg.connect(controlled_pg.url())
     try:
-        await conn.execute("UPDATE shard_epochs SET epoch = epoch + 1 WHERE shard = 1")
+        await conn.execute("UPDATE shard_epochs SET epoch = epoch + 1, owner = 'another' WHERE shard = 1")
     finally:
         await conn.close()
     assert pg.held_shards() == {1}
@@ -445,7 +467,7 @@ async def wait_for_a_bump(controlled_pg: ControlledPostgres, pg: PostgresReposit
                 await asyncio.sleep(0.01)
             else:
                 raise AssertionError("the write never waited for the shard's row")
-            await bump.execute("UPDATE shard_epochs SET epoch = epoch + 1 WHERE shard = 1")
+            await bump.execute("UPDATE shard_epochs SET epoch = epoch + 1, owner = 'another' WHERE shard = 1")
         with pytest.raises(ShardLostError):
             await write
     finally:
