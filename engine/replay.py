@@ -71,7 +71,9 @@ def load(stream: TextIO) -> Any:
     """Parse JSON, turning any decoding problem into :class:`ReplayFormatError`."""
     try:
         return json.load(stream)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except RecursionError:
+        raise ReplayFormatError("bad JSON: nested too deeply") from None
+    except ValueError as exc:  # bad syntax or encoding, a number past Python's digit limit
         raise ReplayFormatError(f"bad JSON: {exc}") from None
 
 

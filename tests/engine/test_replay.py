@@ -96,6 +96,8 @@ def test_tokens_are_case_insensitive_and_ten_accepted() -> None:
     ("data", "raw", "needle"),
     [
         (None, "{not json", "bad JSON"),
+        (None, "[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        (None, '{"game": "tichu", "target": ' + "9" * 5000 + "}", "bad JSON"),
         (None, "[1, 2]", "object"),
         ({"game": "chess"}, None, "unknown game"),
         (minimal(deals=[]), None, "deals"),
