@@ -19,7 +19,10 @@ USER tichu
 VOLUME ["/data"]
 ENV TICHU_ASSETS_DIR=/app/assets \
     HEARTBEAT_FILE=/tmp/tichu-heartbeat
-# Healthy while the bot keeps writing its heartbeat file (bot/health.py).
+# docker stop (and docker run's Ctrl-C) stop the bot as Ctrl-C does: it closes cleanly.
+STOPSIGNAL SIGINT
+# Healthy while the bot keeps writing its heartbeat file (bot/health.py); its age limit
+# follows WATCH_INTERVAL and DATABASE_TIMEOUT.
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
     CMD ["python", "-m", "bot.health"]
 CMD ["python", "-m", "bot"]

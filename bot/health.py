@@ -18,8 +18,25 @@ import tempfile
 import time
 from pathlib import Path
 
+from bot.config import Settings
+
 DEFAULT_PATH = "/tmp/tichu-heartbeat"
-DEFAULT_MAX_AGE = 120.0
+MIN_MAX_AGE = 60.0
+
+
+def default_max_age() -> float:
+    """How old a beat may be: three beats' worth. The bot writes it every
+    ``WATCH_INTERVAL`` after its check, which waits at most twice ``DATABASE_TIMEOUT``
+    for a database that does not answer (both read from the environment, with the bot's
+    defaults); at least a minute."""
+    fields = Settings.model_fields
+
+    def setting(name: str) -> float:
+        try:
+            return float(os.environ.get(name.upper()) or fields[name].default)
+        except ValueError:
+            return float(fields[name].default)
+    return max(MIN_MAX_AGE, 3 * (setting("watch_interval") + 2 * setting("database_timeout")))
 ENV_PATH = "HEARTBEAT_FILE"
 
 
@@ -83,11 +100,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.health", description=__doc__)
     parser.add_argument("path", nargs="?", type=Path, default=None,
                         help=f"heartbeat file (default: ${ENV_PATH} or {DEFAULT_PATH})")
-    parser.add_argument("--max-age", type=float, default=DEFAULT_MAX_AGE,
-                        help=f"seconds a heartbeat stays fresh (default {DEFAULT_MAX_AGE:g})")
+    parser.add_argument("--max-age", type=float, default=None,
+                        help="seconds a heartbeat stays fresh (default: three beats of "
+                        "WATCH_INTERVAL and DATABASE_TIMEOUT, at least 60)")
     args = parser.parse_args(argv)
     path = args.path if args.path is not None else default_path()
-    problem = check(path, args.max_age)
+    problem = check(path, default_max_age() if args.max_age is None else args.max_age)
     if problem is not None:
         print(problem, file=sys.stderr)
         return 1

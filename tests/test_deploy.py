@@ -82,3 +82,10 @@ def test_the_example_settings_never_override_what_the_image_sets() -> None:
     example = example_env()
     assert "DISCORD_TOKEN" in example
     assert not set(image) & set(example), sorted(set(image) & set(example))
+
+
+def test_the_image_stops_the_bot_as_ctrl_c_does() -> None:
+    """``docker stop`` sends the image's STOPSIGNAL: SIGINT, which the bot closes on
+    cleanly (SIGTERM would end it without closing)."""
+    lines = (ROOT / "Dockerfile").read_text(encoding="utf-8").splitlines()
+    assert "STOPSIGNAL SIGINT" in lines

@@ -81,3 +81,15 @@ def test_python_m_bot_health_exits_with_the_verdict(tmp_path: Path) -> None:
     health.write_heartbeat(beat)
     fresh = subprocess.run(run, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert fresh.returncode == 0, fresh.stderr
+
+
+def test_the_default_age_limit_follows_the_watch_cadence(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("WATCH_INTERVAL", raising=False)
+    monkeypatch.delenv("DATABASE_TIMEOUT", raising=False)
+    assert health.default_max_age() == 66  # 3 x (2 + 2 x 10)
+    monkeypatch.setenv("WATCH_INTERVAL", "30")
+    assert health.default_max_age() == 3 * (30 + 20)
+    monkeypatch.setenv("WATCH_INTERVAL", "1")
+    monkeypatch.setenv("DATABASE_TIMEOUT", "2")
+    assert health.default_max_age() == 60  # at least a minute
