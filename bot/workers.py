@@ -50,9 +50,14 @@ def start(processes: int) -> None:
 
 
 def stop() -> None:
+    """Stop the worker processes: queued work is dropped, the work under way finishes.
+
+    It waits for them: left running (``wait=False``), the pool's manager thread may close
+    its wake-up pipe just before the interpreter's exit hook writes to it, which prints
+    an OSError traceback as the bot stops."""
     global _executor
     if _executor is not None:
-        _executor.shutdown(wait=False, cancel_futures=True)
+        _executor.shutdown(wait=True, cancel_futures=True)
         _executor = None
 
 
