@@ -821,7 +821,8 @@ class TableService:
                     async with self._hold(table):
                         if table.unrecorded:
                             await self._record(table)
-                self._after_change(table)
+                if not table.unrecorded:  # recorded now: the final sheet follows
+                    self._after_change(table)
                 continue
             self._supervise(table)
 
