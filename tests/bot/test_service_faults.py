@@ -20,7 +20,7 @@ import pytest_asyncio
 
 from bot.games.registry import all_specs
 from bot.store import SQLiteRepository, StoreUnavailableError
-from bot.store.models import ShardLostError, StoreError, TableStatus
+from bot.store.models import ActionRecord, ShardLostError, StoreError, TableStatus
 from bot.tables import SeatKind, Table, TableError, TableService
 from bot.tables.errors import store_refusal
 from engine.errors import EngineError
@@ -279,16 +279,20 @@ async def test_a_lost_shard_lock_stops_its_tables_until_it_is_held_again(
             await service.act(table.id, HOST, 0, lambda seat: DeclineGrand(seat))
         await service.check()
         assert service.suspended == {0} and not lost
-        # Meanwhile the store moved on (what another process might have written): the
-        # table is read again before it plays on.
-        record = await store.inner.load_table(table.id)
-        assert record is not None
+        # Meanwhile the store moved on (as another process might have written it): the
+        # host's decision is stored behind this copy's back.
+        payload = {**table.spec.action_to_json(DeclineGrand(0)), "by": "human"}
+        await store.inner.append_action(table.id, ActionRecord(seq=4, payload=payload))
+        assert table.seq == 3
         store.free = True
         await service.check()
         assert not service.suspended and store.held == {0}
-        await service.act(table.id, HOST, 0, lambda seat: DeclineGrand(seat))
-        await wait_for(lambda: table.seq > 4)
+        # Read again before it plays on: the decision is known, not asked a second time.
+        with pytest.raises(EngineError):
+            await service.act(table.id, HOST, 0, lambda seat: DeclineGrand(seat))
+        await wait_for(lambda: table.seq > 4)  # the computers' exchange follows
         await in_step(store, table)
+        assert table.record.actions[3].payload == payload
         assert not lost
     finally:
         await service.close()
