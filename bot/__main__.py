@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 
+import aiohttp
 import discord
 import pydantic
 import yarl
 
 from bot.config import Settings
+from bot.store import StoreError, StoreUnavailableError, open_repository
 
 NO_TOKEN = """\
 No DISCORD_TOKEN is set, so the bot cannot log in to Discord. To get one, open \
@@ -38,13 +41,92 @@ def settings_problem(error: pydantic.ValidationError) -> str:
     return "; ".join(problems)
 
 
+def database_shown(database: str) -> str:
+    """``DATABASE`` as it may be printed: a URL's password is replaced by ``***``."""
+    if "://" not in database:
+        return database
+    try:
+        url = yarl.URL(database)
+    except ValueError:
+        return database.partition("://")[0] + "://…"
+    return str(url.with_password("***")) if url.password else str(url)
+
+
+def database_problem(database: str, error: StoreError) -> str:
+    """The one sentence for a database that cannot be opened at start."""
+    shown = database_shown(database)
+    if isinstance(error, StoreUnavailableError):
+        return (f"Cannot reach the database DATABASE={shown}: {error}. Check the host and "
+                "port in DATABASE and that the server runs and accepts connections.")
+    if error.code == "unsupported_backend":
+        return (f"DATABASE={shown} is not a database this bot can use ({error}): give a "
+                "file path for SQLite or a postgresql:// URL.")
+    return (f"Cannot open the database DATABASE={shown}: {error}. Give DATABASE a path "
+            "this user can create and write (in the Docker image: /data/tichu.sqlite3, "
+            "on its volume), or the URL of a PostgreSQL database that this user may use.")
+
+
+def discord_problem(settings: Settings, error: BaseException) -> str:
+    """The one sentence for a Discord that refused the token or could not be reached."""
+    if isinstance(error, discord.LoginFailure):
+        return ("Discord refused DISCORD_TOKEN (401 Unauthorized): the token is wrong or "
+                "was reset. Open your application's Bot page in the Discord developer "
+                "portal, press \"Reset Token\" and put the new one in DISCORD_TOKEN.")
+    if isinstance(error, discord.HTTPException):
+        return (f"Discord refused to log the bot in ({error.status} {error.text or ''}"
+                f"): try again later; if it lasts, check DISCORD_TOKEN.".replace(" )", ")"))
+    reason = str(error) or type(error).__name__
+    return (f"Cannot reach Discord at DISCORD_API_BASE={settings.discord_api_base} "
+            f"({reason}). Check this machine's network and DNS, and leave DISCORD_API_BASE "
+            "unset unless you run a local Discord.")
+
+
+class _Stop(Exception):
+    """The bot cannot start: the message is the one sentence to print, ``code`` the exit
+    status."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+async def serve(settings: Settings, token: str) -> int:
+    """Open (and migrate) the database, then log in to Discord and run until closed.
+
+    The database comes first, so that a wrong ``DATABASE`` fails at once instead of
+    after a gateway connection. What stops the start raises :class:`_Stop`."""
+    from bot.app import StartRefused, create_bot
+
+    try:
+        repo = open_repository(settings.database, pool_size=settings.database_pool_size,
+                               timeout=settings.database_timeout,
+                               shard_lease=settings.shard_lease)
+        await repo.open()
+    except StoreError as exc:
+        raise _Stop(database_problem(settings.database, exc), 4) from None
+    try:
+        bot = create_bot(settings, repo=repo)
+        async with bot:
+            try:
+                await bot.login(token)
+            except StartRefused as exc:
+                raise _Stop(f"Not started: {exc}", 3) from None
+            except (discord.LoginFailure, discord.HTTPException, aiohttp.ClientError,
+                    OSError, TimeoutError) as exc:
+                raise _Stop(discord_problem(settings, exc), 4) from None
+            await bot.connect()
+        return bot.exit_code
+    finally:
+        await repo.close()
+
+
 def main() -> int:
     try:
         settings = Settings()
     except pydantic.ValidationError as exc:
         print(f"Bad settings (environment or .env): {settings_problem(exc)}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.log_level.upper(),
+    logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if settings.discord_token is None or not settings.discord_token.get_secret_value():
         print(NO_TOKEN)
@@ -55,18 +137,15 @@ def main() -> int:
 
                 demo()
         return 0
-    from bot.app import StartRefused, create_bot
-
     discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
-    bot = create_bot(settings)
     try:
-        bot.run(settings.discord_token.get_secret_value(), log_handler=None)
-    except StartRefused as exc:
-        print(f"Not started: {exc}", file=sys.stderr)
-        return 3
-    return bot.exit_code
-
+        return asyncio.run(serve(settings, settings.discord_token.get_secret_value().strip()))
+    except _Stop as exc:
+        print(exc, file=sys.stderr)
+        return exc.code
+    except KeyboardInterrupt:  # Ctrl-C, or SIGINT from `docker stop` (STOPSIGNAL)
+        return 0
 
 if __name__ == "__main__":
     sys.exit(main())

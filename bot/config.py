@@ -10,6 +10,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 DISCORD_API_BASE = "https://discord.com/api/v10"
 DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 class Settings(BaseSettings):
@@ -25,7 +26,8 @@ class Settings(BaseSettings):
     database_pool_size: int = Field(
         default=10, ge=1, le=1000,
         description="Most connections a bot process opens to PostgreSQL (SQLite: unused)")
-    log_level: str = "INFO"
+    log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING, ERROR or "
+                           "CRITICAL (any case)")
     dev_guild_id: int | None = Field(
         default=None, description="Sync commands to this guild only, instantly (development)")
     discord_api_base: str = DISCORD_API_BASE
@@ -67,6 +69,14 @@ class Settings(BaseSettings):
     worker_processes: int = Field(
         default=2, ge=0, description="Processes drawing images and thinking for computer players "
         "(0: threads in the bot's own process)")
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _check_log_level(cls, value: Any) -> Any:
+        """One of the names the logging module knows, in any case: stored upper-case."""
+        if isinstance(value, str) and value.strip().upper() in LOG_LEVELS:
+            return value.strip().upper()
+        raise ValueError(f"must be one of {', '.join(LOG_LEVELS)}")
 
     @field_validator("shard_ids", mode="before")
     @classmethod

@@ -3,8 +3,10 @@
 
 A local Discord emulator starts on 127.0.0.1, the real bot connects to it with a
 fresh database, a host user opens a table with ``/tichu new``, seats the
-computer players and starts. The table log is printed as it goes, and every
-image the bot posts is saved under ``demo-output/``.
+computer players and starts. Every line of the table log is printed once, as it
+happens. Every image the bot posts is saved under ``demo-output/``, with the table
+and the first seat's hand as they stand in the middle of the first deal
+(``mid-deal-table``, ``mid-deal-hand``) and the table at the end (``final-table``).
 """
 
 from __future__ import annotations
@@ -13,12 +15,16 @@ import argparse
 import asyncio
 import tempfile
 import time
+from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 
 from bot.app import TichuBot
 from bot.config import Settings
+from bot.games.shared import log_line, names_of
 from bot.render import filename
 from bot.store.models import TableStatus
+from bot.tables.rules import LogEntry
 from tests.emulator.runner import run_bot
 from tests.emulator.server import DiscordEmulator
 
@@ -52,7 +58,7 @@ async def demo(out: Path, target: int, delay: float, locale: str, players: int =
                 print(lobby.content)
                 await (await emu.click(host, lobby, lobby.button(custom_id=_id(":start")).custom_id)).response()
                 table = max(bot.service.tables.values(), key=lambda t: t.id)
-                await _follow(emu, bot, table, out)
+                await _follow(emu, bot, table, out, locale)
     print(f"\nImages saved in {out}/")
 
 
@@ -62,28 +68,57 @@ def _id(fragment: str) -> object:
     return re.compile(re.escape(fragment) + r"(:|$)")
 
 
-async def _follow(emu: DiscordEmulator, bot: TichuBot, table: object, out: Path) -> None:
-    """Print new log lines and save new images until the game is over."""
+class _Tap(deque[LogEntry]):
+    """The table's log, calling ``heard`` with every entry appended to it."""
+
+    def __init__(self, old: deque[LogEntry], heard: Callable[[LogEntry], None]) -> None:
+        super().__init__(old, maxlen=old.maxlen)
+        self.heard = heard
+
+    def append(self, entry: LogEntry) -> None:
+        super().append(entry)
+        self.heard(entry)
+
+
+async def _follow(emu: DiscordEmulator, bot: TichuBot, table: object, out: Path,
+                  locale: str) -> None:
+    """Print every log line once, as it happens; save every image the bot posts, and once
+    the first trick of the game is taken and the next one started, the table image and
+    the first seat's hand image as they are then; stop when the game is over."""
     from bot.tables import Table
 
     assert isinstance(table, Table)
-    printed: list[str] = []
     saved: set[int] = set()
     started = time.monotonic()
     count = 0
+    moment = {"tricks": 0, "plays_after": 0}
+
+    def heard(entry: LogEntry) -> None:
+        print(f"• {log_line(entry, names_of(table, locale), locale)}")
+        if entry.key == "log.trick":
+            moment["tricks"] += 1
+        elif entry.key in ("log.play", "log.bomb") and moment["tricks"]:
+            moment["plays_after"] += 1
+
+    table.log = _Tap(table.log, heard)
+    mid_deal_saved = False
     while True:
         finished = table.status is not TableStatus.PLAYING
         if finished:
             await bot.presenter.idle.wait()
+        if not mid_deal_saved and moment["plays_after"] >= 2:
+            mid_deal_saved = True
+            async with table.lock:  # no action lands while the two images are drawn
+                public = await table.spec.table_message(table, locale)
+                hand = await table.spec.hand_message(table, 0, locale)
+            names = []
+            for name, image in (("mid-deal-table", public.image), ("mid-deal-hand", hand.image)):
+                if image is not None:
+                    (out / filename(name)).write_bytes(image)
+                    names.append(filename(name))
+            print(f"  [the table now, and seat 1's hand] -> {', '.join(names)}")
         for message in emu.channel_messages(table.channel_id):
-            if message.id == table.record.message_id:
-                lines = [line for line in message.content.splitlines() if line.startswith("•")]
-                new = _new_lines(printed, lines)
-                for line in new:
-                    print(line)
-                printed = lines
-                continue
-            if message.id in saved:
+            if message.id == table.record.message_id or message.id in saved:
                 continue
             saved.add(message.id)
             for attachment in message.attachments:
@@ -97,16 +132,8 @@ async def _follow(emu: DiscordEmulator, bot: TichuBot, table: object, out: Path)
     final = emu.messages[table.record.message_id] if table.record.message_id else None
     if final is not None and final.attachments:
         (out / filename("final-table")).write_bytes(final.attachments[0].data)
-        print(final.content)
+        print(f"  [the table at the end] -> {filename('final-table')}")
     print(f"Played {table.seq} actions in {time.monotonic() - started:.1f} s.")
-
-
-def _new_lines(old: list[str], new: list[str]) -> list[str]:
-    """The lines of ``new`` after the longest suffix of ``old`` that starts it."""
-    for k in range(min(len(old), len(new)), 0, -1):
-        if old[-k:] == new[:k]:
-            return new[k:]
-    return new
 
 
 def main() -> None:

@@ -1,0 +1,123 @@
+"""What a server owner sees when ``python -m bot`` cannot start: one sentence that names
+the setting and what to do, a non-zero exit status, no traceback, and never any part of
+the token. Each case runs the real ``python -m bot`` process, as a server owner would.
+
+The database is opened (and migrated) before the login to Discord, so a wrong
+``DATABASE`` fails at once, before any gateway connection."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+
+from tests.bot.processes import BotProcess, bot_environment
+from tests.emulator.server import DiscordEmulator
+
+TOKEN = "MTE5ODc2NTQzMjEwOTg3NjU0.GhIjKl.q7Wx_Zt9RvLm2NpQs4UyBc6DeFgHiJkLmNoPqR"
+"""A secret shaped like a bot token: no six characters of it may appear anywhere."""
+
+
+def closed_port() -> int:
+    """A local TCP port on which nothing listens (taken from the system, then freed)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def stopped(emu: DiscordEmulator, tmp_path: Path, **settings: object) -> tuple[int, str]:
+    """Start ``python -m bot`` with the token-shaped secret and ``settings``; its exit code
+    and everything it printed."""
+    database = str(settings.pop("database", tmp_path / "bot.sqlite3"))
+    env = bot_environment(emu, database, **{"discord_token": TOKEN, **settings})
+    process = await BotProcess("bot", env, tmp_path).start()
+    code = await process.exited(timeout=60)
+    return code, "\n".join(process.lines)
+
+
+def one_sentence(output: str) -> str:
+    """The output, checked to be one line without a traceback or any part of the token."""
+    assert "Traceback" not in output, output
+    assert not any(TOKEN[i:i + 6] in output for i in range(len(TOKEN) - 5)), output
+    lines = [line for line in output.splitlines() if line.strip()]
+    assert len(lines) == 1, output
+    return lines[0]
+
+
+async def test_a_bad_log_level(emulator: DiscordEmulator, tmp_path: Path) -> None:
+    code, output = await stopped(emulator, tmp_path, log_level="LOUD")
+    line = one_sentence(output)
+    assert code == 2
+    assert line.startswith("Bad settings") and "LOG_LEVEL: must be one of DEBUG, INFO" in line
+    assert "LOUD" not in line  # a setting's value is never repeated (it could be the token)
+
+
+async def test_a_wrong_token(emulator: DiscordEmulator, tmp_path: Path) -> None:
+    code, output = await stopped(emulator, tmp_path, log_level="WARNING")
+    line = one_sentence(output)
+    assert code == 4
+    assert line.startswith("Discord refused DISCORD_TOKEN") and "Reset Token" in line
+    assert not emulator.gateway.identifies
+
+
+async def test_discord_unreachable(emulator: DiscordEmulator, tmp_path: Path) -> None:
+    base = f"http://127.0.0.1:{closed_port()}/api/v10"
+    code, output = await stopped(emulator, tmp_path, log_level="WARNING",
+                                 discord_api_base=base)
+    line = one_sentence(output)
+    assert code == 4
+    assert line.startswith(f"Cannot reach Discord at DISCORD_API_BASE={base}")
+
+
+@pytest.mark.parametrize("where", ["under-a-file", "not-a-folder"])
+async def test_a_database_path_that_cannot_be_created(
+        emulator: DiscordEmulator, tmp_path: Path, where: str) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    # A folder under a regular file cannot be made, not even by root; nor can a database
+    # whose path is a folder be opened.
+    database = blocker / "data" / "tichu.sqlite3" if where == "under-a-file" else tmp_path
+    # Discord is unreachable too: the database is opened first, so its sentence comes.
+    code, output = await stopped(emulator, tmp_path, log_level="WARNING", database=database,
+                                 discord_api_base=f"http://127.0.0.1:{closed_port()}/api")
+    line = one_sentence(output)
+    assert code == 4
+    assert line.startswith(f"Cannot open the database DATABASE={database}: ")
+    assert "Give DATABASE a path this user can create and write" in line
+    assert not emulator.gateway.identifies
+
+
+async def test_postgresql_on_the_wrong_port(emulator: DiscordEmulator, tmp_path: Path) -> None:
+    database = f"postgresql://tichu:hunter2secret@127.0.0.1:{closed_port()}/tichu"
+    code, output = await stopped(emulator, tmp_path, log_level="WARNING", database=database,
+                                 database_timeout=3)
+    line = one_sentence(output)
+    assert code == 4
+    assert line.startswith("Cannot reach the database DATABASE=postgresql://tichu:***@127.0.0.1")
+    assert "hunter2secret" not in output
+    assert "Check the host and port in DATABASE" in line
+    assert not emulator.gateway.identifies
+
+
+async def test_postgresql_that_refuses_the_login(emulator: DiscordEmulator, tmp_path: Path,
+                                                 pg_url: str) -> None:
+    from yarl import URL
+
+    database = str(URL(pg_url).with_user("nobody").with_password("hunter2secret"))
+    code, output = await stopped(emulator, tmp_path, log_level="WARNING", database=database)
+    line = one_sentence(output)
+    assert code == 4
+    assert line.startswith("Cannot open the database DATABASE=postgresql://nobody:***@")
+    assert "hunter2secret" not in output
+
+
+async def test_a_good_start_stops_cleanly_on_sigint(emulator: DiscordEmulator,
+                                                    tmp_path: Path) -> None:
+    env = bot_environment(emulator, str(tmp_path / "bot.sqlite3"))
+    process = await BotProcess("bot", env, tmp_path).start()
+    await process.wait_line("restored 0 active tables", timeout=60)
+    await emulator.wait_until_ready()
+    assert await process.stop() == 0
+    assert not any("Traceback" in line or " ERROR " in line for line in process.lines), \
+        process.log()
