@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
 
 import aiohttp
@@ -28,6 +29,13 @@ your server. Set DEV_GUILD_ID to your server's id while testing to see the comma
 
 Meanwhile, `make demo` plays a whole game of four computer players through the real bot \
 against a local Discord emulator, printing the table log and saving the images it posted."""
+
+
+log = logging.getLogger("bot")
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+"""What stops the bot cleanly: Ctrl-C, and ``docker stop`` (the image's STOPSIGNAL is
+SIGINT; SIGTERM, the default elsewhere, does the same)."""
 
 
 def settings_problem(error: pydantic.ValidationError) -> str:
@@ -104,8 +112,27 @@ async def serve(settings: Settings, token: str) -> int:
         await repo.open()
     except StoreError as exc:
         raise _Stop(database_problem(settings.database, exc), 4) from None
+    loop = asyncio.get_running_loop()
+    main_task = asyncio.current_task()
     try:
         bot = create_bot(settings, repo=repo)
+        logged_in = False
+        closing: list[asyncio.Task[None]] = []  # a reference keeps the task alive
+
+        def stop(signum: signal.Signals) -> None:
+            """SIGINT (Ctrl-C, ``docker stop``) or SIGTERM: close the bot, which ends
+            ``connect``; while still starting, cancel the start. A second signal
+            interrupts at once."""
+            log.info("stopping (%s)", signum.name)
+            for each in STOP_SIGNALS:
+                loop.remove_signal_handler(each)
+            if logged_in:
+                closing.append(loop.create_task(bot.close()))
+            elif main_task is not None:
+                main_task.cancel()
+
+        for each in STOP_SIGNALS:
+            loop.add_signal_handler(each, stop, each)
         async with bot:
             try:
                 await bot.login(token)
@@ -114,9 +141,14 @@ async def serve(settings: Settings, token: str) -> int:
             except (discord.LoginFailure, discord.HTTPException, aiohttp.ClientError,
                     OSError, TimeoutError) as exc:
                 raise _Stop(discord_problem(settings, exc), 4) from None
+            logged_in = True
             await bot.connect()
         return bot.exit_code
+    except asyncio.CancelledError:
+        return 0  # stopped by a signal while starting
     finally:
+        for each in STOP_SIGNALS:
+            loop.remove_signal_handler(each)
         await repo.close()
 
 

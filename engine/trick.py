@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from engine.cards import Card, parse_card
-from engine.errors import BadActionError, EngineError
+from engine.errors import BadActionError, BadCardError, EngineError
 
 Move = TypeVar("Move")
 RankOrder = tuple[int, ...]
@@ -169,6 +169,17 @@ def whole_number(value: Any, what: str) -> int:
             return int(value)
         raise BadActionError(f"{what} must be a whole number, not {value!r}")
     return value
+
+
+def natural_card(token: Any) -> Card:
+    """Read one card of the trick games from a replay action: a rank and a suit
+    letter. Tichu's special cards are no tokens of these games, so naming one is
+    an unknown card (a malformed file), like any other unknown token; raises
+    :class:`BadCardError`."""
+    found = parse_card(token)
+    if found.is_special:
+        raise BadCardError(f"unknown card {token!r}")
+    return found
 
 
 def card_list(value: Any, what: str) -> list[Card]:

@@ -3,13 +3,14 @@ buttons under a table message."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
 
 from bot.games.ui import GameButton
 from bot.i18n import t
-from bot.i18n.names import card_name, combo_name, rank_name
+from bot.i18n.names import card_label, combo_name, rank_name
 from bot.tables import LogEntry, ids
 from engine.cards import Card
 from engine.tichu.combos import Combo
@@ -33,6 +34,26 @@ def names_of(table: Table, locale: str) -> list[str]:
     return [display_name(table, s, locale) for s in range(table.n_seats)]
 
 
+def signed(points: int) -> str:
+    """A score as text, with a true minus sign: ``120``, ``−20``."""
+    return f"−{-points}" if points < 0 else str(points)
+
+
+def team_scores(locale: str, scores: Sequence[int], *, first: int | None = None) -> str:
+    """Each team's score after its name, ``first`` (a team) first: ``Team A 120 · Team B
+    −20``; never ``120 – -20``, whose dash reads as a minus."""
+    order = list(range(len(scores)))
+    if first is not None and 0 <= first < len(scores):
+        order.remove(first)
+        order.insert(0, first)
+    return " · ".join(f"{t(locale, f'team.{team}')} {signed(scores[team])}" for team in order)
+
+
+def seat_scores(names: Sequence[str], scores: Sequence[int]) -> str:
+    """Each seat's score after its name: ``Alice 120 · Bob −60 · Chloé 40``."""
+    return " · ".join(f"{names[seat]} {signed(points)}" for seat, points in enumerate(scores))
+
+
 def log_line(entry: LogEntry, names: list[str], locale: str) -> str:
     """One line of a table log in ``locale``: seats become names, cards and
     combinations become words."""
@@ -44,13 +65,15 @@ def log_line(entry: LogEntry, names: list[str], locale: str) -> str:
         if isinstance(value, Combo):
             values[key] = combo_name(locale, value)
         elif isinstance(value, Card):
-            values[key] = card_name(locale, value)
+            values[key] = card_label(locale, value)
     if values.get("wish") is not None and "combo" in values:
         values["combo"] += " " + t(locale, "log.with_wish", rank=rank_name(locale, values["wish"]))
     if "team" in values:
         values["team"] = t(locale, f"team.{values['team']}")
     if isinstance(values.get("scores"), tuple | list):
-        values["scores"] = " – ".join(str(s) for s in values["scores"])
+        values["scores"] = team_scores(locale, values["scores"])
+    if isinstance(values.get("seat_scores"), tuple | list):
+        values["seat_scores"] = seat_scores(names, values["seat_scores"])
     if isinstance(values.get("number"), int):
         values["number"] = values["number"] + 1
     return t(locale, entry.key, **values)

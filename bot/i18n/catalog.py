@@ -2,11 +2,15 @@
 
 Catalogs are JSON files beside this module (``en.json``, ``fr.json``) with the
 same keys and the same ``{placeholders}``; a test keeps them in step.
+
+A French sentence that puts a name after *de* writes ``{name:de}``: the name comes
+with its preposition, elided before a vowel or a mute h (``d’Alice``, ``de Bob``).
 """
 
 from __future__ import annotations
 
 import json
+import string
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -35,6 +39,29 @@ def language(locale: object) -> str:
     return base if base in LANGUAGES else DEFAULT
 
 
+_ELIDING = frozenset("aeiouyhàâäéèêëîïôöùûüÿœæ")
+_MARKUP = "*_~`|"
+
+
+def de(name: str) -> str:
+    """French *de* before ``name``: ``d’Alice``, ``d’Hugo``, ``d’Équipe A``, ``de Bob``
+    (markdown around the name is kept: ``d’**Alice**``)."""
+    first = name.lstrip(_MARKUP)[:1].lower()
+    return f"d’{name}" if first and first in _ELIDING else f"de {name}"
+
+
+class _Formatter(string.Formatter):
+    """``str.format`` plus the ``de`` format of French sentences (``{name:de}``)."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec == "de":
+            return de(str(value))
+        return str(super().format_field(value, format_spec))
+
+
+_FORMATTER = _Formatter()
+
+
 def t(locale: object, key: str, **values: Any) -> str:
     """The text of ``key`` in the language of ``locale``, with ``values`` filled in.
 
@@ -45,7 +72,9 @@ def t(locale: object, key: str, **values: Any) -> str:
     text = catalog(lang).get(key) or catalog(DEFAULT).get(key) or key
     if values:
         try:
+            if ":de}" in text:
+                return _FORMATTER.format(text, **values)
             return text.format(**values)
-        except (KeyError, IndexError, ValueError):
+        except (KeyError, IndexError, ValueError, AttributeError, TypeError):
             return text
     return text

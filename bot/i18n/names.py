@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
-from bot.i18n.catalog import t
-from engine.cards import Card
+from collections.abc import Iterable
+
+from bot.i18n.catalog import language, t
 from engine.tichu.cards import DOG, DRAGON, MAHJONG, PHOENIX, RANK, SUIT
 from engine.tichu.combos import Combo, Kind
 
 SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
 """Tichu suits as the deck's stickers show them: jade ♣, pagoda ♦, star ♥, sword ♠."""
-_SPECIAL_KEYS = {MAHJONG: "card.mahjong", DOG: "card.dog", PHOENIX: "card.phoenix",
-                 DRAGON: "card.dragon"}
+_SPECIAL_KEYS: dict[int, str] = {MAHJONG: "card.mahjong", DOG: "card.dog",
+                                  PHOENIX: "card.phoenix", DRAGON: "card.dragon"}
+_FACE_KEYS = {
+    11: ("rank.jack", "rank.jack.plural", "rank.jack.short"),
+    12: ("rank.queen", "rank.queen.plural", "rank.queen.short"),
+    13: ("rank.king", "rank.king.plural", "rank.king.short"),
+    14: ("rank.ace", "rank.ace.plural", "rank.ace.short"),
+}
+"""The face cards and the Ace: their name, plural and one-letter label (J Q K A in
+English, V D R A in French: Valet, Dame, Roi, As)."""
 
 
 def rank_name(locale: object, rank: float, *, plural: bool = False) -> str:
@@ -22,31 +31,37 @@ def rank_name(locale: object, rank: float, *, plural: bool = False) -> str:
         return t(locale, "card.mahjong")
     if 2 <= r <= 10:
         return str(r) + ("s" if plural and language_is_en(locale) else "")
-    key = {11: "rank.jack", 12: "rank.queen", 13: "rank.king", 14: "rank.ace"}.get(r)
-    if key is None:
+    keys = _FACE_KEYS.get(r)
+    if keys is None:
         return t(locale, "card.dragon")
-    return t(locale, key + (".plural" if plural else ""))
+    return t(locale, keys[1] if plural else keys[0])
 
 
 def language_is_en(locale: object) -> bool:
-    from bot.i18n.catalog import language
-
     return language(locale) == "en"
 
 
-def card_label(card: Card) -> str:
-    """A compact, language-free label: ``7♣``, ``10♥``, ``A♠``; specials by symbol name."""
-    if card >= 52:
-        return {MAHJONG: "1", DOG: "Dog", PHOENIX: "Phoenix", DRAGON: "Dragon"}[card]
-    rank = RANK[card]
-    text = {11: "J", 12: "Q", 13: "K", 14: "A"}.get(rank, str(rank))
-    return text + SUIT_SYMBOLS[SUIT[card]]
+def rank_label(locale: object, rank: int) -> str:
+    """A natural rank as printed in a card's corner: ``7``, ``10``; ``J Q K A`` in
+    English, ``V D R A`` in French."""
+    keys = _FACE_KEYS.get(rank)
+    return t(locale, keys[2]) if keys else str(rank)
 
 
-def card_name(locale: object, card: Card) -> str:
-    """A card in words: ``7♣``, or the special card's name in the reader's language."""
+def card_label(locale: object, card: int) -> str:
+    """A card, compact, in the reader's language: ``7♣``, ``10♥``, ``Q♥`` (``D♥`` in
+    French); a special card by its name (Mahjong/Moineau, Dog/Chien, Phoenix/Phénix,
+    Dragon). Every game's cards: the Tichu deck's, and the French (52-card) deck of
+    Chinois and Tysiacha."""
     key = _SPECIAL_KEYS.get(card)
-    return t(locale, key) if key else card_label(card)
+    if key is not None:
+        return t(locale, key)
+    return rank_label(locale, RANK[card]) + SUIT_SYMBOLS[SUIT[card]]
+
+
+def card_labels(locale: object, cards: Iterable[int]) -> str:
+    """Several cards, space-separated: ``D♥ 10♣ Chien``."""
+    return " ".join(card_label(locale, c) for c in cards)
 
 
 def combo_name(locale: object, combo: Combo) -> str:
@@ -58,7 +73,7 @@ def combo_name(locale: object, combo: Combo) -> str:
         card = combo.cards[0]
         if card == PHOENIX:
             return t(locale, "combo.phoenix_single", value=rank_name(locale, combo.rank))
-        return t(locale, "combo.single", card=card_name(locale, card))
+        return t(locale, "combo.single", card=card_label(locale, card))
     top = int(combo.rank)
     if kind is Kind.PAIR:
         return t(locale, "combo.pair", rank=rank_name(locale, top, plural=True))

@@ -8,6 +8,7 @@ translucent fills. Static layers are cached; :func:`encode` (from
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
@@ -81,6 +82,62 @@ def fit(text: str, max_width: float, size: int, weight: Weight = "regular") -> s
     while cut and text_width(cut + "…", size, weight) > max_width:
         cut = cut[:-1]
     return cut.rstrip() + "…"
+
+
+def fit_size(text: str, max_width: float, size: int, weight: Weight = "regular",
+             min_size: int = MIN_TEXT) -> tuple[str, int]:
+    """``text`` and the size to draw it at so that it fits in ``max_width`` pixels: the
+    largest size from ``size`` down to ``min_size`` (never below :data:`MIN_TEXT`) at
+    which it fits whole; at ``min_size``, cut with an ellipsis."""
+    low = max(min(min_size, size), MIN_TEXT)
+    for s in range(max(size, low), low - 1, -1):
+        if text_width(text, s, weight) <= max_width:
+            return text, s
+    return fit(text, max_width, low, weight), low
+
+
+def share(needs: Sequence[float], total: float) -> list[float]:
+    """Widths for items that would like ``needs`` pixels out of ``total``: each its need
+    when all fit; otherwise the smaller needs in full and the larger ones an equal share
+    of what is left (so a long name takes the room a short one leaves)."""
+    out = [0.0] * len(needs)
+    if sum(needs) <= total:
+        return [float(n) for n in needs]
+    left = max(total, 0.0)
+    order = sorted(range(len(needs)), key=lambda i: needs[i])
+    for k, i in enumerate(order):
+        out[i] = min(float(needs[i]), left / (len(needs) - k))
+        left -= out[i]
+    return out
+
+
+def text_box(xy: tuple[float, float], text: str, size: int, weight: Weight = "regular",
+             anchor: str = "la") -> Box:
+    """The box of the ink of ``text`` drawn at ``xy`` with ``anchor`` (as :func:`draw_text`
+    draws it, without its shadow)."""
+    left, top, right, bottom = font(max(size, MIN_TEXT), weight).getbbox(text, anchor=anchor)
+    return (xy[0] + left, xy[1] + top, xy[0] + right, xy[1] + bottom)
+
+
+def draw_fitted(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, max_width: float,
+                size: int, weight: Weight = "regular", fill: Color = TEXT, anchor: str = "la",
+                min_size: int | None = None, shadow: bool = True) -> Box:
+    """:func:`draw_text` of ``text`` made to fit in ``max_width`` pixels (see
+    :func:`fit_size`; ``min_size`` None keeps ``size`` and only cuts). Returns the text's box."""
+    text, size = fit_size(text, max_width, size, weight, size if min_size is None else min_size)
+    draw_text(d, xy, text, size, weight, fill, anchor, shadow)
+    return text_box(xy, text, size, weight, anchor)
+
+
+def signed(n: int) -> str:
+    """``+45``, ``−100`` (with a true minus sign), ``0``."""
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+
+def number(n: float, digits: int = 0) -> str:
+    """A number with a true minus sign (``digits`` decimals)."""
+    text = f"{abs(n):.{digits}f}"
+    return f"−{text}" if n < 0 and text.strip("0.") else text
 
 
 def draw_text(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,

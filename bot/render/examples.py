@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from bot.render.hand import render_exchange, render_hand
+from bot.render.ratings import BoardLine, render_leaderboard
 from bot.render.summary import render_deal_summary, render_game_over
 from bot.render.table import render_table
 from bot.render.trick import SeatInfo, render_score_grid, render_trick_table
@@ -121,11 +122,11 @@ HISTORY6: tuple[DealResult, ...] = (
     DealResult(1, (2, 3, 0, 1, 5), (55, 45), (100, 0),
                (None, None, Call.TICHU, None, None, None), None),
     DealResult(2, (4, 0, 2), (300, 0), (0, -100),
-               (None, None, None, None, None, Call.TICHU), 0),
-    DealResult(3, (1, 3, 5), (0, 300), (0, 0), _NO_CALLS6, 1),
+               (None, None, None, None, None, Call.TICHU), None, 0),
+    DealResult(3, (1, 3, 5), (0, 300), (0, 0), _NO_CALLS6, None, 1),
     DealResult(4, (0, 1, 2, 3, 4), (70, 30), (200, 0),
                (Call.GRAND_TICHU, None, None, None, None, None), None),
-    DealResult(5, (2, 0, 4), (300, 0), (0, 0), _NO_CALLS6, 0),
+    DealResult(5, (2, 0, 4), (300, 0), (0, 0), _NO_CALLS6, None, 0),
 )
 """Six deals of a six-seat game (two triple victories each way) that end 1065 to 435."""
 
@@ -255,6 +256,68 @@ def game_over_view() -> TichuView:
                    out=(0, 2), hand_counts=(0, 5, 0, 3))
 
 
+LONG_NAMES = ("Maximilian Hohenstein", "xX_DragonSlayer_Xx", "Анастасия Петрова",
+              "Jean-Christophe")
+"""Names as Discord users pick them: long, with underscores, in Cyrillic."""
+
+LONG_NAMES6 = (*LONG_NAMES, "Wilhelmina Fairweather", "Σωκράτης")
+
+
+def big_scores_view() -> TichuView:
+    """The mid-trick table of a long game: a four-digit total against a negative one."""
+    return replace(table_view(), scores=(1135, -140), target=2000)
+
+
+def six_big_scores_view() -> TichuView:
+    """The six-seat table while a Dragon trick is given away (two seats out), with a
+    four-digit total against a negative one."""
+    return replace(six_table_views()["gift"], scores=(1065, -435), target=1500)
+
+
+HISTORY6_SECOND: tuple[DealResult, ...] = (
+    DealResult(0, (1, 3, 5), (0, 300), (-200, 0),
+               (Call.GRAND_TICHU, None, None, None, None, None), None, 1),
+    DealResult(1, (3, 0, 2, 1, 4), (40, 60), (0, 100),
+               (None, None, None, Call.TICHU, None, None), None),
+    DealResult(2, (1, 5, 3), (0, 300), (100, -200),
+               (Call.TICHU, None, None, None, None, None), None, 1),
+)
+"""Three six-seat deals won by Bob, Dmitri and Farid, two by triple victory: 560 to −60."""
+
+
+def six_game_over_second_view() -> TichuView:
+    """A finished six-seat game won by the second team, the first ending below zero."""
+    return replace(_base6(HISTORY6_SECOND), phase=Phase.GAME_OVER, turn=None, winner=1,
+                   target=500, out=(1, 5, 3), hand_counts=(2, 0, 4, 0, 1, 0))
+
+
+def long_trick_seats() -> list[SeatInfo]:
+    """A Chinois round with long names, a negative score and the dealer's tag."""
+    return [
+        SeatInfo("Maximilian Hohenstein", bid=2, tricks=1, points=1034, is_dealer=True),
+        SeatInfo("xX_DragonSlayer_Xx", bid=0, tricks=1, points=-21),
+        SeatInfo("Анастасия Петрова", bid=3, tricks=2, points=40, is_turn=True),
+        SeatInfo("Jean-Christophe", bid=1, tricks=0, points=12),
+    ]
+
+
+BOARD_HEADERS = ("#", "Player", "Rating", "Games", "Win %")
+BOARD: tuple[BoardLine, ...] = (
+    BoardLine(1, "mahjong_mike", 34.8, 212, 0.58),
+    BoardLine(2, "Léa", 31.2, 96, 0.56),
+    BoardLine(3, "Дмитрий", 29.7, 143, 0.54),
+    BoardLine(4, "PhoenixRising", 27.9, 61, 0.57),
+    BoardLine(5, "Maximilian von Hohenstein-Eberstein", 26.3, 178, 0.51),
+    BoardLine(6, "grandtichu_gwen", 24.0, 40, 0.55),
+    BoardLine(7, "Γιώργος", 22.6, 88, 0.49),
+    BoardLine(8, "dog.lead", 19.8, 33, 0.48),
+    BoardLine(9, "Sam", 17.1, 25, 0.44),
+    BoardLine(10, "ChloéB", 15.5, 52, 0.42),
+)
+"""A Tichu leaderboard's first page, with names as Discord users have them."""
+BOARD_OWN = BoardLine(23, "night_owl", -1.8, 4, 0.25, mine=True)
+
+
 def trick_seats() -> list[SeatInfo]:
     """Four seats of a Chinois round in progress."""
     return [
@@ -313,6 +376,21 @@ def gallery() -> dict[str, Callable[[], bytes]]:
         "table-six-grand": lambda: render_table(six_table_views()["grand"], NAMES6, locale="fr"),
         "deal-summary-six": lambda: render_deal_summary(six_deal_over_view(), NAMES6),
         "game-over-six": lambda: render_game_over(six_game_over_view(), NAMES6),
+        "table-long-names": lambda: render_table(big_scores_view(), LONG_NAMES),
+        "table-six-long-names": lambda: render_table(six_big_scores_view(), LONG_NAMES6,
+                                                     locale="fr"),
+        "deal-summary-long-names": lambda: render_deal_summary(deal_over_view(), LONG_NAMES),
+        "deal-summary-six-long-names": lambda: render_deal_summary(six_deal_over_view(),
+                                                                   LONG_NAMES6, locale="fr"),
+        "game-over-six-second": lambda: render_game_over(six_game_over_second_view(), NAMES6),
+        "game-over-long-names": lambda: render_game_over(game_over_view(), LONG_NAMES,
+                                                         locale="fr"),
+        "trick-table-long-names": lambda: render_trick_table(
+            long_trick_seats(), TRICK, leader=TRICK_LEADER, trump_suit=TRICK_TRUMP_SUIT,
+            header="Chinois · Round 5 (7 cards)"),
+        "leaderboard": lambda: render_leaderboard(
+            "Tichu leaderboard", BOARD_HEADERS, BOARD, BOARD_OWN,
+            "Page 1/3 · rating = μ − 3σ (openskill)"),
         "score-grid": lambda: render_score_grid(
             GRID_COLUMNS, GRID_ROWS, title="Chinois · Score sheet", highlight_rows=[4],
             highlight_cells=[(4, 3)], total_row=True, footer="Target: 100"),
@@ -323,7 +401,10 @@ def gallery() -> dict[str, Callable[[], bytes]]:
 SNAPSHOTS = ("table", "table-fr", "table-grand", "table-gift", "table-bomb", "table-lead",
              "table-six", "table-six-grand", "hand", "hand-six", "exchange-partial",
              "exchange-six", "deal-summary", "deal-summary-six", "game-over", "game-over-six",
-             "trick-table", "trick-table-3", "score-grid")
+             "trick-table", "trick-table-3", "score-grid", "table-long-names",
+             "table-six-long-names", "deal-summary-long-names", "deal-summary-six-long-names",
+             "game-over-six-second", "game-over-long-names", "trick-table-long-names",
+             "leaderboard")
 """The gallery images kept as snapshot references under ``tests/render/snapshots``."""
 
 

@@ -26,7 +26,7 @@ from bot.render.draw import (
     TEXT,
     canvas,
     draw_text,
-    fit,
+    fit_size,
     glow,
     paste,
     pill,
@@ -240,6 +240,16 @@ def _exchange_slots(me: int, n_seats: int) -> list[tuple[str, int, RGB, str, str
              f"{ARROWS[side]} {side.value}", f"to_{side.value}", cx) for side, cx in _EX_SLOTS]
 
 
+def _name_room(slots: Sequence[tuple[str, int, RGB, str, str, float]], cx: float) -> float:
+    """The width a name centred at ``cx`` may take: up to halfway to the next slot's
+    centre, and clear of the image's edges."""
+    room = 2 * (min(cx, EX_W - cx) - 24)
+    for other in slots:
+        if other[5] != cx:
+            room = min(room, abs(other[5] - cx) - 20)
+    return room
+
+
 def draw_exchange(view: TichuView, left: Card | None, partner: Card | None,
                   right: Card | None, names: Sequence[str],
                   locale: str = "en") -> Image.Image:
@@ -261,7 +271,8 @@ def draw_exchange(view: TichuView, left: Card | None, partner: Card | None,
     for key, seat, color, caption_key, to_key, cx in slots:
         arrow, _, word = caption_key.partition(" ")
         caption = f"{arrow} {label(locale, word)}"
-        name = fit(seat_name(names, seat), 270, 22, "bold")
+        name, name_size = fit_size(seat_name(names, seat), _name_room(slots, cx), 22, "bold",
+                                   18)
         pill(d, cx, 86, caption, 20, (*color, 240), INK, height=34, align="center")
         card = chosen[key]
         x = cx - CARD_W / 2
@@ -277,7 +288,7 @@ def draw_exchange(view: TichuView, left: Card | None, partner: Card | None,
             paste(img, card_sprite(card, CARD_W), (x, top))
             d.rounded_rectangle((x - 3, top - 3, x + CARD_W + 2, top + ch + 2), radius=13,
                                 outline=color, width=4)
-        draw_text(d, (cx, top + ch + 30), name, 22, "bold", team_color(seat % 2), "mm")
+        draw_text(d, (cx, top + ch + 30), name, name_size, "bold", team_color(seat % 2), "mm")
         draw_text(d, (cx, top + ch + 60), label(locale, to_key), 18, "regular", MUTED, "mm")
     done = sum(chosen[slot[0]] is not None for slot in slots)
     total = len(slots)

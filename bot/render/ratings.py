@@ -16,10 +16,12 @@ from bot.render.draw import (
     PANEL_STRONG,
     TEXT,
     canvas,
+    draw_fitted,
     draw_text,
     encode,
-    fit,
+    number,
     panel,
+    text_width,
 )
 
 BOARD_W = 900
@@ -39,8 +41,22 @@ class BoardLine:
     mine: bool = False
 
 
+NAME_X = 120
+"""Where the names start."""
+RATING_X = 560
+"""Where the ratings end (they are right-aligned)."""
+CELL = 24
+"""Text size of a line."""
+
+
 def _rating_text(rating: float | None) -> str:
-    return "—" if rating is None else f"{rating:.1f}"
+    return "—" if rating is None else number(rating, 1)
+
+
+def name_room(lines: Sequence[BoardLine]) -> float:
+    """The width the names may take: up to the widest rating of ``lines``, less a gap."""
+    widest = max((text_width(_rating_text(line.rating), CELL) for line in lines), default=0.0)
+    return RATING_X - widest - 28 - NAME_X
 
 
 def render_leaderboard(title: str, headers: Sequence[str], lines: Sequence[BoardLine],
@@ -51,7 +67,8 @@ def render_leaderboard(title: str, headers: Sequence[str], lines: Sequence[Board
     height = TOP + ROW_H * max(count, 1) + 70
     img, d = canvas((BOARD_W, height))
     draw_text(d, (BOARD_W / 2, 44), title, 34, "bold", GOLD, "mm")
-    cols = (60, 120, 560, 690, 820)
+    cols = (60, NAME_X, RATING_X, 690, 820)
+    room = name_room([*lines, *([own] if own is not None else [])])
     anchors = ("mm", "lm", "rm", "rm", "rm")
     for x, anchor, text in zip(cols, anchors, headers, strict=True):
         draw_text(d, (x, 92), text, 20, "bold", MUTED, anchor, shadow=False)
@@ -61,10 +78,13 @@ def render_leaderboard(title: str, headers: Sequence[str], lines: Sequence[Board
             panel(d, (24, y - ROW_H / 2 + 3, BOARD_W - 24, y + ROW_H / 2 - 3), PANEL_STRONG,
                   radius=12, outline=GOLD)
         color = GOLD if line.rank <= 3 else TEXT
-        cells = (str(line.rank), fit(line.name, 400, 24, "bold"), _rating_text(line.rating),
+        cells = (str(line.rank), "", _rating_text(line.rating),
                  str(line.games), f"{round(100 * line.win_rate)}%")
         for x, anchor, text in zip(cols, anchors, cells, strict=True):
-            draw_text(d, (x, y), text, 24, "bold" if x < 600 else "regular",
+            if x == NAME_X:
+                draw_fitted(d, (x, y), line.name, room, CELL, "bold", TEXT, anchor, min_size=20)
+                continue
+            draw_text(d, (x, y), text, CELL, "bold" if x < 600 else "regular",
                       color if x < 100 else TEXT, anchor)
 
     y = TOP + ROW_H / 2
@@ -101,7 +121,7 @@ def render_rating_chart(title: str, values: Sequence[float], caption: str) -> by
     for v in (lo, (lo + hi) / 2, hi):
         y = pt(0, v)[1]
         d.line((px0, y, px1, y), fill=(255, 255, 255, 50), width=1)
-        draw_text(d, (px0 - 10, y), f"{v:.1f}", 18, "regular", MUTED, "rm", shadow=False)
+        draw_text(d, (px0 - 10, y), number(v, 1), 18, "regular", MUTED, "rm", shadow=False)
     if lo < 0 < hi:
         y = pt(0, 0)[1]
         d.line((px0, y, px1, y), fill=(255, 255, 255, 110), width=2)
@@ -111,5 +131,5 @@ def render_rating_chart(title: str, values: Sequence[float], caption: str) -> by
     for x, y in points[-40:]:
         d.ellipse((x - 4, y - 4, x + 4, y + 4), fill=GREEN, outline=(20, 20, 20), width=1)
     x, y = points[-1]
-    draw_text(d, (x - 6, y - 8), f"{series[-1]:.1f}", 20, "bold", TEXT, "rb")
+    draw_text(d, (x - 6, y - 8), number(series[-1], 1), 20, "bold", TEXT, "rb")
     return encode(img)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 
+from bot.render.draw import number as number
+from bot.render.draw import signed as signed
 from bot.render.labels import label
 from engine.tichu.combos import Combo, Kind
 from engine.tichu.view import TichuView
@@ -71,16 +73,6 @@ def team_name(names: Sequence[str], team: int, n_seats: int = 4) -> str:
     if len(members) <= 2:
         return " & ".join(members)
     return f"{', '.join(members[:-1])} & {members[-1]}"
-
-
-def signed(n: int) -> str:
-    """``+45``, ``−100`` (with a true minus sign), ``0``."""
-    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
-
-
-def number(n: int) -> str:
-    """An integer with a true minus sign."""
-    return f"−{-n}" if n < 0 else str(n)
 
 
 def combo_text(combo: Combo, locale: str) -> str:

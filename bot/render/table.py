@@ -27,8 +27,10 @@ from bot.render.draw import (
     Box,
     Color,
     canvas,
+    draw_fitted,
     draw_text,
     fit,
+    fit_size,
     glow,
     paste,
     pill,
@@ -51,6 +53,10 @@ from engine.tichu.cards import MAHJONG, POINTS
 from engine.tichu.view import Call, Phase, TichuView, TrickPlay
 
 PANEL_W, PANEL_H = 250, 172
+SEAT_NAME_X = 36
+"""Where a seat's name starts in its panel (after the team dot)."""
+SEAT_PAD = 14
+"""Room kept between a panel's text and its right edge."""
 LAST_H = 150
 """Height of the last-trick strip."""
 HEADER_BOTTOM = 76
@@ -173,25 +179,69 @@ def _background(n_seats: int) -> Image.Image:
     return img
 
 
+SCORE_EDGE = 420
+"""How far from its side of the header a team's total may reach (its far edge)."""
+NAME_X = 56
+"""Where a team's name starts, from its side of the header (after the team dot)."""
+HEADER_GAP = 18
+"""Least room between a team's name and its total, and between a total and the middle."""
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderSide:
+    """What the header shows for one team: its name, its total and its last deal's score,
+    each already fitted, with its size; ``name_width`` is the room the name had."""
+
+    name: str
+    name_size: int
+    total: str
+    total_size: int
+    last: str | None
+    name_width: float
+    total_edge: float
+    """x of the total's outer edge (its right edge for team 0, its left edge for team 1)."""
+
+
+def header_sides(view: TichuView, names: Sequence[str], locale: str,
+                 width: int) -> tuple[HeaderSide, HeaderSide]:
+    """Lay out both teams of the header: each total keeps clear of the deal number and
+    target in the middle, and each name gets all the room left between its team dot and
+    its total (a long name first shrinks a little, then is cut)."""
+    middle = max(text_width(label(locale, "deal_n", n=view.deal_number + 1), 20, "bold"),
+                 text_width(label(locale, "target_n", n=view.target), 18))
+    edge = min(float(SCORE_EDGE), width / 2 - middle / 2 - HEADER_GAP)
+    last = view.last_deal
+    sides = []
+    for team in (0, 1):
+        total = number(view.scores[team]) if team < len(view.scores) else "0"
+        total, total_size = fit_size(total, edge - NAME_X - 120, 34, "bold", 24)
+        room = edge - text_width(total, total_size, "bold") - HEADER_GAP - NAME_X
+        name, name_size = fit_size(team_name(names, team, view.n_seats), room, 22, "bold", 18)
+        deal_text = None
+        if last is not None and team < len(last.scores):
+            deal_text = fit(label(locale, "last_deal_score", n=last.number + 1,
+                                  score=signed(last.scores[team])), room, 18, "bold")
+        sides.append(HeaderSide(name, name_size, total, total_size, deal_text, room,
+                                edge if team == 0 else width - edge))
+    return sides[0], sides[1]
+
+
 def _header(d: ImageDraw.ImageDraw, view: TichuView, names: Sequence[str], locale: str,
             width: int) -> None:
     """Team names and totals; under each name, that team's score in the last deal."""
     last = view.last_deal
     name_y = 32 if last is not None else 42
-    for team in (0, 1):
+    for team, side in enumerate(header_sides(view, names, locale, width)):
         color = team_color(team)
-        score = str(view.scores[team]) if team < len(view.scores) else "0"
-        name = fit(team_name(names, team, view.n_seats), 290, 22, "bold")
         left = team == 0
-        name_x = 56 if left else width - 56
+        name_x = NAME_X if left else width - NAME_X
         anchor = "lm" if left else "rm"
-        draw_text(d, (name_x, name_y), name, 22, "bold", TEXT, anchor)
-        draw_text(d, (420 if left else width - 420, 42), score, 34, "bold", color,
+        draw_text(d, (name_x, name_y), side.name, side.name_size, "bold", TEXT, anchor)
+        draw_text(d, (side.total_edge, 42), side.total, side.total_size, "bold", color,
                   "rm" if left else "lm")
-        if last is not None and team < len(last.scores):
+        if last is not None and side.last is not None:
             points = last.scores[team]
-            text = label(locale, "last_deal_score", n=last.number + 1, score=signed(points))
-            draw_text(d, (name_x, 57), fit(text, 230, 18, "bold"), 18, "bold",
+            draw_text(d, (name_x, 57), side.last, 18, "bold",
                       GREEN if points > 0 else RED if points < 0 else MUTED, anchor)
     draw_text(d, (width / 2, 30), label(locale, "deal_n", n=view.deal_number + 1), 20, "bold",
               TEXT, "mm")
@@ -199,10 +249,19 @@ def _header(d: ImageDraw.ImageDraw, view: TichuView, names: Sequence[str], local
               MUTED, "mm")
 
 
-def _medal(d: ImageDraw.ImageDraw, cx: float, cy: float, place: int, locale: str) -> None:
+def medal_radius(locale: str, size: int, n_places: int, least: float) -> float:
+    """The radius of the out-order medals of a table or sheet: ``least``, or more when an
+    ordinal of ``locale`` (1st..``n_places``th) would not sit clear inside it."""
+    widest = max(text_width(ordinal(locale, p), size, "bold") for p in range(1, n_places + 1))
+    return max(least, widest / 2 + 8)
+
+
+def _medal(d: ImageDraw.ImageDraw, cx: float, cy: float, place: int, locale: str,
+           radius: float) -> None:
     color = MEDALS.get(place, MEDAL_OTHER)
-    d.ellipse((cx - 33, cy - 33, cx + 33, cy + 33), fill=(0, 0, 0, 90))
-    d.ellipse((cx - 30, cy - 30, cx + 30, cy + 30), fill=color, outline=(255, 255, 255, 160),
+    r = radius
+    d.ellipse((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), fill=(0, 0, 0, 90))
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=color, outline=(255, 255, 255, 160),
               width=3)
     d.text((cx, cy + 1), ordinal(locale, place), font=font(22, "bold"), fill=INK, anchor="mm")
 
@@ -250,15 +309,18 @@ def _seat(img: Image.Image, d: ImageDraw.ImageDraw, view: TichuView, seat: int,
                                 radius=18 + grow, outline=(*GOLD, alpha), width=3)
     if is_turn:  # the panel itself is part of the cached background
         d.rounded_rectangle(box, radius=16, outline=GOLD, width=4)
-    draw_text(d, (x0 + 36, y0 + 24), fit(seat_name(names, seat), PANEL_W - 50, 24, "bold"), 24,
-              "bold", TEXT, "lm")
+    draw_fitted(d, (x0 + SEAT_NAME_X, y0 + 24), seat_name(names, seat),
+                PANEL_W - SEAT_NAME_X - SEAT_PAD, 24, "bold", TEXT, "lm", min_size=20)
     # cards held, or the place this seat went out in
     count = view.hand_counts[seat] if seat < len(view.hand_counts) else 0
     fan_y = y0 + 44
     if seat in view.out:
         place = view.out.index(seat) + 1
-        _medal(d, x0 + 60, fan_y + 40, place, locale)
-        draw_text(d, (x0 + 104, fan_y + 40), label(locale, "out"), 24, "bold", TEXT, "lm")
+        radius = medal_radius(locale, 22, view.n_seats, 30)
+        _medal(d, x0 + 60, fan_y + 40, place, locale, radius)
+        word_x = x0 + 60 + radius + 14
+        draw_fitted(d, (word_x, fan_y + 40), label(locale, "out"),
+                    x0 + PANEL_W - SEAT_PAD - word_x, 24, "bold", TEXT, "lm", min_size=18)
     else:
         fan = _fan(count)
         paste(img, fan, (x0 + 4, fan_y - 4))

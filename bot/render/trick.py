@@ -26,10 +26,12 @@ from bot.render.draw import (
     TEXT,
     Color,
     canvas,
+    draw_fitted,
     draw_text,
     encode,
     fit,
     glow,
+    number,
     paste,
     pill,
     team_color,
@@ -111,18 +113,16 @@ def _seat_panel(d: ImageDraw.ImageDraw, seat: SeatInfo, center: tuple[int, int],
                         outline=GOLD if seat.is_turn else (*color, 140),
                         width=4 if seat.is_turn else 2)
     x0, y0 = box[0], box[1]
-    name_w: float = SEAT_W - 28
+    name_end = box[2] - 14
     if seat.is_dealer:
         tag = label(locale, "dealer")
-        tw = text_width(tag, 18, "bold") + 18
-        pill(d, box[2] - 10, y0 + 9, tag, 18, (255, 255, 255, 50), TEXT, height=28,
-             align="right")
-        name_w -= tw + 6
+        tag_box = pill(d, box[2] - 10, y0 + 9, tag, 18, (255, 255, 255, 50), TEXT, height=28,
+                       align="right")
+        name_end = tag_box[0] - 8
     if seat.team is not None:
         d.ellipse((x0 + 14, y0 + 16, x0 + 28, y0 + 30), fill=color)
     nx = x0 + (36 if seat.team is not None else 16)
-    draw_text(d, (nx, y0 + 23), fit(seat.name, name_w - (nx - x0 - 16), 24, "bold"), 24, "bold",
-              TEXT, "lm")
+    draw_fitted(d, (nx, y0 + 23), seat.name, name_end - nx, 24, "bold", TEXT, "lm", min_size=20)
     if seat.bid is not None:
         text = label(locale, "bid_tricks", bid=seat.bid, tricks=seat.tricks)
     else:
@@ -134,7 +134,7 @@ def _seat_panel(d: ImageDraw.ImageDraw, seat: SeatInfo, center: tuple[int, int],
     _pips(d, x0 + 16, y0 + 88, seat.bid, seat.tricks)
     chips = []
     if seat.points is not None:
-        chips.append(label(locale, "points_n", n=seat.points))
+        chips.append(label(locale, "points_n", n=number(seat.points)))
     if seat.note:
         chips.append(seat.note)
     x = box[2] - 10
@@ -208,8 +208,8 @@ def draw_trick_table(seats: Sequence[SeatInfo], trick: Sequence[tuple[int, Card]
             pill(d, cx, cy - ch / 2 - 20, label(locale, "takes"), 18, (*GOLD, 245), INK,
                  height=28, align="center")
     if not trick and leader is not None and 0 <= leader < len(seats):
-        draw_text(d, CENTER, label(locale, "leads", name=seats[leader].name), 26, "bold", MUTED,
-                  "mm")
+        draw_fitted(d, CENTER, label(locale, "leads", name=seats[leader].name),
+                    2 * (CENTER[0] - SEAT_W - 40), 26, "bold", MUTED, "mm", min_size=20)
     if footer:
         draw_text(d, (TRICK_W - 32, TRICK_H - 36), fit(footer, 330, 20), 20, "regular", MUTED,
                   "rm")

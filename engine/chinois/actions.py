@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import Card, parse_card
+from engine.cards import Card
 from engine.errors import BadActionError
-from engine.trick import whole_number
+from engine.trick import natural_card, whole_number
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +41,7 @@ def action_from_json(data: Any) -> Action:
     if do == "play":
         if "card" not in data:
             raise BadActionError("a play needs 'card'")
-        return Play(seat, parse_card(data["card"]))
+        return Play(seat, natural_card(data["card"]))
     raise BadActionError(f"unknown action {do!r}")
 
 

@@ -124,8 +124,9 @@ def action_from_json(data: Any) -> Action:
         return Exchange(seat, pairs)
     if do == "play":
         cards = data.get("cards")
-        if not isinstance(cards, list) or not cards:
-            raise BadActionError("a play needs 'cards': a non-empty list")
+        if not isinstance(cards, list):
+            raise BadActionError("a play needs 'cards': a list of cards")
+        # An empty list is read: playing no card is the game's to refuse (no combination).
         wish = data.get("wish")
         phoenix = data.get("phoenix")
         to = data.get("to")

@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import Card, parse_card
+from engine.cards import Card
 from engine.errors import BadActionError
-from engine.trick import whole_number
+from engine.trick import natural_card, whole_number
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +90,7 @@ def action_from_json(data: Any) -> Action:
         give = data.get("give")
         if not isinstance(give, Mapping):
             raise BadActionError("a give needs 'give': an object from opponent seat to card")
-        return Give(seat, tuple((whole_number(k, "give target"), parse_card(v))
+        return Give(seat, tuple((whole_number(k, "give target"), natural_card(v))
                                 for k, v in give.items()))
     if do == "play":
         if "card" not in data:
@@ -98,7 +98,7 @@ def action_from_json(data: Any) -> Action:
         marriage = data.get("marriage", False)
         if not isinstance(marriage, bool):
             raise BadActionError(f"'marriage' must be true or false, not {marriage!r}")
-        return Play(seat, parse_card(data["card"]), marriage)
+        return Play(seat, natural_card(data["card"]), marriage)
     raise BadActionError(f"unknown action {do!r}")
 
 

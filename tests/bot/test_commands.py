@@ -21,6 +21,7 @@ async def test_commands_are_localised(world: World, tmp_path: Path) -> None:
         assert set(subcommands) >= {"new", "leaderboard", "rules", "table", "abandon", "stats"}
         assert subcommands["new"]["name_localizations"]["fr"] == "nouvelle"
         assert subcommands["rules"]["name_localizations"]["fr"] == "règles"
+        assert subcommands["settings"]["name_localizations"]["fr"] == "réglages"
         assert subcommands["new"]["description_localizations"]["fr"].startswith("Ouvrir")
         # Every game's commands have real descriptions in both languages.
         for game in ("tichu", "chinois", "tysiacha"):

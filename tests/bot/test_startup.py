@@ -7,6 +7,7 @@ The database is opened (and migrated) before the login to Discord, so a wrong
 
 from __future__ import annotations
 
+import signal
 import socket
 from pathlib import Path
 
@@ -112,12 +113,19 @@ async def test_postgresql_that_refuses_the_login(emulator: DiscordEmulator, tmp_
     assert "hunter2secret" not in output
 
 
-async def test_a_good_start_stops_cleanly_on_sigint(emulator: DiscordEmulator,
-                                                    tmp_path: Path) -> None:
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+async def test_a_good_start_stops_cleanly_on_a_signal(emulator: DiscordEmulator,
+                                                      tmp_path: Path,
+                                                      signum: signal.Signals) -> None:
+    """Ctrl-C and ``docker stop`` (SIGINT, the image's STOPSIGNAL; SIGTERM elsewhere)
+    close the bot at once, whatever it is doing (it once hung on a swallowed
+    cancellation, now and then, until a second signal)."""
     env = bot_environment(emulator, str(tmp_path / "bot.sqlite3"))
     process = await BotProcess("bot", env, tmp_path).start()
     await process.wait_line("restored 0 active tables", timeout=60)
     await emulator.wait_until_ready()
-    assert await process.stop() == 0
+    process.proc.send_signal(signum)
+    assert await process.exited(timeout=20) == 0
+    await process.wait_line(f"stopping ({signum.name})")
     assert not any("Traceback" in line or " ERROR " in line for line in process.lines), \
         process.log()

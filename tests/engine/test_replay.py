@@ -137,3 +137,42 @@ def test_illegal_action_is_not_a_format_error() -> None:
     assert code == 0 and state["ok"] is False
     assert state["error"]["index"] == 0 and state["error"]["deal"] == 0
     assert state["phase"] == "grand"
+
+
+def test_a_play_of_no_card_is_a_rejection_not_a_format_error() -> None:
+    data = json.loads((FIXTURES / "partial_deal_trace.json").read_text())
+    before = run_replay(data)
+    actions = data["deals"][0]["actions"]
+    actions.append({"seat": before["turn"], "do": "play", "cards": []})
+    code, out, err = replay_cli(data)
+    state = json.loads(out)
+    assert code == 0, err
+    assert state["ok"] is False and state["error"]["code"] == "not_a_combination"
+    assert state["error"]["index"] == len(actions) - 1 and state["error"]["deal"] == 0
+    assert {k: v for k, v in state.items() if k not in ("ok", "error", "trace")} == \
+        {k: v for k, v in before.items() if k not in ("ok", "error", "trace")}
+
+
+H0 = json.loads((FIXTURES / "complete_deal.json").read_text())["deals"][0]["hands"][0]
+
+
+@pytest.mark.parametrize(
+    ("give", "refusal"),
+    [
+        ({"1": H0[0], "2": H0[1]}, "bad_exchange"),  # two cards
+        ({"1": H0[0], "2": H0[1], "3": H0[2], "0": H0[3]}, "bad_exchange"),  # one to itself
+        ({"1": H0[0], "2": H0[0], "3": H0[2]}, "duplicate_card"),
+        ({"1": H0[0], "2": H0[1], "3": "2s" if "2s" not in H0 else "3s"}, "card_not_in_hand"),
+    ],
+)
+def test_a_four_player_exchange_breaking_a_rule_is_a_rejection(give: dict[str, str],
+                                                               refusal: str) -> None:
+    data = minimal()
+    data["deals"][0]["actions"] = [
+        *({"seat": s, "do": "decline_grand"} for s in range(4)),
+        {"seat": 0, "do": "exchange", "give": give},
+    ]
+    code, out, _ = replay_cli(data)
+    state = json.loads(out)
+    assert code == 0 and state["ok"] is False and state["phase"] == "exchange"
+    assert state["error"]["index"] == 4 and state["error"]["code"] == refusal

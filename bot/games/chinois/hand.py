@@ -13,7 +13,7 @@ from bot.games.base import HandMessage
 from bot.games.shared import names_of
 from bot.games.ui import GameButton, GameSelect, view_of
 from bot.i18n import t
-from bot.i18n.names import card_name
+from bot.i18n.names import card_label
 from bot.render.french import render_french_hand
 from bot.tables import Table, ids
 from bot.workers import offload
@@ -34,7 +34,7 @@ def trump_text(view: ChinoisView, locale: str) -> str:
     """``Q♥`` or "no trump", in words for the messages."""
     if view.trump_card is None:
         return t(locale, "chinois.no_trump")
-    return card_name(locale, view.trump_card)
+    return card_label(locale, view.trump_card)
 
 
 def round_text(view: ChinoisView, locale: str) -> str:
@@ -58,7 +58,7 @@ def bid_option(locale: str, bid: int) -> discord.SelectOption:
 
 
 def card_option(locale: str, card: Card, number: int) -> discord.SelectOption:
-    return discord.SelectOption(label=f"#{number} {card_name(locale, card)}"[:100],
+    return discord.SelectOption(label=f"#{number} {card_label(locale, card)}"[:100],
                                 value=str(int(card)))
 
 

@@ -91,7 +91,7 @@ def _trump_cell(game: object, result: RoundResult, locale: str) -> str:
     for deal, _ in getattr(game, "deal_log", []):
         if deal.round == result.round:
             card = deal.trump_card
-    return card_label(card) if card is not None else t(locale, "chinois.grid.no_trump")
+    return card_label(locale, card) if card is not None else t(locale, "chinois.grid.no_trump")
 
 
 def _signed(n: int) -> str:

@@ -20,7 +20,7 @@ from bot.games.base import HandMessage
 from bot.games.shared import names_of
 from bot.games.ui import GameButton, GameSelect, view_of
 from bot.i18n import t
-from bot.i18n.names import card_label, card_name, combo_name, rank_name
+from bot.i18n.names import card_label, card_labels, combo_name, rank_name
 from bot.render import render_exchange, render_hand, sorted_hand
 from bot.tables import Table, ids
 from bot.workers import offload
@@ -87,7 +87,7 @@ def menu_pages(plays: list[Combo], kind: str | None) -> tuple[list[str], str | N
 def play_option(locale: str, combo: Combo, index: dict[Card, int]) -> discord.SelectOption:
     cards = sorted(combo.cards, key=lambda c: index.get(c, 99))
     marks = " ".join(f"#{index[c]}" for c in cards if c in index)
-    labels = " ".join(card_label(c) for c in cards)
+    labels = card_labels(locale, cards)
     return discord.SelectOption(label=combo_name(locale, combo)[:100],
                                 value=ids.encode_cards(combo.cards),
                                 description=f"{marks} · {labels}"[:100])
@@ -301,7 +301,7 @@ def _play_items(table: Table, view: TichuView, locale: str, draft: dict[str, Any
     if kinds and on_turn:
         cards = sorted_hand(view.hand)
         options = [
-            discord.SelectOption(label=f"#{i + 1} {card_name(locale, c)}"[:100],
+            discord.SelectOption(label=f"#{i + 1} {card_label(locale, c)}"[:100],
                                  value=str(int(c)))
             for i, c in enumerate(cards)
         ]
@@ -321,7 +321,7 @@ def _exchange_items(table: Table, view: TichuView, chosen: tuple[Card | None, ..
                                              strict=True)):
         taken = {c for i, c in enumerate(chosen) if c is not None and i != slot}
         options = [
-            discord.SelectOption(label=f"#{index[c]} {card_name(locale, c)}"[:100],
+            discord.SelectOption(label=f"#{index[c]} {card_label(locale, c)}"[:100],
                                  value=str(int(c)), default=chosen[slot] == c)
             for c in cards if c not in taken
         ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.games.base import PublicMessage
-from bot.games.shared import log_line, names_of, public_buttons
+from bot.games.shared import log_line, names_of, public_buttons, team_scores
 from bot.games.ui import view_of
 from bot.i18n import t
 from bot.render import filename, render_deal_summary, render_game_over, render_table
@@ -57,14 +57,14 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
         team = [names[s] for s in range(table.n_seats) if s % 2 == entry.values.get("team")]
         winners = " & ".join([", ".join(team[:-1]), team[-1]] if len(team) > 2 else team)
         text = t(locale, "table.game_over", names=winners,
-                 scores=" – ".join(str(s) for s in view.scores))
+                 scores=team_scores(locale, view.scores, first=entry.values.get("team")))
         return PublicMessage(text, image, None, filename("game-over"))
     if entry.key == "log.deal_over":
         number = int(entry.values.get("number", 0))
         image = await offload(render_deal_summary, at_deal(view, number), names, locale=locale)
         text = t(locale, "table.deal_over", number=number + 1,
-                 deal=" – ".join(str(s) for s in entry.values.get("scores", ())),
-                 scores=" – ".join(str(s) for s in at_deal(view, number).scores))
+                 deal=team_scores(locale, entry.values.get("scores", ())),
+                 scores=team_scores(locale, at_deal(view, number).scores))
         return PublicMessage(text, image, None, filename("deal"))
     return None
 

@@ -15,7 +15,7 @@ from bot.games.shared import names_of
 from bot.games.tysiacha.images import hand_key
 from bot.games.ui import GameButton, GameSelect, view_of
 from bot.i18n import t
-from bot.i18n.names import SUIT_SYMBOLS, card_name
+from bot.i18n.names import SUIT_SYMBOLS, card_label
 from bot.render.french import ordered, render_french_hand
 from bot.tables import Table, ids
 from bot.workers import offload
@@ -57,7 +57,7 @@ def index_of(view: TysiachaView) -> dict[Card, int]:
 
 def card_option(locale: str, c: Card, index: dict[Card, int], *, value: str | None = None,
                 label: str | None = None, default: bool = False) -> discord.SelectOption:
-    text = label or f"#{index[c]} {card_name(locale, c)}"
+    text = label or f"#{index[c]} {card_label(locale, c)}"
     return discord.SelectOption(label=text[:100], value=value or str(int(c)), default=default)
 
 
@@ -104,7 +104,7 @@ async def hand_message(table: Table, seat: int, locale: str, *,
     else:
         lines.append(t(locale, "hand.no_decision"))
     if view.received is not None:
-        lines.append(t(locale, "tysiacha.hand.received", card=card_name(locale, view.received)))
+        lines.append(t(locale, "tysiacha.hand.received", card=card_label(locale, view.received)))
     marriages = marriages_in(view.hand)
     if marriages and phase in (Phase.BIDDING, Phase.PRIKUP, Phase.PLAY):
         lines.append(t(locale, "tysiacha.hand.marriages_held",
@@ -216,7 +216,7 @@ def _play_items(table: Table, view: TysiachaView, locale: str,
             options.append(card_option(
                 locale, c, index, value=f"m{int(c)}",
                 label=t(locale, "tysiacha.option.marriage", card=f"#{index[c]} "
-                        f"{card_name(locale, c)}", suit=SUIT_SYMBOLS[suit],
+                        f"{card_label(locale, c)}", suit=SUIT_SYMBOLS[suit],
                         points=MARRIAGE_VALUES[suit])))
     return [GameSelect(ids.select(table.id, "play", seq=table.moves[view.seat]), options=options[:MAX_OPTIONS],
                        placeholder=t(locale, "tysiacha.select.play")[:150], row=0)]

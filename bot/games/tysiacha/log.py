@@ -46,7 +46,7 @@ def describe(applied: Applied) -> list[LogEntry]:
     result = applied.deal_result
     if result is not None and result.kind is not DealKind.REDEAL:
         out.append(LogEntry("tysiacha.log.deal_over",
-                            {"number": result.number, "scores": result.scores},
+                            {"number": result.number, "seat_scores": result.scores},
                             announce=applied.winner is None))
     if applied.winner is not None:
         out.append(LogEntry("tysiacha.log.game_over", {"seat": applied.winner}, announce=True))

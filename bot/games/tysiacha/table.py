@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.base import PublicMessage
-from bot.games.shared import log_line, names_of, public_buttons
+from bot.games.shared import log_line, names_of, public_buttons, seat_scores
 from bot.games.tysiacha.images import render_prikup
 from bot.games.ui import view_of
 from bot.i18n import t
-from bot.i18n.names import SUIT_SYMBOLS, card_label
+from bot.i18n.names import SUIT_SYMBOLS, card_labels
 from bot.render import filename
 from bot.render.draw import text_width
 from bot.render.trick import SeatInfo, render_score_grid, render_trick_table
@@ -124,7 +124,7 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
         title = t(locale, "tysiacha.prikup.title", number=number + 1, name=name, bid=bid)
         image = await offload(render_prikup, tuple(int(c) for c in prikup), title)
         text = t(locale, "tysiacha.prikup.text", name=name, bid=bid,
-                 cards=" ".join(card_label(c) for c in prikup))
+                 cards=card_labels(locale, prikup))
         return PublicMessage(text, image, None, filename("prikup"))
     if entry.key == "tysiacha.log.deal_over":
         number = int(entry.values.get("number", 0))
@@ -137,7 +137,7 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
                               footer=t(locale, "tysiacha.sheet.legend"))
         totals = totals_after(history, game.n_seats)
         text = t(locale, "tysiacha.table.deal_over", number=number + 1,
-                 scores=" – ".join(f"{names[s]} {totals[s]}" for s in range(game.n_seats)))
+                 scores=seat_scores(names, totals))
         return PublicMessage(text[:2000], image, None, filename("sheet"))
     if entry.key == "tysiacha.log.game_over":
         history = tuple(game.history)
@@ -151,7 +151,7 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
                               footer=t(locale, "tysiacha.sheet.legend"))
         text = t(locale, "tysiacha.table.game_over",
                  name=names[winner] if winner is not None else "—",
-                 scores=" – ".join(f"{names[s]} {game.scores[s]}" for s in range(game.n_seats)))
+                 scores=seat_scores(names, game.scores))
         return PublicMessage(text[:2000], image, None, filename("final"))
     return None
 

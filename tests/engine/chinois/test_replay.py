@@ -170,6 +170,9 @@ def _with(**deal: Any) -> dict[str, Any]:
         (_with(actions=[{"seat": 0, "do": "bid", "bid": "x"}]), None, "whole number"),
         (_with(actions=[{"seat": 0, "do": "play", "card": "QQ"}]), None, "QQ"),
         (_with(actions=[{"seat": 0, "do": "play"}]), None, "card"),
+        # Tichu's special cards are unknown tokens here, whatever the other games register.
+        (_with(actions=[{"seat": 0, "do": "bid", "bid": 0}, {"seat": 0, "do": "play",
+                                                             "card": "DOG"}]), None, "DOG"),
         (_with(actions="bid"), None, "actions"),
         ({"game": "chinois", "deals": [_round_1()["deals"][0], ROUND_2]}, None, "not over"),
         ({"game": "chinois", "deals": [ROUND_2, {**_round_1()["deals"][0], "round": 1}]}, None,
@@ -209,3 +212,29 @@ def test_fresh_round_output() -> None:
         "scores": [0] * 4, "winner": None,
     }
     assert cards_in_round(1) == 1
+
+
+@pytest.mark.parametrize(
+    ("actions", "code"),
+    [
+        ([{"seat": 0, "do": "bid", "bid": 2}], "bid_out_of_range"),
+        ([{"seat": 0, "do": "bid", "bid": -1}], "bid_out_of_range"),
+        ([{"seat": 0, "do": "bid", "bid": 0}, {"seat": 1, "do": "bid", "bid": 0},
+          {"seat": 2, "do": "bid", "bid": 0}, {"seat": 3, "do": "bid", "bid": 1}],
+         "forbidden_bid"),
+        ([{"seat": 0, "do": "bid", "bid": 0}, {"seat": 1, "do": "bid", "bid": 0},
+          {"seat": 2, "do": "bid", "bid": 0}, {"seat": 3, "do": "bid", "bid": 0},
+          {"seat": 0, "do": "play", "card": "Kh"}], "card_not_in_hand"),
+        ([{"seat": 0, "do": "bid", "bid": 0}, {"seat": 1, "do": "bid", "bid": 0},
+          {"seat": 2, "do": "bid", "bid": 0}, {"seat": 3, "do": "bid", "bid": 0},
+          {"seat": 0, "do": "play", "card": "2d"}], "card_not_in_hand"),
+        ([{"seat": 0, "do": "play", "card": "Ah"}], "wrong_phase"),
+    ],
+)
+def test_an_action_breaking_a_rule_is_a_rejection_naming_it(actions: list[dict[str, Any]],
+                                                           code: str) -> None:
+    status, text, err = replay_cli(_with(actions=actions))
+    assert status == 0, err
+    state = json.loads(text)
+    assert state["ok"] is False and state["error"]["code"] == code
+    assert state["error"]["index"] == len(actions) - 1 and state["error"]["deal"] == 0

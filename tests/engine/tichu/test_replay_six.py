@@ -1,5 +1,6 @@
 """The six-player replay contract: golden files, the CLI, the trace, the dealer
-defaults and the refusals of malformed files."""
+defaults, the refusals of malformed files (exit 2) and the rejections of actions
+that break a rule (exit 0, ``ok: false``, the error naming the action)."""
 
 from __future__ import annotations
 
@@ -142,14 +143,14 @@ SEAT0 = HANDS[0]
         (six_file(deals=[{"dealer": 6, "hands": HANDS}]), "dealer"),
         (six_file(deals=[{"dealer": "5", "hands": HANDS}]), "dealer"),
         (six_file(deals=[{"hands": [HANDS[0], HANDS[2], HANDS[1], *HANDS[3:]]}]), "cards"),
-        (with_action({"seat": 0, "do": "exchange", "give": {"1": SEAT0[0], "2": SEAT0[1]}}),
-         "not a partner"),
-        (with_action({"seat": 0, "do": "exchange", "give": {"2": SEAT0[0]}}), "each partner"),
-        (with_action({"seat": 0, "do": "exchange",
-                      "give": {"2": SEAT0[0], "4": SEAT0[1], "3": SEAT0[2]}}), "not a partner"),
-        (with_action({"seat": 0, "do": "play", "cards": ["DOG"], "to": 3}), "partner"),
-        (with_action({"seat": 0, "do": "play", "cards": ["2c"], "to": 2}), "Dog"),
         (with_action({"seat": 0, "do": "play", "cards": ["DOG"], "to": "x"}), "to"),
+        # Unknown card tokens stay format errors in the actions the six-player game adds.
+        (with_action({"seat": 0, "do": "exchange", "give": {"2": "ZZ", "4": SEAT0[1]}}), "ZZ"),
+        (with_action({"seat": 0, "do": "exchange", "give": ["2", SEAT0[0]]}), "give"),
+        (with_action({"seat": 0, "do": "exchange", "give": {"x": SEAT0[0], "4": SEAT0[1]}}),
+         "exchange target"),
+        (with_action({"seat": 4, "do": "play", "cards": ["D0G"], "to": 2}), "D0G"),
+        (six_file(game="tichu6"), "unknown game"),
     ],
 )
 def test_malformed_six_player_files_exit_2_with_one_line(data: Any, needle: str) -> None:
@@ -172,3 +173,85 @@ def test_a_dog_naming_no_partner_while_two_hold_cards_is_a_refused_action() -> N
     state = json.loads(text)
     assert code == 0 and state["ok"] is False
     assert state["error"]["index"] == dog and state["error"]["code"] == "bad_dog_target"
+
+
+def at(index: int, action: dict[str, Any], name: str = "five_out", deal: int = 0) -> dict[str, Any]:
+    """The golden file ``name`` cut at action ``index`` of ``deal``, where ``action`` replaces it."""
+    data = load(name)
+    data["deals"] = data["deals"][:deal + 1]
+    data["deals"][deal]["actions"] = [*data["deals"][deal]["actions"][:index], action]
+    return data
+
+
+def rejected(data: dict[str, Any], index: int, code: str, deal: int = 0) -> dict[str, Any]:
+    """Replay on the CLI: read (exit 0) and stopped at action ``index`` of ``deal``,
+    refused with ``code``; the state is the one just before that action."""
+    status, text, err = replay_cli(data)
+    assert status == 0, err
+    state: dict[str, Any] = json.loads(text)
+    assert state["ok"] is False
+    assert set(state["error"]) >= {"index", "deal", "message"}
+    assert state["error"]["index"] == index and state["error"]["deal"] == deal
+    assert state["error"]["code"] == code and state["error"]["message"]
+    before = copy.deepcopy(data)
+    del before["deals"][deal]["actions"][index]
+    assert {k: v for k, v in state.items() if k not in ("ok", "error")} == \
+        {k: v for k, v in run_replay(before).items() if k not in ("ok", "error")}
+    return state
+
+
+EXCHANGE = 6
+"""five_out: the first exchange (seat 0, partners 2 and 4), in phase exchange."""
+DOG = 12
+"""five_out: seat 4 leads the Dog (partners 0 and 2 hold cards; opponents 1, 3, 5)."""
+
+
+@pytest.mark.parametrize(
+    "give",
+    [
+        {"1": SEAT0[0], "2": SEAT0[1]},  # to an opponent
+        {"2": SEAT0[0], "4": SEAT0[1], "3": SEAT0[2]},  # three cards
+        {"2": SEAT0[0], "4": SEAT0[1], "0": SEAT0[2]},  # three cards, one to itself
+        {"2": SEAT0[0]},  # one card
+        {"2": SEAT0[0], "02": SEAT0[1]},  # one partner named twice
+        {"2": SEAT0[0], "9": SEAT0[1]},  # no such seat
+    ],
+)
+def test_six_player_exchange_breaking_a_rule_is_a_rejection(give: dict[str, str]) -> None:
+    state = rejected(at(EXCHANGE, {"seat": 0, "do": "exchange", "give": give}), EXCHANGE,
+                     "bad_exchange")
+    assert state["phase"] == "exchange" and "each partner (2 and 4)" in state["error"]["message"]
+
+
+def test_six_player_exchange_to_an_opponent_in_a_later_deal_names_that_deal() -> None:
+    data = load("whole_game")
+    actions = data["deals"][2]["actions"]
+    index = next(i for i, a in enumerate(actions) if a["do"] == "exchange")
+    seat = actions[index]["seat"]
+    cards = list(actions[index]["give"].values())
+    opponent = (seat + 1) % 6
+    bad = at(index, {"seat": seat, "do": "exchange",
+                     "give": {str(opponent): cards[0], str((seat + 2) % 6): cards[1]}},
+             name="whole_game", deal=2)
+    rejected(bad, index, "bad_exchange", deal=2)
+
+
+@pytest.mark.parametrize("to", [1, 3, 5, 4, 9])
+def test_six_player_dog_passed_to_an_opponent_is_a_rejection(to: int) -> None:
+    state = rejected(at(DOG, {"seat": 4, "do": "play", "cards": ["DOG"], "to": to}), DOG,
+                     "bad_dog_target")
+    assert state["phase"] == "play" and state["turn"] == 4 and "DOG" in state["hands"][4]
+
+
+def test_six_player_to_on_a_play_without_the_dog_is_a_rejection() -> None:
+    hand = run_replay(at(DOG, {"seat": 4, "do": "pass"}))["hands"][4]
+    card = next(c for c in hand if c != "DOG")
+    state = rejected(at(DOG, {"seat": 4, "do": "play", "cards": [card], "to": 2}), DOG,
+                     "bad_dog_target")
+    assert "Dog" in state["error"]["message"]
+
+
+def test_six_player_exchange_of_a_card_not_held_is_a_rejection() -> None:
+    other = HANDS[1][0]
+    rejected(at(EXCHANGE, {"seat": 0, "do": "exchange", "give": {"2": other, "4": SEAT0[1]}}),
+             EXCHANGE, "card_not_in_hand")

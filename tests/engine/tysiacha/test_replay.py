@@ -176,6 +176,10 @@ FOUR = {"game": "tysiacha", "players": 4, "deals": [{
         (_with(actions=[{"seat": 0, "do": "play", "card": "9s", "marriage": "yes"}]), None,
          "marriage"),
         (_with(actions=[{"seat": 0, "do": "play"}]), None, "card"),
+        # Tichu's special cards are unknown tokens here, whatever the other games register.
+        (_with(actions=[{"seat": 0, "do": "play", "card": "PHOENIX"}]), None, "PHOENIX"),
+        (_with(actions=[{"seat": 0, "do": "give", "give": {"1": "DRAGON", "2": "9s"}}]), None,
+         "DRAGON"),
         ({"game": "tysiacha", "deals": [_deal(), _deal()]}, None, "not over"),
         ({**FOUR, "deals": [{**FOUR["deals"][0], "dealer": 0}]}, None, "dealer sits out"),
         ({**FOUR, "players": 3}, None, "3 hands"),
@@ -214,3 +218,38 @@ def test_game_over_then_another_deal() -> None:
     out = run_replay(data)
     assert out["ok"] is False and out["error"]["code"] == "game_over"
     assert out["error"]["deal"] == len(data["deals"]) - 1 and out["phase"] == "game_over"
+
+
+BIDDING = [{"seat": 0, "do": "bid", "bid": 100}, {"seat": 1, "do": "pass"},
+           {"seat": 2, "do": "pass"}]
+"""Seat 0 wins the bidding and holds the prikup (9c 9d 9h); its opponents are seats 1 and 2."""
+GIVE = {"seat": 0, "do": "give", "give": {"1": "9c", "2": "9d"}}
+
+
+@pytest.mark.parametrize(
+    ("action", "code"),
+    [
+        ({"seat": 0, "do": "give", "give": {"1": "9c", "2": "9d", "0": "9h"}}, "bad_gift"),
+        ({"seat": 0, "do": "give", "give": {"0": "9c", "1": "9d"}}, "bad_gift"),
+        ({"seat": 0, "do": "give", "give": {"1": "9c"}}, "bad_gift"),
+        ({"seat": 0, "do": "give", "give": {"1": "9c", "2": "9c"}}, "duplicate_card"),
+        ({"seat": 0, "do": "give", "give": {"1": "Kd", "2": "9c"}}, "card_not_in_hand"),
+        ({"seat": 1, "do": "give", "give": {"0": "Jh", "2": "Js"}}, "not_your_turn"),
+        ({"seat": 0, "do": "raise", "bid": 103}, "bad_bid_step"),
+    ],
+)
+def test_a_give_or_raise_breaking_a_rule_is_a_rejection(action: dict[str, Any], code: str) -> None:
+    status, text, err = replay_cli(_with(actions=[*BIDDING, action]))
+    assert status == 0, err
+    state = json.loads(text)
+    assert state["ok"] is False and state["phase"] == "prikup"
+    assert state["error"]["index"] == 3 and state["error"]["deal"] == 0
+    assert state["error"]["code"] == code
+
+
+def test_playing_a_known_card_not_in_the_deck_is_a_rejection() -> None:
+    status, text, _ = replay_cli(_with(actions=[*BIDDING, GIVE,
+                                                {"seat": 0, "do": "play", "card": "2h"}]))
+    state = json.loads(text)
+    assert status == 0 and state["ok"] is False and state["phase"] == "play"
+    assert state["error"]["index"] == 4 and state["error"]["code"] == "card_not_in_hand"

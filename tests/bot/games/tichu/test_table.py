@@ -1,5 +1,6 @@
 """The Tichu table's public messages: the deal summary says the deal's score and the
-totals after it."""
+totals after it, each after its team's name and with a true minus; the game over
+names the winners' score first."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import asyncio
 from pathlib import Path
 
 from bot.games.registry import all_specs
+from bot.games.shared import seat_scores, signed, team_scores
 from bot.games.tichu.table import announcement
 from bot.i18n import t
 from bot.store import SQLiteRepository
@@ -37,10 +39,25 @@ async def test_the_deal_summary_gives_the_deal_and_the_totals(tmp_path: Path) ->
                 message = await announcement(table, entry, locale)
                 assert message is not None
                 totals = [a + b for a, b in zip(first.scores, second.scores, strict=True)]
+                a, b = (t(locale, f"team.{team}") for team in (0, 1))
                 assert message.content == t(
                     locale, "table.deal_over", number=2,
-                    deal=" – ".join(str(s) for s in second.scores),
-                    scores=" – ".join(str(s) for s in totals))
+                    deal=f"{a} {signed(second.scores[0])} · {b} {signed(second.scores[1])}",
+                    scores=f"{a} {signed(totals[0])} · {b} {signed(totals[1])}")
+            # Whichever team wins, its score comes first.
+            scores = table.game.view(None).scores
+            over = await announcement(table, LogEntry("log.game_over", {"team": 1}), "en")
+            assert over is not None
+            assert f"{signed(scores[1])} · Team A {signed(scores[0])}" in over.content
     finally:
         await service.close()
         await repo.close()
+
+
+def test_scores_read_without_a_dash_that_looks_like_a_minus() -> None:
+    assert signed(-20) == "−20" and signed(0) == "0" and signed(120) == "120"
+    assert team_scores("en", (120, -20)) == "Team A 120 · Team B −20"
+    assert team_scores("fr", (120, -20), first=1) == "Équipe B −20 · Équipe A 120"
+    assert team_scores("en", (-35, 1040), first=1) == "Team B 1040 · Team A −35"
+    assert seat_scores(["Alice", "Bob", "Chloé"], (120, -60, 40)) \
+        == "Alice 120 · Bob −60 · Chloé 40"
