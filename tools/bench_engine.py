@@ -1,5 +1,5 @@
-"""Engine speed: the table of issue 16 (legal plays and a random deal, against the
-figures quoted for frohlfing/tichu), a six-player deal, a random Chinois game and
+"""Engine speed: legal plays of single Tichu hands and a random four-player deal, a
+six-player deal, a random Chinois game and
 13-card deal and a Tysiacha deal played out, and a whole game replayed (deals and
 replays timed in process CPU time).
 
@@ -42,17 +42,6 @@ REPEATS = 3
 Deals (milliseconds) are timed in process CPU time, which a busy machine does not
 inflate by switching the process out; single hands (microseconds) by the wall
 clock, whose fastest of three runs is rarely switched out."""
-
-FROHLFING = {
-    # frohlfing/tichu, measured side by side with ours in one process on this
-    # machine (issue 16): the low and high end of the runs. Not a dependency, so
-    # its figures are quoted, not re-measured.
-    "lead_median": (73.0, 75.0),
-    "lead_p90": (276.0, 295.0),
-    "pair_median": (91.0, 94.0),
-    "deal_median": (3.7, 3.8),
-}
-
 
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
@@ -119,31 +108,25 @@ def random_deal_times(n_seats: int = 4, deals: int = 300) -> tuple[list[float], 
     return times, statistics.mean(actions)
 
 
-def _row(label: str, theirs: tuple[float, float], ours: float, unit: str) -> str:
-    low, high = theirs
-    ratio = low / ours
-    verdict = f"{ratio:4.1f}x faster" if ratio >= 1 else f"{1 / ratio:4.1f}x slower"
-    return (f"| {label:52s} | {low:g}-{high:g} {unit:2s} | {ours:7.2f} {unit:2s} | {verdict} |")
+def _row(label: str, values: list[float], unit: str) -> str:
+    return (f"| {label:52s} | {statistics.median(values):8.2f} {unit} | "
+            f"{_percentile(values, 0.9):8.2f} {unit} |")
 
 
 def bench_table() -> None:
-    """The table of issue 16: frohlfing/tichu (quoted) against ours (measured)."""
+    """Legal plays of single hands (wall clock, microseconds) and random four-player
+    deals played out (process CPU time, milliseconds): median and p90."""
     legal = legal_play_times()
     lead, lead_plays = legal["lead"]
     pair, pair_plays = legal["pair"]
     deals, deal_actions = random_deal_times(4)
-    print("| measure | frohlfing/tichu | ours | ratio (their low end / ours) |")
-    print("| --- | --- | --- | --- |")
-    print(_row("legal plays of a random 14-card hand, lead, median", FROHLFING["lead_median"],
-               statistics.median(lead), "us"))
-    print(_row("same, p90", FROHLFING["lead_p90"], _percentile(lead, 0.9), "us"))
-    print(_row("against a pair of 6s, median", FROHLFING["pair_median"],
-               statistics.median(pair), "us"))
-    print(_row("a random 4-player deal played out, 4 random players", FROHLFING["deal_median"],
-               statistics.median(deals), "ms"))
+    print("| measure | median | p90 |")
+    print("| --- | --- | --- |")
+    print(_row("legal plays of a random 14-card hand, on a lead", lead, "us"))
+    print(_row("legal plays of a random 14-card hand, on a pair of 6s", pair, "us"))
+    print(_row("a random 4-player deal played out, 4 random players", deals, "ms"))
     print(f"(mean {lead_plays:.1f} plays on a lead, {pair_plays:.1f} on the pair; "
-          f"{deal_actions:.0f} actions a deal; each hand or deal timed {REPEATS}x, fastest kept;"
-          f" deal p90 {_percentile(deals, 0.9):.2f} ms)")
+          f"{deal_actions:.0f} actions a deal; each hand or deal timed {REPEATS}x, fastest kept)")
 
 
 def bench_six() -> None:
