@@ -1,4 +1,5 @@
-"""The bot: discord.py client, store, table service, commands and components wired together."""
+"""The bot: discord.py client, store, table service, every game's commands and
+components wired together (Tichu, Tichu for six, Chinois, Tysiacha)."""
 
 from __future__ import annotations
 
@@ -46,7 +47,8 @@ class StartRefused(Exception):
 
 
 class TichuBot(commands.Bot):
-    """A discord.py bot hosting Tichu tables. Needs no privileged intents.
+    """A discord.py bot hosting tables of every game in the registry (Tichu, Chinois,
+    Tysiacha; the name is historical). Needs no privileged intents.
 
     With ``SHARD_COUNT`` set, :func:`create_bot` gives the sharded kind
     (:class:`ShardedTichuBot`), which runs the shards ``SHARD_IDS`` of this process.

@@ -2,7 +2,9 @@
 
 ``tichu:<b|s>:<table>:<seq or ->:<action>[:<arg>]`` — ``b`` for buttons, ``s``
 for selects (discord.py needs one pattern per component class). ``seq`` is the
-table's action count when the menu was drawn, so a stale click never applies.
+clicking seat's move count (``Table.moves``) when the control was drawn: once the
+seat has moved again, the click is stale and never applies; ``-`` marks controls
+that stay valid whatever happens (My hand, Rules).
 Every ID stays within Discord's 100 characters.
 """
 

@@ -20,12 +20,10 @@ from bot.config import Settings
 from bot.games.registry import all_specs
 from bot.i18n import t
 from bot.store import open_repository
-from bot.store.models import ActionRecord
+from bot.store.models import ActionRecord, TableStatus
 from bot.tables import SeatKind, Table
 from bot.tables.computer import computer_move
 from bot.tables.table import phase_of
-from engine.tichu.ai import pending_seats
-from engine.tichu.view import Phase
 from tests.emulator.fixtures import TIME_SCALE
 from tests.emulator.runner import run_bot
 from tests.emulator.server import DiscordEmulator
@@ -196,19 +194,22 @@ class Person:
 
 
 async def settle(bot: TichuBot, table: Table, *, timeout: float = 30.0) -> tuple[int, ...]:
-    """Wait until a person must act or the game is over; return the people's seats due."""
+    """Wait until a person must act or the game is over; return the people's seats due.
+    Any game: the seats due are the game's own (``due_seats`` of its spec)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while loop.time() < deadline:
         game = table.game
-        if game is not None and game.phase is Phase.GAME_OVER and not table.lock.locked():
+        if table.game_over and not table.lock.locked():
             # The last move is stored and the game recorded (under the lock), and its
             # presentation was scheduled as the lock was released: let it start.
             await asyncio.sleep(0)
             await bot.presenter.idle.wait()
             return ()
-        if game is not None and not table.lock.locked():
-            due = tuple(s for s in pending_seats(game.view(None)) if table.kind(s) is SeatKind.HUMAN)
+        if game is not None and not table.lock.locked() \
+                and table.status is TableStatus.PLAYING:
+            due = tuple(s for s in table.spec.due_seats(game)
+                        if table.kind(s) is SeatKind.HUMAN)
             if due and bot.presenter.idle.is_set():
                 return due
         await asyncio.sleep(0.005)

@@ -3,7 +3,6 @@ legal choices (never the dealer's forbidden bid), French for a French user, refu
 
 from __future__ import annotations
 
-import asyncio
 import random
 from pathlib import Path
 from typing import Any
@@ -12,11 +11,11 @@ from bot.games.chinois.spec import CHINOIS
 from bot.i18n import t
 from bot.render import filename
 from bot.store.models import TableStatus
-from bot.tables import SeatKind, Table
+from bot.tables import Table
 from engine.chinois.legal import legal_bids, legal_cards
 from engine.chinois.view import Phase
 from tests.bot.conftest import World
-from tests.bot.driver import component, play_outside_discord, running, table_message
+from tests.bot.driver import component, play_outside_discord, running, settle, table_message
 
 PUBLIC_IMAGES = {filename("table"), filename("round"), filename("game-over")}
 
@@ -44,26 +43,6 @@ async def seat_and_start(world: World, lobby: Any, people: dict[int, int],
         cpu = component(lobby, "cpu", "s")
         await (await emu.select(host, lobby, cpu.custom_id, [f"{seat}.{level}"])).response()
     await (await emu.click(host, lobby, component(lobby, "start").custom_id)).response()
-
-
-async def settle(bot: Any, table: Table, *, timeout: float = 30.0) -> tuple[int, ...]:
-    """Wait until a person must act or the game is over; the people's seats due."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while loop.time() < deadline:
-        game = table.game
-        if game is not None and game.phase is Phase.GAME_OVER and not table.lock.locked():
-            # The last move is stored and the game recorded (under the lock), and its
-            # presentation was scheduled as the lock was released: let it start.
-            await asyncio.sleep(0)
-            await bot.presenter.idle.wait()
-            return ()
-        if game is not None and not table.lock.locked():
-            due = tuple(s for s in CHINOIS.due_seats(game) if table.kind(s) is SeatKind.HUMAN)
-            if due and bot.presenter.idle.is_set():
-                return due
-        await asyncio.sleep(0.005)
-    raise TimeoutError("the table did not settle")
 
 
 async def open_hand(world: World, user: Any, table: Table) -> Any:

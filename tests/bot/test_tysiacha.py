@@ -3,7 +3,6 @@ the end of a game to 1000 and its record."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import random
 import re
@@ -15,7 +14,7 @@ from bot.games.tysiacha.spec import TYSIACHA
 from bot.i18n import t
 from bot.render import filename
 from bot.store.models import SeatRecord, TableRecord, TableStatus
-from bot.tables import SeatKind, Table
+from bot.tables import Table
 from engine.cards import parse_cards
 from engine.tysiacha.cards import TOTAL_POINTS, bid_limit
 from engine.tysiacha.deal import Deal
@@ -23,7 +22,7 @@ from engine.tysiacha.game import TysiachaGame
 from engine.tysiacha.legal import legal_bids, legal_cards, marriage_leads
 from engine.tysiacha.view import Phase
 from tests.bot.conftest import World, seat_and_start
-from tests.bot.driver import component, play_outside_discord, running, table_message
+from tests.bot.driver import component, play_outside_discord, running, settle, table_message
 from tests.emulator.server import DiscordEmulator
 
 PUBLIC_IMAGES = {filename("table"), filename("prikup"), filename("sheet"), filename("final")}
@@ -37,26 +36,6 @@ async def open_tysiacha(world: World, bot: Any, **options: Any) -> tuple[Any, Ta
     lobby = await reply.response()
     table = max(bot.service.tables.values(), key=lambda t: t.id)
     return lobby, table
-
-
-async def settle(bot: Any, table: Table, *, timeout: float = 30.0) -> tuple[int, ...]:
-    """Wait until a person must act or the game is over; the people's seats due."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while loop.time() < deadline:
-        game = table.game
-        if game is not None and game.phase is Phase.GAME_OVER and not table.lock.locked():
-            # The last move is stored and the game recorded (under the lock), and its
-            # presentation was scheduled as the lock was released: let it start.
-            await asyncio.sleep(0)
-            await bot.presenter.idle.wait()
-            return ()
-        if game is not None and not table.lock.locked() and table.status is TableStatus.PLAYING:
-            due = tuple(s for s in TYSIACHA.due_seats(game) if table.kind(s) is SeatKind.HUMAN)
-            if due and bot.presenter.idle.is_set():
-                return due
-        await asyncio.sleep(0.005)
-    raise TimeoutError("the table did not settle")
 
 
 def values_of(select: Any) -> list[str]:

@@ -2,7 +2,7 @@
 
 Built only from the seat's own view; every menu offers exactly the engine's
 legal choices (:func:`legal_bids`, :func:`legal_cards`) and carries the
-table's action count (``seq``).
+seat's move count (``seq``), so a click on an old menu is refused as stale.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The private hand message: the hand image and the controls of the current phase.
 
 Built only from the seat's own view and the engine's legal functions; sent only
-as an ephemeral message to the seat's owner. Every control carries the table's
-action count (``seq``). The soloist's two gifts are chosen one select at a time,
+as an ephemeral message to the seat's owner. Every control carries the seat's
+move count (``seq``), so a click on an old menu is refused as stale. The soloist's two gifts are chosen one select at a time,
 the choice so far kept in the custom IDs (``gv:<slot>.<a>-<b>``, ``x`` for none).
 """
 
