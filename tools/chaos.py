@@ -595,15 +595,23 @@ class Monitor:
         self.changed = asyncio.Event()
         self._conn: asyncpg.Connection | None = None
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def close(self) -> None:
+        """Stop polling: the loop ends by itself after its current query (a cancellation
+        that lands inside asyncpg can leave the connection mid-operation, or be
+        swallowed by a connect's wait on Python 3.11); cancelled only if it hangs."""
+        self._stopping = True
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            try:
+                await asyncio.wait_for(asyncio.shield(self._task), 5.0)
+            except TimeoutError:
+                self._task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._task
         await self._drop()
 
     async def _drop(self) -> None:
@@ -612,12 +620,14 @@ class Monitor:
             conn.terminate()
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             try:
                 if self._conn is None:
                     self._conn = await asyncpg.connect(self.url, timeout=1.0)
                 rows = await self._conn.fetch(self.QUERY, self.cut, self.tables, timeout=1.0)
-            except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError):
+            except Exception:  # any failure of the poll: poll on a new connection
+                # (an outage gives OSError, timeouts, PostgresError, InterfaceError; a
+                # connection left mid-operation, asyncpg's InternalClientError)
                 await self._drop()
             else:
                 now = time.monotonic()
