@@ -68,6 +68,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import math
 import os
 import random
 import re
@@ -1011,6 +1012,9 @@ class Chaos:
         self.monitor: Monitor | None = None
         self.figures = Figures(scenario, config.outage, config.tables)
         self.expected_silence: set[int] = set()
+        self.dark: list[list[float | int]] = []
+        """[shard, killed at, seen down at]: a click made in between is dispatched to the
+        dead process's socket, before the emulator sees it closed."""
         """Interactions that may go unanswered: their process was killed under them."""
         self.hook = workdir / "chaos-hook"
         self.pg_cpu: dict[int, float] = {}
@@ -1060,6 +1064,32 @@ class Chaos:
         await self.emu.wait_for(lambda: self.emu.is_ready(bot.shard), self.config.start_timeout,
                                 what=f"shard {bot.shard} ready")
 
+    def describe(self, interaction_id: int | None) -> str:
+        """An interaction, for a failure's note: its control, shard and timing against
+        the kills."""
+        record = next((r for r in self.emu.interactions if r.id == interaction_id), None)
+        if record is None:
+            return f"interaction {interaction_id}"
+        shard = None if record.guild_id is None else self.emu.shard_of(record.guild_id)
+        kills = ", ".join(f"shard {w[0]} killed {record.created_at - w[1]:+.2f} s, seen down "
+                          f"{record.created_at - w[2]:+.2f} s" for w in self.dark)
+        return (f"interaction {record.id} ({record.data.get('custom_id') or record.name}) "
+                f"on shard {shard}, acknowledged {record.acknowledged}, dispatched "
+                f"{record.dispatched_at is not None}; made vs {kills or 'no kill'}")
+
+    def silent(self, interaction_id: int) -> bool:
+        """Whether an unanswered interaction is one a killed process took with it: not
+        acknowledged when it was killed, or sent to its socket before the emulator saw
+        that socket closed."""
+        if interaction_id in self.expected_silence:
+            return True
+        record = next((r for r in self.emu.interactions if r.id == interaction_id), None)
+        if record is None or record.guild_id is None:
+            return False
+        shard = self.emu.shard_of(record.guild_id)
+        return any(window[0] == shard and window[1] <= record.created_at <= window[2]
+                   for window in self.dark)
+
     async def kill(self, bot: Launched) -> None:
         """SIGKILL: interactions of its shard not yet acknowledged may go unanswered."""
         for record in self.emu.interactions:
@@ -1067,8 +1097,15 @@ class Chaos:
                     and not record.acknowledged:
                 self.expected_silence.add(record.id)
         bot.killed = True
+        window: list[float | int] = [bot.shard, time.monotonic(), math.inf]
+        self.dark.append(window)
         self.sample_pg_cpu()
         await bot.process.kill()
+        # Until the emulator sees the socket closed, it still dispatches to it.
+        with contextlib.suppress(TimeoutError, AssertionError):
+            await self.emu.wait_for(lambda: not self.emu.is_ready(bot.shard), 10.0,
+                                    what=f"shard {bot.shard} seen down")
+        window[2] = time.monotonic()
         self.tap.forget(bot.name)
 
     def sample_pg_cpu(self) -> None:
@@ -1258,9 +1295,12 @@ class Chaos:
         for bot in self.bots:
             self.check_log(bot)
             f.logs[bot.name] = bot.process.log()
-        for kind, n in Counter(v.kind for v in self.emu.violations
-                               if v.interaction_id not in self.expected_silence).items():
+        broken = [v for v in self.emu.violations
+                  if v.interaction_id is None or not self.silent(v.interaction_id)]
+        for kind, n in Counter(v.kind for v in broken).items():
             f.violations[kind] += n
+        for violation in broken:
+            f.notes.append(f"{violation.kind}: {self.describe(violation.interaction_id)}")
         if self.emu.unhandled_requests:
             f.violations["unhandled_request"] += len(self.emu.unhandled_requests)
         return f

@@ -29,13 +29,16 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def format_timestamp(moment: datetime) -> str:
-    """``moment`` in UTC as fixed-width ISO-8601 text, which sorts as time does.
+def utc(moment: datetime) -> datetime:
+    """``moment`` as an aware datetime in UTC; a naive datetime is taken to be UTC
+    already (as ``datetime.utcnow()`` gives)."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
-    A naive datetime is taken to be UTC already (as ``datetime.utcnow()`` gives)."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+def format_timestamp(moment: datetime) -> str:
+    """``moment`` in UTC (see :func:`utc`) as fixed-width ISO-8601 text, which sorts
+    as time does."""
+    return utc(moment).isoformat(timespec="microseconds")
 
 
 def _is_int(value: object) -> bool:
@@ -95,6 +98,14 @@ def check_meta_key(key: object) -> str:
     return key
 
 
+def check_meta(key: object, value: object) -> tuple[str, str]:
+    """A bookkeeping entry as a row ``(key, value)``."""
+    checked = check_meta_key(key)
+    if not isinstance(value, str):
+        raise StoreError("invalid_argument", f"meta {key!r}: the value must be a text")
+    return checked, value
+
+
 # -- reading ---------------------------------------------------------------------
 
 
@@ -132,17 +143,14 @@ def parse_timestamp(value: object, where: str) -> datetime:
     """A stored timestamp (ISO text, or a datetime from PostgreSQL) as an aware datetime
     in UTC."""
     if isinstance(value, datetime):
-        moment = value
-        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+        return utc(value)
     if not isinstance(value, str):
         raise CorruptRowError(f"{where}: expected a timestamp, found {type(value).__name__}")
     try:
         moment = datetime.fromisoformat(value)
     except ValueError as error:
         raise CorruptRowError(f"{where}: bad timestamp {value!r}") from error
-    if moment.tzinfo is None:
-        return moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
+    return utc(moment)
 
 
 def as_int(value: object, where: str) -> int:

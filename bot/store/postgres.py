@@ -39,23 +39,23 @@ import random
 import uuid
 import weakref
 from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
-from datetime import UTC, datetime
-from types import TracebackType
-from typing import Any, Literal, Self, TypeAlias, TypeVar
+from datetime import datetime
+from typing import Any, Literal, TypeAlias, TypeVar
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from bot.ratings import TEAM_GAMES, RatedGame, Rating, Seat, rate_game, user_of
+from bot.ratings import TEAM_GAMES
+from bot.store.base import StoreBase, player_totals_sql
 from bot.store.codec import (
-    as_int,
-    as_str,
     check_draft,
     check_guild_settings,
+    check_meta,
     check_meta_key,
     check_panel,
     dump_json,
     load_json,
+    utc,
     utc_now,
 )
 from bot.store.migrate import Migration, load_migrations
@@ -69,7 +69,6 @@ from bot.store.models import (
     RatingPoint,
     RatingRow,
     SeatRecord,
-    SequenceConflictError,
     ShardLostError,
     StoreError,
     StoreUnavailableError,
@@ -79,20 +78,23 @@ from bot.store.models import (
 from bot.store.rows import (
     ACTIVE,
     OVER,
-    as_float,
-    check_game,
+    check_action,
+    check_lock_request,
     check_page,
     check_seats,
     check_shards,
-    check_status,
+    check_timeout,
+    game_rows,
     games_from_rows,
     leaderboard_rows,
+    meta_value,
+    not_open,
     partner_rows,
-    rated_games_from_rows,
-    rated_seats,
     rating_points,
     rating_rows,
+    seq_refused,
     settings_from_row,
+    table_changes,
     table_from_rows,
     table_missing,
 )
@@ -135,54 +137,9 @@ _TABLE_COLUMNS = (
     "status, seed, options::text AS options, locale, created_at, updated_at"
 )
 
-# The same ranking as SQLite's (bot/store/sqlite.py), in PostgreSQL's dialect.
-_PLAYER_TOTALS = """
-WITH entries AS (
-    SELECT gp.user_id, gp.game_id, gp.seat, gp.name, gp.won, g.finished_at
-    FROM games AS g
-    JOIN game_players AS gp ON gp.game_id = g.id
-    WHERE g.guild_id = $1 AND g.game = $2 AND gp.user_id IS NOT NULL
-),
-totals AS (
-    SELECT user_id,
-           COUNT(DISTINCT game_id) AS games,
-           COUNT(DISTINCT CASE WHEN won THEN game_id END) AS wins
-    FROM entries
-    GROUP BY user_id
-),
-latest AS (
-    SELECT user_id, name FROM (
-        SELECT user_id, name,
-               ROW_NUMBER() OVER (PARTITION BY user_id
-                                  ORDER BY finished_at DESC, game_id DESC, seat) AS pick
-        FROM entries
-    ) AS named WHERE pick = 1
-),
-ranked AS (
-    SELECT t.user_id, l.name, t.games, t.wins, r.ordinal,
-           ROW_NUMBER() OVER (ORDER BY r.ordinal IS NULL, r.ordinal DESC, t.wins DESC,
-                                       CAST(t.wins AS double precision) / t.games DESC,
-                                       t.games DESC, t.user_id) AS rank
-    FROM totals AS t JOIN latest AS l ON l.user_id = t.user_id
-    LEFT JOIN ratings AS r ON r.guild_id = $1 AND r.game = $2
-                          AND r.player = 'u:' || t.user_id
-),
-page AS (
-    SELECT * FROM ranked WHERE $3::bigint IS NULL OR user_id = $3
-    ORDER BY rank LIMIT $4 OFFSET $5
-),
-stat_totals AS (
-    SELECT e.user_id, s.key, SUM(s.value) AS total
-    FROM entries AS e
-    JOIN game_player_stats AS s ON s.game_id = e.game_id AND s.seat = e.seat
-    WHERE e.user_id IN (SELECT user_id FROM page)
-    GROUP BY e.user_id, s.key
-)
-SELECT p.rank, p.user_id, p.name, p.games::bigint AS games, p.wins::bigint AS wins,
-       p.ordinal, st.key, st.total::bigint AS total
-FROM page AS p LEFT JOIN stat_totals AS st ON st.user_id = p.user_id
-ORDER BY p.rank, st.key
-"""
+# The ranking (bot/store/base.py) in PostgreSQL's words; SUM of a bigint is numeric.
+_PLAYER_TOTALS = player_totals_sql(guild_id="$1", game="$2", user_id="$3::bigint", limit="$4",
+                                   offset="$5", won="won", total="st.total::bigint")
 
 # A table with its seats, actions, drafts and panels in one statement: the child rows
 # come as JSON arrays of objects with the same columns as SQLite's rows (JSON columns
@@ -206,11 +163,6 @@ FROM tables WHERE id = $1
 
 _GAME_COLUMNS = ("g.id, g.table_id, g.guild_id, g.game, g.scores::text AS scores, g.winner, "
                  "g.replay::text AS replay, g.finished_at")
-
-
-def _utc(moment: datetime) -> datetime:
-    """An aware datetime in UTC (a naive one is taken to be UTC already)."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def _count(status: str) -> int:
@@ -328,7 +280,7 @@ def _error_code(error: asyncpg.PostgresError) -> str:
     return "database_error"
 
 
-class PostgresRepository:
+class PostgresRepository(StoreBase[Conn]):
     """The store in a PostgreSQL database, through an asyncpg pool.
 
     ``dsn`` is a ``postgresql://`` URL; ``pool_size`` the most connections the pool
@@ -349,8 +301,7 @@ class PostgresRepository:
                  ) -> None:
         if pool_size < 1:
             raise StoreError("invalid_argument", f"the pool size must be >= 1, got {pool_size}")
-        if not timeout > 0:
-            raise StoreError("invalid_argument", f"the timeout must be > 0 s, got {timeout}")
+        check_timeout(timeout)
         if not shard_lease >= 0:
             raise StoreError("invalid_argument",
                              f"the shard lease must be >= 0 s, got {shard_lease}")
@@ -521,17 +472,9 @@ class PostgresRepository:
                      _describe(error))
             conn.terminate()
 
-    async def __aenter__(self) -> Self:
-        await self.open()
-        return self
-
-    async def __aexit__(self, exc_type: type[BaseException] | None,
-                        exc: BaseException | None, traceback: TracebackType | None) -> None:
-        await self.close()
-
     def _the_pool(self) -> asyncpg.Pool:
         if self._pool is None:
-            raise StoreError("not_open", "the store is not open (call open() first)")
+            raise not_open()
         return self._pool
 
     async def _run(self, what: str, work: Tx[T], *, transaction: bool = True,
@@ -659,12 +602,7 @@ class PostgresRepository:
         Raises :class:`StoreUnavailableError` if the database does not answer; the
         lock session is then given up (with any shard held on it), and a later call
         opens a new one."""
-        ids = sorted(set(shard_ids))
-        if any(type(i) is not int or not 0 <= i < 2**31 for i in ids):
-            raise StoreError("invalid_argument", f"shard ids must be integers >= 0, got {ids}")
-        if type(shard_count) is not int or not 1 <= shard_count < 2**31:
-            raise StoreError("invalid_argument",
-                             f"shard_count must be an integer >= 1, got {shard_count!r}")
+        ids = check_lock_request(shard_ids, shard_count, below=2**31)
         async with self._state:
             self._the_pool()
             if self._shard_conn is not None and self._shard_conn.is_closed():
@@ -883,15 +821,13 @@ class PostgresRepository:
         check_meta_key(key)
 
         async def work(conn: Conn) -> str | None:
-            value = await conn.fetchval("SELECT value FROM meta WHERE key = $1", key)
-            return None if value is None else as_str(value, f"meta {key!r}")
+            return meta_value(key, await conn.fetchrow("SELECT value FROM meta WHERE key = $1",
+                                                       key))
         return await self._run("get_meta", work, transaction=False)
 
     async def set_meta(self, key: str, value: str) -> None:
         """Set a bookkeeping value."""
-        check_meta_key(key)
-        if not isinstance(value, str):
-            raise StoreError("invalid_argument", f"meta {key!r}: the value must be a text")
+        check_meta(key, value)
 
         async def work(conn: Conn) -> None:
             await conn.execute("INSERT INTO meta (key, value) VALUES ($1, $2) "
@@ -931,19 +867,10 @@ class PostgresRepository:
                            ping_message_id: int | None = None,
                            options: dict[str, Any] | None = None) -> None:
         """Change some fields of a table (None leaves a field unchanged)."""
-        changes: dict[str, object] = {}
-        if status is not None:
-            changes["status"] = check_status(table_id, status)
-        if thread_id is not None:
-            changes["thread_id"] = thread_id
-        if message_id is not None:
-            changes["message_id"] = message_id
-        if ping_message_id is not None:
-            changes["ping_message_id"] = ping_message_id
-        if options is not None:
-            changes["options"] = dump_json(options, f"table {table_id} options")
-        changes["updated_at"] = utc_now()
-        # Column names come from the fixed keys above, never from the caller.
+        changes = table_changes(table_id, utc_now(), status=status, thread_id=thread_id,
+                                message_id=message_id, ping_message_id=ping_message_id,
+                                options=options)
+        # Column names are table_changes' fixed keys, never the caller's.
         assignments = ", ".join(
             f"{column} = ${i}" + ("::jsonb" if column == "options" else "")
             for i, column in enumerate(changes, start=2))
@@ -997,15 +924,8 @@ class PostgresRepository:
     async def append_action(self, table_id: int, action: ActionRecord) -> None:
         """Append one action in one statement (one round trip); raises
         :class:`SequenceConflictError` if ``seq`` is taken or is not the next number."""
-        seq = action.seq
-        if type(seq) is not int or seq < 1:
-            raise SequenceConflictError(
-                f"table {table_id}: action seq must be a positive integer, got {seq!r}")
-        if not isinstance(action.payload, dict):
-            raise StoreError("invalid_action", f"table {table_id}, action {seq}: "
-                             f"payload must be a dict, got {type(action.payload).__name__}")
-        payload = dump_json(action.payload, f"table {table_id}, action {seq} payload")
-        created_at = _utc(action.created_at or utc_now())
+        seq, payload = check_action(table_id, action)
+        created_at = utc(action.created_at or utc_now())
         fence = self._fence()
         # The row goes in only if the table's last seq is seq - 1 (and, fenced, if the
         # table's shard is still ours); two writers of one seq meet on the primary
@@ -1049,10 +969,7 @@ class PostgresRepository:
             raise table_missing(table_id)
         if fence is not None and not row["ours"]:
             raise self._lost(table_id, int(row["shard"]), fence[0], row["owner"])
-        last = row["last"]
-        raise SequenceConflictError(
-            f"table {table_id}: action seq {seq} refused, the last stored seq is {last} "
-            f"(the next must be {last + 1})")
+        raise seq_refused(table_id, seq, row["last"])
 
     async def load_table(self, table_id: int) -> TableRecord | None:
         """The table with its seats, actions, drafts and panels, in one statement (one
@@ -1139,7 +1056,7 @@ class PostgresRepository:
     async def save_panel(self, table_id: int, panel: PanelRecord) -> None:
         """Store a person's live hand message, replacing their previous one at the table."""
         user_id, application_id, token, message_id, _ = check_panel(table_id, panel)
-        created_at = _utc(panel.created_at)
+        created_at = utc(panel.created_at)
 
         async def work(conn: Conn) -> int:
             try:
@@ -1167,11 +1084,8 @@ class PostgresRepository:
     async def record_game(self, result: GameResult) -> int:
         """Store a finished game, mark its table finished and rate it, in one
         transaction; games of one guild's leaderboard are rated one at a time."""
-        where = f"game of table {result.table_id}"
-        stats = check_game(result)
-        scores = dump_json(list(result.scores), f"{where} scores")
-        replay = dump_json(result.replay, f"{where} replay")
-        given_finish = _utc(result.finished_at) if result.finished_at else None
+        game = game_rows(result)
+        given_finish = utc(result.finished_at) if result.finished_at else None
         fence = self._fence()
         finish = "UPDATE tables SET status = $2, updated_at = $3 WHERE id = $1"
         if fence is not None:
@@ -1193,56 +1107,57 @@ class PostgresRepository:
                 game_id = int(await conn.fetchval(
                     "INSERT INTO games (table_id, guild_id, game, scores, winner, replay, "
                     "finished_at) VALUES ($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7) RETURNING id",
-                    result.table_id, result.guild_id, result.game, scores, result.winner,
-                    replay, given_finish or now))
+                    result.table_id, result.guild_id, result.game, game.scores, result.winner,
+                    game.replay, given_finish or now))
             except asyncpg.UniqueViolationError as error:
-                raise StoreError("game_already_recorded", f"{where} is already recorded") \
-                    from error
+                raise game.already_recorded() from error
             await conn.executemany(
                 "INSERT INTO game_players (game_id, seat, user_id, bot_level, name, team, won) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                [(game_id, p.seat, p.user_id, p.bot_level, p.name, p.team, bool(p.won))
-                 for p in result.players])
-            stat_rows = [(game_id, player.seat, key, value)
-                         for player, rows in stats for key, value in rows]
-            if stat_rows:
+                "VALUES ($1, $2, $3, $4, $5, $6, $7)", game.players_of(game_id))
+            if game.stats:
                 await conn.executemany(
                     "INSERT INTO game_player_stats (game_id, seat, key, value) "
-                    "VALUES ($1, $2, $3, $4)", stat_rows)
-            await self._rate(conn, game_id, result.guild_id, result.game,
-                             rated_seats(result.players, result.scores))
+                    "VALUES ($1, $2, $3, $4)", game.stats_of(game_id))
+            await self._rate_game(conn, game_id, result)
             return game_id
         return await self._run("record_game", work)
 
-    # -- ratings -------------------------------------------------------------------
+    # -- ratings (the rating itself: StoreBase._rate) -------------------------------
 
-    @staticmethod
-    async def _rate(conn: Conn, game_id: int, guild_id: int, game: str,
-                    seats: tuple[Seat, ...]) -> None:
-        keys = sorted({seat.key for seat in seats})
-        current: dict[str, tuple[Rating, int]] = {}
-        if keys:
-            for row in await conn.fetch(
-                    "SELECT player, mu, sigma, games FROM ratings WHERE guild_id = $1 "
-                    "AND game = $2 AND player = ANY($3::text[]) ORDER BY player FOR UPDATE",
-                    guild_id, game, keys):
-                at = f"rating of {row['player']!r}"
-                current[as_str(row["player"], at)] = (
-                    Rating(as_float(row["mu"], at), as_float(row["sigma"], at)),
-                    as_int(row["games"], at))
-        new = rate_game(game, seats, {key: value[0] for key, value in current.items()})
-        if not new:
-            return
+    async def _stored_ratings(self, conn: Conn, guild_id: int, game: str,
+                              keys: list[str]) -> list[asyncpg.Record]:
+        return await conn.fetch(
+            "SELECT player, mu, sigma, games FROM ratings WHERE guild_id = $1 "
+            "AND game = $2 AND player = ANY($3::text[]) ORDER BY player FOR UPDATE",
+            guild_id, game, keys)
+
+    async def _store_ratings(self, conn: Conn, ratings: list[tuple[object, ...]],
+                             history: list[tuple[object, ...]]) -> None:
         await conn.executemany(
             "INSERT INTO ratings (guild_id, game, player, user_id, mu, sigma, ordinal, games) "
             "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (guild_id, game, player) "
             "DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
-            "ordinal = excluded.ordinal, games = excluded.games",
-            [(guild_id, game, key, user_of(key), r.mu, r.sigma, r.ordinal,
-              current.get(key, (r, 0))[1] + 1) for key, r in sorted(new.items())])
+            "ordinal = excluded.ordinal, games = excluded.games", ratings)
         await conn.executemany(
             "INSERT INTO rating_history (game_id, player, mu, sigma) VALUES ($1, $2, $3, $4)",
-            [(game_id, key, r.mu, r.sigma) for key, r in sorted(new.items())])
+            history)
+
+    async def _clear_ratings(self, conn: Conn) -> None:
+        # Readers wait for the rebuilt ratings; record_game waits too (it reads them).
+        await conn.execute("LOCK TABLE ratings, rating_history IN ACCESS EXCLUSIVE MODE")
+        await conn.execute("DELETE FROM rating_history")
+        await conn.execute("DELETE FROM ratings")
+
+    async def _rated_game_rows(
+        self, conn: Conn
+    ) -> tuple[list[asyncpg.Record], list[asyncpg.Record]]:
+        game_rows = await conn.fetch(
+            "SELECT id, guild_id, game, scores::text AS scores FROM games "
+            "ORDER BY finished_at, id")
+        player_rows = await conn.fetch(
+            "SELECT game_id, seat, user_id, bot_level, name, team, won FROM game_players "
+            "ORDER BY game_id, seat")
+        return game_rows, player_rows
 
     async def rebuild_ratings(self) -> int:
         """Forget every rating and rate every stored game again in finish order, in one
@@ -1250,26 +1165,6 @@ class PostgresRepository:
         async def work(conn: Conn) -> int:
             return await self._rebuild(conn)
         return await self._run("rebuild_ratings", work)
-
-    async def _rebuild(self, conn: Conn) -> int:
-        # Readers wait for the rebuilt ratings; record_game waits too (it reads them).
-        await conn.execute("LOCK TABLE ratings, rating_history IN ACCESS EXCLUSIVE MODE")
-        await conn.execute("DELETE FROM rating_history")
-        await conn.execute("DELETE FROM ratings")
-        games = await self._rated_games(conn)
-        for guild_id, played in games:
-            await self._rate(conn, played.id, guild_id, played.game, played.seats)
-        return len(games)
-
-    @staticmethod
-    async def _rated_games(conn: Conn) -> list[tuple[int, RatedGame]]:
-        game_rows = await conn.fetch(
-            "SELECT id, guild_id, game, scores::text AS scores FROM games "
-            "ORDER BY finished_at, id")
-        player_rows = await conn.fetch(
-            "SELECT game_id, seat, user_id, bot_level, name, team, won FROM game_players "
-            "ORDER BY game_id, seat")
-        return rated_games_from_rows(game_rows, player_rows)
 
     async def ratings(self, guild_id: int, game: str) -> list[RatingRow]:
         """Every current rating of the guild's game, best first."""
@@ -1323,17 +1218,6 @@ class PostgresRepository:
                 "WHERE g.guild_id = $1 AND g.game = $2 AND gp.user_id IS NOT NULL",
                 guild_id, game))
         return await self._run("leaderboard_size", work, transaction=False)
-
-    async def leaderboard(self, guild_id: int, game: str, *, limit: int = 10,
-                          offset: int = 0) -> list[LeaderboardRow]:
-        """Human players of a guild by rating, then wins, win rate, games."""
-        check_page(limit, offset)
-        return await self._player_totals(guild_id, game, None, limit, offset)
-
-    async def player_stats(self, guild_id: int, game: str, user_id: int) -> LeaderboardRow | None:
-        """One player's totals in a guild (None if they never finished a game)."""
-        rows = await self._player_totals(guild_id, game, user_id, 1, 0)
-        return rows[0] if rows else None
 
     async def _player_totals(self, guild_id: int, game: str, user_id: int | None,
                              limit: int, offset: int) -> list[LeaderboardRow]:

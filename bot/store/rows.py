@@ -8,15 +8,17 @@ is a :class:`CorruptRowError` naming the table, game or guild, in either backend
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bot.ratings import RatedGame, Seat, player_key
+from bot.ratings import RatedGame, Rating, Seat, player_key, rate_game, user_of
 from bot.store.codec import (
     as_flag,
     as_int,
     as_optional_int,
     as_optional_str,
     as_str,
+    dump_json,
     load_int_list,
     load_json_object,
     parse_timestamp,
@@ -33,6 +35,7 @@ from bot.store.models import (
     RatingPoint,
     RatingRow,
     SeatRecord,
+    SequenceConflictError,
     StoreError,
     TableRecord,
     TableStatus,
@@ -52,6 +55,15 @@ class Row(Protocol):
 
 def table_missing(table_id: int) -> StoreError:
     return StoreError("unknown_table", f"table {table_id} does not exist")
+
+
+def not_open() -> StoreError:
+    return StoreError("not_open", "the store is not open (call open() first)")
+
+
+def check_timeout(timeout: float) -> None:
+    if not timeout > 0:
+        raise StoreError("invalid_argument", f"the timeout must be > 0 s, got {timeout}")
 
 
 def check_page(limit: int, offset: int) -> None:
@@ -80,6 +92,46 @@ def check_status(table_id: int, status: object) -> str:
     return TableStatus(status).value
 
 
+def table_changes(table_id: int, updated_at: object, *, status: TableStatus | None,
+                  thread_id: int | None, message_id: int | None, ping_message_id: int | None,
+                  options: dict[str, Any] | None) -> dict[str, object]:
+    """The columns ``update_table`` sets, by name (the given fields, then
+    ``updated_at``); ``options`` as JSON text. The names are fixed here, never the
+    caller's, so the backends may put them in their SQL."""
+    changes: dict[str, object] = {}
+    if status is not None:
+        changes["status"] = check_status(table_id, status)
+    if thread_id is not None:
+        changes["thread_id"] = thread_id
+    if message_id is not None:
+        changes["message_id"] = message_id
+    if ping_message_id is not None:
+        changes["ping_message_id"] = ping_message_id
+    if options is not None:
+        changes["options"] = dump_json(options, f"table {table_id} options")
+    changes["updated_at"] = updated_at
+    return changes
+
+
+def check_action(table_id: int, action: ActionRecord) -> tuple[int, str]:
+    """The action's ``seq`` and its payload as JSON text."""
+    seq = action.seq
+    if type(seq) is not int or seq < 1:
+        raise SequenceConflictError(
+            f"table {table_id}: action seq must be a positive integer, got {seq!r}")
+    if not isinstance(action.payload, dict):
+        raise StoreError("invalid_action", f"table {table_id}, action {seq}: "
+                         f"payload must be a dict, got {type(action.payload).__name__}")
+    return seq, dump_json(action.payload, f"table {table_id}, action {seq} payload")
+
+
+def seq_refused(table_id: int, seq: int, last: int) -> SequenceConflictError:
+    """The error of an action refused because the table's last stored seq is ``last``."""
+    return SequenceConflictError(
+        f"table {table_id}: action seq {seq} refused, the last stored seq is {last} "
+        f"(the next must be {last + 1})")
+
+
 def check_stats(player: GamePlayerResult, where: str) -> list[tuple[str, int]]:
     rows: list[tuple[str, int]] = []
     for key, value in player.stats.items():
@@ -102,6 +154,60 @@ def check_game(result: GameResult) -> list[tuple[GamePlayerResult, list[tuple[st
     if len(set(seats)) != len(seats):
         raise StoreError("invalid_game", f"{where}: two players share a seat: {seats}")
     return [(player, check_stats(player, where)) for player in result.players]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRows:
+    """A finished game, checked, as the parameters of its rows: ``scores`` and
+    ``replay`` as JSON text, each player ``(seat, user_id, bot_level, name, team,
+    won)`` and each stat ``(seat, key, value)``, both without the game's id (see
+    :meth:`players_of`, :meth:`stats_of`)."""
+
+    where: str
+    scores: str
+    replay: str
+    players: list[tuple[int, int | None, str | None, str, int, bool]]
+    stats: list[tuple[int, str, int]]
+
+    def players_of(self, game_id: int) -> list[tuple[object, ...]]:
+        return [(game_id, *player) for player in self.players]
+
+    def stats_of(self, game_id: int) -> list[tuple[object, ...]]:
+        return [(game_id, *stat) for stat in self.stats]
+
+    def already_recorded(self) -> StoreError:
+        return StoreError("game_already_recorded", f"{self.where} is already recorded")
+
+
+def game_rows(result: GameResult) -> GameRows:
+    """``result`` checked (:func:`check_game`) and made into :class:`GameRows`."""
+    where = f"game of table {result.table_id}"
+    stats = check_game(result)
+    scores = dump_json(list(result.scores), f"{where} scores")
+    replay = dump_json(result.replay, f"{where} replay")
+    return GameRows(
+        where=where, scores=scores, replay=replay,
+        players=[(p.seat, p.user_id, p.bot_level, p.name, p.team, bool(p.won))
+                 for p in result.players],
+        stats=[(player.seat, key, value) for player, rows in stats for key, value in rows],
+    )
+
+
+def check_lock_request(shard_ids: Iterable[int], shard_count: int, *,
+                       below: int | None = None) -> list[int]:
+    """The shard ids ``lock_shards`` is asked for, sorted, each once; ``below`` (if
+    given) bounds the ids and the count (a backend's integer type)."""
+    def bad(value: object, least: int) -> bool:
+        return (type(value) is not int or value < least
+                or (below is not None and value >= below))
+
+    ids = sorted(set(shard_ids))
+    if any(bad(i, 0) for i in ids):
+        raise StoreError("invalid_argument", f"shard ids must be integers >= 0, got {ids}")
+    if bad(shard_count, 1):
+        raise StoreError("invalid_argument",
+                         f"shard_count must be an integer >= 1, got {shard_count!r}")
+    return ids
 
 
 def check_shards(shard_count: int, shard_ids: Iterable[int] | None) -> list[int] | None:
@@ -292,6 +398,35 @@ def rating_rows(rows: Iterable[Row]) -> list[RatingRow]:
             mu=as_float(row["mu"], where), sigma=as_float(row["sigma"], where),
             games=as_int(row["games"], where)))
     return out
+
+
+def rating_updates(game_id: int, guild_id: int, game: str, seats: tuple[Seat, ...],
+                   rows: Iterable[Row]) -> tuple[list[tuple[object, ...]],
+                                                 list[tuple[object, ...]]]:
+    """One game rated (bot/ratings.py) against the stored ratings of its players
+    (``rows``: player, mu, sigma, games): the new ratings as rows ``(guild_id, game,
+    player, user_id, mu, sigma, ordinal, games)`` and their history rows ``(game_id,
+    player, mu, sigma)``, by player key."""
+    current: dict[str, tuple[Rating, int]] = {}
+    for row in rows:
+        where = f"rating of {row['player']!r}"
+        current[as_str(row["player"], where)] = (
+            Rating(as_float(row["mu"], where), as_float(row["sigma"], where)),
+            as_int(row["games"], where))
+    new = sorted(rate_game(game, seats, {key: value[0] for key, value in current.items()})
+                 .items())
+    return ([(guild_id, game, key, user_of(key), r.mu, r.sigma, r.ordinal,
+              current.get(key, (r, 0))[1] + 1) for key, r in new],
+            [(game_id, key, r.mu, r.sigma) for key, r in new])
+
+
+def rating_keys(seats: Iterable[Seat]) -> list[str]:
+    """The player keys of a game's seats, sorted, each once."""
+    return sorted({seat.key for seat in seats})
+
+
+def meta_value(key: str, row: Row | None) -> str | None:
+    return None if row is None else as_str(row["value"], f"meta {key!r}")
 
 
 def rating_points(rows: Iterable[Row]) -> list[RatingPoint]:

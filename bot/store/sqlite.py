@@ -16,17 +16,17 @@ import sqlite3
 import threading
 from collections.abc import AsyncIterator, Collection, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from types import TracebackType
-from typing import Any, Literal, Self
+from typing import Any, Literal
 
 import aiosqlite
 
-from bot.ratings import TEAM_GAMES, RatedGame, Rating, Seat, rate_game, user_of
+from bot.ratings import TEAM_GAMES
+from bot.store.base import StoreBase, player_totals_sql
 from bot.store.codec import (
     as_int,
-    as_str,
     check_draft,
     check_guild_settings,
+    check_meta,
     check_meta_key,
     check_panel,
     dump_json,
@@ -44,7 +44,6 @@ from bot.store.models import (
     RatingPoint,
     RatingRow,
     SeatRecord,
-    SequenceConflictError,
     StoreError,
     TableRecord,
     TableStatus,
@@ -52,20 +51,23 @@ from bot.store.models import (
 from bot.store.rows import (
     ACTIVE,
     OVER,
-    as_float,
-    check_game,
+    check_action,
+    check_lock_request,
     check_page,
     check_seats,
     check_shards,
-    check_status,
+    check_timeout,
+    game_rows,
     games_from_rows,
     leaderboard_rows,
+    meta_value,
+    not_open,
     partner_rows,
-    rated_games_from_rows,
-    rated_seats,
     rating_points,
     rating_rows,
+    seq_refused,
     settings_from_row,
+    table_changes,
     table_from_rows,
     table_missing,
 )
@@ -83,54 +85,10 @@ _TABLE_COLUMNS = (
     "status, seed, options, locale, created_at, updated_at"
 )
 
-# A guild's human players of one game (``entries``), their totals (``totals``) and
-# the name they had in their latest game (``latest``), ranked; ``{user_filter}`` is
-# empty or narrows to one user. A user seated twice in one game counts it once.
-_PLAYER_TOTALS = """
-WITH entries AS (
-    SELECT gp.user_id, gp.game_id, gp.seat, gp.name, gp.won, g.finished_at
-    FROM games AS g
-    JOIN game_players AS gp ON gp.game_id = g.id
-    WHERE g.guild_id = :guild_id AND g.game = :game AND gp.user_id IS NOT NULL
-),
-totals AS (
-    SELECT user_id,
-           COUNT(DISTINCT game_id) AS games,
-           COUNT(DISTINCT CASE WHEN won = 1 THEN game_id END) AS wins
-    FROM entries
-    GROUP BY user_id
-),
-latest AS (
-    SELECT user_id, name FROM (
-        SELECT user_id, name,
-               ROW_NUMBER() OVER (PARTITION BY user_id
-                                  ORDER BY finished_at DESC, game_id DESC, seat) AS pick
-        FROM entries
-    ) WHERE pick = 1
-),
-ranked AS (
-    SELECT t.user_id, l.name, t.games, t.wins, r.ordinal,
-           ROW_NUMBER() OVER (ORDER BY r.ordinal IS NULL, r.ordinal DESC, t.wins DESC,
-                                       CAST(t.wins AS REAL) / t.games DESC,
-                                       t.games DESC, t.user_id) AS rank
-    FROM totals AS t JOIN latest AS l ON l.user_id = t.user_id
-    LEFT JOIN ratings AS r ON r.guild_id = :guild_id AND r.game = :game
-                          AND r.player = 'u:' || t.user_id
-),
-page AS (
-    SELECT * FROM ranked {user_filter} ORDER BY rank LIMIT :limit OFFSET :offset
-),
-stat_totals AS (
-    SELECT e.user_id, s.key, SUM(s.value) AS total
-    FROM entries AS e
-    JOIN game_player_stats AS s ON s.game_id = e.game_id AND s.seat = e.seat
-    WHERE e.user_id IN (SELECT user_id FROM page)
-    GROUP BY e.user_id, s.key
-)
-SELECT p.rank, p.user_id, p.name, p.games, p.wins, p.ordinal, st.key, st.total
-FROM page AS p LEFT JOIN stat_totals AS st ON st.user_id = p.user_id
-ORDER BY p.rank, st.key
-"""
+# The ranking (bot/store/base.py) in SQLite's words; ``won`` is 0 or 1.
+_PLAYER_TOTALS = player_totals_sql(guild_id=":guild_id", game=":game", user_id=":user_id",
+                                   limit=":limit", offset=":offset", won="won = 1",
+                                   total="st.total")
 
 
 def _error_code(error: sqlite3.Error) -> str:
@@ -144,7 +102,7 @@ def _error_code(error: sqlite3.Error) -> str:
     return "database_error"
 
 
-class SQLiteRepository:
+class SQLiteRepository(StoreBase[aiosqlite.Connection]):
     """The store in one SQLite file (or ``":memory:"``), through aiosqlite.
 
     ``busy_timeout_ms`` is how long a statement waits for another connection's write
@@ -162,8 +120,7 @@ class SQLiteRepository:
     ) -> None:
         self._path = os.fspath(path)
         if timeout is not None:
-            if not timeout > 0:
-                raise StoreError("invalid_argument", f"the timeout must be > 0 s, got {timeout}")
+            check_timeout(timeout)
             busy_timeout_ms = round(timeout * 1000)
         self._busy_timeout_ms = int(busy_timeout_ms)
         self._migrations = list(migrations) if migrations is not None else None
@@ -265,18 +222,6 @@ class SQLiteRepository:
             if conn is not None:
                 await conn.close()
 
-    async def __aenter__(self) -> Self:
-        await self.open()
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.close()
-
     @asynccontextmanager
     async def _session(self, what: str, begin: Begin | None) -> AsyncIterator[aiosqlite.Connection]:
         """The connection, exclusively, inside a transaction if ``begin`` is given
@@ -285,7 +230,7 @@ class SQLiteRepository:
         async with self._lock:
             conn = self._conn
             if conn is None:
-                raise StoreError("not_open", "the store is not open (call open() first)")
+                raise not_open()
             try:
                 if begin is not None:
                     await self._execute(conn, begin)
@@ -408,19 +353,10 @@ class SQLiteRepository:
         """Change some fields of a table (None leaves a field unchanged); the table's
         ``updated_at`` is set in any case. Raises :class:`StoreError`
         (``unknown_table``) if there is no such table."""
-        changes: dict[str, object] = {}
-        if status is not None:
-            changes["status"] = check_status(table_id, status)
-        if thread_id is not None:
-            changes["thread_id"] = thread_id
-        if message_id is not None:
-            changes["message_id"] = message_id
-        if ping_message_id is not None:
-            changes["ping_message_id"] = ping_message_id
-        if options is not None:
-            changes["options"] = dump_json(options, f"table {table_id} options")
-        changes["updated_at"] = format_timestamp(utc_now())
-        # Column names come from the fixed keys above, never from the caller.
+        changes = table_changes(table_id, format_timestamp(utc_now()), status=status,
+                                thread_id=thread_id, message_id=message_id,
+                                ping_message_id=ping_message_id, options=options)
+        # Column names are table_changes' fixed keys, never the caller's.
         assignments = ", ".join(f"{column} = :{column}" for column in changes)
         async with self._session("update_table", None) as conn:
             count = await self._execute(
@@ -462,14 +398,7 @@ class SQLiteRepository:
         """Append one action, committed when this returns; raises
         :class:`SequenceConflictError` if ``seq`` is taken or is not the next number,
         and :class:`StoreError` (``unknown_table``) if there is no such table."""
-        seq = action.seq
-        if type(seq) is not int or seq < 1:
-            raise SequenceConflictError(
-                f"table {table_id}: action seq must be a positive integer, got {seq!r}")
-        if not isinstance(action.payload, dict):
-            raise StoreError("invalid_action", f"table {table_id}, action {seq}: "
-                             f"payload must be a dict, got {type(action.payload).__name__}")
-        payload = dump_json(action.payload, f"table {table_id}, action {seq} payload")
+        seq, payload = check_action(table_id, action)
         created_at = format_timestamp(action.created_at or utc_now())
         async with self._session("append_action", None) as conn:
             # One statement, so one atomic write transaction: the row goes in only if
@@ -495,12 +424,9 @@ class SQLiteRepository:
                 "(SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = :table_id) AS last",
                 {"table_id": table_id},
             )
-        found, last = rows[0]["found"], rows[0]["last"]
-        if not found:
+        if not rows[0]["found"]:
             raise table_missing(table_id)
-        raise SequenceConflictError(
-            f"table {table_id}: action seq {seq} refused, the last stored seq is {last} "
-            f"(the next must be {last + 1})")
+        raise seq_refused(table_id, seq, rows[0]["last"])
 
     async def load_table(self, table_id: int) -> TableRecord | None:
         """The table with its seats and actions in order; None if there is no such table.
@@ -555,15 +481,10 @@ class SQLiteRepository:
         in-memory database is never shared, so its locks always succeed.
         (``shard_count`` is checked only: SQLite serves one process, which needs no
         fencing epochs.)"""
-        ids = sorted(set(shard_ids))
-        if any(type(i) is not int or i < 0 for i in ids):
-            raise StoreError("invalid_argument", f"shard ids must be integers >= 0, got {ids}")
-        if type(shard_count) is not int or shard_count < 1:
-            raise StoreError("invalid_argument",
-                             f"shard_count must be an integer >= 1, got {shard_count!r}")
+        ids = check_lock_request(shard_ids, shard_count)
         async with self._lock:
             if self._conn is None:
-                raise StoreError("not_open", "the store is not open (call open() first)")
+                raise not_open()
             taken: list[int] = []
             for shard in ids:
                 if shard in self._shard_locks:
@@ -597,7 +518,7 @@ class SQLiteRepository:
         process (or until :meth:`close`), so nothing can take them meanwhile.
         StoreError ``not_open`` if the store is not open."""
         if self._conn is None:
-            raise StoreError("not_open", "the store is not open (call open() first)")
+            raise not_open()
         return frozenset(self._shard_locks)
 
     def held_shards(self) -> frozenset[int]:
@@ -613,29 +534,23 @@ class SQLiteRepository:
     async def find_active_table(self, channel_id: int) -> int | None:
         """The active table whose channel or thread is ``channel_id``, if any (the
         newest if there are several)."""
-        placeholders = ", ".join("?" for _ in _ACTIVE)
-        async with self._session("find_active_table", None) as conn:
-            rows = await self._fetchall(
-                conn,
-                f"SELECT id FROM tables WHERE channel_id = ? AND status IN ({placeholders}) "
-                f"UNION "
-                f"SELECT id FROM tables WHERE thread_id = ? AND status IN ({placeholders}) "
-                f"ORDER BY id DESC LIMIT 1",
-                (channel_id, *_ACTIVE, channel_id, *_ACTIVE),
-            )
-        return int(rows[0]["id"]) if rows else None
+        ids = await self._tables_in("find_active_table", channel_id, "id DESC LIMIT 1")
+        return ids[0] if ids else None
 
     async def active_tables_in(self, channel_id: int) -> list[int]:
         """Ids of the active tables whose channel or thread is ``channel_id``, oldest
         first."""
+        return await self._tables_in("active_tables_in", channel_id, "id")
+
+    async def _tables_in(self, what: str, channel_id: int, order: str) -> list[int]:
         placeholders = ", ".join("?" for _ in _ACTIVE)
-        async with self._session("active_tables_in", None) as conn:
+        async with self._session(what, None) as conn:
             rows = await self._fetchall(
                 conn,
                 f"SELECT id FROM tables WHERE channel_id = ? AND status IN ({placeholders}) "
                 f"UNION "
                 f"SELECT id FROM tables WHERE thread_id = ? AND status IN ({placeholders}) "
-                f"ORDER BY id",
+                f"ORDER BY {order}",
                 (channel_id, *_ACTIVE, channel_id, *_ACTIVE),
             )
         return [int(row["id"]) for row in rows]
@@ -728,13 +643,11 @@ class SQLiteRepository:
         check_meta_key(key)
         async with self._session("get_meta", None) as conn:
             rows = await self._fetchall(conn, "SELECT value FROM meta WHERE key = ?", (key,))
-        return as_str(rows[0]["value"], f"meta {key!r}") if rows else None
+        return meta_value(key, rows[0] if rows else None)
 
     async def set_meta(self, key: str, value: str) -> None:
         """Set a bookkeeping value."""
-        check_meta_key(key)
-        if not isinstance(value, str):
-            raise StoreError("invalid_argument", f"meta {key!r}: the value must be a text")
+        check_meta(key, value)
         async with self._session("set_meta", None) as conn:
             await self._execute(
                 conn, "INSERT INTO meta (key, value) VALUES (?, ?) "
@@ -746,10 +659,7 @@ class SQLiteRepository:
         """Store a finished game with its players and their stats and mark its table
         finished, in one transaction; returns the game's id. Raises
         :class:`StoreError` (``unknown_table``, ``game_already_recorded``)."""
-        where = f"game of table {result.table_id}"
-        stats = check_game(result)
-        scores = dump_json(list(result.scores), f"{where} scores")
-        replay = dump_json(result.replay, f"{where} replay")
+        game = game_rows(result)
         async with self._session("record_game", "BEGIN IMMEDIATE") as conn:
             # Timed under the write lock: games that finish at once in two processes
             # get finish times in the order they are rated, so a rebuild (finish order)
@@ -764,65 +674,60 @@ class SQLiteRepository:
                     conn,
                     "INSERT INTO games (table_id, guild_id, game, scores, winner, replay, "
                     "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (result.table_id, result.guild_id, result.game, scores, result.winner,
-                     replay, finished_at),
+                    (result.table_id, result.guild_id, result.game, game.scores, result.winner,
+                     game.replay, finished_at),
                 )
             except sqlite3.IntegrityError as error:
-                raise StoreError("game_already_recorded",
-                                 f"{where} is already recorded") from error
+                raise game.already_recorded() from error
             await self._executemany(
                 conn,
                 "INSERT INTO game_players (game_id, seat, user_id, bot_level, name, team, won) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(game_id, p.seat, p.user_id, p.bot_level, p.name, p.team, int(bool(p.won)))
-                 for p in result.players],
-            )
+                "VALUES (?, ?, ?, ?, ?, ?, ?)", game.players_of(game_id))
             await self._executemany(
                 conn,
                 "INSERT INTO game_player_stats (game_id, seat, key, value) VALUES (?, ?, ?, ?)",
-                [(game_id, player.seat, key, value)
-                 for player, rows in stats for key, value in rows],
-            )
+                game.stats_of(game_id))
             await self._execute(
                 conn, "UPDATE tables SET status = ?, updated_at = ? WHERE id = ?",
                 (TableStatus.FINISHED.value, now, result.table_id),
             )
-            await self._rate(conn, game_id, result.guild_id, result.game,
-                             rated_seats(result.players, result.scores))
+            await self._rate_game(conn, game_id, result)
         return game_id
 
-    # -- ratings -------------------------------------------------------------------
+    # -- ratings (the rating itself: StoreBase._rate) -------------------------------
 
-    async def _rate(self, conn: aiosqlite.Connection, game_id: int, guild_id: int, game: str,
-                    seats: tuple[Seat, ...]) -> None:
-        """Rate one game (bot/ratings.py) against the stored ratings, and store the new
-        ratings and their history rows; part of the caller's transaction."""
-        keys = sorted({seat.key for seat in seats})
-        current: dict[str, tuple[Rating, int]] = {}
-        if keys:
-            marks = ", ".join("?" for _ in keys)
-            rows = await self._fetchall(
-                conn, "SELECT player, mu, sigma, games FROM ratings WHERE guild_id = ? "
-                f"AND game = ? AND player IN ({marks})", (guild_id, game, *keys))
-            for row in rows:
-                where = f"rating of {row['player']!r}"
-                current[as_str(row["player"], where)] = (
-                    Rating(as_float(row["mu"], where), as_float(row["sigma"], where)),
-                    as_int(row["games"], where))
-        new = rate_game(game, seats, {key: value[0] for key, value in current.items()})
+    async def _stored_ratings(self, conn: aiosqlite.Connection, guild_id: int, game: str,
+                              keys: list[str]) -> list[sqlite3.Row]:
+        marks = ", ".join("?" for _ in keys)
+        return await self._fetchall(
+            conn, "SELECT player, mu, sigma, games FROM ratings WHERE guild_id = ? "
+            f"AND game = ? AND player IN ({marks})", (guild_id, game, *keys))
+
+    async def _store_ratings(self, conn: aiosqlite.Connection, ratings: list[tuple[object, ...]],
+                             history: list[tuple[object, ...]]) -> None:
         await self._executemany(
             conn,
             "INSERT INTO ratings (guild_id, game, player, user_id, mu, sigma, ordinal, games) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, player) DO UPDATE "
             "SET mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, "
-            "games = excluded.games",
-            [(guild_id, game, key, user_of(key), r.mu, r.sigma, r.ordinal,
-              current.get(key, (r, 0))[1] + 1) for key, r in sorted(new.items())],
-        )
+            "games = excluded.games", ratings)
         await self._executemany(
             conn, "INSERT INTO rating_history (game_id, player, mu, sigma) VALUES (?, ?, ?, ?)",
-            [(game_id, key, r.mu, r.sigma) for key, r in sorted(new.items())],
-        )
+            history)
+
+    async def _clear_ratings(self, conn: aiosqlite.Connection) -> None:
+        await self._execute(conn, "DELETE FROM rating_history")
+        await self._execute(conn, "DELETE FROM ratings")
+
+    async def _rated_game_rows(
+        self, conn: aiosqlite.Connection
+    ) -> tuple[list[sqlite3.Row], list[sqlite3.Row]]:
+        game_rows = await self._fetchall(
+            conn, "SELECT id, guild_id, game, scores FROM games ORDER BY finished_at, id")
+        player_rows = await self._fetchall(
+            conn, "SELECT game_id, seat, user_id, bot_level, name, team, won FROM game_players "
+            "ORDER BY game_id, seat")
+        return game_rows, player_rows
 
     async def rebuild_ratings(self) -> int:
         """Forget every rating and rate every stored game again in finish order, in one
@@ -830,22 +735,6 @@ class SQLiteRepository:
         updates (the same function on the same games in the same order)."""
         async with self._session("rebuild_ratings", "BEGIN IMMEDIATE") as conn:
             return await self._rebuild(conn)
-
-    async def _rebuild(self, conn: aiosqlite.Connection) -> int:
-        await self._execute(conn, "DELETE FROM rating_history")
-        await self._execute(conn, "DELETE FROM ratings")
-        games = await self._rated_games(conn)
-        for guild_id, played in games:
-            await self._rate(conn, played.id, guild_id, played.game, played.seats)
-        return len(games)
-
-    async def _rated_games(self, conn: aiosqlite.Connection) -> list[tuple[int, RatedGame]]:
-        game_rows = await self._fetchall(
-            conn, "SELECT id, guild_id, game, scores FROM games ORDER BY finished_at, id")
-        player_rows = await self._fetchall(
-            conn, "SELECT game_id, seat, user_id, bot_level, name, team, won FROM game_players "
-            "ORDER BY game_id, seat")
-        return rated_games_from_rows(game_rows, player_rows)
 
     async def ratings(self, guild_id: int, game: str) -> list[RatingRow]:
         """Every current rating of the guild's game, best first."""
@@ -919,26 +808,12 @@ class SQLiteRepository:
             return None
         return games_from_rows(game_rows, player_rows, stat_rows)[0]
 
-    async def leaderboard(self, guild_id: int, game: str, *, limit: int = 10,
-                          offset: int = 0) -> list[LeaderboardRow]:
-        """Human players of a guild by wins, then win rate, then games (then user id,
-        so pages are stable), with their summed stats and their latest name."""
-        check_page(limit, offset)
-        return await self._player_totals(guild_id, game, None, limit, offset)
-
-    async def player_stats(self, guild_id: int, game: str, user_id: int) -> LeaderboardRow | None:
-        """One player's totals in a guild (None if they never finished a game)."""
-        rows = await self._player_totals(guild_id, game, user_id, 1, 0)
-        return rows[0] if rows else None
-
     async def _player_totals(self, guild_id: int, game: str, user_id: int | None,
                              limit: int, offset: int) -> list[LeaderboardRow]:
         params = {"guild_id": guild_id, "game": game, "user_id": user_id,
                   "limit": limit, "offset": offset}
-        user_filter = "" if user_id is None else "WHERE user_id = :user_id"
-        sql = _PLAYER_TOTALS.format(user_filter=user_filter)
         async with self._session("leaderboard", None) as conn:
-            rows = await self._fetchall(conn, sql, params)
+            rows = await self._fetchall(conn, _PLAYER_TOTALS, params)
         return leaderboard_rows(guild_id, rows)
 
     async def recent_games(self, guild_id: int, game: str, *, user_id: int | None = None,
