@@ -1,14 +1,19 @@
 """``/<game> …``: one command group per game, the same thin commands for each.
 
-Every group has ``new`` (its options are the game's own), ``table``, ``rules``,
-``leave``, ``end``, ``settings``, ``leaderboard``, ``stats``, ``history``,
-``takeover`` and ``abandon`` (the records commands live in :mod:`bot.cogs.records`).
+:class:`GameCommands` is the group: what every game shares is written once, as its
+``@app_commands.command`` methods (``table``, ``leave``, ``end``, ``abandon``,
+``takeover``, ``settings``, ``rules``, ``leaderboard``, ``stats``, ``history``; the
+records commands live in :mod:`bot.cogs.records`). Each game's group is an instance,
+made from the game's spec, which brings the rest: the group's name, the ``new`` command
+with the game's own options (``spec.new_command``), the game's descriptions of the
+shared commands, and its variants rated apart, which ``leaderboard`` and ``stats`` ask
+for (Tichu for four or six).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
@@ -29,7 +34,10 @@ if TYPE_CHECKING:
     from bot.tables import TableService
 
 log = logging.getLogger(__name__)
-NewCommand = Callable[..., Awaitable[None]]
+Callback = Callable[..., Coroutine[Any, Any, None]]
+NewCommand = Callback
+"""The game's ``/<game> new`` callback (``spec.new_command``), with the game's options."""
+Command = app_commands.Command[Any, ..., Any]
 DEFAULT_TURN_TIMER = 90
 """Seconds per decision when neither the table nor the server says otherwise."""
 DEFAULT_TABLES_PER_CHANNEL = 10
@@ -66,8 +74,56 @@ def public_locale(settings: GuildSettings, interaction: discord.Interaction[Any]
     return "en"
 
 
-class GameGroup(app_commands.Group):
-    """A game's command group; table refusals become ephemeral sentences."""
+def describe_as(command: Command, description: app_commands.locale_str) -> Command:
+    """``command`` (a copy of one of the group's, its own) with ``description``.
+
+    discord.py sends ``description`` as the English text and asks the translator for
+    ``_locale_description``; it keeps both from the decorator, which cannot know the
+    game (tests/bot/test_command_payload.py pins what Discord is sent)."""
+    command.description = description.message
+    command._locale_description = description
+    return command
+
+
+class GameCommands(app_commands.Group):
+    """A game's ``/<game>`` group; table refusals become ephemeral sentences.
+
+    A shared command's method is named as its catalog keys: ``cmd.<method>.name``, and
+    its game's description ``cmd.<game>.<method>.description`` (its docstring is for
+    readers only)."""
+
+    def __init__(self, bot: Host, spec: GameSpec, new: NewCommand) -> None:
+        game = spec.name
+        super().__init__(name=ls(f"cmd.{game}.name"), description=ls(f"cmd.{game}.description"),
+                         guild_only=True)
+        self.bot = bot
+        self.game = game
+        shared = [self._of_game(command, spec) for command in self.commands]
+        # The game's own ``new`` comes first, then the shared ones in their order.
+        for command in shared:
+            self.remove_command(command.name)
+        self.add_command(app_commands.Command(name=ls("cmd.new.name"),
+                                              description=ls(f"cmd.{game}.new.description"),
+                                              callback=new))
+        for command in shared:
+            self.add_command(command)
+
+    def _of_game(self, command: Command | app_commands.Group, spec: GameSpec) -> Command:
+        """A shared command as ``spec``'s group has it: with the game's description; and
+        for a game with variants rated apart (Tichu for four or six), ``leaderboard`` and
+        ``stats`` ask which one."""
+        assert isinstance(command, app_commands.Command)
+        key = command.callback.__name__
+        description = ls(f"cmd.{self.game}.{key}.description")
+        asking: dict[str, Callback] = {"leaderboard": self.leaderboard_of,
+                                       "stats": self.stats_of}
+        if key not in asking or len(spec.record_names) == 1:
+            return describe_as(command, description)
+        variants = [app_commands.Choice(name=ls(f"variant.{record}"), value=record)
+                    for record in spec.record_names]
+        of_variant: Command = app_commands.Command(name=ls(f"cmd.{key}.name"),
+                                                   description=description, callback=asking[key])
+        return app_commands.choices(players=variants)(of_variant)
 
     async def on_error(self, interaction: discord.Interaction[Any],
                        error: app_commands.AppCommandError) -> None:
@@ -83,6 +139,146 @@ class GameGroup(app_commands.Group):
         log.error("command %s failed", interaction.command and interaction.command.qualified_name,
                   exc_info=original)
         await refuse(interaction, "internal")
+
+    async def here(self, interaction: discord.Interaction[Any]) -> Table:
+        """This game's table in the channel (or thread) of the command."""
+        assert interaction.channel_id is not None
+        return await self.bot.service.active_in(interaction.channel_id, self.game)
+
+    @app_commands.command(name=ls("cmd.table.name"))
+    async def table(self, interaction: discord.Interaction[Any]) -> None:
+        """Post the table message again."""
+        found = await self.here(interaction)
+        if found.game is None:
+            raise TableError("not_playing")
+        await interaction.response.send_message(t(user_locale(interaction), "table.reposted"),
+                                                ephemeral=True)
+        await self.bot.repost(found)
+
+    @app_commands.command(name=ls("cmd.leave.name"))
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        """Leave the game: a computer takes the seat."""
+        found = await self.here(interaction)
+        await self.bot.service.leave_game(found.id, interaction.user.id)
+        await interaction.response.send_message(t(found.record.locale, "table.left",
+                                                  name=interaction.user.display_name))
+
+    @app_commands.command(name=ls("cmd.end.name"))
+    async def end(self, interaction: discord.Interaction[Any]) -> None:
+        """Vote to end the game unrated."""
+        found = await self.here(interaction)
+        _, voting = await self.bot.service.vote_end(found.id, interaction.user.id)
+        await interaction.response.send_message(
+            t(user_locale(interaction), "table.vote_counted" if voting else "table.vote_taken"),
+            ephemeral=True)
+
+    @app_commands.command(name=ls("cmd.abandon.name"))
+    async def abandon(self, interaction: discord.Interaction[Any]) -> None:
+        """Close the table (its host, or who manages the server)."""
+        found = await self.here(interaction)
+        perms = interaction.permissions
+        await self.bot.service.abandon(found.id, interaction.user.id,
+                                       can_manage=bool(perms and perms.manage_guild))
+        await interaction.response.send_message(t(found.record.locale, "table.abandoned",
+                                                  name=interaction.user.display_name))
+
+    @app_commands.command(name=ls("cmd.takeover.name"))
+    @app_commands.describe(seat=ls("cmd.takeover.seat"))
+    @app_commands.rename(seat=ls("cmd.takeover.seat.name"))
+    async def takeover(self, interaction: discord.Interaction[Any],
+                       seat: app_commands.Range[int, 1, 6]) -> None:
+        """Hand an idle seat to a computer for good (the host)."""
+        found = await self.here(interaction)
+        await self.bot.service.takeover(found.id, interaction.user.id, seat - 1)
+        await interaction.response.send_message(t(found.record.locale, "table.takeover",
+                                                  seat=seat))
+
+    @app_commands.command(name=ls("cmd.settings.name"))
+    @app_commands.describe(language=ls("cmd.settings.language"),
+                           turn_timer=ls("cmd.settings.turn_timer"),
+                           target=ls("cmd.settings.target"),
+                           tables=ls("cmd.settings.tables"))
+    @app_commands.rename(language=ls("cmd.settings.language.name"),
+                         turn_timer=ls("cmd.new.turn_timer.name"),
+                         target=ls("cmd.new.target.name"),
+                         tables=ls("cmd.settings.tables.name"))
+    @app_commands.choices(language=[
+        app_commands.Choice(name=ls(f"language.{code}"), value=code)
+        for code in ("auto", *LANGUAGES)])
+    async def settings(self, interaction: discord.Interaction[Any], language: str | None = None,
+                       turn_timer: app_commands.Range[int, 0, 3600] | None = None,
+                       target: app_commands.Range[int, 50, 10000] | None = None,
+                       tables: app_commands.Range[int, 1, 50] | None = None) -> None:
+        """Show the server's settings; who manages the server changes them."""
+        assert interaction.guild_id is not None
+        perms = interaction.permissions
+        if not (perms and perms.manage_guild):
+            raise TableError("not_manager")
+        repo = self.bot.service.repo
+        current = await repo.guild_settings(interaction.guild_id)
+        if language is not None:
+            current.locale = None if language == "auto" else language
+        if turn_timer is not None:
+            current.turn_timer = turn_timer
+        if target is not None:
+            current.target = target
+        if tables is not None:
+            current.tables_per_channel = tables
+        if any(v is not None for v in (language, turn_timer, target, tables)):
+            await repo.save_guild_settings(interaction.guild_id, current)
+        locale = user_locale(interaction)
+        shown = current.locale or public_locale(current, interaction)
+        await interaction.response.send_message(t(
+            locale, "settings.show",
+            language=t(locale, f"language.{language_of(shown)}") + ("" if current.locale else
+                                                        " " + t(locale, "settings.auto")),
+            timer=current.turn_timer if current.turn_timer is not None else DEFAULT_TURN_TIMER,
+            target=current.target or 1000,
+            tables=current.tables_per_channel or DEFAULT_TABLES_PER_CHANNEL), ephemeral=True)
+
+    @app_commands.command(name=ls("cmd.rules.name"))
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        """How to play the game."""
+        await interaction.response.send_message(t(user_locale(interaction), f"rules.{self.game}"),
+                                                ephemeral=True)
+
+    @app_commands.command(name=ls("cmd.leaderboard.name"))
+    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
+        """The server's best players."""
+        await records.leaderboard_command(self.bot, interaction, self.game)
+
+    @app_commands.command(name=ls("cmd.stats.name"))
+    @app_commands.describe(user=ls("cmd.stats.user"))
+    @app_commands.rename(user=ls("cmd.stats.user.name"))
+    async def stats(self, interaction: discord.Interaction[Any],
+                    user: discord.User | None = None) -> None:
+        """A player's statistics."""
+        await records.stats_command(self.bot, interaction, self.game, user or interaction.user)
+
+    @app_commands.command(name=ls("cmd.history.name"))
+    @app_commands.describe(user=ls("cmd.history.user"))
+    @app_commands.rename(user=ls("cmd.history.user.name"))
+    async def history(self, interaction: discord.Interaction[Any],
+                      user: discord.User | None = None) -> None:
+        """A player's last games, to open and export."""
+        await records.history_command(self.bot, interaction, self.game,
+                                      user or interaction.user)
+
+    # ``leaderboard`` and ``stats`` of a game with variants rated apart: the same, with
+    # the variant asked (its choices are the game's, added when the group is made).
+
+    @app_commands.describe(players=ls("cmd.variant"))
+    @app_commands.rename(players=ls("cmd.variant.name"))
+    async def leaderboard_of(self, interaction: discord.Interaction[Any],
+                             players: str | None = None) -> None:
+        await records.leaderboard_command(self.bot, interaction, players or self.game)
+
+    @app_commands.describe(user=ls("cmd.stats.user"), players=ls("cmd.variant"))
+    @app_commands.rename(user=ls("cmd.stats.user.name"), players=ls("cmd.variant.name"))
+    async def stats_of(self, interaction: discord.Interaction[Any],
+                       user: discord.User | None = None, players: str | None = None) -> None:
+        await records.stats_command(self.bot, interaction, players or self.game,
+                                    user or interaction.user)
 
 
 async def open_table(bot: Host, spec: GameSpec, interaction: discord.Interaction[Any],
@@ -125,147 +321,6 @@ async def open_table(bot: Host, spec: GameSpec, interaction: discord.Interaction
     await service.repo.update_table(table.id, options=table.record.options, thread_id=thread_id)
 
 
-def game_group(bot: Host, spec: GameSpec, new: NewCommand) -> GameGroup:
+def game_group(bot: Host, spec: GameSpec, new: NewCommand) -> GameCommands:
     """The command group of ``spec``, with its own ``new`` callback."""
-    name = spec.name
-    group = GameGroup(name=ls(f"cmd.{name}.name"),
-                      description=ls(f"cmd.{name}.description"),
-                      guild_only=True)
-    group.add_command(app_commands.Command(
-        name=ls("cmd.new.name"),
-        description=ls(f"cmd.{name}.new.description"),
-        callback=new))
-
-    async def here(interaction: discord.Interaction[Any]) -> Table:
-        assert interaction.channel_id is not None
-        return await bot.service.active_in(interaction.channel_id, name)
-
-    async def table(interaction: discord.Interaction[Any]) -> None:
-        found = await here(interaction)
-        if found.game is None:
-            raise TableError("not_playing")
-        await interaction.response.send_message(t(user_locale(interaction), "table.reposted"),
-                                                ephemeral=True)
-        await bot.repost(found)
-
-    async def abandon(interaction: discord.Interaction[Any]) -> None:
-        found = await here(interaction)
-        perms = interaction.permissions
-        await bot.service.abandon(found.id, interaction.user.id,
-                                  can_manage=bool(perms and perms.manage_guild))
-        await interaction.response.send_message(t(found.record.locale, "table.abandoned",
-                                                  name=interaction.user.display_name))
-
-    async def leave(interaction: discord.Interaction[Any]) -> None:
-        found = await here(interaction)
-        await bot.service.leave_game(found.id, interaction.user.id)
-        await interaction.response.send_message(t(found.record.locale, "table.left",
-                                                  name=interaction.user.display_name))
-
-    async def end(interaction: discord.Interaction[Any]) -> None:
-        found = await here(interaction)
-        _, voting = await bot.service.vote_end(found.id, interaction.user.id)
-        await interaction.response.send_message(
-            t(user_locale(interaction), "table.vote_counted" if voting else "table.vote_taken"),
-            ephemeral=True)
-
-    @app_commands.describe(seat=ls("cmd.takeover.seat"))
-    @app_commands.rename(seat=ls("cmd.takeover.seat.name"))
-    async def takeover(interaction: discord.Interaction[Any],
-                       seat: app_commands.Range[int, 1, 6]) -> None:
-        found = await here(interaction)
-        await bot.service.takeover(found.id, interaction.user.id, seat - 1)
-        await interaction.response.send_message(t(found.record.locale, "table.takeover",
-                                                  seat=seat))
-
-    @app_commands.describe(language=ls("cmd.settings.language"),
-                           turn_timer=ls("cmd.settings.turn_timer"),
-                           target=ls("cmd.settings.target"),
-                           tables=ls("cmd.settings.tables"))
-    @app_commands.rename(language=ls("cmd.settings.language.name"),
-                         turn_timer=ls("cmd.new.turn_timer.name"),
-                         target=ls("cmd.new.target.name"),
-                         tables=ls("cmd.settings.tables.name"))
-    @app_commands.choices(language=[
-        app_commands.Choice(name=ls(f"language.{code}"), value=code)
-        for code in ("auto", *LANGUAGES)])
-    async def settings(interaction: discord.Interaction[Any], language: str | None = None,
-                       turn_timer: app_commands.Range[int, 0, 3600] | None = None,
-                       target: app_commands.Range[int, 50, 10000] | None = None,
-                       tables: app_commands.Range[int, 1, 50] | None = None) -> None:
-        assert interaction.guild_id is not None
-        perms = interaction.permissions
-        if not (perms and perms.manage_guild):
-            raise TableError("not_manager")
-        repo = bot.service.repo
-        current = await repo.guild_settings(interaction.guild_id)
-        if language is not None:
-            current.locale = None if language == "auto" else language
-        if turn_timer is not None:
-            current.turn_timer = turn_timer
-        if target is not None:
-            current.target = target
-        if tables is not None:
-            current.tables_per_channel = tables
-        if any(v is not None for v in (language, turn_timer, target, tables)):
-            await repo.save_guild_settings(interaction.guild_id, current)
-        locale = user_locale(interaction)
-        shown = current.locale or public_locale(current, interaction)
-        await interaction.response.send_message(t(
-            locale, "settings.show",
-            language=t(locale, f"language.{language_of(shown)}") + ("" if current.locale else
-                                                        " " + t(locale, "settings.auto")),
-            timer=current.turn_timer if current.turn_timer is not None else DEFAULT_TURN_TIMER,
-            target=current.target or 1000,
-            tables=current.tables_per_channel or DEFAULT_TABLES_PER_CHANNEL), ephemeral=True)
-
-    async def rules(interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.send_message(t(user_locale(interaction), f"rules.{name}"),
-                                                ephemeral=True)
-
-    async def leaderboard(interaction: discord.Interaction[Any]) -> None:
-        await records.leaderboard_command(bot, interaction, name)
-
-    @app_commands.describe(user=ls("cmd.stats.user"))
-    @app_commands.rename(user=ls("cmd.stats.user.name"))
-    async def stats(interaction: discord.Interaction[Any],
-                    user: discord.User | None = None) -> None:
-        await records.stats_command(bot, interaction, name, user or interaction.user)
-
-    # A game with variants rated apart (Tichu for four or six) asks which one.
-    variants = [app_commands.Choice(name=ls(f"variant.{record}"), value=record)
-                for record in spec.record_names]
-
-    @app_commands.describe(players=ls("cmd.variant"))
-    @app_commands.rename(players=ls("cmd.variant.name"))
-    @app_commands.choices(players=variants)
-    async def leaderboard_of(interaction: discord.Interaction[Any],
-                             players: str | None = None) -> None:
-        await records.leaderboard_command(bot, interaction, players or name)
-
-    @app_commands.describe(user=ls("cmd.stats.user"), players=ls("cmd.variant"))
-    @app_commands.rename(user=ls("cmd.stats.user.name"), players=ls("cmd.variant.name"))
-    @app_commands.choices(players=variants)
-    async def stats_of(interaction: discord.Interaction[Any], user: discord.User | None = None,
-                       players: str | None = None) -> None:
-        await records.stats_command(bot, interaction, players or name, user or interaction.user)
-
-    if len(variants) > 1:
-        leaderboard, stats = leaderboard_of, stats_of  # type: ignore[assignment]
-
-    @app_commands.describe(user=ls("cmd.history.user"))
-    @app_commands.rename(user=ls("cmd.history.user.name"))
-    async def history(interaction: discord.Interaction[Any],
-                      user: discord.User | None = None) -> None:
-        await records.history_command(bot, interaction, name, user or interaction.user)
-
-    commands: list[tuple[str, Callable[..., Awaitable[None]]]] = [
-        ("table", table), ("leave", leave), ("end", end), ("abandon", abandon),
-        ("takeover", takeover), ("settings", settings), ("rules", rules),
-        ("leaderboard", leaderboard), ("stats", stats), ("history", history)]
-    for command, callback in commands:
-        group.add_command(app_commands.Command(
-            name=ls(f"cmd.{command}.name"),
-            description=ls(f"cmd.{name}.{command}.description"),
-            callback=callback))
-    return group
+    return GameCommands(bot, spec, new)

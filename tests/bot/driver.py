@@ -1,7 +1,12 @@
 """Drive the real bot through the local Discord as people would: clicks and menus only.
 
+One driver for the tests of every game: :class:`Person` opens their hand panel once
+and acts from it as it stands, with their game's choices (:class:`TichuChoices`,
+:class:`ChinoisChoices`, :class:`TysiachaChoices`); :func:`settle` says when.
+
 The tests peek at the bot's tables only to know *when* a person would act
-(their ping); every action goes through Discord components.
+(their ping), and to check what the panels offer; every action goes through Discord
+components.
 """
 
 from __future__ import annotations
@@ -19,11 +24,17 @@ from bot.app import TichuBot
 from bot.config import Settings
 from bot.games.registry import all_specs
 from bot.i18n import t
+from bot.render import filename
 from bot.store import open_repository
 from bot.store.models import ActionRecord, TableStatus
 from bot.tables import SeatKind, Table
 from bot.tables.computer import computer_move
 from bot.tables.table import phase_of
+from engine.chinois import legal as chinois_legal
+from engine.chinois.view import Phase as ChinoisPhase
+from engine.tysiacha import legal as tysiacha_legal
+from engine.tysiacha.cards import TOTAL_POINTS, bid_limit
+from engine.tysiacha.view import Phase as TysiachaPhase
 from tests.emulator.fixtures import TIME_SCALE
 from tests.emulator.runner import run_bot
 from tests.emulator.server import DiscordEmulator
@@ -71,16 +82,62 @@ WAITING = tuple(t(lang, key) for lang in ("en", "fr")
 
 
 def actionable(panel: Any) -> bool:
-    """Whether a hand panel offers the seat's decision (not only Refresh, Tichu, or a
-    bomb while someone else is on turn)."""
+    """Whether a Tichu hand panel offers the seat's decision (not only Refresh, Tichu, or
+    a bomb while someone else is on turn)."""
     waiting = panel.content.startswith(WAITING)
     return not waiting and any(component(panel, a, k) is not None for a in ACTIONS for k in "bs")
 
 
+def values_of(select: Any) -> list[str]:
+    """The values a select offers, in its order."""
+    return [o.value for o in select.options]
+
+
+def control_ids(message: Any) -> set[str]:
+    """The custom IDs of every button and select of ``message``."""
+    return {c.custom_id for c in (*message.buttons, *message.selects)}
+
+
+async def new_table(emu: DiscordEmulator, bot: TichuBot, user: Any, channel: Any, game: str,
+                    **options: Any) -> tuple[Any, Table]:
+    """``/<game> new`` by ``user`` in ``channel``; the lobby message and the table."""
+    await emu.wait_for_commands([game])
+    lobby = await (await emu.slash(user, channel, f"{game} new", **options)).response()
+    table = max(bot.service.tables.values(), key=lambda t: t.id)
+    assert table.spec.name == game
+    return lobby, table
+
+
+async def open_hand(emu: DiscordEmulator, user: Any, message: Any) -> Any:
+    """"My hand" on a table message: the hand panel it opens."""
+    button = component(message, "hand")
+    assert button is not None, "the table message has no My hand button"
+    return await (await emu.click(user, message, button.custom_id)).response()
+
+
+class Choices:
+    """How the people of one game choose: when their panel offers them a decision, and
+    which one they take from it as it stands (through :class:`Person`'s clicks)."""
+
+    def ready(self, panel: Any) -> bool:
+        """Whether ``panel`` offers the seat's decision (else the person waits)."""
+        raise NotImplementedError
+
+    async def decide(self, person: Person, panel: Any) -> None:
+        """One decision from ``panel``."""
+        raise NotImplementedError
+
+    async def out_of_turn(self, person: Person, panel: Any) -> None:
+        """Something done while others are on turn (nothing, unless the game has it)."""
+
+
 @dataclass
 class Person:
-    """A person at the table who keeps their hand panel open and acts from it, as it
-    stands (the bot keeps it up to date); "My hand" only when they have no panel."""
+    """A person at a table, of any game, who keeps their hand panel open and acts from
+    it as it stands (the bot keeps it up to date: no Refresh before a click); "My hand"
+    only when they have no panel. What they choose is their game's :attr:`choices`
+    (Tichu's unless said). A person who knows the :attr:`table` also checks, before each
+    decision, that the panel is the one the bot would draw for the seat now."""
 
     emu: DiscordEmulator
     user: Any
@@ -101,23 +158,55 @@ class Person:
     """Tichu calls confirmed out of turn (and accepted)."""
     bombed: int = 0
     """Bombs dropped out of turn (and accepted)."""
+    choices: Choices = field(default_factory=lambda: TichuChoices())
+    table: Table | None = None
+    """The table, when the person's choices check the panel against the game."""
 
-    async def open_hand(self, table_message: Any) -> Any:
-        button = component(table_message, "hand")
-        assert button is not None, "the table message has no My hand button"
-        reply = await self.emu.click(self.user, table_message, button.custom_id)
-        self.panel = await reply.response()
+    @property
+    def seat(self) -> int:
+        assert self.table is not None, "a person who knows no table has no seat"
+        seat = self.table.seat_of(self.user.id)
+        assert seat is not None
+        return seat
+
+    async def open_hand(self, message: Any) -> Any:
+        """"My hand" on the table message ``message``: the panel this person acts from."""
+        self.panel = await open_hand(self.emu, self.user, message)
         self.opened += 1
         return self.panel
 
-    async def act(self, table_message: Any) -> None:
-        """Make one decision from the open panel (opening one first if needed)."""
+    async def act(self, message: Any = None) -> None:
+        """Make one decision from the open panel (opening one first if needed, from
+        ``message`` or the table's message now)."""
         if self.panel is None or self.panel.deleted:
-            await self.open_hand(table_message)
+            if message is None:
+                assert self.table is not None
+                message = table_message(self.emu, self.table)
+            await self.open_hand(message)
         panel = self.panel
         # A person acts when their panel shows them something to do; the bot redraws it.
-        await self.emu.wait_for(lambda: actionable(panel), 10.0, what="a decision on the panel")
+        await self.emu.wait_for(lambda: self.choices.ready(panel), 10.0,
+                                what="a decision on the panel")
+        if self.table is not None:
+            await self.check(panel)
         await self.decide(panel)
+
+    async def check(self, panel: Any) -> None:
+        """The panel as it stands is the one the bot would draw for the seat now."""
+        assert self.table is not None
+        expected = await self.table.spec.hand_message(self.table, self.seat, self.user.locale)
+        assert panel.ephemeral
+        assert panel.content == expected.content
+        assert control_ids(panel) == \
+            {i.custom_id for i in expected.view.children}  # type: ignore[attr-defined]
+
+    async def decide(self, panel: Any) -> None:
+        await self.choices.decide(self, panel)
+
+    async def out_of_turn(self) -> None:
+        """Maybe act while others are on turn (Tichu: call, or drop a bomb)."""
+        if self.calls and self.panel is not None:
+            await self.choices.out_of_turn(self, self.panel)
 
     async def _do(self, reply: Any, hand: Any, action: bool) -> bool:
         """Wait for the bot's answer to a click: the panel redrawn, or a refusal (a new
@@ -137,60 +226,211 @@ class Person:
         return await self._do(await self.emu.select(self.user, hand, custom_id, values), hand,
                               action)
 
-    async def out_of_turn(self) -> None:
-        """Maybe call Tichu (confirmed) or drop a bomb, whoever's turn it is."""
-        panel = self.panel
-        if not self.calls or panel is None:
-            return
-        if (ask := component(panel, "ask", arg="tichu")) is not None and self.rng.random() < 0.1:
-            self.raced += 1
-            await self.click(panel, ask.custom_id)
-            if (confirm := component(panel, "tichu")) is not None:
-                self.called += await self.click(panel, confirm.custom_id, action=True)
-        elif (bombs := component(panel, "play", "s")) is not None:  # off turn: bombs only
-            self.raced += 1
-            self.bombed += await self.select(panel, bombs.custom_id, [bombs.options[0].value],
-                                             action=True)
 
-    async def decide(self, hand: Any) -> None:
+class TichuChoices(Choices):
+    """Tichu (for four): no Grand Tichu, the first cards offered to exchange, a random
+    combination kind and play (or a pass, three times in ten), the first Phoenix reading
+    and a random wish. Out of turn, a call (one time in ten) or the first bomb."""
+
+    def ready(self, panel: Any) -> bool:
+        return actionable(panel)
+
+    async def out_of_turn(self, person: Person, panel: Any) -> None:
+        if (ask := component(panel, "ask", arg="tichu")) is not None \
+                and person.rng.random() < 0.1:
+            person.raced += 1
+            await person.click(panel, ask.custom_id)
+            if (confirm := component(panel, "tichu")) is not None:
+                person.called += await person.click(panel, confirm.custom_id, action=True)
+        elif (bombs := component(panel, "play", "s")) is not None:  # off turn: bombs only
+            person.raced += 1
+            person.bombed += await person.select(panel, bombs.custom_id,
+                                                 [bombs.options[0].value], action=True)
+
+    async def exchange(self, person: Person, hand: Any, slots: int) -> None:
+        """A different card in each of the ``slots`` exchange menus, then Exchange."""
+        used: set[str] = set()
+        for slot in range(slots):
+            select = component(hand, "ex", "s", arg=str(slot))
+            assert select is not None
+            value = next(v for v in values_of(select) if v not in used)
+            used.add(value)
+            await person.select(hand, select.custom_id, [value])
+        ok = component(hand, "exok")
+        assert ok is not None and not ok.disabled
+        await person.click(hand, ok.custom_id, action=True)
+
+    async def decide(self, person: Person, hand: Any) -> None:
+        rng = person.rng
         if (b := component(hand, "nogrand")) is not None:
-            await self.click(hand, b.custom_id, action=True)
+            await person.click(hand, b.custom_id, action=True)
             return
         if component(hand, "ex", "s") is not None:
-            used: set[str] = set()
-            for slot in range(3):
-                select = component(hand, "ex", "s", arg=str(slot))
-                value = next(o.value for o in select.options if o.value not in used)
-                used.add(value)
-                await self.select(hand, select.custom_id, [value])
-            ok = component(hand, "exok")
-            assert ok is not None and not ok.disabled
-            await self.click(hand, ok.custom_id, action=True)
+            await self.exchange(person, hand, 3)
             return
         if (b := component(hand, "gift")) is not None:
-            await self.click(hand, b.custom_id, action=True)
+            await person.click(hand, b.custom_id, action=True)
             return
         kinds = component(hand, "kind", "s")
-        if kinds is not None and self.rng.random() < 0.5:
-            choice = self.rng.choice(kinds.options)
-            await self.select(hand, kinds.custom_id, [choice.value])
+        if kinds is not None and rng.random() < 0.5:
+            choice = rng.choice(kinds.options)
+            await person.select(hand, kinds.custom_id, [choice.value])
         play = component(hand, "play", "s")
         passing = component(hand, "pass")
-        if passing is not None and (play is None or self.rng.random() < 0.3):
-            await self.click(hand, passing.custom_id, action=True)
+        if passing is not None and (play is None or rng.random() < 0.3):
+            await person.click(hand, passing.custom_id, action=True)
             return
         assert play is not None, f"no control to act with: {hand.content!r}"
-        option = self.rng.choice(play.options)
+        option = rng.choice(play.options)
         needs_step = bool({"52", "54"} & set(option.value.split(".")))
-        if not await self.select(hand, play.custom_id, [option.value], action=not needs_step):
+        if not await person.select(hand, play.custom_id, [option.value], action=not needs_step):
             return
         if (wish := component(hand, "wish", "s")) is not None:
-            choice = self.rng.choice(wish.options)
-            await self.select(hand, wish.custom_id, [choice.value], action=True)
+            choice = rng.choice(wish.options)
+            await person.select(hand, wish.custom_id, [choice.value], action=True)
         elif (phx := component(hand, "phx", "s")) is not None:
-            await self.select(hand, phx.custom_id, [phx.options[0].value], action=True)
+            await person.select(hand, phx.custom_id, [phx.options[0].value], action=True)
         elif needs_step:
-            self.actions += 1  # a Phoenix play with one reading needs no second step
+            person.actions += 1  # a Phoenix play with one reading needs no second step
+
+
+@dataclass
+class ChinoisChoices(Choices):
+    """Chinois: a random bid or card from the panel's one menu, which must offer exactly
+    the engine's legal choices (never the dealer's forbidden bid, struck through in the
+    text). Counts what the people met, for the test to check; with :attr:`shots`, saves
+    a few panels and tables there for a look by eye."""
+
+    shots: Path | None = None
+    forbidden_hidden: int = 0
+    bids: int = 0
+    plays: int = 0
+    french_hands: int = 0
+
+    def ready(self, panel: Any) -> bool:
+        return bool(panel.selects)
+
+    async def decide(self, person: Person, hand: Any) -> None:
+        table = person.table
+        assert table is not None
+        seat = person.seat
+        view = table.game.view(seat)
+        assert hand.attachment(filename("hand")) is not None
+        locale = person.user.locale
+        if locale == "fr":
+            self.french_hands += 1
+            assert "Atout" in hand.content
+        if view.phase is ChinoisPhase.BID:
+            select = component(hand, "bid", "s")
+            assert select is not None, hand.content
+            offered = [int(v) for v in values_of(select)]
+            assert offered == list(chinois_legal.legal_bids(view))
+            forbidden = view.forbidden_bid if view.dealer == seat else None
+            if forbidden is not None:
+                assert forbidden not in offered
+                assert f"~~{forbidden}~~" in hand.content
+                self.forbidden_hidden += 1
+                if self.forbidden_hidden == 3:
+                    self.shoot(person, hand, f"hand-{locale}", "table-bidding")
+            self.bids += 1
+        else:
+            assert view.phase is ChinoisPhase.PLAY
+            if self.plays == 40:
+                self.shoot(person, hand, f"play-{locale}", "table-play")
+            select = component(hand, "play", "s")
+            assert select is not None, hand.content
+            assert {int(v) for v in values_of(select)} == \
+                {int(c) for c in chinois_legal.legal_cards(view)}
+            self.plays += 1
+        value = person.rng.choice(select.options).value
+        seq = table.seq
+        assert await person.select(hand, select.custom_id, [value], action=True), \
+            person.refusals
+        assert table.seq > seq
+
+    def shoot(self, person: Person, hand: Any, name: str, table_name: str) -> None:
+        if self.shots is None or not self.shots.exists():
+            return
+        assert person.table is not None
+        (self.shots / f"{name}.png").write_bytes(hand.attachment(filename("hand")).data)
+        (self.shots / f"{name}.txt").write_text(hand.content)
+        message = table_message(person.emu, person.table)
+        (self.shots / f"{table_name}.png").write_bytes(message.attachment(filename("table")).data)
+        (self.shots / f"{table_name}.txt").write_text(message.content)
+
+
+class TysiachaChoices(Choices):
+    """Tysiacha: a redeal when offered; a pass (more than half the time), a bid from the
+    menu or the first bid button; with the prikup, now and then a concession or a raise,
+    else a random card to each opponent; a random card or marriage in play. Each menu
+    must offer only legal choices (every legal card, bids above 120 only with a
+    marriage in hand)."""
+
+    def ready(self, panel: Any) -> bool:
+        return bool(panel.selects) or any(
+            component(panel, a) is not None for a in ("redeal", "pass", "bid", "concede"))
+
+    async def decide(self, person: Person, hand: Any) -> None:
+        assert person.table is not None
+        view = person.table.game.view(person.seat)
+        if (redeal := component(hand, "redeal")) is not None:
+            await person.click(hand, redeal.custom_id, action=True)
+            return
+        if view.phase is TysiachaPhase.BIDDING:
+            await self.bid(person, hand, view)
+        elif view.phase is TysiachaPhase.PRIKUP:
+            await self.prikup(person, hand, view)
+        else:
+            play = component(hand, "play", "s")
+            assert play is not None, hand.content
+            legal = {str(int(c)) for c in tysiacha_legal.legal_cards(view)}
+            offered = values_of(play)
+            assert {v.lstrip("m") for v in offered} == legal  # only (and every) legal card
+            assert {v[1:] for v in offered if v.startswith("m")} == \
+                {str(int(c)) for c in tysiacha_legal.marriage_leads(view)}
+            await person.select(hand, play.custom_id, [person.rng.choice(offered)], action=True)
+
+    async def bid(self, person: Person, hand: Any, view: Any) -> None:
+        rng = person.rng
+        legal = set(tysiacha_legal.legal_bids(view))
+        buttons = [b for b in hand.buttons if ":bid:" in b.custom_id]
+        select = component(hand, "bids", "s")
+        offered = {int(b.custom_id.rsplit(":", 1)[1]) for b in buttons}
+        offered |= {int(v) for v in values_of(select)} if select is not None else set()
+        assert offered <= legal
+        if any(b > TOTAL_POINTS for b in offered):
+            assert bid_limit(view.hand) > TOTAL_POINTS  # only with a marriage in hand
+        passing = component(hand, "pass")
+        if passing is not None and (rng.random() < 0.55 or not offered):
+            await person.click(hand, passing.custom_id, action=True)
+        elif select is not None and rng.random() < 0.3:
+            await person.select(hand, select.custom_id, [values_of(select)[0]], action=True)
+        else:
+            await person.click(hand, buttons[0].custom_id, action=True)
+
+    async def prikup(self, person: Person, hand: Any, view: Any) -> None:
+        rng = person.rng
+        roll = rng.random()
+        if roll < 0.05:
+            await person.click(hand, component(hand, "concede").custom_id, action=True)
+            return
+        raise_select = component(hand, "raise", "s")
+        if raise_select is not None and roll < 0.2:
+            await person.select(hand, raise_select.custom_id, [values_of(raise_select)[0]],
+                                action=True)
+            return
+        first = next(s for s in hand.selects if re.search(r":gv:0\.", s.custom_id))
+        assert {int(v) for v in values_of(first)} == {int(c) for c in view.hand}
+        give = component(hand, "give")
+        assert give is not None and give.disabled
+        value = rng.choice(values_of(first))
+        await person.select(hand, first.custom_id, [value])
+        second = next(s for s in hand.selects if re.search(r":gv:1\.", s.custom_id))
+        assert value not in values_of(second)  # the same card cannot go to both
+        await person.select(hand, second.custom_id, [rng.choice(values_of(second))])
+        give = component(hand, "give")
+        assert give is not None and not give.disabled
+        await person.click(hand, give.custom_id, action=True)
 
 
 async def settle(bot: TichuBot, table: Table, *, timeout: float = 30.0) -> tuple[int, ...]:

@@ -29,7 +29,16 @@ from engine.tichu.cards import DOG, SPECIALS
 from engine.tichu.game import TichuGame
 from engine.tichu.view import Phase
 from tests.bot.conftest import World, open_lobby, seat_and_start
-from tests.bot.driver import Person, actionable, component, running, settle, table_message
+from tests.bot.driver import (
+    Person,
+    TichuChoices,
+    actionable,
+    component,
+    running,
+    settle,
+    table_message,
+    values_of,
+)
 
 
 @pytest.fixture
@@ -45,32 +54,27 @@ def six(world: World, monkeypatch: pytest.MonkeyPatch) -> World:
     return world
 
 
-class SixPerson(Person):
-    """A person at a six-seat table: two exchange slots, and the Dog's partner choice
-    (which they lead whenever they can, to meet it)."""
+class SixChoices(TichuChoices):
+    """Tichu for six: two exchange slots (none for an opponent), and the Dog's partner
+    choice, which these people lead whenever they can, to meet it."""
 
-    async def decide(self, hand: Any) -> None:
+    async def decide(self, person: Person, hand: Any) -> None:
         if component(hand, "ex", "s") is not None:
-            used: set[str] = set()
-            for slot in range(2):
-                select = component(hand, "ex", "s", arg=str(slot))
-                assert select is not None
-                value = next(o.value for o in select.options if o.value not in used)
-                used.add(value)
-                await self.select(hand, select.custom_id, [value])
             assert component(hand, "ex", "s", arg="2") is None  # nothing for an opponent
-            ok = component(hand, "exok")
-            assert ok is not None and not ok.disabled
-            await self.click(hand, ok.custom_id)
+            await self.exchange(person, hand, 2)
             return
         play = component(hand, "play", "s")
         dog = str(int(DOG))
-        if play is not None and any(o.value == dog for o in play.options):
-            await self.select(hand, play.custom_id, [dog])
+        if play is not None and dog in values_of(play):
+            await person.select(hand, play.custom_id, [dog])
             if (to := component(hand, "dog")) is not None:
-                await self.click(hand, to.custom_id)
+                await person.click(hand, to.custom_id)
             return
-        await super().decide(hand)
+        await super().decide(person, hand)
+
+
+def six_person(world: World, index: int, seed: int) -> Person:
+    return Person(world.emu, world.users[index], random.Random(seed), choices=SixChoices())
 
 
 async def play_on(world: World, bot: Any, table: Any, people: dict[int, Person], *,
@@ -94,7 +98,7 @@ async def test_six_people_play_a_whole_deal_from_their_panels(six: World,
         assert t("en", "team.0") in lobby.content and "Seat 6" in lobby.content
         await seat_and_start(six, lobby, [0, 1, 2, 3, 4, 5], {})
         assert table.status is TableStatus.PLAYING and table.game.n_seats == 6
-        people = {s: SixPerson(emu, six.users[s], random.Random(s)) for s in range(6)}
+        people = {s: six_person(six, s, s) for s in range(6)}
         await play_on(six, bot, table, people, until=lambda: table.game.history)
         result = table.game.history[0]
         assert sum(result.card_points) == 100
@@ -122,8 +126,7 @@ async def test_three_people_and_three_computers_play_to_the_leaderboard(
         lobby, table = await open_lobby(six, bot, players=6, target=50)  # one deal
         await seat_and_start(six, lobby, [0, None, 1, None, 2, None],
                              {1: "easy", 3: "normal", 5: "hard"})
-        people = {s: SixPerson(emu, six.users[i], random.Random(10 + s))
-                  for s, i in ((0, 0), (2, 1), (4, 2))}
+        people = {s: six_person(six, i, 10 + s) for s, i in ((0, 0), (2, 1), (4, 2))}
         await play_on(six, bot, table, people, until=lambda: False)
         assert table.status is TableStatus.FINISHED
         final = table_message(emu, table)
@@ -167,8 +170,7 @@ async def test_three_people_and_three_computers_play_to_the_leaderboard(
 async def test_a_six_seat_table_resumes_after_a_restart(six: World, tmp_path: Path) -> None:
     db = tmp_path / "db.sqlite3"
     emu = six.emu
-    people = {s: SixPerson(emu, six.users[i], random.Random(20 + s))
-              for s, i in ((0, 0), (2, 1), (4, 2))}
+    people = {s: six_person(six, i, 20 + s) for s, i in ((0, 0), (2, 1), (4, 2))}
     async with running(emu, db) as bot:
         lobby, table = await open_lobby(six, bot, players=6, target=50)  # one deal
         await seat_and_start(six, lobby, [0, None, 1, None, 2, None],
@@ -198,7 +200,7 @@ async def test_six_seat_refusals(six: World, tmp_path: Path) -> None:
     async with running(emu, tmp_path / "db.sqlite3") as bot:
         lobby, table = await open_lobby(six, bot, players=6)
         await seat_and_start(six, lobby, [0, 1, 2, 3, 4, 5], {})
-        people = {s: SixPerson(emu, six.users[s], random.Random(s)) for s in range(6)}
+        people = {s: six_person(six, s, s) for s in range(6)}
         # A stranger has no hand at this table.
         await settle(bot, table)
         message = table_message(emu, table)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 from pathlib import Path
 from typing import Any
 
@@ -16,124 +15,31 @@ from bot.render import filename
 from bot.store.models import SeatRecord, TableRecord, TableStatus
 from bot.tables import Table
 from engine.cards import parse_cards
-from engine.tysiacha.cards import TOTAL_POINTS, bid_limit
+from engine.tysiacha.cards import TOTAL_POINTS
 from engine.tysiacha.deal import Deal
 from engine.tysiacha.game import TysiachaGame
 from engine.tysiacha.legal import legal_bids, legal_cards, marriage_leads
 from engine.tysiacha.view import Phase
 from tests.bot.conftest import World, seat_and_start
-from tests.bot.driver import component, play_outside_discord, running, settle, table_message
-from tests.emulator.server import DiscordEmulator
+from tests.bot.driver import (
+    Person,
+    TysiachaChoices,
+    new_table,
+    play_outside_discord,
+    running,
+    settle,
+    table_message,
+)
 
 PUBLIC_IMAGES = {filename("table"), filename("prikup"), filename("sheet"), filename("final")}
 SHOTS = os.environ.get("TYSIACHA_SHOTS")
 """A folder to save the images seen, for a look by eye (unset: nothing saved)."""
 
 
-async def open_tysiacha(world: World, bot: Any, **options: Any) -> tuple[Any, Table]:
-    await world.emu.wait_for_commands(["tysiacha"])
-    reply = await world.emu.slash(world.users[0], world.channel, "tysiacha new", **options)
-    lobby = await reply.response()
-    table = max(bot.service.tables.values(), key=lambda t: t.id)
-    return lobby, table
-
-
-def values_of(select: Any) -> list[str]:
-    return [o.value for o in select.options]
-
-
-class Player:
-    """A person at the table, choosing among what the bot offers, and checking that
-    only legal choices are offered."""
-
-    def __init__(self, emu: DiscordEmulator, user: Any, table: Table, seed: int) -> None:
-        self.emu, self.user, self.table = emu, user, table
-        self.rng = random.Random(seed)
-        self.seen_high_bid_with_marriage = False
-        self.panel: Any = None
-
-    async def click(self, message: Any, item: Any) -> Any:
-        return await (await self.emu.click(self.user, message, item.custom_id)).response()
-
-    async def choose(self, message: Any, item: Any, value: str) -> Any:
-        return await (await self.emu.select(self.user, message, item.custom_id, [value])).response()
-
-    async def act(self) -> None:
-        """Act from the open hand panel (opened once; the bot keeps it up to date)."""
-        if self.panel is None:
-            message = table_message(self.emu, self.table)
-            self.panel = await self.click(message, component(message, "hand"))
-        hand = self.panel
-        assert hand.ephemeral
-        await self.emu.wait_for(lambda: hand.selects or any(
-            component(hand, a) is not None for a in ("redeal", "pass", "bid", "concede")),
-            10.0, what="the panel to offer a choice")
-        seat = self.table.seat_of(self.user.id)
-        expected = await TYSIACHA.hand_message(self.table, seat, self.user.locale)
-        assert hand.content == expected.content
-        assert {c.custom_id for c in (*hand.buttons, *hand.selects)} == \
-            {i.custom_id for i in expected.view.children}  # type: ignore[attr-defined]
-        await self.decide(hand)
-
-    async def decide(self, hand: Any) -> None:
-        game = self.table.game
-        seat = self.table.seat_of(self.user.id)
-        view = game.view(seat)
-        if (redeal := component(hand, "redeal")) is not None:
-            await self.click(hand, redeal)
-            return
-        if view.phase is Phase.BIDDING:
-            await self.bid(hand, view)
-        elif view.phase is Phase.PRIKUP:
-            await self.prikup(hand, view)
-        else:
-            play = component(hand, "play", "s")
-            assert play is not None, hand.content
-            legal = {str(int(c)) for c in legal_cards(view)}
-            offered = values_of(play)
-            assert {v.lstrip("m") for v in offered} == legal  # only (and every) legal card
-            assert {v[1:] for v in offered if v.startswith("m")} == \
-                {str(int(c)) for c in marriage_leads(view)}
-            await self.choose(hand, play, self.rng.choice(offered))
-
-    async def bid(self, hand: Any, view: Any) -> None:
-        legal = set(legal_bids(view))
-        buttons = [b for b in hand.buttons if ":bid:" in b.custom_id]
-        select = component(hand, "bids", "s")
-        offered = {int(b.custom_id.rsplit(":", 1)[1]) for b in buttons}
-        offered |= {int(v) for v in values_of(select)} if select is not None else set()
-        assert offered <= legal
-        if any(b > TOTAL_POINTS for b in offered):
-            assert bid_limit(view.hand) > TOTAL_POINTS  # only with a marriage in hand
-        passing = component(hand, "pass")
-        if passing is not None and (self.rng.random() < 0.55 or not offered):
-            await self.click(hand, passing)
-        elif select is not None and self.rng.random() < 0.3:
-            await self.choose(hand, select, select.options[0].value)
-        else:
-            await self.click(hand, buttons[0])
-
-    async def prikup(self, hand: Any, view: Any) -> None:
-        roll = self.rng.random()
-        if roll < 0.05:
-            await self.click(hand, component(hand, "concede"))
-            return
-        raise_select = component(hand, "raise", "s")
-        if raise_select is not None and roll < 0.2:
-            await self.choose(hand, raise_select, raise_select.options[0].value)
-            return
-        first = next(s for s in hand.selects if re.search(r":gv:0\.", s.custom_id))
-        assert {int(v) for v in values_of(first)} == {int(c) for c in view.hand}
-        give = component(hand, "give")
-        assert give is not None and give.disabled
-        value = self.rng.choice(values_of(first))
-        await self.choose(hand, first, value)
-        second = next(s for s in hand.selects if re.search(r":gv:1\.", s.custom_id))
-        assert value not in values_of(second)  # the same card cannot go to both
-        await self.choose(hand, second, self.rng.choice(values_of(second)))
-        give = component(hand, "give")
-        assert give is not None and not give.disabled
-        await self.click(hand, give)
+def player(world: World, index: int, table: Table, seed: int) -> Person:
+    """``world.users[index]`` at ``table``, choosing as a Tysiacha player (seeded)."""
+    return Person(world.emu, world.users[index], random.Random(seed), table=table,
+                  choices=TysiachaChoices())
 
 
 def save(name: str, data: bytes) -> None:
@@ -151,7 +57,7 @@ def assert_public_safe(world: World, table: Table) -> None:
             assert {a.filename for a in message.attachments} <= {filename("hand")}
 
 
-async def play_on(bot: Any, table: Table, people: dict[int, Player],
+async def play_on(bot: Any, table: Table, people: dict[int, Person],
                   until: Any = lambda game: False) -> None:
     """Play through Discord until ``until(game)`` when a person is due, or the game's end."""
     for _ in range(3000):
@@ -173,12 +79,12 @@ async def test_a_game_of_three_plays_to_the_end(world: World, tmp_path: Path) ->
     emu = world.emu
     db = tmp_path / "db.sqlite3"
     async with running(emu, db) as bot:
-        lobby, table = await open_tysiacha(world, bot)
+        lobby, table = await new_table(emu, bot, world.users[0], world.channel, "tysiacha")
         assert table.n_seats == 3
         await seat_and_start(world, lobby, [0, 1, None], {2: "normal"})
         assert table.status is TableStatus.PLAYING
         table_id = table.id
-        people = {s: Player(emu, world.users[s], table, s) for s in (0, 1)}
+        people = {s: player(world, s, table, s) for s in (0, 1)}
         await play_on(bot, table, people, until=lambda game: game.deal_number >= 4)
         # Bob has played a few deals by hand; a computer plays his seat from now on.
         done = await (await emu.slash(world.users[0], table.channel_id,
@@ -192,13 +98,14 @@ async def test_a_game_of_three_plays_to_the_end(world: World, tmp_path: Path) ->
     async with running(emu, db) as bot:
         table = await bot.service.get(table_id)
         assert table.game.deal_number == ahead.deal_number
-        people[0] = Player(emu, world.users[0], table, 10)  # alice opens her hand again
+        people[0] = player(world, 0, table, 10)  # alice opens her hand again
         await play_on(bot, table, people)
         await bot.presenter.idle.wait()
         game = table.game
         assert game.phase is Phase.GAME_OVER
         assert max(game.scores) >= 1000 and game.winner is not None
         # One hand panel each, kept up to date by the bot; alice's second after the restart.
+        assert all(person.refusals == [] for person in people.values())
         assert len(emu.ephemerals(world.users[0])) == 2
         assert len(emu.ephemerals(world.users[1])) == 1
         assert table.status is TableStatus.FINISHED
@@ -301,18 +208,20 @@ async def test_only_legal_cards_and_marriages_are_offered() -> None:
 async def test_four_players_the_dealer_sits_out(world: World, tmp_path: Path) -> None:
     emu = world.emu
     async with running(emu, tmp_path / "db.sqlite3") as bot:
-        lobby, table = await open_tysiacha(world, bot, players=4, rounding=5)
+        lobby, table = await new_table(emu, bot, world.users[0], world.channel, "tysiacha",
+                                       players=4, rounding=5)
         assert table.n_seats == 4
         await seat_and_start(world, lobby, [0, None, None, None],
                              {1: "easy", 2: "normal", 3: "easy"})
         game = table.game
         assert game.n_seats == 4 and int(game.rounding) == 5
-        alice = Player(emu, world.users[0], table, 4)
+        alice = player(world, 0, table, 4)
         while game.deal_number < 4 and game.phase is not Phase.GAME_OVER:
             due = await settle(bot, table)
             if not due:
                 break
             await alice.act()
+        assert alice.refusals == []
         # Alice dealt one of the first deals and sat it out (she was never asked to act).
         assert 0 in [r.dealer for r in game.history]
         assert all(r.scores[r.dealer] == 0 for r in game.history)
