@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Protocol
 
@@ -20,6 +21,7 @@ from engine.chinois.deal import DECK
 from engine.chinois.legal import legal_bids, legal_cards
 from engine.chinois.rules import deal_score
 from engine.chinois.view import ChinoisView, Phase
+from engine.sampling import DealSampler
 from engine.trick import NATURAL_ORDER, Trick, beats, sampled_totals
 
 SUIT_SIZE = 13
@@ -161,8 +163,9 @@ class HardPlayer(NormalPlayer):
     """Bids like ``normal``; plays each card by sampling the hidden hands.
 
     For each legal card it deals the cards it cannot see at random among the other
-    seats (their counts are public), plays the rest of the round out with the
-    ``normal`` play for every seat, and keeps the card whose rounds score best: its
+    seats (their counts are public; no seat gets a suit it has shown void in: see
+    :func:`hidden_hands`), plays the rest of the round out with the ``normal`` play
+    for every seat, and keeps the card whose rounds score best: its
     own round score minus the mean of the others' (a seat wins a game against the
     table, not alone). The same sampled deals serve every card, so the
     comparison is fair; sampling stops at ``samples`` or after ``budget_ms``.
@@ -179,32 +182,76 @@ class HardPlayer(NormalPlayer):
         seat = view.seat
         assert seat is not None
         rng = random.Random(repr((view.round, view.hand, view.played, view.trick.cards)))
-        totals = sampled_totals(legal, rng, self.samples, self.budget_ms,
-                                lambda r: _sample_hands(view, r),
+        totals = sampled_totals(legal, rng, self.samples, self.budget_ms, self.sampler(view),
                                 lambda hands, c: _play_out(view, hands, c))
         fallback = super().card(view)
         best = max(legal, key=lambda c: (totals[c], c == fallback))
         return best
 
+    def sampler(self, view: ChinoisView) -> Callable[[random.Random], list[list[Card]]]:
+        """The deals of the hidden hands this decision is tried on (:func:`hidden_hands`)."""
+        return hidden_hands(view)
 
-def _sample_hands(view: ChinoisView, rng: random.Random) -> list[list[Card]]:
-    """Every seat's hand: the viewer's own, the unseen cards dealt at random to the
-    others in their public counts."""
+
+UNDEALT = -1
+"""The pseudo-seat of the cards left in the pack (every round but those of 13 cards)."""
+
+
+def shown_voids(view: ChinoisView) -> dict[int, set[int]]:
+    """The suits each seat has shown it lacks, from this round's tricks: a seat that did
+    not follow the led suit holds none of it. Chinois never obliges a seat to trump, so
+    a discard shows nothing about the trump suit."""
+    n = view.n_seats
+    voids: dict[int, set[int]] = {s: set() for s in range(n)}
+
+    def note(trick: Trick) -> None:
+        led = trick.led_suit
+        if led is None:
+            return
+        for play in trick.plays[1:]:
+            if play.card & 3 != led:
+                voids[play.seat].add(led)
+
+    # The seat after the dealer leads the first trick; each trick's winner the next.
+    leader = (view.dealer + 1) % n
+    played = view.played
+    for start in range(0, len(played) - n + 1, n):
+        trick = Trick()
+        for k, c in enumerate(played[start:start + n]):
+            trick = trick.add((leader + k) % n, c)
+        note(trick)
+        leader = trick.winning(NATURAL_ORDER, view.trump).seat
+    note(view.trick)
+    return voids
+
+
+def hidden_hands(view: ChinoisView) -> Callable[[random.Random], list[list[Card]]]:
+    """Deals of every seat's hand for ``view``'s seat: its own, and the cards it has not
+    seen dealt at random (:class:`~engine.sampling.DealSampler`, uniform among the
+    consistent deals) to the other seats in their public counts, the rest to the pack,
+    no seat getting a suit it has shown void in."""
     seat = view.seat
     assert seat is not None
     seen = set(view.hand) | set(view.played) | set(view.trick.cards)
     if view.trump_card is not None:
         seen.add(view.trump_card)
     unseen = [c for c in DECK if c not in seen]
-    rng.shuffle(unseen)
-    hands: list[list[Card]] = []
-    for s, count in enumerate(view.hand_counts):
-        if s == seat:
-            hands.append(list(view.hand))
-        else:
-            hands.append(unseen[:count])
-            del unseen[:count]
-    return hands
+    counts = {s: n for s, n in enumerate(view.hand_counts) if s != seat}
+    counts[UNDEALT] = len(unseen) - sum(counts.values())
+    voids = shown_voids(view)
+    barred = {s: [c for c in unseen if c & 3 in voids[s]] for s in counts if s != UNDEALT}
+    sampler = DealSampler(unseen, counts, barred=barred)
+
+    def deal(rng: random.Random) -> list[list[Card]]:
+        hands = sampler.deal(rng)
+        return [list(view.hand) if s == seat else hands[s] for s in range(view.n_seats)]
+
+    return deal
+
+
+def _sample_hands(view: ChinoisView, rng: random.Random) -> list[list[Card]]:
+    """One deal of :func:`hidden_hands`."""
+    return hidden_hands(view)(rng)
 
 
 _POLICY = NormalPlayer()

@@ -23,6 +23,7 @@ from itertools import combinations
 from typing import Protocol
 
 from engine.cards import Card, card
+from engine.sampling import DealSampler
 from engine.trick import beats, sampled_totals
 from engine.tysiacha.actions import Action, Bid, Concede, Give, Pass, Play, Raise, Redeal
 from engine.tysiacha.cards import (
@@ -32,10 +33,12 @@ from engine.tysiacha.cards import (
     ORDER,
     POINTS,
     TEN,
+    TOTAL_POINTS,
     bid_limit,
     marriage_partner,
     marriages_in,
 )
+from engine.tysiacha.deal import PRIKUP_SIZE
 from engine.tysiacha.legal import (
     can_pass,
     can_redeal,
@@ -73,6 +76,10 @@ CONCESSION_RESERVE = 25.0
 RAISE_EDGE = 10.0
 """How much more a raise must be worth, in the hard player's playouts, than the contract."""
 ENDGAME_CARDS = 3
+PLAUSIBLE_TRIES = 12
+"""Deals drawn, at most, for one whose hands fit the seats' bidding."""
+PRIKUP = -1
+"""The pseudo-seat of the prikup, when the hard player deals it before the bidding is over."""
 """With this many cards or fewer in hand, the hard player's playouts search the sampled
 deals exactly instead of playing them out with ``normal`` play."""
 """What the hard player counts a game won (or lost) for, beside the score changes."""
@@ -550,10 +557,12 @@ def _next_seats(view: TysiachaView) -> list[int]:
     return nxt
 
 
-def _history(view: TysiachaView) -> tuple[dict[int, set[int]], int | None]:
+def _history(view: TysiachaView) -> tuple[dict[int, set[int]], int | None, dict[int, set[Card]]]:
     """The suits each seat has shown it lacks (it did not follow, or did not trump
-    when it had to), read from the finished tricks and the current one."""
+    when it had to), the trump, and the cards each seat played, read from the
+    finished tricks and the current one."""
     voids: dict[int, set[int]] = {s: set() for s in view.active}
+    played_by: dict[int, set[Card]] = {s: set() for s in view.active}
     nxt = _next_seats(view)
     marriages = list(view.marriages)
     trump: int | None = None
@@ -573,7 +582,9 @@ def _history(view: TysiachaView) -> tuple[dict[int, set[int]], int | None]:
         seats = [leader, nxt[leader], nxt[nxt[leader]]]
         led = lead & 3
         best_seat, best = leader, lead
+        played_by[leader].add(lead)
         for s, c in zip(seats[1:], cards[1:], strict=False):
+            played_by[s].add(c)
             if c & 3 != led:
                 voids[s].add(led)
                 if trump is not None and c & 3 != trump:
@@ -581,77 +592,85 @@ def _history(view: TysiachaView) -> tuple[dict[int, set[int]], int | None]:
             if _wins(c, best, trump):
                 best_seat, best = s, c
         leader = best_seat
-    return voids, trump
+    return voids, trump, played_by
 
 
-def _knowledge(view: TysiachaView) -> tuple[dict[int, set[int]], dict[Card, int]]:
-    """Voids by seat, and cards known (or taken) to be in a seat's hand: the soloist's
-    gifts for the soloist; the prikup's unplayed cards for a defender."""
-    voids, _ = _history(view)
+def _knowledge(view: TysiachaView) -> tuple[dict[int, set[int]], dict[int, set[Card]],
+                                            dict[int, set[Card]]]:
+    """What the play so far shows of the other hands: voids (suits) by seat; cards known
+    to be in a seat's hand (the soloist's gifts, seen by the soloist; the other half of a
+    marriage declared and not played since); cards taken to be with a seat (the prikup's
+    unplayed cards, for a defender: with the soloist unless given to the other defender)."""
+    voids, _, _ = _history(view)
     seat, soloist = view.seat, view.soloist
     gone = set(view.played) | set(view.trick.cards)
-    fixed: dict[Card, int] = {}
+    held: dict[int, set[Card]] = {}
+    likely: dict[int, set[Card]] = {}
     if seat == soloist:
         for target, c in view.given:
             if c not in gone:
-                fixed[c] = target
+                held.setdefault(target, set()).add(c)
     elif soloist is not None:
         for c in view.prikup:
             if c not in gone and c not in view.hand:
-                fixed[c] = soloist
-    return voids, fixed
+                likely.setdefault(soloist, set()).add(c)
+    for who, suit in view.marriages:
+        if who != seat:
+            held.setdefault(who, set()).update(
+                c for c in (_KINGS[suit], _QUEENS[suit]) if c not in gone)
+    return voids, held, likely
 
 
-def _deal_unseen(view: TysiachaView, voids: dict[int, set[int]], fixed: dict[Card, int],
-                 rng: random.Random) -> dict[int, list[Card]]:
-    """The other playing seats' hands, dealt at random from the unseen cards in their
-    counts, keeping to ``voids`` and ``fixed`` where they can all hold."""
+def _needs_marriage(view: TysiachaView) -> Callable[[dict[int, list[Card]]], bool] | None:
+    """For a defender facing a contract above 120: a test that a sampled deal leaves the
+    soloist a marriage among the ten cards it held with the prikup (the rules allow such
+    a bid or raise only then): its hand now, the cards it played, the gift received.
+    (A marriage card given to the other defender is not looked for.)"""
+    soloist = view.soloist
+    if soloist is None or view.seat == soloist or view.contract is None or \
+            view.contract <= TOTAL_POINTS:
+        return None
+    _, _, played_by = _history(view)
+    shown = set(played_by.get(soloist, ()))
+    if view.received is not None:
+        shown.add(view.received)
+
+    def accept(hands: dict[int, list[Card]]) -> bool:
+        return bool(marriages_in(shown.union(hands[soloist])))
+
+    return accept
+
+
+MARRIAGE_TRIES = 64
+"""Deals drawn, at most, for one that leaves a high contract's soloist its marriage."""
+
+
+def hidden_hands(view: TysiachaView) -> Callable[[random.Random], dict[int, list[Card]]]:
+    """Deals of the other playing seats' hands for ``view``'s seat, by the shared sampler
+    (:class:`~engine.sampling.DealSampler`, uniform among the consistent deals): the
+    unseen cards in the seats' counts, keeping :func:`_knowledge` (the prikup pins only
+    where they fit the rest) and, for a contract above 120, the soloist's marriage."""
     seat = view.seat
     assert seat is not None
     others = [s for s in view.active if s != seat]
     known = set(view.hand) | set(view.played) | set(view.trick.cards)
     unseen = [c for c in DECK if c not in known]
-    for strict in (2, 1, 0):
-        hands: dict[int, list[Card]] = {s: [] for s in others}
-        free: list[Card] = []
-        for c in unseen:
-            where = fixed.get(c) if strict >= 2 else None
-            if where is None and strict >= 1:
-                allowed = [s for s in others if c & 3 not in voids[s]]
-                if len(allowed) == 1:
-                    where = allowed[0]
-            if where is None:
-                free.append(c)
-            else:
-                hands[where].append(c)
-        if all(len(hands[s]) <= view.hand_counts[s] for s in others):
-            if strict >= 1:
-                # The free cards may still be barred from one of the seats.
-                ok = _place(hands, free, others, view.hand_counts, voids, rng)
-                if ok:
-                    return hands
-                continue
-            rng.shuffle(free)
-            for s in others:
-                take = view.hand_counts[s] - len(hands[s])
-                hands[s].extend(free[:take])
-                del free[:take]
-            return hands
-    raise AssertionError("unreachable")
+    voids, held, likely = _knowledge(view)
+    barred = {s: [c for c in unseen if c & 3 in voids.get(s, ())] for s in others}
+    sampler = DealSampler(unseen, {s: view.hand_counts[s] for s in others}, held=held,
+                          barred=barred, likely=likely)
+    accept = _needs_marriage(view)
+    tries = MARRIAGE_TRIES if accept is not None else 1
+
+    def deal(rng: random.Random) -> dict[int, list[Card]]:
+        return sampler.deal(rng, accept, tries)
+
+    return deal
 
 
-def _place(hands: dict[int, list[Card]], free: list[Card], others: list[int],
-           counts: tuple[int, ...], voids: dict[int, set[int]], rng: random.Random) -> bool:
-    """Share ``free`` among ``others`` (two seats) up to their counts; every free card
-    may go to either seat here (the single-seat ones are placed already)."""
-    rng.shuffle(free)
-    a, b = others
-    take = counts[a] - len(hands[a])
-    if take < 0 or take > len(free) or len(free) - take != counts[b] - len(hands[b]):
-        return False
-    hands[a].extend(free[:take])
-    hands[b].extend(free[take:])
-    return True
+def _deal_unseen(view: TysiachaView, rng: random.Random) -> dict[int, list[Card]]:
+    """One deal of :func:`hidden_hands`."""
+    return hidden_hands(view)(rng)
 
 
 class HardPlayer(NormalPlayer):
@@ -666,7 +685,9 @@ class HardPlayer(NormalPlayer):
       may raise to, on the same sampled deals; it concedes when that is worth more.
     - Play: each legal card (and each marriage it may declare) is tried on the same
       sampled deals, which respect what the play so far has shown (a seat that did
-      not follow or trump lacks the suit; the prikup's cards are with the soloist).
+      not follow or trump lacks the suit; the other half of a declared marriage
+      stays with its seat; the prikup's cards are with the soloist where that fits;
+      a contract above 120 leaves the soloist a marriage): see :func:`hidden_hands`.
 
     A deal's end is valued as the score sheet would change it, barrel and penalties
     included: the seat's change less the mean of the others', and a game won or lost
@@ -706,13 +727,18 @@ class HardPlayer(NormalPlayer):
         nxt = _next_seats(view)
         deadline = self._deadline(self.bid_budget_ms)
         bid_value = pass_value = 0.0
+        counts = {s: view.hand_counts[s] for s in others}
+        piles = DealSampler(unseen, {PRIKUP: PRIKUP_SIZE, **counts})
+
+        def plausible(hands: dict[int, list[Card]]) -> bool:
+            return _plausible(view, hands)
+
         for _ in range(max(1, self.bid_samples // 2)):
             # One prikup, four deals of the rest: two decide whether the soloist would
             # concede on seeing it, two value the choice (so no luck of the deciding
             # deals is counted in the value).
-            rng.shuffle(unseen)
-            prikup = unseen[:3]
-            rest = unseen[3:]
+            prikup = piles.deal(rng)[PRIKUP]
+            rest = DealSampler([c for c in unseen if c not in prikup], counts)
             kept, gifts = _cheap_gifts(view, seat, [*view.hand, *prikup])
             # The contract held, or on the barrel the raise that would win the game.
             needed = self._needed(view)
@@ -720,11 +746,7 @@ class HardPlayer(NormalPlayer):
                               else [])
             results: list[list[float]] = []
             for _ in range(4):
-                for _ in range(12):
-                    rng.shuffle(rest)
-                    hands = {others[0]: rest[:7], others[1]: rest[7:]}
-                    if _plausible(view, hands):
-                        break
+                hands = rest.deal(rng, plausible, PLAUSIBLE_TRIES)
                 d = _solo_deal(view, seat, kept, {s: [*h, gifts[s]] for s, h in hands.items()},
                                nxt)
                 _finish(d)
@@ -764,16 +786,18 @@ class HardPlayer(NormalPlayer):
         sums = {(g, b): 0.0 for g in gifts for b in contracts}
         deadline = self._deadline(self.bid_budget_ms)
         n = 0
+        hidden = DealSampler(unseen, {s: view.hand_counts[s] for s in (after, other)})
+
+        def plausible(hands: dict[int, list[Card]]) -> bool:
+            return _plausible(view, hands)
+
         for _ in range(self.bid_samples):
-            for _ in range(12):
-                rng.shuffle(unseen)
-                if _plausible(view, {after: unseen[:7], other: unseen[7:]}):
-                    break
+            hands = hidden.deal(rng, plausible, PLAUSIBLE_TRIES)
             for g in gifts:
                 (_, x), (_, y) = g
                 kept = [c for c in view.hand if c != x and c != y]
-                d = _solo_deal(view, seat, kept, {after: [*unseen[:7], x],
-                                                  other: [*unseen[7:], y]}, nxt)
+                d = _solo_deal(view, seat, kept, {after: [*hands[after], x],
+                                                  other: [*hands[other], y]}, nxt)
                 _finish(d)
                 for b in contracts:
                     sums[(g, b)] += sheet.played(d, b)
@@ -808,11 +832,11 @@ class HardPlayer(NormalPlayer):
         assert isinstance(fallback, Play)
         base = _view_deal(view)
         sheet = _Sheet(view, seat)
-        voids, fixed = _knowledge(view)
+        deal = hidden_hands(view)
 
         def sample(r: random.Random) -> _Deal:
             d = base.copy()
-            for s, h in _deal_unseen(view, voids, fixed, r).items():
+            for s, h in deal(r).items():
                 d.hands[s] = h
             return d
 
@@ -872,6 +896,8 @@ def _plausible(view: TysiachaView, hands: dict[int, list[Card]]) -> bool:
     and passes when the next bid is worth more."""
     for s, hand in hands.items():
         bid = view.bids[s]
+        if bid is not None and bid > TOTAL_POINTS and not marriages_in(hand):
+            return False  # the rules allow a bid above 120 only with a marriage
         worth = estimate(hand) + PRIKUP_HOPE
         if bid is not None and not (s == view.active[0] and bid == MIN_BID) and worth < bid:
             return False

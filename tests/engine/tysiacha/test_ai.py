@@ -168,21 +168,23 @@ def test_the_playouts_play_as_normal_does() -> None:
 def test_what_the_play_shows_a_void_stays_out_of_the_sampled_hands() -> None:
     from engine.tysiacha.ai import _deal_unseen, _knowledge
 
-    # Seat 0 (the soloist) discards on spades in tricks 2 and 3; seat 1 makes spades trump.
-    # Its last card, the Jack of diamonds, came from the prikup and is still in its hand.
+    # Seat 0 (the soloist) discards on spades in tricks 2 and 3; seat 1 makes spades trump
+    # leading the Queen, so its King of spades is still in its hand.
+    # Seat 0's last card, the Jack of diamonds, came from the prikup and is still in its hand.
     hands = ["Ac Tc Kc 9c Ah 9h 9d Jd", *DEFENCE[1:]]
     game = run(play_position(hands), *DEFENCE_TRICKS[0], *DEFENCE_TRICKS[1],
                *DEFENCE_TRICKS[2])
     view = game.view(2)
-    voids, fixed = _knowledge(view)
+    voids, held, likely = _knowledge(view)
     assert voids[0] == {3} and not voids[1]
-    assert {str(c): s for c, s in fixed.items()} == {"Jd": 0}
+    assert {s: {str(c) for c in cs} for s, cs in held.items()} == {1: {"Ks"}}
+    assert {s: {str(c) for c in cs} for s, cs in likely.items()} == {0: {"Jd"}}
     rng = random.Random(3)
     for _ in range(200):
-        hands = _deal_unseen(view, voids, fixed, rng)
+        hands = _deal_unseen(view, rng)
         assert [len(hands[s]) for s in (0, 1)] == [view.hand_counts[0], view.hand_counts[1]]
         assert not any(c & 3 == 3 for c in hands[0])
-        assert set(fixed) <= set(hands[0])
+        assert "Jd" in {str(c) for c in hands[0]} and "Ks" in {str(c) for c in hands[1]}
 
 
 def test_hard_bids_on_a_strong_hand_and_passes_a_weak_one() -> None:
