@@ -3,12 +3,17 @@ module of either imports itself back through others.
 
 Every import counts — at module level, inside functions, and typing-only ones —
 except an import under ``if TYPE_CHECKING:`` that points down the stack.
+
+:data:`LAYERS` is the one definition of the stack; the drawing in
+``docs/architecture.md`` must say the same (:func:`test_the_drawing_is_the_stack`).
 """
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = [
@@ -22,6 +27,34 @@ LAYERS = [
     ("bot.app", "bot.__main__", "bot"),
 ]
 """Bottom to top: a module may import its own layer and the layers below."""
+DRAWING = ROOT / "docs" / "architecture.md"
+ARROWS = frozenset("↓│▼|v ")
+"""What a connector line of the drawing is made of."""
+
+
+def drawn_layers(text: str) -> list[tuple[str, ...]]:
+    """The layers of the drawing, top to bottom: the fenced block opened by
+    ````` ```layers `````; each line is a layer (module names separated by spaces, then
+    an optional ``# comment``) or a connector made only of arrows, and a connector
+    stands between every two layers."""
+    lines = text.splitlines()
+    opened = [i for i, line in enumerate(lines) if line.strip() == "```layers"]
+    assert len(opened) == 1, "the drawing needs exactly one ```layers block"
+    layers: list[tuple[str, ...]] = []
+    joined = True
+    for line in lines[opened[0] + 1:]:
+        if line.strip() == "```":
+            break
+        names = line.split("#", 1)[0].strip()
+        if not names or set(names) <= ARROWS:
+            joined = joined or bool(names)
+            continue
+        assert joined, f"no arrow above {names!r} in the drawing"
+        layers.append(tuple(names.split()))
+        joined = False
+    else:
+        raise AssertionError("the ```layers block is not closed")
+    return layers
 
 
 def module_name(path: Path) -> str:
@@ -155,6 +188,19 @@ def test_bot_imports_only_down_the_stack() -> None:
     upward = sorted(f"{name} -> {target}" for name, targets in graph().items()
                     for target in targets if rank(target) > rank(name))
     assert upward == []
+
+
+def test_the_drawing_is_the_stack() -> None:
+    drawn = drawn_layers(DRAWING.read_text(encoding="utf-8"))
+    assert drawn == [tuple(layer) for layer in reversed(LAYERS)], (
+        "docs/architecture.md draws another stack than tests/test_layers.py enforces")
+
+
+def test_the_drawing_reader_reads_layers_and_arrows() -> None:
+    text = "x\n```layers\nbot.b bot.c  # top\n  ↓\nengine\n```\n"
+    assert drawn_layers(text) == [("bot.b", "bot.c"), ("engine",)]
+    with pytest.raises(AssertionError, match="no arrow"):
+        drawn_layers("```layers\nbot.b\nengine\n```\n")
 
 
 def test_the_checker_sees_cycles_and_upward_imports() -> None:

@@ -21,33 +21,12 @@ from bot.tables.rules import TableRules
 from engine.replay import game_from_replay
 
 if TYPE_CHECKING:
-    from bot.tables.ids import ComponentId
+    from bot.tables.ids import Click
+    from bot.tables.service import Decision
     from bot.tables.table import LogEntry, Table
 
 OpenTable = Callable[..., Any]
 """``open_table(spec, interaction, options)``: what ``/<game> new`` calls (the cogs' own)."""
-
-
-class Responder(Protocol):
-    """What a game's clicks may ask of the views layer (the controller implements it)."""
-
-    async def act(self, interaction: discord.Interaction[Any], table: Table,
-                  cid: ComponentId, make: Any, locale: str) -> None:
-        """Apply the clicker's action ``make(seat)``, then redraw their panel."""
-
-    async def show(self, interaction: discord.Interaction[Any], table: Table, seat: int,
-                   locale: str, message: HandMessage | None = None) -> None:
-        """Redraw the clicker's panel (``message``, or the seat's panel now)."""
-
-    async def ask(self, interaction: discord.Interaction[Any],
-                  items: list[discord.ui.Item[discord.ui.View]], locale: str, key: str,
-                  **values: Any) -> None:
-        """Replace the panel's controls with a follow-up question."""
-
-    async def draft(self, interaction: discord.Interaction[Any], table: Table,
-                    update: Callable[[int, dict[str, Any]], dict[str, Any] | None],
-                    locale: str) -> None:
-        """Change the clicker's choice in progress on the server, then redraw the panel."""
 
 
 @dataclass(slots=True)
@@ -121,16 +100,17 @@ class GameSpec(TableRules, Protocol):
         """The ``/<game> new`` callback with the game's options; it calls
         ``open_table(spec, interaction, options)``."""
 
-    async def handle(self, responder: Responder, interaction: discord.Interaction[Any],
-                     table: Table, seat: int, cid: ComponentId, values: list[str],
-                     locale: str) -> None:
-        """A game-specific click on the seat's private panel (already acknowledged)."""
+    def read_click(self, table: Table, seat: int, click: Click) -> Decision:
+        """What a click on the seat's private panel means now: a move for the engine, a
+        changed draft, or a new look of the panel; TableError for a click that cannot be
+        read (``forged``, an unfinished choice). Pure, and never judges staleness (the
+        table service did) nor legality (the engine does); see :mod:`bot.tables.service`."""
 
 
 class GameModules:
     """The part of a spec every game shares: its package holds modules of the same names
     (``log.describe``, ``results.game_result``, ``table.table_message`` and
-    ``table.announcement``, ``controls.handle``, ``commands.new_command``), and its engine
+    ``table.announcement``, ``controls.read``, ``commands.new_command``), and its engine
     package ``engine.<name>.actions`` the JSON form of its actions. A spec names them in
     :attr:`parts`."""
 
@@ -199,8 +179,6 @@ class GameModules:
     def new_command(self, open_table: OpenTable) -> Any:
         return self._module("commands").new_command(open_table)
 
-    async def handle(self, responder: Responder, interaction: discord.Interaction[Any],
-                     table: Table, seat: int, cid: ComponentId, values: list[str],
-                     locale: str) -> None:
-        await self._module("controls").handle(responder, interaction, table, seat, cid,
-                                              values, locale)
+    def read_click(self, table: Table, seat: int, click: Click) -> Decision:
+        decision: Decision = self._module("controls").read(table, seat, click)
+        return decision

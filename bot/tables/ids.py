@@ -4,7 +4,9 @@
 for selects (discord.py needs one pattern per component class). ``seq`` is the
 clicking seat's move count (``Table.moves``) when the control was drawn: once the
 seat has moved again, the click is stale and never applies; ``-`` marks controls
-that stay valid whatever happens (My hand, Rules).
+that stay valid whatever happens (My hand, Rules, a call the engine allows once).
+Whether a click is stale is decided in one place only:
+:func:`bot.tables.service.stale`, under the table's lock.
 Every ID stays within Discord's 100 characters.
 """
 
@@ -40,6 +42,32 @@ class ComponentId:
         if len(text) > MAX_LENGTH:
             raise ValueError(f"custom id too long: {text}")
         return text
+
+
+@dataclass(frozen=True, slots=True)
+class Click:
+    """One click on a seat's private panel: the control's parsed ID and, for a select,
+    the values chosen. What a game's controls read (:func:`bot.tables.service.stale`
+    has already decided that it is not out of date)."""
+
+    id: ComponentId
+    values: tuple[str, ...] = ()
+
+    @property
+    def action(self) -> str:
+        return self.id.action
+
+    @property
+    def arg(self) -> str | None:
+        return self.id.arg
+
+    @property
+    def seq(self) -> int | None:
+        return self.id.seq
+
+    def one(self) -> str | None:
+        """The single value chosen, or None when there is not exactly one."""
+        return self.values[0] if len(self.values) == 1 else None
 
 
 def button(table: int, action: str, arg: str | None = None, seq: int | None = None) -> str:

@@ -2,7 +2,9 @@
 
 The order of an action is always: check with the engine, append to the store,
 apply to the game, then tell the presenter. A refused action raises and changes
-nothing; an action the store could not keep is not applied.
+nothing; an action the store could not keep is not applied. A person's click comes
+down one path (:meth:`TableService.click`): the seat, :func:`stale`, the game's reading
+of the click, the engine's check, the store, the game.
 
 The service also keeps tables moving when the store fails. Every computer move and
 turn timer is retried with backoff until it goes through, whatever the error; a
@@ -20,9 +22,9 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Collection, Mapping
-from dataclasses import replace
-from typing import Any, Protocol
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Protocol, cast
 
 from bot.store.models import (
     ActionRecord,
@@ -37,6 +39,7 @@ from bot.store.models import (
 )
 from bot.tables.computer import computer_move
 from bot.tables.errors import TableError
+from bot.tables.ids import Click
 from bot.tables.rules import TableRules
 from bot.tables.table import LogEntry, SeatKind, Table, phase_of
 from bot.workers import offload
@@ -62,6 +65,54 @@ class Presenter(Protocol):
     """What the Discord layer does when a table changes (it must not raise)."""
 
     async def table_changed(self, table: Table) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A click read as an engine action: the engine checks it, then it is stored and
+    applied (``applied``: what the engine returned, once it is)."""
+
+    action: Any
+    applied: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A click that changes the seat's choice in progress (``value``; None drops it),
+    kept on the server. ``provisional``: an action the engine must allow before the
+    choice goes on (a Tichu play waiting for its wish or its Phoenix reading)."""
+
+    value: dict[str, Any] | None
+    provisional: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """A click that only changes what the clicker's panel shows, its choice kept in the
+    panel's own controls: nothing is stored; ``draw(locale)`` draws the panel."""
+
+    draw: Callable[[str], Awaitable[Any]]
+
+
+Decision = Move | Draft | Look
+"""What a game reads a click as (:meth:`ClickRules.read_click`)."""
+
+
+class ClickRules(TableRules, Protocol):
+    """The part of a game's spec a click needs (:class:`bot.games.base.GameSpec`)."""
+
+    def read_click(self, table: Table, seat: int, click: Click) -> Decision:
+        """The decision of ``click`` by ``seat`` now, or TableError for a click that
+        cannot be read (``forged``, an unfinished choice). Pure: it decides neither
+        staleness (:func:`stale` did) nor legality (the engine does)."""
+
+
+def stale(table: Table, seat: int, seq: int | None) -> bool:
+    """Whether a control drawn when the seat had made ``seq`` moves is out of date: the
+    seat has moved since (a double click, an old menu, a timer's move). Another seat's
+    actions never make a control out of date; a control without ``seq`` never is (the
+    engine refuses a repeat). The one place every game's clicks are judged stale."""
+    return seq is not None and seq != table.moves[seat]
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
@@ -473,51 +524,65 @@ class TableService:
         return table, voting
 
     # ---------------------------------------------------------------- play
+    async def click(self, table_id: int, user_id: int, click: Click) -> tuple[Table, int, Decision]:
+        """A person's click on their private panel, down the stack once.
+
+        Under the table's lock: the clicker's seat; :func:`stale`, the one place that
+        decides whether the control is out of date; the game's
+        :meth:`ClickRules.read_click`, which reads the click into a :data:`Decision`
+        (or refuses it as malformed); then the decision is carried out — a move is
+        checked by the engine (the only legality check), stored and applied; a draft
+        is stored. Returns the table, the seat and the decision, for the views to
+        redraw the clicker's panel.
+        """
+        table = await self.get(table_id)
+        rules = cast(ClickRules, table.spec)
+        return await self._decide(table, user_id, click.seq,
+                                  lambda seat: rules.read_click(table, seat, click))
+
     async def act(self, table_id: int, user_id: int, token: int | None,
                   make: Callable[[int], Any]) -> Any:
-        """A person's action: ``make(seat)`` builds it once the seat is known.
+        """A person's action built by the caller (``make(seat)``), on the same path as a
+        click (:meth:`click`): ``token`` is the seat's move count when the control was
+        drawn (None for a decision that is not a move). Returns what the engine applied."""
+        table = await self.get(table_id)
+        _, _, decision = await self._decide(table, user_id, token,
+                                            lambda seat: Move(make(seat)))
+        return decision.applied if isinstance(decision, Move) else None
 
-        ``token`` is the seat's move count when the control was drawn (None for a
-        decision that is not a move). A control from before the seat's last move — a
-        double click, an old menu — is refused; another seat's actions never make a
-        control out of date: the engine alone decides whether the action is legal.
-        A person whose seat a computer kept takes it back by acting.
-        """
-        table = await self._playing(table_id)
+    async def _decide(self, table: Table, user_id: int, seq: int | None,
+                      read: Callable[[int], Decision]) -> tuple[Table, int, Decision]:
+        """The one path of a person's decision (see :meth:`click`)."""
         async with self._hold(table):
-            if table.status is not TableStatus.PLAYING or table.game is None:
+            game = table.game
+            if game is None:
                 raise TableError("not_playing")
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("not_seated")
-            if token is not None and token != table.moves[seat]:
+            if stale(table, seat, seq):
                 raise TableError("stale")
-            action = make(seat)
-            table.game.check(action)  # a refused action must not bring the seat back
-            if table.seats[seat].away:
-                await self._back(table, seat)
-            applied = await self._commit(table, action, by="human")
-            table.last_human = time.time()
-        self._after_change(table)
-        return applied
-
-    async def save_draft(self, table_id: int, user_id: int,
-                         update: Callable[[int, dict[str, Any]], dict[str, Any] | None]) -> int:
-        """Change the clicker's choice in progress (``update(seat, draft)`` gives the new
-        draft, or None to drop it); it lives on the server, so nothing another seat
-        does loses it. Returns the seat."""
-        table = await self._playing(table_id)
-        async with self._hold(table):
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise TableError("not_seated")
-            draft = update(seat, dict(table.drafts.get(seat, {})))
-            await self.repo.save_draft(table.id, seat, draft)
-            if draft is None:
-                table.drafts.pop(seat, None)
-            else:
-                table.drafts[seat] = draft
-        return seat
+            if table.status is not TableStatus.PLAYING:
+                raise TableError("not_playing")
+            decision = read(seat)
+            if isinstance(decision, Move):
+                game.check(decision.action)  # the engine: a refusal brings no seat back
+                if table.seats[seat].away:  # a person whose seat a computer kept is back
+                    await self._back(table, seat)
+                decision = replace(decision, applied=await self._apply(
+                    table, decision.action, by="human"))
+                table.last_human = time.time()
+            elif isinstance(decision, Draft):
+                if decision.provisional is not None:
+                    game.check(decision.provisional)  # the engine, before asking more
+                await self.repo.save_draft(table.id, seat, decision.value)
+                if decision.value is None:
+                    table.drafts.pop(seat, None)
+                else:
+                    table.drafts[seat] = decision.value
+        if isinstance(decision, Move):
+            self._after_change(table)
+        return table, seat, decision
 
     @contextlib.asynccontextmanager
     async def _hold(self, table: Table) -> AsyncIterator[None]:
@@ -571,10 +636,15 @@ class TableService:
             self._notify(table)  # the table and the panels show what was stored
 
     async def _commit(self, table: Table, action: Any, *, by: str) -> Any:
-        """Check, store, apply. Called under the table's lock (:meth:`_hold`)."""
+        """A computer's or a timer's move: the engine checks it, then it is stored and
+        applied. Called under the table's lock (:meth:`_hold`)."""
+        table.game.check(action)  # raises EngineError: nothing stored, nothing changed
+        return await self._apply(table, action, by=by)
+
+    async def _apply(self, table: Table, action: Any, *, by: str) -> Any:
+        """Store, then apply an action the engine has checked (under the table's lock)."""
         game = table.game
         spec = table.spec
-        game.check(action)  # raises EngineError: nothing stored, nothing changed
         payload = {**spec.action_to_json(action), "by": by}
         await self.repo.append_action(table.id, ActionRecord(seq=table.seq + 1, payload=payload))
         # Stored: from here on nothing may fail the action.

@@ -1,10 +1,13 @@
-"""One place for every click: parse it, check who may do it, route it, answer it.
+"""One place for every click: parse it, find its table, send it down, answer it.
 
 Refusals are ephemeral sentences in the clicker's language; nothing changes.
-Lobby clicks and the table's public buttons are the same for every game; the
-clicks on a seat's private panel go to the table's game. A click is refused only
-when it is really wrong: a forged control, a stranger, a control from before the
-seat's own last move (a double click), or an action the engine no longer allows.
+Lobby clicks and the table's public buttons are the same for every game. A click on
+a seat's private panel goes down the stack once (:meth:`Controller.play`): the table
+service finds the seat, decides whether the click is stale, has the table's game read
+it and the engine check it, stores and applies it; then the clicker's panel is
+redrawn. A click is refused only when it is really wrong: a forged control, a
+stranger, a control from before the seat's own last move (a double click), or an
+action the engine does not allow. See ``docs/architecture.md``.
 """
 
 from __future__ import annotations
@@ -16,11 +19,11 @@ from typing import Any
 import discord
 
 from bot.games.base import GameSpec, HandMessage
-from bot.games.ui import view_of
 from bot.i18n import t
 from bot.store.models import StoreError
 from bot.tables import Table, TableError, TableService, ids
 from bot.tables.errors import store_refusal
+from bot.tables.service import Look, Move
 from bot.views.panels import Panels
 from bot.views.table import lobby_message
 from engine.errors import EngineError
@@ -130,9 +133,24 @@ class Controller:
         if action == "refresh":
             await self.show(interaction, table, seat, locale)
             return
-        if cid.seq is not None and cid.seq != table.moves[seat]:
-            raise TableError("stale")
-        await spec.handle(self, interaction, table, seat, cid, values, locale)
+        await self.play(interaction, table, ids.Click(cid, tuple(values)), locale)
+
+    async def play(self, interaction: discord.Interaction[Any], table: Table,
+                   click: ids.Click, locale: str) -> None:
+        """A click on the seat's private panel: down the stack once, then the panel.
+
+        :meth:`TableService.click` decides everything (seat, staleness, the game's
+        reading, the engine's check, store, apply); here only what the clicker sees."""
+        table, seat, decision = await self.service.click(table.id, interaction.user.id, click)
+        if isinstance(decision, Look):
+            await self.show(interaction, table, seat, locale, await decision.draw(locale))
+            return
+        if isinstance(decision, Move):
+            mine = table.seat_of(interaction.user.id)
+            if mine is None or table.game is None:
+                return
+            seat = mine
+        await self.show(interaction, table, seat, locale)
 
     async def open_panel(self, interaction: discord.Interaction[Any], table: Table, seat: int,
                          locale: str, *, bombs_only: bool = False) -> None:
@@ -147,15 +165,7 @@ class Controller:
             if not bombs_only:
                 await self.panels.opened_panel(table, seat, interaction, sent.id, key)
 
-    # ------------------------------------------------- helpers for the games
-    async def act(self, interaction: discord.Interaction[Any], table: Table,
-                  cid: ids.ComponentId, make: Any, locale: str) -> None:
-        """Apply the clicker's action (``make(seat)``), then redraw their panel."""
-        await self.service.act(table.id, interaction.user.id, cid.seq, make)
-        seat = table.seat_of(interaction.user.id)
-        if seat is not None and table.game is not None:
-            await self.show(interaction, table, seat, locale)
-
+    # ------------------------------------------------------------- panels
     async def show(self, interaction: discord.Interaction[Any], table: Table, seat: int,
                    locale: str, message: HandMessage | None = None) -> None:
         """Redraw the clicker's panel (the click is already acknowledged)."""
@@ -171,20 +181,6 @@ class Controller:
                 self.panels.shown(table, seat, key)
         # The game may have moved on while the panel was drawn: keep the open panel true.
         await self.panels.push(table)
-
-    async def ask(self, interaction: discord.Interaction[Any],
-                  items: list[discord.ui.Item[discord.ui.View]], locale: str, key: str,
-                  **values: Any) -> None:
-        """Replace the private message's controls with a follow-up question."""
-        await interaction.edit_original_response(content=t(locale, key, **values),
-                                                 view=view_of(*items))
-
-    async def draft(self, interaction: discord.Interaction[Any], table: Table,
-                    update: Callable[[int, dict[str, Any]], dict[str, Any] | None],
-                    locale: str) -> None:
-        """Keep the clicker's choice in progress on the server, then redraw the panel."""
-        seat = await self.service.save_draft(table.id, interaction.user.id, update)
-        await self.show(interaction, table, seat, locale)
 
     # ----------------------------------------------------------------- lobby
     async def _lobby(self, interaction: discord.Interaction[Any], cid: ids.ComponentId,

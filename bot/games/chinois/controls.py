@@ -1,33 +1,29 @@
-"""Chinois's own clicks on a seat's private message: a bid, a card. Already acknowledged
-and checked for staleness by the controller; the engine checks the rest."""
+"""Chinois's own clicks on a seat's private message, read into moves: a bid, a card.
+
+:func:`read` is pure: the table service has decided the click is not stale, and the
+engine checks the move."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import discord
-
-from bot.games.base import Responder
 from bot.tables import Table, TableError, ids
+from bot.tables.service import Move
 from engine.chinois.actions import Bid, Play
 from engine.chinois.deal import DECK
 
 CARDS = {int(c): c for c in DECK}
 
 
-async def handle(controller: Responder, interaction: discord.Interaction[Any], table: Table,
-                 seat: int, cid: ids.ComponentId, values: list[str], locale: str) -> None:
-    choice = values[0] if len(values) == 1 else ""
+def read(table: Table, seat: int, click: ids.Click) -> Move:
+    """The move of a click by ``seat``."""
+    choice = click.one() or ""
     if not choice.isdigit():
         raise TableError("forged")
     number = int(choice)
-    if cid.action == "bid":
-        await controller.act(interaction, table, cid, lambda s: Bid(s, number), locale)
-        return
-    if cid.action == "play":
+    if click.action == "bid":
+        return Move(Bid(seat, number))
+    if click.action == "play":
         card = CARDS.get(number)
         if card is None:
             raise TableError("forged")
-        await controller.act(interaction, table, cid, lambda s: Play(s, card), locale)
-        return
+        return Move(Play(seat, card))
     raise TableError("forged")
