@@ -16,7 +16,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check engine bot tests tools
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict engine bot/render bot/store
+	$(BIN)/mypy --strict engine bot tools
 
 # Lint and type checks run beside the tests (a few seconds of CPU, no shared files); the
 # target fails if any of the three does.

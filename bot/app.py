@@ -8,6 +8,7 @@ import contextlib
 import hashlib
 import json
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -244,7 +245,8 @@ class TichuBot(commands.Bot):
         """Answer component clicks that no component of ours claims (forged or foreign IDs)."""
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        data: Mapping[str, object] = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
         parsed = ids.parse(custom_id)
         present = interaction.message is not None and any(
             getattr(child, "custom_id", None) == custom_id

@@ -29,6 +29,15 @@ from tests.bot.driver import Person, component
 from tests.emulator.server import DiscordEmulator
 
 
+def custom_id(message: Any, action: str, kind: str = "b") -> str:
+    """The custom ID of the button (``b``) or select (``s``) of ``message`` for ``action``,
+    which it must have."""
+    item = component(message, action, kind)
+    if item is None:
+        raise LookupError(f"no {action!r} component on message {message.id}")
+    return str(item.custom_id)
+
+
 def rss_mb(pid: int) -> float:
     """Resident memory of a process in MiB (Linux)."""
     with open(f"/proc/{pid}/statm") as f:
@@ -58,9 +67,9 @@ async def open_table(emu: DiscordEmulator, channel: Any, user: Any) -> int:
     it, through the lobby's menus and buttons; the id of the table's thread."""
     lobby = await (await emu.slash(user, channel, "tichu new", target=1000)).response()
     for seat, level in ((1, "normal"), (2, "easy"), (3, "normal")):
-        cpu = component(lobby, "cpu", "s")
-        await (await emu.select(user, lobby, cpu.custom_id, [f"{seat}.{level}"])).response()
-    await (await emu.click(user, lobby, component(lobby, "start").custom_id)).response()
+        cpu = custom_id(lobby, "cpu", "s")
+        await (await emu.select(user, lobby, cpu, [f"{seat}.{level}"])).response()
+    await (await emu.click(user, lobby, custom_id(lobby, "start"))).response()
     return int(lobby.id)  # a thread started from a message has the message's id
 
 

@@ -17,6 +17,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import TypeVar
 
 from PIL import Image
@@ -66,8 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"median of {runs} runs, CPU ms (wall ms); upload format {IMAGE_EXT} vs palette PNG")
     for name, draw in cases.items():
         img, draw_wall, draw_cpu = timed(draw, runs)
-        data, enc_wall, enc_cpu = timed(lambda img=img: encode(img), runs)  # type: ignore[misc]
-        png, png_wall, png_cpu = timed(lambda img=img: palette_png(img), runs)  # type: ignore[misc]
+        data, enc_wall, enc_cpu = timed(partial(encode, img), runs)
+        png, png_wall, png_cpu = timed(partial(palette_png, img), runs)
         total = draw_cpu + enc_cpu
         target = TARGETS_MS.get(name)
         verdict = "" if target is None else (

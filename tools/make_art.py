@@ -80,7 +80,9 @@ def card_png(img: Image.Image) -> Image.Image:
 
 def _edge_color(img: Image.Image) -> tuple[int, int, int]:
     """The colour of the card's border, read on the middle of its left edge."""
-    r, g, b, _ = img.getpixel((1, img.height // 2))  # type: ignore[misc]
+    pixel = img.getpixel((1, img.height // 2))
+    assert isinstance(pixel, tuple), f"a card image is RGBA, not {img.mode}"
+    r, g, b, _ = pixel
     return (r, g, b)
 
 

@@ -303,6 +303,7 @@ async def open_table(bot: Host, spec: GameSpec, interaction: discord.Interaction
         locale=public_locale(settings, interaction), options=options,
         limit=settings.tables_per_channel or DEFAULT_TABLES_PER_CHANNEL)
     message = lobby_message(table, table.record.locale)
+    assert message.view is not None, "a table just opened is a lobby, with its buttons"
     await interaction.response.send_message(message.content, view=message.view)
     sent = await interaction.original_response()
     table.record.options = {**table.record.options, "lobby_message_id": sent.id}

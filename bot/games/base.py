@@ -8,10 +8,11 @@ game brings its rules (through its engine package) and its messages.
 from __future__ import annotations
 
 import io
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast
 
 import discord
 
@@ -22,8 +23,9 @@ from engine.replay import game_from_replay
 
 if TYPE_CHECKING:
     from bot.tables.ids import Click
+    from bot.tables.rules import LogEntry
     from bot.tables.service import Decision
-    from bot.tables.table import LogEntry, Table
+    from bot.tables.table import Table
 
 OpenTable = Callable[..., Any]
 """``open_table(spec, interaction, options)``: what ``/<game> new`` calls (the cogs' own)."""
@@ -107,7 +109,14 @@ class GameSpec(TableRules, Protocol):
         table service did) nor legality (the engine does); see :mod:`bot.tables.service`."""
 
 
-class GameModules:
+def spec_of(table: Table) -> GameSpec:
+    """The spec of ``table`` as the bot layer uses it. The tables layer holds it as its
+    :class:`TableRules` part (it never imports the games), but every spec the bot hands it
+    is a :class:`GameSpec` (:func:`bot.games.registry.all_specs`)."""
+    return cast("GameSpec", table.spec)
+
+
+class GameModules(ABC):
     """The part of a spec every game shares: its package holds modules of the same names
     (``log.describe``, ``results.game_result``, ``table.table_message`` and
     ``table.announcement``, ``controls.read``, ``commands.new_command``), and its engine
@@ -115,7 +124,9 @@ class GameModules:
     :attr:`parts`."""
 
     name: str
-    parts: dict[str, ModuleType]
+    levels: tuple[str, ...]
+    team_size: int
+    parts: ClassVar[dict[str, ModuleType]]
     """``log``, ``results``, ``table``, ``controls``, ``commands`` and ``actions``."""
 
     @property
@@ -123,6 +134,10 @@ class GameModules:
         """The names its finished games are stored and rated under (one rating pool and
         leaderboard each): the game's own name, and its variants' (``tichu6``)."""
         return (self.name,)
+
+    @abstractmethod
+    def due_seats(self, game: Any) -> tuple[int, ...]:
+        """Seats that must act before the game can go on (each game says)."""
 
     def _module(self, module: str) -> Any:
         return self.parts[module]

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.games.ui import GameButton
+from bot.games.ui import Control, GameButton
 from bot.i18n import t
 from bot.i18n.names import card_label, combo_name, rank_name
 from bot.tables import LogEntry, ids
@@ -79,10 +79,10 @@ def log_line(entry: LogEntry, names: list[str], locale: str) -> str:
     return t(locale, entry.key, **values)
 
 
-def public_buttons(table: Table, locale: str, *, bomb: bool = False) -> list[discord.ui.Item[discord.ui.View]]:
+def public_buttons(table: Table, locale: str, *, bomb: bool = False) -> list[Control]:
     """The buttons under every table message: My hand (Bomb! in Tichu), Rules."""
     tid = table.id
-    items: list[discord.ui.Item[discord.ui.View]] = [
+    items: list[Control] = [
         GameButton(ids.button(tid, "hand"), label=t(locale, "button.my_hand"), emoji="🃏",
                    style=discord.ButtonStyle.primary, row=0)]
     if bomb:

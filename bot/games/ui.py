@@ -3,7 +3,8 @@ still works after a restart. Their callbacks hand the click to the controller.""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+import re
+from typing import Any, Protocol, TypeAlias
 
 import discord
 
@@ -35,7 +36,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.BU
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: Any) -> GameButton:
+                             item: discord.ui.Item[Any], match: re.Match[str], /) -> GameButton:
+        if not isinstance(item, discord.ui.Button):
+            raise TypeError(f"a button template matched a {type(item).__name__}")
         return cls(item.custom_id or "", label=item.label, style=item.style, emoji=item.emoji,
                    disabled=item.disabled)
 
@@ -56,7 +59,9 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.SE
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Select[Any], match: Any) -> GameSelect:
+                             item: discord.ui.Item[Any], match: re.Match[str], /) -> GameSelect:
+        if not isinstance(item, discord.ui.Select):
+            raise TypeError(f"a select template matched a {type(item).__name__}")
         made = cls(item.custom_id or "", options=list(item.options), placeholder=item.placeholder,
                    min_values=item.min_values, max_values=item.max_values)
         return made
@@ -66,7 +71,11 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.SE
                                            list(self.item.values))
 
 
-def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
+Control: TypeAlias = GameButton | GameSelect
+"""One of our persistent components, as the games' panels and table messages list them."""
+
+
+def view_of(*items: Control) -> discord.ui.View:
     """A timeout-less view holding ``items`` (rows as the items say)."""
     view = discord.ui.View(timeout=None)
     for item in items:

@@ -40,8 +40,8 @@ from bot.store.models import (
 from bot.tables.computer import computer_move
 from bot.tables.errors import TableError
 from bot.tables.ids import Click
-from bot.tables.rules import TableRules
-from bot.tables.table import LogEntry, SeatKind, Table, phase_of
+from bot.tables.rules import LogEntry, TableRules
+from bot.tables.table import SeatKind, Table, phase_of
 from bot.workers import offload
 from engine.errors import EngineError
 
@@ -58,7 +58,7 @@ RETRY_MAX = 3.0
 
 def backoff(failures: int) -> float:
     """Seconds to wait after ``failures`` failures in a row."""
-    return min(RETRY_FIRST * 2 ** max(failures - 1, 0), RETRY_MAX)
+    return min(RETRY_FIRST * 2.0 ** max(failures - 1, 0), RETRY_MAX)
 
 
 class Presenter(Protocol):

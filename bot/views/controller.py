@@ -18,7 +18,7 @@ from typing import Any
 
 import discord
 
-from bot.games.base import GameSpec, HandMessage
+from bot.games.base import HandMessage, spec_of
 from bot.i18n import t
 from bot.store.models import StoreError
 from bot.tables import Table, TableError, TableService, ids
@@ -112,7 +112,7 @@ class Controller:
             await self._lobby(interaction, cid, values)
             return
         table = await self.service.get(cid.table)
-        spec: GameSpec = table.spec  # type: ignore[assignment]
+        spec = spec_of(table)
         locale = locale_of(interaction)
         self.panels.locales[interaction.user.id] = locale
         if action == "rules":
@@ -155,7 +155,7 @@ class Controller:
     async def open_panel(self, interaction: discord.Interaction[Any], table: Table, seat: int,
                          locale: str, *, bombs_only: bool = False) -> None:
         """A new private panel; the full one becomes the panel the bot keeps in step."""
-        spec: GameSpec = table.spec  # type: ignore[assignment]
+        spec = spec_of(table)
         async with self.panels.lock(table.id, interaction.user.id):
             key = self.panels.key(table, seat)
             message = await spec.hand_message(table, seat, locale, bombs_only=bombs_only)
@@ -169,7 +169,7 @@ class Controller:
     async def show(self, interaction: discord.Interaction[Any], table: Table, seat: int,
                    locale: str, message: HandMessage | None = None) -> None:
         """Redraw the clicker's panel (the click is already acknowledged)."""
-        spec: GameSpec = table.spec  # type: ignore[assignment]
+        spec = spec_of(table)
         async with self.panels.lock(table.id, interaction.user.id):
             key = self.panels.key(table, seat)
             drawn = message or await spec.hand_message(table, seat, locale)

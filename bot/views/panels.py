@@ -23,7 +23,7 @@ from typing import Any
 
 import discord
 
-from bot.games.base import GameSpec, HandMessage
+from bot.games.base import HandMessage, spec_of
 from bot.store.models import PanelRecord, Repository, StoreError, TableStatus
 from bot.tables import SeatKind, Table
 
@@ -69,7 +69,7 @@ class Panels:
 
     def key(self, table: Table, seat: int) -> Hashable:
         """What the seat's panel offers now (taken before drawing it)."""
-        spec: GameSpec = table.spec  # type: ignore[assignment]
+        spec = spec_of(table)
         return spec.panel_key(table, seat)
 
     def shown(self, table: Table, seat: int, key: Hashable) -> None:
@@ -112,7 +112,7 @@ class Panels:
 
     async def _push_one(self, table: Table, seat: int, panel: PanelRecord) -> None:
         key = (table.id, panel.user_id)
-        spec: GameSpec = table.spec  # type: ignore[assignment]
+        spec = spec_of(table)
         async with self.lock(*key):
             while True:
                 # The person may have opened a new panel while this push waited for the

@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 import discord
 
-from bot.games.base import GameSpec, PublicMessage
+from bot.games.base import PublicMessage, spec_of
 from bot.i18n import t
 from bot.store.models import Repository, StoreError, TableStatus
 from bot.tables import SeatKind, Table
@@ -138,7 +138,7 @@ class TablePresenter:
 
     # -------------------------------------------------------------- table
     async def _table_message(self, table: Table) -> PublicMessage:
-        spec: GameSpec = table.spec  # type: ignore[assignment]
+        spec = spec_of(table)
         msg = await spec.table_message(table, table.record.locale)
         countdown = countdown_line(table, table.record.locale)
         if countdown:
@@ -156,14 +156,16 @@ class TablePresenter:
         self._written[table.id] = time.monotonic()
         if message_id is not None:
             message = channel.get_partial_message(message_id)
-            changes: dict[str, object] = {"content": msg.content, "view": msg.view}
-            if self._image.get(table.id) != digest:
-                changes["attachments"] = msg.files()
+            # The image is sent again only when it changed (the same files on a retry).
+            files = msg.files() if self._image.get(table.id) != digest else None
             for attempt in range(2):
                 if attempt:
                     await self.pacer.wait()
                 try:
-                    await message.edit(**changes)  # type: ignore[arg-type]
+                    if files is None:
+                        await message.edit(content=msg.content, view=msg.view)
+                    else:
+                        await message.edit(content=msg.content, view=msg.view, attachments=files)
                     self._image[table.id] = digest
                     self._drawn[table.id] = changes_seen
                     return
@@ -176,7 +178,10 @@ class TablePresenter:
                     await self.bot.http.edit_channel(table.record.thread_id, archived=False)
         if message_id is not None:
             await self.pacer.wait()  # the edit above took the first turn
-        sent = await channel.send(content=msg.content, files=msg.files(), view=msg.view)
+        if msg.view is None:  # no view: ``send``'s own default
+            sent = await channel.send(content=msg.content, files=msg.files())
+        else:
+            sent = await channel.send(content=msg.content, files=msg.files(), view=msg.view)
         self._image[table.id] = digest
         self._drawn[table.id] = changes_seen
         table.record.message_id = sent.id
@@ -196,7 +201,7 @@ class TablePresenter:
         entries, table.announcements = table.announcements, []
         channel = self.bot.get_partial_messageable(table.channel_id)
         for entry in entries:
-            message = await table.spec.announcement(table, entry, table.record.locale)
+            message = await spec_of(table).announcement(table, entry, table.record.locale)
             if message is not None:
                 await self.pacer.wait()
                 await channel.send(content=message.content, files=message.files())
@@ -209,7 +214,7 @@ class TablePresenter:
             waiting = ()
         # A new ping whenever the people due change, or the same person is due again
         # after the table moved on.
-        spec: GameSpec = table.spec  # type: ignore[assignment]
+        spec = spec_of(table)
         key = (waiting, tuple(table.moves[s] for s in waiting), spec.ping_key(game))
         if self._pinged.get(table.id) == key:
             return

@@ -8,7 +8,7 @@ import discord
 
 from bot.games.base import PublicMessage
 from bot.games.shared import names_of
-from bot.games.ui import GameButton, GameSelect, view_of
+from bot.games.ui import Control, GameButton, GameSelect, view_of
 from bot.i18n import t
 from bot.store.models import TableStatus
 from bot.tables import SeatKind, ids
@@ -39,7 +39,7 @@ def lobby_message(table: Table, locale: str) -> PublicMessage:
         return PublicMessage("\n".join(lines), None, None)
     lines.append(t(locale, f"lobby.help.{spec.name}"))
     tid = table.id
-    items: list[discord.ui.Item[discord.ui.View]] = []
+    items: list[Control] = []
     for s in range(table.n_seats):
         items.append(GameButton(ids.button(tid, "join", str(s)),
                                 label=t(locale, "button.seat", seat=s + 1),

@@ -11,7 +11,7 @@ import discord
 
 from bot.games.base import HandMessage
 from bot.games.shared import names_of
-from bot.games.ui import GameButton, GameSelect, view_of
+from bot.games.ui import Control, GameButton, GameSelect, view_of
 from bot.i18n import t
 from bot.i18n.names import card_label
 from bot.render.french import render_french_hand
@@ -69,7 +69,7 @@ async def hand_message(table: Table, seat: int, locale: str) -> HandMessage:
     view = game.view(seat)
     seq, tid = table.moves[seat], table.id
     names = names_of(table, locale)
-    items: list[discord.ui.Item[discord.ui.View]] = []
+    items: list[Control] = []
     lines = [t(locale, "chinois.hand.header", round=round_text(view, locale),
                trump=trump_text(view, locale), dealer=names[view.dealer])]
     playable: tuple[Card, ...] | None = None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.tables.table import LogEntry
+from bot.tables.rules import LogEntry
 from engine.chinois.actions import Bid, Play
 from engine.chinois.game import Applied
 

@@ -27,7 +27,7 @@ class ChinoisSpec(GameModules):
     name = "chinois"
     parts: ClassVar[dict[str, ModuleType]] = {"log": log, "results": results, "table": table, "controls": controls,
              "commands": commands, "actions": actions}
-    levels = LEVELS
+    levels: tuple[str, ...] = LEVELS
     team_size = 1
 
     def seat_count(self, options: Mapping[str, Any]) -> int:

@@ -18,7 +18,7 @@ import discord
 
 from bot.games.base import HandMessage
 from bot.games.shared import names_of
-from bot.games.ui import GameButton, GameSelect, view_of
+from bot.games.ui import Control, GameButton, GameSelect, view_of
 from bot.i18n import t
 from bot.i18n.names import card_label, card_labels, combo_name, rank_name
 from bot.render import render_exchange, render_hand, sorted_hand
@@ -164,7 +164,7 @@ async def hand_message(table: Table, seat: int, locale: str, *,
     tid = table.id
     names = names_of(table, locale)
     draft = draft_of(table, seat)
-    items: list[discord.ui.Item[discord.ui.View]] = []
+    items: list[Control] = []
     lines: list[str] = []
     image: bytes | None = None
     phase = view.phase
@@ -262,7 +262,7 @@ def _play_line(view: TichuView, locale: str, *, bombs_only: bool, offered: bool)
 
 
 def _play_items(table: Table, view: TichuView, locale: str, draft: dict[str, Any], *,
-                bombs_only: bool) -> list[discord.ui.Item[discord.ui.View]]:
+                bombs_only: bool) -> list[Control]:
     """The play menu: the plays (grouped by kind when they do not fit one select, paged
     past 25) and, for long lists, the card-by-card picker. Off turn: the bombs."""
     seat = view.seat
@@ -278,7 +278,7 @@ def _play_items(table: Table, view: TichuView, locale: str, draft: dict[str, Any
     kinds, shown, pages = menu_pages(plays, draft.get("kind") if on_turn else None)
     page = draft.get("page", 0) if isinstance(draft.get("page"), int) else 0
     page = min(max(page, 0), len(pages) - 1)
-    items: list[discord.ui.Item[discord.ui.View]] = []
+    items: list[Control] = []
     counts = grouped_plays(plays)
     if kinds:
         items.append(GameSelect(
@@ -312,11 +312,11 @@ def _play_items(table: Table, view: TichuView, locale: str, draft: dict[str, Any
 
 
 def _exchange_items(table: Table, view: TichuView, chosen: tuple[Card | None, ...],
-                    locale: str, names: list[str]) -> list[discord.ui.Item[discord.ui.View]]:
+                    locale: str, names: list[str]) -> list[Control]:
     index = index_of(view)
     cards = sorted_hand(view.hand)
     targets = exchange_targets(view)
-    items: list[discord.ui.Item[discord.ui.View]] = []
+    items: list[Control] = []
     for slot, (key, target) in enumerate(zip(EXCHANGE_SLOTS[len(targets)], targets,
                                              strict=True)):
         taken = {c for i, c in enumerate(chosen) if c is not None and i != slot}
@@ -352,7 +352,7 @@ def choice_step(view: TichuView, cards: tuple[Card, ...]) -> str | None:
 
 
 def wish_items(table: Table, seat: int, cards: tuple[Card, ...],
-               locale: str) -> list[discord.ui.Item[discord.ui.View]]:
+               locale: str) -> list[Control]:
     options = [discord.SelectOption(label=t(locale, "wish.none"), value="none")]
     options += [discord.SelectOption(label=rank_name(locale, r), value=str(r))
                 for r in range(2, 15)]
@@ -364,10 +364,10 @@ def wish_items(table: Table, seat: int, cards: tuple[Card, ...],
 
 
 def dog_items(table: Table, seat: int, view: TichuView, names: list[str],
-              locale: str) -> list[discord.ui.Item[discord.ui.View]]:
+              locale: str) -> list[Control]:
     """Six players: the partner who gets the Dog's lead (both still hold cards)."""
     move = table.moves[seat]
-    items: list[discord.ui.Item[discord.ui.View]] = [
+    items: list[Control] = [
         GameButton(ids.button(table.id, "dog", str(target), seq=move),
                    label=t(locale, "button.dog", name=names[target])[:80],
                    style=discord.ButtonStyle.primary, row=0)
@@ -378,7 +378,7 @@ def dog_items(table: Table, seat: int, view: TichuView, names: list[str],
 
 
 def phoenix_items(table: Table, seat: int, view: TichuView, cards: tuple[Card, ...],
-                  locale: str) -> list[discord.ui.Item[discord.ui.View]]:
+                  locale: str) -> list[Control]:
     top = view.top
     options = [
         discord.SelectOption(label=combo_name(locale, r)[:100], value=str(r.phoenix))

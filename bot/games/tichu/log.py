@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.tables.table import LogEntry
+from bot.tables.rules import LogEntry
 from engine.tichu.actions import CallTichu, DeclineGrand, Exchange, Gift, GrandTichu, Pass, Play
 from engine.tichu.game import Applied
 

@@ -31,7 +31,7 @@ class TichuSpec(GameModules):
     name = "tichu"
     parts: ClassVar[dict[str, ModuleType]] = {"log": log, "results": results, "table": table, "controls": controls,
              "commands": commands, "actions": actions}
-    levels = LEVELS
+    levels: tuple[str, ...] = LEVELS
     team_size = 2
     record_names = ("tichu", "tichu6")
     """Finished games are stored and rated as ``tichu`` (four players) or ``tichu6`` (six:

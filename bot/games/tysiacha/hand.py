@@ -13,7 +13,7 @@ import discord
 from bot.games.base import HandMessage
 from bot.games.shared import names_of
 from bot.games.tysiacha.images import hand_key
-from bot.games.ui import GameButton, GameSelect, view_of
+from bot.games.ui import Control, GameButton, GameSelect, view_of
 from bot.i18n import t
 from bot.i18n.names import SUIT_SYMBOLS, card_label
 from bot.render.french import ordered, render_french_hand
@@ -73,7 +73,7 @@ async def hand_message(table: Table, seat: int, locale: str, *,
     assert game is not None
     view = game.view(seat)
     names = names_of(table, locale)
-    items: list[discord.ui.Item[discord.ui.View]] = []
+    items: list[Control] = []
     lines: list[str] = []
     playable: tuple[Card, ...] | None = None
     phase = view.phase
@@ -89,7 +89,7 @@ async def hand_message(table: Table, seat: int, locale: str, *,
     elif phase is Phase.PLAY:
         if can_redeal(view):
             lines.append(t(locale, "tysiacha.hand.four_nines"))
-            items.append(GameButton(ids.button(table.id, "redeal", seq=table.moves[view.seat]),
+            items.append(GameButton(ids.button(table.id, "redeal", seq=_seq(table, view)),
                                     label=t(locale, "tysiacha.button.redeal"),
                                     style=discord.ButtonStyle.danger, row=1))
         if on_turn:
@@ -119,6 +119,12 @@ async def hand_message(table: Table, seat: int, locale: str, *,
     return HandMessage("\n".join(lines), image, view_of(*items))
 
 
+def _seq(table: Table, view: TysiachaView) -> int:
+    """The move count of the seat ``view`` belongs to (a seat's own view: its seat is set)."""
+    assert view.seat is not None, "a panel is built from a seat's view"
+    return table.moves[view.seat]
+
+
 def _image_title(view: TysiachaView, locale: str) -> str:
     if view.contract is not None and view.soloist == view.seat:
         return t(locale, "tysiacha.hand.title_soloist", contract=view.contract)
@@ -134,12 +140,12 @@ def _bidding_line(view: TysiachaView, locale: str, names: list[str]) -> str:
 
 
 def _bidding_items(table: Table, view: TysiachaView,
-                   locale: str) -> list[discord.ui.Item[discord.ui.View]]:
+                   locale: str) -> list[Control]:
     """+5 and +10 buttons, a select for more (legal bids only: above 120 only with a
     marriage in hand), and Pass when allowed."""
     bids = legal_bids(view)
-    tid, seq = table.id, table.moves[view.seat]
-    items: list[discord.ui.Item[discord.ui.View]] = []
+    tid, seq = table.id, _seq(table, view)
+    items: list[Control] = []
     base = view.high_bid
     quick = []
     for step in (BID_STEP, 2 * BID_STEP):
@@ -167,13 +173,13 @@ def _bidding_items(table: Table, view: TysiachaView,
 
 
 def _prikup_items(table: Table, view: TysiachaView, locale: str, names: list[str],
-                  chosen: Gifts) -> list[discord.ui.Item[discord.ui.View]]:
+                  chosen: Gifts) -> list[Control]:
     """One select per opponent for the card to give, Confirm, Concede, and the raises."""
-    tid, seq = table.id, table.moves[view.seat]
+    tid, seq = table.id, _seq(table, view)
     state = "-".join("x" if c is None else str(int(c)) for c in chosen)
     index = index_of(view)
     cards = ordered(view.hand, hand_key)
-    items: list[discord.ui.Item[discord.ui.View]] = []
+    items: list[Control] = []
     for slot, target in enumerate(gift_targets(view)):
         other = chosen[1 - slot]
         options = [card_option(locale, c, index, default=chosen[slot] == c)
@@ -201,7 +207,7 @@ def _prikup_items(table: Table, view: TysiachaView, locale: str, names: list[str
 
 
 def _play_items(table: Table, view: TysiachaView, locale: str,
-                playable: tuple[Card, ...]) -> list[discord.ui.Item[discord.ui.View]]:
+                playable: tuple[Card, ...]) -> list[Control]:
     """A select of the legal cards only; a King or Queen that may be led declaring its
     marriage gets a second option, "… and declare the marriage"."""
     if not playable:
@@ -218,7 +224,7 @@ def _play_items(table: Table, view: TysiachaView, locale: str,
                 label=t(locale, "tysiacha.option.marriage", card=f"#{index[c]} "
                         f"{card_label(locale, c)}", suit=SUIT_SYMBOLS[suit],
                         points=MARRIAGE_VALUES[suit])))
-    return [GameSelect(ids.select(table.id, "play", seq=table.moves[view.seat]), options=options[:MAX_OPTIONS],
+    return [GameSelect(ids.select(table.id, "play", seq=_seq(table, view)), options=options[:MAX_OPTIONS],
                        placeholder=t(locale, "tysiacha.select.play")[:150], row=0)]
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.i18n.names import SUIT_SYMBOLS
-from bot.tables.table import LogEntry
+from bot.tables.rules import LogEntry
 from engine.tysiacha.actions import Bid, Concede, Give, Pass, Play, Raise, Redeal
 from engine.tysiacha.cards import MARRIAGE_VALUES
 from engine.tysiacha.game import Applied
