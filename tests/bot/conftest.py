@@ -47,7 +47,7 @@ async def open_lobby(world: World, bot: TichuBot, **options: Any) -> tuple[Any, 
     return lobby, table
 
 
-async def seat_and_start(world: World, lobby: Any, people: list[int],
+async def seat_and_start(world: World, lobby: Any, people: list[int | None],
                          computers: dict[int, str]) -> None:
     """Seat users ``people[i]`` at seat i (None: leave to a computer), add computers, start."""
     emu = world.emu
@@ -56,11 +56,15 @@ async def seat_and_start(world: World, lobby: Any, people: list[int],
         if seat == 0 or index is None:
             continue
         join = component(lobby, "join", arg=str(seat))
+        assert join is not None
         await (await emu.click(world.users[index], lobby, join.custom_id)).response()
     for seat, level in computers.items():
         cpu = component(lobby, "cpu", "s")
+        assert cpu is not None
         await (await emu.select(host, lobby, cpu.custom_id, [f"{seat}.{level}"])).response()
-    await (await emu.click(host, lobby, component(lobby, "start").custom_id)).response()
+    start = component(lobby, "start")
+    assert start is not None
+    await (await emu.click(host, lobby, start.custom_id)).response()
 
 
 @pytest.fixture(autouse=True)

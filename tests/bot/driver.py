@@ -22,6 +22,7 @@ from typing import Any
 
 from bot.app import TichuBot
 from bot.config import Settings
+from bot.games.base import spec_of
 from bot.games.registry import all_specs
 from bot.i18n import t
 from bot.render import filename
@@ -49,7 +50,7 @@ def make_bot(db: Path, **settings: Any) -> TichuBot:
     values: dict[str, Any] = {"ai_delay": 0.0, "worker_processes": 0,
                               "table_edit_interval": 0.0,
                               "rest_writes_per_second": WRITES_PER_SECOND, **settings}
-    config = Settings(_env_file=None, database=str(db), **values)  # type: ignore[call-arg]
+    config = Settings(_env_file=None, database=str(db), **values)
     return TichuBot(config, guild_ready_timeout=0.05)
 
 
@@ -194,11 +195,12 @@ class Person:
     async def check(self, panel: Any) -> None:
         """The panel as it stands is the one the bot would draw for the seat now."""
         assert self.table is not None
-        expected = await self.table.spec.hand_message(self.table, self.seat, self.user.locale)
+        expected = await spec_of(self.table).hand_message(self.table, self.seat,
+                                                          self.user.locale)
         assert panel.ephemeral
         assert panel.content == expected.content
         assert control_ids(panel) == \
-            {i.custom_id for i in expected.view.children}  # type: ignore[attr-defined]
+            {getattr(i, "custom_id", None) for i in expected.view.children}
 
     async def decide(self, panel: Any) -> None:
         await self.choices.decide(self, panel)
@@ -412,7 +414,9 @@ class TysiachaChoices(Choices):
         rng = person.rng
         roll = rng.random()
         if roll < 0.05:
-            await person.click(hand, component(hand, "concede").custom_id, action=True)
+            concede = component(hand, "concede")
+            assert concede is not None
+            await person.click(hand, concede.custom_id, action=True)
             return
         raise_select = component(hand, "raise", "s")
         if raise_select is not None and roll < 0.2:
