@@ -1,106 +1,48 @@
-"""A faster ``__init__`` for frozen, slotted dataclasses built on hot paths.
+"""Building frozen slotted dataclasses quickly: fill a draft, then seal it.
 
-A frozen dataclass's generated ``__init__`` stores each field through
-``object.__setattr__``; :func:`fast_init` replaces it with one that writes each
-slot through its descriptor, with the same signature and defaults. Everything
-else (``fields``, ``replace``, equality, immutability after construction) is
-the dataclass's own.
+A frozen dataclass's ``__init__`` stores every field through
+``object.__setattr__``, one call per field: for a game view of 27 fields, most
+of the time it takes to build one. The engine builds its views and applied
+results on every action, so it builds them another way:
 
-A class with many fields (a game view) goes one step further: during
-``__init__`` the new instance briefly belongs to a plain twin class with the
-same slots, whose ordinary attribute stores the interpreter handles without a
-call each, and then gets its own class back. Only the exact class does this
-(a subclass may add slots, so it takes the descriptor path), and only if the
-twin's layout was checked compatible when the class was decorated.
+* :func:`draft_class` makes, once, a plain class with the same slots as the
+  frozen class (a *draft*), whose fields are ordinary attribute stores;
+* the engine fills a draft field by field (every field: a draft has no
+  defaults);
+* :func:`seal` turns the draft into an instance of the frozen class by
+  assigning its ``__class__``, which Python allows between two classes with
+  the same slots and no ``__dict__``.
+
+What comes out is an ordinary instance of the frozen dataclass: its equality,
+``repr``, ``dataclasses.replace`` and immutability are the dataclass's own, and
+``cls(...)`` still builds the same thing the slow way.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
 
-TWIN_FROM = 6
-"""From this many fields on, the twin-class ``__init__`` beats one descriptor call
-per field (its two class switches cost about as much as four descriptor calls)."""
 
+def draft_class(cls: type) -> type:
+    """A plain class with the slots of the frozen slotted dataclass ``cls``.
 
-def _twin(cls: type) -> type | None:
-    """A plain class with the same slots as ``cls`` whose instances may switch to
-    ``cls`` and back, or None if the layouts differ."""
+    Raises ``TypeError`` if an instance could not become a ``cls`` (``cls`` has a
+    base class other than ``object``, or a ``__dict__`` or ``__weakref__`` slot).
+    """
     slots = cls.__dict__.get("__slots__")
-    if cls.__bases__ != (object,) or not isinstance(slots, tuple) or "__dict__" in slots or \
-            "__weakref__" in slots:
-        return None
-    twin = type(f"_{cls.__name__}Twin", (object,), {"__slots__": slots,
-                                                    "__module__": cls.__module__})
-    try:
-        probe: object = object.__new__(cls)
-        object.__setattr__(probe, "__class__", twin)
-        probe.__class__ = cls
-    except TypeError:
-        return None
-    return twin
+    if not dataclasses.is_dataclass(cls) or cls.__bases__ != (object,) or \
+            not isinstance(slots, tuple) or {"__dict__", "__weakref__"} & set(slots):
+        raise TypeError(f"{cls.__name__} is not a slotted dataclass built on object alone")
+    draft = type(f"{cls.__name__}Draft", (), {"__slots__": slots, "__module__": cls.__module__,
+                                              "__doc__": f"A {cls.__name__} being filled in."})
+    seal(draft(), cls)  # raises TypeError now if the layouts differ
+    return draft
 
 
-def fast_init(cls: type[T]) -> type[T]:
-    """Give the frozen slotted dataclass ``cls`` a descriptor-writing ``__init__``."""
-    params = []
-    env: dict[str, object] = {}
-    body = []
-    plain = []
-    names = []
-    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-        if f.default is not dataclasses.MISSING:
-            env[f"default_{f.name}"] = f.default
-            params.append(f"{f.name}=default_{f.name}")
-        elif f.default_factory is not dataclasses.MISSING:
-            raise TypeError("fast_init does not take default factories")
-        else:
-            params.append(f.name)
-        env[f"set_{f.name}"] = getattr(cls, f.name).__set__
-        body.append(f"    set_{f.name}(self, {f.name})\n")
-        plain.append(f"        self.{f.name} = {f.name}\n")
-        names.append(f.name)
-    lines = "".join(body) or "    pass\n"
-    twin = _twin(cls) if len(names) >= TWIN_FROM else None
-    if twin is not None and not {"self", "cls_", "twin_", "set_class_"} & set(names):
-        env.update(cls_=cls, twin_=twin, set_class_=object.__setattr__)
-        source = (f"def __init__(self, {', '.join(params)}):\n"
-                  "    if self.__class__ is cls_:\n"
-                  "        set_class_(self, '__class__', twin_)\n"
-                  f"{''.join(plain)}"
-                  "        self.__class__ = cls_\n"
-                  "        return\n"
-                  f"{lines}")
-    else:
-        source = f"def __init__(self, {', '.join(params)}):\n{lines}"
-    exec(source, env)  # generated from the dataclass's own field names
-    init = env["__init__"]
-    setattr(init, "__qualname__", f"{cls.__qualname__}.__init__")  # noqa: B010
-    setattr(cls, "__init__", init)  # noqa: B010
-    return cls
-
-
-def fast_new(cls: type[T]) -> Callable[..., T]:
-    """A constructor of ``cls`` (decorated with :func:`fast_init`) taking every field,
-    positionally and in order, for the hottest paths: the twin-class build without
-    the call machinery of ``cls(...)``. Falls back to ``cls`` itself when the class
-    has no compatible twin."""
-    names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
-    twin = _twin(cls)
-    if twin is None or {"cls_", "twin_", "self"} & set(names):
-        return cls
-    stores = "".join(f"    self.{n} = {n}\n" for n in names)
-    source = (f"def new({', '.join(names)}):\n"
-              "    self = twin_()\n"
-              f"{stores}"
-              "    self.__class__ = cls_\n"
-              "    return self\n")
-    env: dict[str, Any] = {"cls_": cls, "twin_": twin}
-    exec(source, env)  # generated from the dataclass's own field names
-    new: Callable[..., T] = env["new"]
-    new.__qualname__ = f"{cls.__qualname__}.fast_new"
-    return new
+def seal(draft: Any, cls: type[T]) -> T:
+    """The filled ``draft`` (an instance of ``draft_class(cls)``), now a ``cls``."""
+    draft.__class__ = cls
+    return cast(T, draft)

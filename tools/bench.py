@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tools import (
     bench_bot,
+    bench_compare,
     bench_engine,
     bench_render,
     bench_shards,
@@ -14,7 +15,9 @@ from tools import (
 
 
 def main() -> None:
-    for title, module in (("Engine", bench_engine), ("Images", bench_render),
+    for title, module in (("Engine", bench_engine),
+                          (f"Engine against {bench_compare.BASELINE}, side by side", bench_compare),
+                          ("Images", bench_render),
                           ("Store: SQLite and PostgreSQL", bench_store),
                           ("A table of people: menus, panels, REST", bench_table),
                           ("Bot through the local Discord", bench_bot),
@@ -27,6 +30,10 @@ def main() -> None:
             # shared cores, most of it opening 1,000 tables ten at a time.
             # `python -m tools.bench_shards` runs 100, 300 and 1,000 (60 s each).
             bench_shards.main(["--tables", "100,1000", "--window", "30"])
+        elif module is bench_compare:
+            # Five rounds, each running the three measures on both trees in turn:
+            # about two minutes.
+            bench_compare.main([])
         elif module is chaos:
             # Every scenario with the full 10 s outage: about a minute each.
             chaos.main(["--outage", "10"])

@@ -8,29 +8,24 @@ from typing import Any
 
 from engine.cards import Card, format_cards, parse_card, rank_from_token, rank_token
 from engine.errors import BadActionError, EngineError
-from engine.fastinit import fast_init
 from engine.tichu import cards as _tichu_cards  # noqa: F401  (registers the special cards)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class GrandTichu:
     seat: int
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class DeclineGrand:
     seat: int
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class CallTichu:
     seat: int
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Exchange:
     seat: int
@@ -39,7 +34,6 @@ class Exchange:
     :meth:`~engine.tichu.view.TichuView.exchange_targets`)."""
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Play:
     seat: int
@@ -51,13 +45,11 @@ class Play:
     partners still hold cards)."""
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Pass:
     seat: int
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Gift:
     seat: int

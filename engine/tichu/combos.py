@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from engine.cards import Card
-from engine.tichu.cards import DOG, DRAGON, MAHJONG, PHOENIX, RANK, SUIT
+from engine.tichu.cards import DECK, DOG, DRAGON, MAHJONG, PHOENIX, RANK, SUIT
 
 DRAGON_RANK = 16
 ACE = 14
@@ -89,6 +89,12 @@ def phoenix_single_rank(top: Combo | None) -> float | None:
     return top.rank + 0.5
 
 
+_new = tuple.__new__
+"""``_new(Combo, (kind, rank, length, cards, phoenix))`` builds the same named tuple
+as ``Combo(...)`` without its keyword-handling constructor (plays are read often)."""
+_SAME_RANK_KINDS = {2: KIND_PAIR, 3: KIND_TRIPLE}
+
+
 def _classify(counts: dict[int, int], cards: tuple[Card, ...], phoenix: int | None,
               has_mahjong: bool) -> Combo | None:
     """Classify a multiset of ranks (rank -> count, Phoenix already placed)."""
@@ -98,36 +104,43 @@ def _classify(counts: dict[int, int], cards: tuple[Card, ...], phoenix: int | No
     if has_mahjong:
         # The Mahjong is a 1 and only fits a straight.
         if n >= 5 and distinct == n and ranks[-1] - ranks[0] == n - 1:
-            return Combo(KIND_STRAIGHT, ranks[-1], n, cards, phoenix)
+            return _new(Combo, (KIND_STRAIGHT, ranks[-1], n, cards, phoenix))
         return None
     if distinct == 1:
-        kind = {2: KIND_PAIR, 3: KIND_TRIPLE}.get(n)
+        kind = _SAME_RANK_KINDS.get(n)
         if kind is not None:
-            return Combo(kind, ranks[0], n, cards, phoenix)
+            return _new(Combo, (kind, ranks[0], n, cards, phoenix))
         if n == 4 and phoenix is None:
-            return Combo(KIND_FOUR_BOMB, ranks[0], 4, cards, None)
+            return _new(Combo, (KIND_FOUR_BOMB, ranks[0], 4, cards, None))
         return None
     if n == 5 and distinct == 2:
         low, high = ranks
         if counts[low] == 3 and counts[high] == 2:
-            return Combo(KIND_FULL_HOUSE, low, 5, cards, phoenix)
+            return _new(Combo, (KIND_FULL_HOUSE, low, 5, cards, phoenix))
         if counts[high] == 3 and counts[low] == 2:
-            return Combo(KIND_FULL_HOUSE, high, 5, cards, phoenix)
+            return _new(Combo, (KIND_FULL_HOUSE, high, 5, cards, phoenix))
         return None
     consecutive = ranks[-1] - ranks[0] == distinct - 1
     if not consecutive:
         return None
     if distinct == n and n >= 5:
         if phoenix is None and len({SUIT[c] for c in cards}) == 1:
-            return Combo(KIND_STRAIGHT_FLUSH, ranks[-1], n, cards, None)
-        return Combo(KIND_STRAIGHT, ranks[-1], n, cards, phoenix)
+            return _new(Combo, (KIND_STRAIGHT_FLUSH, ranks[-1], n, cards, None))
+        return _new(Combo, (KIND_STRAIGHT, ranks[-1], n, cards, phoenix))
     if n == 2 * distinct and distinct >= 2 and all(counts[r] == 2 for r in ranks):
-        return Combo(KIND_STAIRS, ranks[-1], n, cards, phoenix)
+        return _new(Combo, (KIND_STAIRS, ranks[-1], n, cards, phoenix))
     return None
 
 
 _ORDER: tuple[int, ...] = tuple(RANK[c] * 8 + SUIT[c] + 1 for c in range(len(RANK)))
 """Per card: a number that sorts as (rank, suit) does."""
+
+
+_ONE_CARD: tuple[Combo, ...] = tuple(
+    Combo(KIND_DOG, 0, 1, (c,)) if c == DOG else Combo(KIND_SINGLE, RANK[c], 1, (c,))
+    for c in DECK)
+"""The reading of each card of the deck played alone (the Phoenix's depends on the
+trick: not used for it)."""
 
 
 def readings(cards: tuple[Card, ...] | list[Card], top: Combo | None = None) -> list[Combo]:
@@ -139,6 +152,8 @@ def readings(cards: tuple[Card, ...] | list[Card], top: Combo | None = None) -> 
     n = len(cards)
     if n == 1:
         c = cards[0]
+        if c != PHOENIX and 0 <= c < len(DECK) and c is DECK[c]:
+            return [_ONE_CARD[c]]  # (the deck's own card: its reading, built once)
         cs: tuple[Card, ...] = (c,)
         if c == DOG:
             return [Combo(KIND_DOG, 0, 1, cs)]

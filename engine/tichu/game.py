@@ -34,7 +34,7 @@ from engine.errors import (
     NotYourTurnError,
     WrongPhaseError,
 )
-from engine.fastinit import fast_init, fast_new
+from engine.fastinit import draft_class
 from engine.tichu.actions import (
     Action,
     CallTichu,
@@ -90,7 +90,6 @@ _PHASE_DEAL_OVER = Phase.DEAL_OVER
 _PHASE_GAME_OVER = Phase.GAME_OVER
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Applied:
     """What an applied action did, for logs and messages."""
@@ -156,6 +155,9 @@ class TichuGame(CheckedGame[Action]):
         """The view's ``passed`` (the one tuple every action changes), or None."""
         self._slow: tuple[tuple[Any, ...], ...] | None = None
         self._mid: tuple[tuple[Any, ...], ...] | None = None
+        self._private: list[tuple[dict[int, Card], dict[int, Card]] | None] = [None] * players
+        """Per seat: the ``given`` and ``received`` of its views (shared by its views
+        until the exchange changes them: views are read, never changed), or None."""
         self._start_deal(hands, dealer)
 
     # ----------------------------------------------------------------- deals
@@ -255,7 +257,7 @@ class TichuGame(CheckedGame[Action]):
     def _take(self, seat: int, cards: list[Card]) -> None:
         """Cards into a seat's pile of won tricks."""
         self.won[seat].extend(cards)
-        self.won_points[seat] += sum(POINTS[c] for c in cards)
+        self.won_points[seat] += sum(map(POINTS.__getitem__, cards))
 
     def _lead_from(self, seat: int) -> int | None:
         """``seat`` if it still holds cards, else the next seat that does."""
@@ -270,8 +272,14 @@ class TichuGame(CheckedGame[Action]):
         """What ``seat`` may know (None: the public view, with no hand).
 
         Views are immutable, so each is built once between two actions and shared:
-        the next :meth:`apply` (or deal) drops them. Code that edits a game's fields
-        directly must call :meth:`touch` before asking for views again.
+        the next :meth:`apply` (or deal) drops them. (A seat's ``given`` and
+        ``received`` dictionaries are shared by its views until the exchange
+        changes them: read them, never change them.) Code that edits a game's
+        fields directly must call :meth:`touch` before asking for views again.
+
+        A view is built as a draft and sealed (:mod:`engine.fastinit`): a frozen
+        dataclass's own constructor makes a call per field, and a view is built
+        for every action.
         """
         cached = self._views.get(seat)
         if cached is not None:
@@ -300,14 +308,42 @@ class TichuGame(CheckedGame[Action]):
                 hand = self.dealt[seat][:packet]
             else:
                 hand = tuple(self.hands[seat])
-            gives = self.gives[seat]
-            given = {} if gives is None else dict(gives)
-            received = dict(self.received[seat])
-        view = _new_view(seat, self.n_seats, phase, self.deal_number, self.turn, hand, counts,
-                         grand_decided, calls, has_played, exchanged, given, received, trick,
-                         passed, self.wish, out, trick_points, scores, self.target, history,
-                         self.winner, bombs, self.last_trick, self.last_trick_taker, self.dealer,
-                         packet)
+            private = self._private[seat]
+            if private is None:
+                gives = self.gives[seat]
+                private = self._private[seat] = (
+                    {} if gives is None else dict(gives), dict(self.received[seat]))
+            given, received = private
+        draft = _ViewDraft()
+        draft.seat = seat
+        draft.n_seats = self.n_seats
+        draft.phase = phase
+        draft.deal_number = self.deal_number
+        draft.turn = self.turn
+        draft.hand = hand
+        draft.hand_counts = counts
+        draft.grand_decided = grand_decided
+        draft.calls = calls
+        draft.has_played = has_played
+        draft.exchanged = exchanged
+        draft.given = given
+        draft.received = received
+        draft.trick = trick
+        draft.passed = passed
+        draft.wish = self.wish
+        draft.out = out
+        draft.trick_points = trick_points
+        draft.scores = scores
+        draft.target = self.target
+        draft.history = history
+        draft.winner = self.winner
+        draft.bombs_played = bombs
+        draft.last_trick = self.last_trick
+        draft.last_trick_taker = self.last_trick_taker
+        draft.dealer = self.dealer
+        draft.grand_packet = packet
+        draft.__class__ = TichuView  # sealed (engine.fastinit.seal, written out)
+        view: TichuView = draft
         self._views[seat] = view
         return view
 
@@ -317,6 +353,7 @@ class TichuGame(CheckedGame[Action]):
         self._passed_tuple = None
         self._slow = None
         self._mid = None
+        self._private = [None] * self.n_seats
 
     def _slow_fields(self) -> tuple[tuple[Any, ...], ...]:
         """The view tuples that change least (kept by passes and most plays)."""
@@ -442,7 +479,8 @@ class TichuGame(CheckedGame[Action]):
                 raise BadWishError("only a play with the Mahjong may wish")
             if not 2 <= action.wish <= ACE:
                 raise BadWishError("wish for a rank from 2 to A")
-        top = self.top
+        trick = self.trick
+        top = trick[-1].combo if trick else None
         options = readings(cards, top)
         if not options:
             if readings(cards):
@@ -514,7 +552,7 @@ class TichuGame(CheckedGame[Action]):
             raise NotYourTurnError("it is not this seat's turn")
         if not self.trick:
             raise CannotPassOnLeadError("the lead must play")
-        if self._wish_binds(seat):
+        if self.wish is not None and self._wish_binds(seat):
             raise WishMustBePlayedError("the wished rank must be played")
 
     # ---------------------------------------------------------------- apply
@@ -546,10 +584,10 @@ class TichuGame(CheckedGame[Action]):
                 self.calls[seat] = Call.GRAND_TICHU
             if all(self.grand_decided):
                 self.phase = _PHASE_EXCHANGE
-            return Applied(action)
+            return _applied(action)
         if isinstance(action, CallTichu):
             self.calls[seat] = Call.TICHU
-            return Applied(action)
+            return _applied(action)
         if isinstance(action, Exchange):
             return self._apply_exchange(action)
         if isinstance(action, Play):
@@ -566,8 +604,9 @@ class TichuGame(CheckedGame[Action]):
         for c in gives.values():
             self.hands[seat].remove(c)
         self.gives[seat] = gives
+        self._private = [None] * self.n_seats
         if not all(g is not None for g in self.gives):
-            return Applied(action)
+            return _applied(action)
         for giver, given in enumerate(self.gives):
             assert given is not None
             for target, c in given.items():
@@ -575,7 +614,7 @@ class TichuGame(CheckedGame[Action]):
                 self.received[target][giver] = c
         self.phase = _PHASE_PLAY
         self.turn = next(s for s, h in enumerate(self.hands) if MAHJONG in h)
-        return Applied(action, exchange_done=True, lead=self.turn)
+        return _applied(action, exchange_done=True, lead=self.turn)
 
     def _apply_play(self, action: Play, combo: Combo) -> Applied:
         seat = action.seat
@@ -608,22 +647,22 @@ class TichuGame(CheckedGame[Action]):
             if result is not None:
                 return result
             self.turn = self._dog_lead(seat, action.to)
-            return Applied(action, combo, went_out=went_out, lead=self.turn)
+            return _applied(action, combo, went_out=went_out, lead=self.turn)
         self.trick.append(TrickPlay(seat, combo, out_of_turn))
         n = self.n_seats
         self.passed = [False] * n
         if len(self.out) >= n // 2 and self._sweep() is not None:
-            return self._end_deal(Applied(action, combo, out_of_turn, fulfilled, went_out))
+            return self._end_deal(_applied(action, combo, out_of_turn, fulfilled, went_out))
         if went_out and len(self.out) == self.n_seats - 1:
             # The third (fifth) seat out takes its last trick, and gives it if the
             # Dragon won it.
-            return self._take_trick(Applied(action, combo, out_of_turn, fulfilled, went_out))
+            return self._take_trick(action, combo, out_of_turn, fulfilled, went_out)
         self.turn = self.next_with_cards(seat)
-        return Applied(action, combo, out_of_turn, fulfilled, went_out)
+        return _applied(action, combo, out_of_turn, fulfilled, went_out)
 
     def _maybe_end_deal(self, action: Action, combo: Combo, *, went_out: bool) -> Applied | None:
         if self._sweep() is not None or len(self.out) >= self.n_seats - 1:
-            return self._end_deal(Applied(action, combo, went_out=went_out))
+            return self._end_deal(_applied(action, combo, went_out=went_out))
         return None
 
     def _apply_pass(self, action: Pass) -> Applied:
@@ -637,36 +676,37 @@ class TichuGame(CheckedGame[Action]):
                 break  # someone may still play on the trick
         else:
             self._mid = None
-            return self._take_trick(Applied(action))
+            return self._take_trick(action)
         self.turn = self.next_with_cards(seat)
-        return Applied(action)
+        return _applied(action)
 
-    def _take_trick(self, done: Applied) -> Applied:
-        winner = self.trick[-1].seat
-        cards = [c for play in self.trick for c in play.combo.cards]
-        dragon = self.trick[-1].combo.cards == (DRAGON,)
-        self.last_trick, self.last_trick_taker = tuple(self.trick), winner
+    def _take_trick(self, action: Action, combo: Combo | None = None, out_of_turn: bool = False,
+                    fulfilled: bool = False, went_out: bool = False) -> Applied:
+        """The last play of the trick stands: its player takes the trick (or chooses
+        who gets a Dragon trick); what ``action`` did, with the trick taken."""
+        trick = self.trick
+        winner = trick[-1].seat
+        cards = [c for play in trick for c in play.combo.cards]
+        dragon = trick[-1].combo.cards == (DRAGON,)
+        self.last_trick, self.last_trick_taker = tuple(trick), winner
         self.trick = []
         self.passed = [False] * self.n_seats
         if dragon:
             self.gift_cards = cards
             self.phase = _PHASE_GIFT
             self.turn = winner
-            return _replace(done, trick_taken_by=winner)
+            return _applied(action, combo, out_of_turn, fulfilled, went_out, winner)
         self._take(winner, cards)
         if len(self.out) >= self.n_seats - 1:
-            return self._end_deal(_replace(done, trick_taken_by=winner))
+            return self._end_deal(_applied(action, combo, out_of_turn, fulfilled, went_out, winner))
         self.turn = self._lead_from(winner)
-        # (the common case: _replace(done, trick_taken_by=winner, lead=self.turn), written out)
-        return Applied(done.action, done.combo, done.out_of_turn, done.wish_fulfilled,
-                       done.went_out, winner, done.trick_given_to, self.turn, done.exchange_done,
-                       done.deal_result, done.winner)
+        return _applied(action, combo, out_of_turn, fulfilled, went_out, winner, None, self.turn)
 
     def _apply_gift(self, action: Gift) -> Applied:
         self._take(action.to, self.gift_cards)
         self.gift_cards = []
         self.phase = _PHASE_PLAY
-        done = Applied(action, trick_given_to=action.to)
+        done = _applied(action, trick_given_to=action.to)
         if len(self.out) >= self.n_seats - 1:
             return self._end_deal(done)
         self.turn = self._lead_from(action.seat)
@@ -736,14 +776,37 @@ class TichuGame(CheckedGame[Action]):
         return _replace(done, deal_result=result, winner=self.winner)
 
 
-_new_view = fast_new(TichuView)
-"""TichuView(...) with every field in order, built the quick way (a view per action)."""
+_ViewDraft = draft_class(TichuView)
+_AppliedDraft = draft_class(Applied)
+
+
+def _applied(action: Action, combo: Combo | None = None, out_of_turn: bool = False,
+             wish_fulfilled: bool = False, went_out: bool = False,
+             trick_taken_by: int | None = None, trick_given_to: int | None = None,
+             lead: int | None = None, exchange_done: bool = False,
+             deal_result: DealResult | None = None, winner: int | None = None) -> Applied:
+    """``Applied(...)``, built as a sealed draft (one is built for every action)."""
+    done = _AppliedDraft()
+    done.action = action
+    done.combo = combo
+    done.out_of_turn = out_of_turn
+    done.wish_fulfilled = wish_fulfilled
+    done.went_out = went_out
+    done.trick_taken_by = trick_taken_by
+    done.trick_given_to = trick_given_to
+    done.lead = lead
+    done.exchange_done = exchange_done
+    done.deal_result = deal_result
+    done.winner = winner
+    done.__class__ = Applied  # sealed (engine.fastinit.seal, written out)
+    applied: Applied = done
+    return applied
 
 
 def _replace(done: Applied, **changes: Any) -> Applied:
     """``dataclasses.replace`` for :class:`Applied`, without its per-call field inspection."""
     get = changes.get
-    return Applied(
+    return _applied(
         get("action", done.action), get("combo", done.combo),
         get("out_of_turn", done.out_of_turn), get("wish_fulfilled", done.wish_fulfilled),
         get("went_out", done.went_out), get("trick_taken_by", done.trick_taken_by),

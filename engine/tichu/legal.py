@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import combinations, product
+from typing import Any, NamedTuple
 
 from engine.cards import Card
 from engine.tichu.cards import DECK as _CARD
@@ -29,7 +30,6 @@ from engine.tichu.combos import (
     KIND_STRAIGHT_FLUSH,
     KIND_TRIPLE,
     Combo,
-    Kind,
     bomb_strength,
 )
 from engine.tichu.view import Phase, TichuView
@@ -41,77 +41,106 @@ _PHASE_PLAY = Phase.PLAY
 _PHASE_GIFT = Phase.GIFT
 
 
-_PAIR_SETS = [(KIND_PAIR, 2), (KIND_TRIPLE, 3)]
-
 _new = tuple.__new__
 """Combos are built as ``_new(Combo, (kind, rank, length, cards, phoenix))``: the same
 named tuple as ``Combo(...)``, without the keyword-handling constructor (hot path)."""
 _SINGLE, _PAIR, _TRIPLE, _STRAIGHT, _STAIRS, _FULL = (
     KIND_SINGLE, KIND_PAIR, KIND_TRIPLE, KIND_STRAIGHT, KIND_STAIRS, KIND_FULL_HOUSE)
+_PHOENIX_CARD = _CARD[PHOENIX]
 _SINGLES: tuple[Combo, ...] = tuple(
     _new(Combo, (_SINGLE, c // 4 + 2, 1, (c,), None)) for c in _CARD[:52])
 """The single of each natural card, built once (combos are immutable)."""
 
+CardSets = tuple[tuple[Card, ...], ...]
 
-def _rank_tables() -> tuple[list[list[tuple[Card, ...]]], list[list[tuple[Combo, ...]]],
-                              list[list[tuple[Combo, ...]]], list[list[tuple[Combo, ...]]],
-                              list[list[tuple[Combo, ...]]], list[list[tuple[Combo, ...]]]]:
-    """Per rank and per 4-bit set of suits held: the cards, and every single, pair
-    and triple they make (with and without the Phoenix), built once."""
-    cards: list[list[tuple[Card, ...]]] = [[()] * 16 for _ in range(ACE + 1)]
-    singles: list[list[tuple[Combo, ...]]] = [[()] * 16 for _ in range(ACE + 1)]
-    pairs: list[list[tuple[Combo, ...]]] = [[()] * 16 for _ in range(ACE + 1)]
-    triples: list[list[tuple[Combo, ...]]] = [[()] * 16 for _ in range(ACE + 1)]
-    phoenix_pairs: list[list[tuple[Combo, ...]]] = [[()] * 16 for _ in range(ACE + 1)]
-    phoenix_triples: list[list[tuple[Combo, ...]]] = [[()] * 16 for _ in range(ACE + 1)]
+
+class _RankTables(NamedTuple):
+    """What the cards of one rank make, built once for every rank and every set of
+    its suits: each table is indexed ``[rank][suits]``, ``suits`` being the 4-bit
+    set of suits held at that rank (:attr:`_Hand.nibs`)."""
+
+    cards: list[list[tuple[Card, ...]]]
+    singles: list[list[tuple[Combo, ...]]]
+    pairs: list[list[tuple[Combo, ...]]]
+    triples: list[list[tuple[Combo, ...]]]
+    pairs_and_phoenix_pairs: list[list[tuple[Combo, ...]]]
+    """The natural pairs, then each card with the Phoenix (a pair of that rank)."""
+    triples_and_phoenix_triples: list[list[tuple[Combo, ...]]]
+    """The natural triples, then each natural pair with the Phoenix."""
+    pair_sets: list[list[CardSets]]
+    """The cards of each natural pair (for stairs and full houses)."""
+    phoenix_pair_sets: list[list[CardSets]]
+    """Each card with the Phoenix beside it (a stairs step the Phoenix completes)."""
+    triple_sets: list[list[CardSets]]
+
+
+def _rank_tables() -> _RankTables:
+    def blank() -> list[list[Any]]:
+        return [[()] * 16 for _ in range(ACE + 1)]
+
+    tables = _RankTables(*(blank() for _ in _RankTables._fields))
     for r in range(2, ACE + 1):
         for nib in range(16):
             cs = tuple(_CARD[(r - 2) * 4 + s] for s in range(4) if nib >> s & 1)
-            cards[r][nib] = cs
-            singles[r][nib] = tuple(_SINGLES[c] for c in cs)
-            pairs[r][nib] = tuple(_new(Combo, (_PAIR, r, 2, p, None)) for p in combinations(cs, 2))
-            triples[r][nib] = tuple(
-                _new(Combo, (_TRIPLE, r, 3, t, None)) for t in combinations(cs, 3))
-            phoenix_pairs[r][nib] = tuple(
-                _new(Combo, (_PAIR, r, 2, (c, _CARD[PHOENIX]), r)) for c in cs)
-            phoenix_triples[r][nib] = tuple(
-                _new(Combo, (_TRIPLE, r, 3, (*p, _CARD[PHOENIX]), r)) for p in combinations(cs, 2))
-    return cards, singles, pairs, triples, phoenix_pairs, phoenix_triples
+            two = tuple(combinations(cs, 2))
+            three = tuple(combinations(cs, 3))
+            pairs = tuple(_new(Combo, (_PAIR, r, 2, p, None)) for p in two)
+            triples = tuple(_new(Combo, (_TRIPLE, r, 3, t, None)) for t in three)
+            tables.cards[r][nib] = cs
+            tables.singles[r][nib] = tuple(_SINGLES[c] for c in cs)
+            tables.pairs[r][nib] = pairs
+            tables.triples[r][nib] = triples
+            tables.pairs_and_phoenix_pairs[r][nib] = pairs + tuple(
+                _new(Combo, (_PAIR, r, 2, (c, _PHOENIX_CARD), r)) for c in cs)
+            tables.triples_and_phoenix_triples[r][nib] = triples + tuple(
+                _new(Combo, (_TRIPLE, r, 3, (*p, _PHOENIX_CARD), r)) for p in two)
+            tables.pair_sets[r][nib] = two
+            tables.phoenix_pair_sets[r][nib] = tuple((c, _PHOENIX_CARD) for c in cs)
+            tables.triple_sets[r][nib] = three
+    return tables
 
 
-_CARDS_OF, _SINGLES_OF, _PAIRS_OF, _TRIPLES_OF, _PHOENIX_PAIRS_OF, _PHOENIX_TRIPLES_OF = \
-    _rank_tables()
+_TABLES = _rank_tables()
+_CARDS_OF = _TABLES.cards
+_SINGLES_OF = _TABLES.singles
+_PAIR_SETS_OF = _TABLES.pair_sets
+_PHOENIX_PAIR_SETS_OF = _TABLES.phoenix_pair_sets
+_TRIPLE_SETS_OF = _TABLES.triple_sets
+_OF_A_KIND = {2: (_TABLES.pairs, _TABLES.pairs_and_phoenix_pairs),
+              3: (_TABLES.triples, _TABLES.triples_and_phoenix_triples)}
+"""Per size (pair, triple): the sets of each rank for a hand without the Phoenix
+(index False) and with it (True)."""
 _MAHJONG_ONLY: tuple[Card, ...] = (_CARD[MAHJONG],)
-_PHOENIX_ONLY: tuple[Card, ...] = (_CARD[PHOENIX],)
+_PHOENIX_ONLY: tuple[Card, ...] = (_PHOENIX_CARD,)
 
 
-_RANK_OF = tuple(c // 4 + 2 if c < 52 else 0 for c in range(56))
-"""Per card: its rank 2..14, or 0 for the four special cards."""
-_SUIT_BIT = tuple(1 << (c & 3) if c < 52 else 1 << (c - 52) for c in range(56))
-"""Per card: its suit's bit in its rank's 4-bit set; for a special card its own bit
-(Mahjong, Dog, Phoenix, Dragon) in the spare set at index 0."""
-_SUIT_OF = tuple(c & 3 if c < 52 else 0 for c in range(56))
-_RANK_BIT = tuple(4 << (c >> 2) if c < 52 else 0 for c in range(56))
-"""Per card: its rank's bit in its suit's set of ranks (0 for a special card)."""
+_BITS = tuple((c // 4 + 2, 1 << (c & 3), c & 3, 4 << (c >> 2)) if c < 52 else (0, 1 << (c - 52), 0, 0)
+              for c in range(56))
+"""Per card: (its rank 2..14, its suit's bit in that rank's 4-bit set, its suit, its
+rank's bit in that suit's set of ranks). A special card is rank 0 with its own bit
+(Mahjong, Dog, Phoenix, Dragon) in that spare set, and in no suit."""
 
 
 class _Hand:
-    """A hand as bitmasks: the 4-bit set of suits held at each rank, each suit's
-    set of ranks, and its special cards flagged. ``by_rank[r]`` lists the cards of
-    rank ``r`` (1: the Mahjong) in suit order, shared from a table. The bombs are
-    listed on first use and kept (a hand in :func:`_hand_of`'s cache is asked
-    again with other tops)."""
+    """A hand as bitmasks: the 4-bit set of suits held at each rank (``nibs``), each
+    suit's set of ranks (``suit_masks``), the ranks holding one card or more,
+    two or more and three or more (``present``, ``paired``, ``tripled``; bit 1 of
+    ``present`` is the Mahjong), and its special cards flagged. ``by_rank[r]``
+    lists the cards of rank ``r`` (1: the Mahjong) in suit order, shared from a
+    table. The bombs are listed on first use and kept (a hand in
+    :func:`_analyse`'s cache is asked again with other tops)."""
 
-    __slots__ = ("_bombs", "_by_rank", "dog", "dragon", "mahjong", "nibs", "phoenix",
-                 "suit_masks")
+    __slots__ = ("_bombs", "_by_rank", "dog", "dragon", "mahjong", "nibs", "paired", "phoenix",
+                 "present", "suit_masks", "tripled")
 
     def __init__(self, hand: Iterable[Card]) -> None:
         nibs = [0] * (ACE + 1)
         masks = [0, 0, 0, 0]
-        rank_of, suit_bit, suit_of, rank_bit = _RANK_OF, _SUIT_BIT, _SUIT_OF, _RANK_BIT
+        bits = _BITS
         for c in hand:
-            nibs[rank_of[c]] |= suit_bit[c]
-            masks[suit_of[c]] |= rank_bit[c]
+            rank, suit_bit, suit, rank_bit = bits[c]
+            nibs[rank] |= suit_bit
+            masks[suit] |= rank_bit
         specials = nibs[0]
         nibs[0] = 0
         self.mahjong = bool(specials & 1)
@@ -120,6 +149,10 @@ class _Hand:
         self.dragon = bool(specials & 8)
         self.nibs = nibs
         self.suit_masks = masks
+        m0, m1, m2, m3 = masks
+        self.present = m0 | m1 | m2 | m3 | (specials & 1) << 1
+        self.paired = (m0 | m1) & (m2 | m3) | m0 & m1 | m2 & m3
+        self.tripled = m0 & m1 & (m2 | m3) | m2 & m3 & (m0 | m1)
         self._by_rank: list[tuple[Card, ...]] | None = None
         self._bombs: list[Combo] | None = None
 
@@ -133,19 +166,6 @@ class _Hand:
             self._by_rank = [(), _MAHJONG_ONLY if self.mahjong else (),
                              *[table[r][nibs[r]] for r in range(2, ACE + 1)]]
         return self._by_rank
-
-    def rank_masks(self) -> tuple[int, int]:
-        """(ranks holding a card, ranks holding two or more) as bitmasks; bit 1 is
-        the Mahjong."""
-        m0, m1, m2, m3 = self.suit_masks
-        present = m0 | m1 | m2 | m3 | (2 if self.mahjong else 0)
-        paired = (m0 | m1) & (m2 | m3) | m0 & m1 | m2 & m3
-        return present, paired
-
-    def triples_mask(self) -> int:
-        """Ranks holding three cards or more."""
-        m0, m1, m2, m3 = self.suit_masks
-        return m0 & m1 & (m2 | m3) | m2 & m3 & (m0 | m1)
 
 
 _DOG_LEAD = Combo(KIND_DOG, 0, 1, (DOG,))
@@ -181,164 +201,235 @@ def _singles(h: _Hand, top: Combo | None, out: list[Combo]) -> None:
         out.append(_DRAGON_SINGLE)
 
 
-KIND_TABLES = {2: (_PAIRS_OF, _PHOENIX_PAIRS_OF), 3: (_TRIPLES_OF, _PHOENIX_TRIPLES_OF)}
-
-
-def _of_a_kind(h: _Hand, kind: Kind, k: int, floor: float, out: list[Combo]) -> None:
-    natural, with_phoenix = KIND_TABLES[k]
+def _of_a_kind(h: _Hand, k: int, floor: float, out: list[Combo]) -> None:
+    """Pairs (``k`` 2) or triples (3) above ``floor``, rank by rank: the natural
+    sets of a rank, then those the Phoenix completes."""
+    table = _OF_A_KIND[k][h.phoenix]
     nibs = h.nibs
-    if h.phoenix:
-        for r in range(max(2, int(floor) + 1), ACE + 1):
-            nib = nibs[r]
-            if nib:
-                out += natural[r][nib]
-                out += with_phoenix[r][nib]
-    else:
-        for r in range(max(2, int(floor) + 1), ACE + 1):
-            nib = nibs[r]
-            if nib:
-                out += natural[r][nib]
+    for r in range(max(2, int(floor) + 1), ACE + 1):
+        nib = nibs[r]
+        if nib:
+            out += table[r][nib]
 
 
-def _stairs_window(h: _Hand, lo: int, top: int, short_count: int, out: list[Combo]) -> None:
-    """Every stairs on ranks lo..top, the Phoenix pairing the one short rank, or any
-    rank when none is short."""
-    by_rank = h.by_rank
-    length = 2 * (top - lo + 1)
-    window = range(lo, top + 1)
-    if not short_count:
-        out += [_new(Combo, (_STAIRS, top, length, sum(parts, ()), None))
-                for parts in product(*[combinations(by_rank[r], 2) for r in window])]
-    if not h.phoenix:
-        return
-    gaps = [r for r in window if len(by_rank[r]) < 2] if short_count else window
-    for gap in gaps:
-        if not by_rank[gap]:
-            continue
-        options = [
-            [(c, PHOENIX) for c in by_rank[r]] if r == gap else combinations(by_rank[r], 2)
-            for r in window
-        ]
-        out += [_new(Combo, (_STAIRS, top, length, sum(parts, ()), gap))
-                for parts in product(*options)]
+def _sets_on_lead(h: _Hand, out: list[Combo]) -> None:
+    """On a lead: :func:`_singles`, then the pairs, then the triples (as
+    :func:`_of_a_kind` lists them), in one pass over the ranks."""
+    if h.dog:
+        out.append(_DOG_LEAD)
+    if h.mahjong:
+        out.append(_MAHJONG_SINGLE)
+    singles = _SINGLES_OF
+    pairs_of, triples_of = (_OF_A_KIND[2][h.phoenix], _OF_A_KIND[3][h.phoenix])
+    pairs: list[Combo] = []
+    triples: list[Combo] = []
+    phoenix = h.phoenix
+    nibs = h.nibs
+    for r in range(2, ACE + 1):
+        nib = nibs[r]
+        if nib:
+            out += singles[r][nib]
+            if nib & (nib - 1):  # two cards or more
+                pairs += pairs_of[r][nib]
+                triples += triples_of[r][nib]
+            elif phoenix:  # one card, which the Phoenix pairs
+                pairs += pairs_of[r][nib]
+    if phoenix:
+        out.append(_phoenix_single(1.5))
+    if h.dragon:
+        out.append(_DRAGON_SINGLE)
+    out += pairs
+    out += triples
 
 
 def _stairs(h: _Hand, pairs: int | None, floor: float, out: list[Combo]) -> None:
     """Stairs of ``pairs`` pairs above ``floor``; of every length when ``pairs`` is None.
 
-    A window of ranks is open while every rank holds a pair, but one that holds a
-    single card when the Phoenix can pair it; an empty rank closes it.
+    From each low rank ``lo`` the stairs grow one rank at a time while every rank
+    holds a pair, but one that holds a single card when the Phoenix can pair it;
+    an empty rank ends them. The stairs on ranks ``lo..top`` are those on
+    ``lo..top-1`` with each pair of ``top`` added, so no set is built twice. They
+    come as ``product`` over the ranks would give them, the lowest rank varying
+    slowest: first those without the Phoenix, then those where the Phoenix pairs
+    ``lo``, ``lo+1``, ... ``top``.
     """
-    present, paired = h.rank_masks()
-    allowed = 1 if h.phoenix else 0
+    present, paired = h.present, h.paired
+    phoenix = h.phoenix
+    # Each bit of ``starts``: a rank whose stairs may go one rank up (both ranks
+    # paired, or with the Phoenix both present and one paired).
+    starts = (paired & present >> 1 | present & paired >> 1) if phoenix else paired & paired >> 1
     if pairs is None:
-        if not paired & paired >> 1 and not (
-                allowed and (paired & present >> 1 or present & paired >> 1)):
-            return  # no two neighbouring ranks make pairs
-        for lo in range(2, ACE):
-            if not present >> lo & 1:
-                continue
-            short = 0
-            for top in range(lo, ACE + 1):
-                if not paired >> top & 1:
-                    short += 1
-                    if short > allowed or not present >> top & 1:
-                        break
-                if top > lo:
-                    _stairs_window(h, lo, top, short, out)
-        return
-    span = (1 << pairs) - 1
-    for top in range(max(1 + pairs, int(floor) + 1), ACE + 1):
-        lo = top - pairs + 1
-        short_count = pairs - ((paired >> lo) & span).bit_count()
-        if short_count <= allowed:
-            _stairs_window(h, lo, top, short_count, out)
+        starts &= (1 << ACE) - 4  # lo from 2 to the King
+    else:
+        first = max(2, int(floor) + 2 - pairs)  # the stairs must top above the floor
+        last = ACE + 1 - pairs
+        if first > last:
+            return
+        starts &= (1 << (last + 1)) - (1 << first)
+    allowed = 1 if phoenix else 0
+    nibs = h.nibs
+    pair_sets, phoenix_pair_sets = _PAIR_SETS_OF, _PHOENIX_PAIR_SETS_OF
+    while starts:
+        low = starts & -starts
+        starts ^= low
+        lo = low.bit_length() - 1
+        short = 0 if paired & low else 1
+        natural: Sequence[tuple[Card, ...]] = pair_sets[lo][nibs[lo]]
+        # (the rank the Phoenix pairs, the stairs so far with it there), by rank
+        helped: list[tuple[int, Sequence[tuple[Card, ...]]]] = (
+            [(lo, phoenix_pair_sets[lo][nibs[lo]])] if phoenix else [])
+        for top in range(lo + 1, ACE + 1):
+            if not paired >> top & 1:
+                short += 1
+                if short > allowed or not present >> top & 1:
+                    break
+            nib = nibs[top]
+            step = pair_sets[top][nib]
+            if phoenix:
+                helped = [(gap, [s + p for s in sets for p in step]) for gap, sets in helped]
+                helped.append((top, [s + p for s in natural for p in phoenix_pair_sets[top][nib]]))
+            natural = [s + p for s in natural for p in step]
+            length = 2 * (top - lo + 1)
+            if pairs is None or length == 2 * pairs:
+                out += [_new(Combo, (_STAIRS, top, length, cards, None)) for cards in natural]
+                for gap, sets in helped:
+                    out += [_new(Combo, (_STAIRS, top, length, cards, gap)) for cards in sets]
+                if pairs is not None:
+                    break
+
+
+def _ranks_in(mask: int) -> list[int]:
+    """The ranks whose bits are set in ``mask``, lowest first."""
+    ranks = []
+    while mask:
+        low = mask & -mask
+        ranks.append(low.bit_length() - 1)
+        mask ^= low
+    return ranks
 
 
 def _full_houses(h: _Hand, floor: float, out: list[Combo]) -> None:
-    if not h.triples_mask() >> (max(1, int(floor)) + 1) and not (
-            h.phoenix and h.rank_masks()[1].bit_count() >= 2):
+    """Full houses above ``floor``: for each triple (by rank), the natural pairs of
+    the other ranks, then (with the Phoenix) each lone card the Phoenix pairs; then
+    two natural pairs with the Phoenix joining the higher one."""
+    lowest = max(2, int(floor) + 1)
+    triple_ranks = h.tripled >> lowest << lowest
+    paired = h.paired
+    phoenix = h.phoenix
+    if not triple_ranks and not (phoenix and paired.bit_count() >= 2):
         return  # no triple above the floor, and no two pairs for the Phoenix
-    by_rank = h.by_rank
-    pairs = {r: list(combinations(by_rank[r], 2)) for r in range(2, ACE + 1) if len(by_rank[r]) >= 2}
-    for t in range(max(2, int(floor) + 1), ACE + 1):
-        if len(by_rank[t]) < 3:
-            continue
-        for triple in combinations(by_rank[t], 3):
-            out += [_new(Combo, (_FULL, t, 5, triple + pair, None))
-                    for p, options in pairs.items() if p != t for pair in options]
-            if h.phoenix:
-                # Triple plus a lone card that the Phoenix pairs.
-                out += [_new(Combo, (_FULL, t, 5, (*triple, c, PHOENIX), p))
-                        for p in range(2, ACE + 1) if p != t for c in by_rank[p]]
-    if h.phoenix:
-        # Two natural pairs and the Phoenix: it joins the higher pair.
-        ranks = sorted(pairs)
+    nibs = h.nibs
+    pair_sets = _PAIR_SETS_OF
+    pairs = {r: pair_sets[r][nibs[r]] for r in _ranks_in(paired)}
+    for t in _ranks_in(triple_ranks):
+        others = [pair for p, options in pairs.items() if p != t for pair in options]
+        lone = [((c, _PHOENIX_CARD), p) for p in range(2, ACE + 1) if p != t
+                for c in _CARDS_OF[p][nibs[p]]] if phoenix else []
+        for triple in _TRIPLE_SETS_OF[t][nibs[t]]:
+            out += [_new(Combo, (_FULL, t, 5, triple + pair, None)) for pair in others]
+            if phoenix:
+                out += [_new(Combo, (_FULL, t, 5, triple + pair, p)) for pair, p in lone]
+    if phoenix:
+        ranks = list(pairs)
         for i, low in enumerate(ranks):
             for high in ranks[i + 1:]:
                 if high <= floor:
                     continue
-                out += [_new(Combo, (_FULL, high, 5, (*lp, *hp, PHOENIX), high))
+                out += [_new(Combo, (_FULL, high, 5, lp + hp + _PHOENIX_ONLY, high))
                         for lp in pairs[low] for hp in pairs[high]]
 
 
-def _straight_window(h: _Hand, lo: int, top: int, missing_count: int, out: list[Combo]) -> None:
-    """Every straight on ranks lo..top (a set read at its highest), the Phoenix filling
-    the one missing rank, or any rank when none is missing."""
-    by_rank = h.by_rank
-    length = top - lo + 1
-    window = range(lo, top + 1)
-    if not missing_count:
-        # A suit holding every rank of the window (never with the Mahjong) makes
-        # straight flushes, which are listed with the bombs.
-        span = ((1 << length) - 1) << lo
-        flush = lo >= 2 and any(m & span == span for m in h.suit_masks)
-        if flush:
-            out += [_new(Combo, (_STRAIGHT, top, length, cards, None))
-                    for cards in product(*[by_rank[r] for r in window])
-                    if len({c & 3 for c in cards}) > 1]
-        else:
-            out += [_new(Combo, (_STRAIGHT, top, length, cards, None))
-                    for cards in product(*[by_rank[r] for r in window])]
-    if not h.phoenix:
-        return
-    gaps = [r for r in window if not by_rank[r]] if missing_count else window
-    for gap in gaps:
-        if gap < 2:
-            continue  # the Phoenix never stands for the Mahjong
-        if gap == lo and top < ACE:
-            continue  # same set reads higher with the Phoenix on top
-        options = [by_rank[r] if r != gap else _PHOENIX_ONLY for r in window]
-        out += [_new(Combo, (_STRAIGHT, top, length, cards, gap)) for cards in product(*options)]
-
-
-def _straights(h: _Hand, length: int | None, floor: float, out: list[Combo]) -> None:
-    """Straights of ``length`` above ``floor``; of every length when ``length`` is None."""
-    present, _ = h.rank_masks()
-    allowed = 1 if h.phoenix else 0
+def _straight_windows(present: int, phoenix: bool, length: int | None, floor: float
+                      ) -> list[tuple[int, int, int]]:
+    """The runs of ranks ``lo..top`` that may hold straights, as (lo, top, ranks
+    missing): of ``length`` ranks topping above ``floor``, or of every length from
+    5 when ``length`` is None; at most one rank missing with the Phoenix, none
+    without. Lowest ``lo`` first, then shortest. (On a lead, a run missing its
+    lowest rank is listed only when it ends on the Ace: below, the same cards
+    read higher as the run one rank up, the Phoenix on top.)"""
+    windows = []
     if length is None:
-        if not allowed and not present & present >> 1 & present >> 2 & present >> 3 \
-                & present >> 4:
-            return  # no five ranks in a row
-        need = 5 - allowed
+        if not phoenix:
+            # Each bit of ``starts``: five ranks present from there.
+            starts = present & present >> 1 & present >> 2 & present >> 3 & present >> 4
+            while starts:
+                low = starts & -starts
+                starts ^= low
+                lo = low.bit_length() - 1
+                top = lo + 4
+                while top <= ACE and present >> top & 1:
+                    windows.append((lo, top, 0))
+                    top += 1
+            return windows
         for lo in range(1, ACE - 3):
-            if (present >> lo & 31).bit_count() < need:
-                continue  # every window from lo holds these five ranks: too many missing
+            if not present >> lo & 1:
+                # The Phoenix standing for the lowest rank reads lower than on top,
+                # so it does only when the straight ends on the Ace.
+                if lo >= 2 and present >> (lo + 1) == (1 << (ACE - lo)) - 1:
+                    windows.append((lo, ACE, 1))
+                continue
+            if (present >> lo & 31).bit_count() < 4:
+                continue  # every window from lo misses two of these five ranks
             missing = 0
             for top in range(lo, ACE + 1):
                 if not present >> top & 1:
                     missing += 1
-                    if missing > allowed:
+                    if missing > 1:
                         break
                 if top >= lo + 4:
-                    _straight_window(h, lo, top, missing, out)
-        return
+                    windows.append((lo, top, missing))
+        return windows
     span = (1 << length) - 1
     for top in range(max(length, int(floor) + 1), ACE + 1):
         lo = top - length + 1
-        missing_count = length - ((present >> lo) & span).bit_count()
-        if missing_count <= allowed:
-            _straight_window(h, lo, top, missing_count, out)
+        missing = length - ((present >> lo) & span).bit_count()
+        if missing <= phoenix:
+            windows.append((lo, top, missing))
+    return windows
+
+
+def _straights(h: _Hand, length: int | None, floor: float, out: list[Combo]) -> None:
+    """Straights of ``length`` above ``floor``; of every length when ``length`` is None.
+
+    Window by window (see :func:`_straight_windows`), a set read at its highest:
+    first every choice of one card per rank, then with the Phoenix standing for
+    the missing rank, or for each rank in turn when none is missing (not the
+    lowest unless the straight ends on the Ace: that set reads higher with the
+    Phoenix on top; never the Mahjong). A suit holding every rank of a window makes
+    straight flushes, which are listed with the bombs. The sets are planned first
+    and built in one pass.
+    """
+    present = h.present
+    phoenix = h.phoenix
+    windows = _straight_windows(present, phoenix, length, floor)
+    if not windows:
+        return
+    by_rank = h.by_rank
+    flush_suits = [m for m in h.suit_masks if m & m >> 1 & m >> 2 & m >> 3 & m >> 4]
+    # (top, length, rank the Phoenix stands for, the card sets)
+    plan: list[tuple[int, int, int | None, Iterable[tuple[Card, ...]]]] = []
+    for lo, top, missing in windows:
+        n = top - lo + 1
+        cols = by_rank[lo:top + 1]
+        if missing:
+            i = cols.index(())
+            if lo + i >= 2 and (i or top == ACE):
+                cols[i] = _PHOENIX_ONLY  # (cols is a slice: a list of its own)
+                plan.append((top, n, lo + i, product(*cols)))
+            continue
+        span = ((1 << n) - 1) << lo
+        if flush_suits and lo >= 2 and any(m & span == span for m in flush_suits):
+            plan.append((top, n, None, [cards for cards in product(*cols)
+                                        if len({c & 3 for c in cards}) > 1]))
+        else:
+            plan.append((top, n, None, product(*cols)))
+        if phoenix:
+            for i in range(0 if top == ACE and lo >= 2 else 1, n):
+                options = cols.copy()
+                options[i] = _PHOENIX_ONLY
+                plan.append((top, n, lo + i, product(*options)))
+    out += [_new(Combo, (_STRAIGHT, top, n, cards, gap)) for top, n, gap, sets in plan
+            for cards in sets]
 
 
 def bombs_in(hand: Iterable[Card]) -> list[Combo]:
@@ -353,15 +444,14 @@ def may_hold_bomb(hand: Sequence[Card]) -> bool:
     if len(hand) < 4:
         return False
     masks = [0, 0, 0, 0]
-    suit_of, rank_bit = _SUIT_OF, _RANK_BIT
+    bits = _BITS
     for c in hand:
-        masks[suit_of[c]] |= rank_bit[c]
+        _, _, suit, rank_bit = bits[c]
+        masks[suit] |= rank_bit
     m0, m1, m2, m3 = masks
     return bool(m0 & m1 & m2 & m3) or m0.bit_count() >= 5 or m1.bit_count() >= 5 or \
         m2.bit_count() >= 5 or m3.bit_count() >= 5
 
-
-_may_hold_bomb = may_hold_bomb
 
 
 def _all_bombs(h: _Hand) -> list[Combo]:
@@ -371,6 +461,10 @@ def _all_bombs(h: _Hand) -> list[Combo]:
         return found
     masks = h.suit_masks
     four = masks[0] & masks[1] & masks[2] & masks[3]
+    runs = [m for m in masks if m & m >> 1 & m >> 2 & m >> 3 & m >> 4]
+    if not four and not runs:
+        h._bombs = found = []
+        return found  # (the usual hand: no four of a kind, no five ranks in a row in a suit)
     found = []
     while four:
         low = four & -four
@@ -412,9 +506,7 @@ def _plain_plays(h: _Hand, top: Combo | None) -> list[Combo]:
     """Non-bomb combinations: all of them on a lead, else those beating ``top``."""
     out: list[Combo] = []
     if top is None:
-        _singles(h, None, out)
-        for kind, k in _PAIR_SETS:
-            _of_a_kind(h, kind, k, 0, out)
+        _sets_on_lead(h, out)
         _stairs(h, None, 0, out)
         _full_houses(h, 0, out)
         _straights(h, None, 0, out)
@@ -423,9 +515,9 @@ def _plain_plays(h: _Hand, top: Combo | None) -> list[Combo]:
     if kind is KIND_SINGLE:
         _singles(h, top, out)
     elif kind is KIND_PAIR:
-        _of_a_kind(h, KIND_PAIR, 2, top.rank, out)
+        _of_a_kind(h, 2, top.rank, out)
     elif kind is KIND_TRIPLE:
-        _of_a_kind(h, KIND_TRIPLE, 3, top.rank, out)
+        _of_a_kind(h, 3, top.rank, out)
     elif kind is KIND_STAIRS:
         _stairs(h, top.length // 2, top.rank, out)
     elif kind is KIND_FULL_HOUSE:
@@ -473,7 +565,10 @@ def analysis(hand: Sequence[Card], top: Combo | None, on_turn: bool, wish: int |
 _Key = tuple[tuple[Card, ...], Combo | None, bool, int | None, bool]
 _last: list[tuple[_Key | None, tuple[list[Combo], bool, bool]]] = [(None, ([], False, False))]
 """The last position analysed and its answer: a seat's menu, its pass button and the
-engine's wish check ask about the same position in a row."""
+engine's wish check ask about the same position in a row. (Only the last: keeping
+more answers alive costs every other analysis more than it saves, as their
+objects no longer reuse the memory of the last ones. The hard player's search,
+which comes back to the same positions, keeps its own.)"""
 
 
 _HANDS: dict[tuple[Card, ...], _Hand] = {}
@@ -525,7 +620,7 @@ def _analyse(hand: tuple[Card, ...], top: Combo | None, on_turn: bool, wish: int
         wished = [c for c in plain if any(RANK[x] == wish for x in c.cards)]
         if wished or any(any(RANK[x] == wish for x in b.cards) for b in bombs):
             return wished + bombs, False, True
-    return plain + bombs, top is not None, False
+    return (plain + bombs if bombs else plain), top is not None, False
 
 
 _NO_BOMBS: list[Combo] = []

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.cards import Card
-from engine.fastinit import fast_init
 from engine.tichu.combos import Combo
 
 
@@ -35,7 +34,6 @@ class Call(StrEnum):
     GRAND_TICHU = "grand_tichu"
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class TrickPlay:
     """One play in the open trick (passes are not plays)."""
@@ -73,7 +71,6 @@ class DealResult:
         return tuple(c + b for c, b in zip(self.card_points, self.call_points, strict=True))
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class TichuView:
     """A snapshot of the game as ``seat`` sees it (``seat`` None: the public view)."""

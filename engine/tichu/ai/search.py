@@ -9,31 +9,38 @@ tricks are not known card by card, only their points per seat, so each seat's
 pile is filled with stand-in cards worth the same points: scoring only sums
 card points, and the piles are never checked against the hands.
 
-:func:`rollout` plays the deal to its end for every seat (no calls), asking seats that hold a bomb out of turn as the table does,
-and returns the deal's score for one team minus the other's. The rollout
-policy is :class:`RolloutPolicy`, a lean form of the ``normal`` play.
+:func:`rollout` plays the deal to its end for every seat (no calls), asking
+seats that hold a bomb out of turn as the table does, and returns the deal's
+score for one team minus the other's. The rollout policy is
+:class:`RolloutPolicy`, a lean form of the ``normal`` play.
+
+A search plays one position out for every candidate on every sampled deal, so
+rollouts meet the same hand and trick again and again: what a seat works out
+from them alone (its legal plays, its plan, the play that is each plan part) is
+remembered per position (:class:`_Position`), the least recently met forgotten
+first.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from engine.cards import Card
 from engine.tichu.actions import Action, Gift, Pass, Play
 from engine.tichu.ai.hand import (
     HandEval,
     Part,
-    cards_key,
+    PlayKey,
     evaluate,
-    find_bombs,
     part_cost,
     part_key,
     part_strength,
 )
-from engine.tichu.cards import DECK, DOG, DRAGON, MAHJONG, PHOENIX
+from engine.tichu.cards import DECK, DOG, DRAGON, MAHJONG, PHOENIX, RANK
 from engine.tichu.combos import Combo, Kind
 from engine.tichu.game import TichuGame, hand_sizes
-from engine.tichu.legal import analyse_hand
+from engine.tichu.legal import analysis, bombs_in, may_hold_bomb
 from engine.tichu.view import Phase, TichuView
 
 _KING = DECK[(13 - 2) * 4]
@@ -105,16 +112,132 @@ def game_at(view: TichuView, hands: Sequence[Sequence[int]]) -> TichuGame:
     return game
 
 
-def _find(plays: Sequence[Combo], part: Part, avoid: set[int]) -> Combo | None:
-    """The legal play that is this plan part, sparing bomb cards where it can."""
-    key = part_key(part)
-    found: Combo | None = None
-    for p in plays:
-        if cards_key(p.cards) == key:
-            if avoid.isdisjoint(p.cards):
-                return p
-            found = found or p
-    return found
+def _key_of(cards: tuple[Card, ...]) -> PlayKey:
+    """:func:`~engine.tichu.ai.hand.cards_key` of a play's cards (distinct cards)."""
+    ranks = sorted([RANK[c] for c in cards if c != PHOENIX])
+    return (len(cards), tuple(ranks), len(ranks) != len(cards))
+
+
+class _Position:
+    """What a seat on its turn works out from its hand, the trick and the wish alone:
+    the legal plays, whether it may pass, its plan, and the plays found by plan part.
+
+    :meth:`find` answers with the first play (in the legal order) that is the plan
+    part, or the first that spares the plan's bomb cards if there is one. The
+    plays of a size are indexed on the first look-up of a part of that size (a
+    decision looks up several parts, mostly of one size). Positions are
+    remembered (:func:`_position`): a search plays the same position out for every
+    candidate on the same sampled deal, and comes back to the same hand and trick
+    about a third of the time.
+    """
+
+    __slots__ = ("_by_size", "_cheapest", "_follows", "_lead_order", "_plan", "hand",
+                 "may_pass", "plays", "whole")
+
+    def __init__(self, hand: tuple[Card, ...], top: Combo | None, wish: int | None) -> None:
+        self.hand = hand
+        plays, self.may_pass, _ = analysis(hand, top, True, wish, True)
+        self.plays: Sequence[Combo] = plays  # (the shared answer, read only)
+        size = len(hand)
+        self.whole = next((p for p in plays if len(p.cards) == size), None)
+        """The first play of every card left (it goes out), if any."""
+        self._plan: HandEval | None = None
+        self._lead_order: list[Part] | None = None
+        self._cheapest: Combo | None = None
+        self._follows: dict[bool, Combo | None] = {}
+        self._by_size: dict[int, dict[PlayKey, Combo]] = {}
+
+    @property
+    def plan(self) -> HandEval:
+        """The hand's plan (worked out on first use: a seat going out needs none)."""
+        if self._plan is None:
+            self._plan = evaluate(self.hand)
+        return self._plan
+
+    @property
+    def lead_order(self) -> list[Part]:
+        """The plan's parts but bombs in the order a lead tries them: strongest first
+        when at most one of several is a loser, else the costliest (and longest,
+        then lowest) first."""
+        if self._lead_order is None:
+            parts = [p for p in self.plan.parts if p.kind != "bomb"]
+            losers = [p for p in parts if part_strength(p) < 0.65]
+            if len(losers) <= 1 and len(parts) > 1:
+                self._lead_order = sorted(parts, key=part_strength, reverse=True)
+            else:
+                self._lead_order = sorted(
+                    parts, key=lambda p: (part_cost(p) + 0.03 * p.length, -p.rank), reverse=True)
+        return self._lead_order
+
+    @property
+    def cheapest(self) -> Combo:
+        """The play (not a bomb, unless there is nothing else) leaving the cheapest
+        plan; the first of them on a tie."""
+        if self._cheapest is None:
+            pool = [p for p in self.plays if not p.is_bomb] or list(self.plays)
+            hand = self.hand
+            self._cheapest = min(pool, key=lambda p: evaluate(_rest(hand, p.cards)).cost)
+        return self._cheapest
+
+    def follow(self, length: int, danger: bool) -> Combo | None:
+        """The lowest play of ``length`` cards that is a part of the plan and no
+        bomb, to follow a trick; a strong Dragon or Phoenix of a long plan is kept
+        unless there is ``danger``."""
+        if danger in self._follows:
+            return self._follows[danger]
+        plan = self.plan
+        best: Combo | None = None
+        best_rank = 99.0
+        for part in plan.parts:
+            if part.kind in ("bomb", "dog") or part.length != length:
+                continue
+            found = self.find(part)
+            if found is None or found.is_bomb or found.rank >= best_rank:
+                continue
+            strong = part_strength(part) >= 0.65
+            if strong and not danger and part.length == 1 and len(plan.parts) > 3 and \
+                    found.cards in ((DRAGON,), (PHOENIX,)):
+                continue  # keep the Dragon and the Phoenix for when they matter
+            best, best_rank = found, found.rank
+        self._follows[danger] = best
+        return best
+
+    def find(self, part: Part) -> Combo | None:
+        key = part_key(part)
+        index = self._by_size.get(key[0])
+        if index is None:
+            index = self._by_size[key[0]] = self._index(key[0])
+        return index.get(key)
+
+    def _index(self, size: int) -> dict[PlayKey, Combo]:
+        index: dict[PlayKey, Combo] = {}
+        on_bombs: set[PlayKey] = set()
+        """Keys whose play so far uses a bomb card (a later one may spare them)."""
+        avoid = {c for b in self.plan.bombs for c in b.cards}
+        for p in self.plays:
+            if len(p.cards) != size:
+                continue
+            key = _key_of(p.cards)
+            if key not in index:
+                index[key] = p
+                if not avoid.isdisjoint(p.cards):
+                    on_bombs.add(key)
+            elif key in on_bombs and avoid.isdisjoint(p.cards):
+                index[key] = p
+                on_bombs.discard(key)
+        return index
+
+
+POSITIONS_KEPT = 256
+"""How many positions :func:`_position` remembers, the least recently met forgotten
+first."""
+_position = lru_cache(maxsize=POSITIONS_KEPT)(_Position)
+
+
+@lru_cache(maxsize=POSITIONS_KEPT)
+def _bombs_of(hand: tuple[Card, ...], top: Combo) -> list[Combo]:
+    """The bombs of ``hand`` that beat ``top`` (read only), remembered as positions are."""
+    return analysis(hand, top, False, None, True)[0]
 
 
 class RolloutPolicy:
@@ -124,8 +247,8 @@ class RolloutPolicy:
     the public table, never from another hand) and follows its plan: lead the
     weakest part, or the strongest when one loser is left; follow with the
     lowest plan part of the right shape; leave the partner's tricks alone; bomb
-    an opponent about to go out. One plan evaluation (memoised) per decision
-    keeps a rollout to a few milliseconds, where the full ``normal`` policy
+    an opponent about to go out. One plan evaluation (memoised) per position
+    keeps a rollout to about a millisecond, where the full ``normal`` policy
     takes ten times as long.
     """
 
@@ -138,56 +261,50 @@ class RolloutPolicy:
         top = game.trick[-1].combo if game.trick else None
         if game.turn != seat:
             return self._bomb(game, seat, hand, top)
-        plays, may_pass, _ = analyse_hand(hand, top, wish=game.wish)
+        position = _position(tuple(hand), top, game.wish)
+        plays = position.plays
         if not plays:
             return Pass(seat)
-        for p in plays:
-            if len(p.cards) == len(hand):
-                return Play(seat, p.cards, 14 if MAHJONG in p.cards else None, p.phoenix,
-                            dog_target(game, seat, p))
-        plan = evaluate(hand)
-        avoid = {c for b in plan.bombs for c in b.cards}
+        p = position.whole
+        if p is not None:
+            return Play(seat, p.cards, 14 if MAHJONG in p.cards else None, p.phoenix,
+                        dog_target(game, seat, p))
         choice: Combo | None
         if top is None:
-            choice = self._lead(plan, plays, avoid, game, seat)
+            choice = self._lead(position, game, seat)
         else:
-            choice = self._follow(plan, plays, may_pass, avoid, game, seat, top)
+            choice = self._follow(position, game, seat, top)
         if choice is None:
             return Pass(seat)
         # Rollouts wish for an Ace: it drains an opponent's control card, or nothing.
         wish = 14 if MAHJONG in choice.cards else None
         return Play(seat, choice.cards, wish, choice.phoenix, dog_target(game, seat, choice))
 
-    def _lead(self, plan: HandEval, plays: Sequence[Combo], avoid: set[int], game: TichuGame,
-              seat: int) -> Combo:
-        parts = [p for p in plan.parts if p.kind != "bomb"]
+    def _lead(self, position: _Position, game: TichuGame, seat: int) -> Combo:
+        plays = position.plays
+        order = position.lead_order
         live = game.dog_targets(seat)
-        if not parts:
+        if not order:
             return plays[0]
-        dog = next((p for p in parts if p.kind == "dog"), None)
-        if dog is not None and live and len(parts) > 1 and any(
+        dog = next((p for p in order if p.kind == "dog"), None)
+        if dog is not None and live and len(order) > 1 and any(
                 game.calls[p] is not None or len(game.hands[p]) < len(game.hands[seat])
                 for p in live):
-            found = _find(plays, dog, avoid)
+            found = position.find(dog)
             if found is not None:
                 return found
-        losers = [p for p in parts if part_strength(p) < 0.65]
-        if len(losers) <= 1 and len(parts) > 1:
-            order = sorted(parts, key=part_strength, reverse=True)
-        else:
-            order = sorted(parts, key=lambda p: (part_cost(p) + 0.03 * p.length, -p.rank),
-                           reverse=True)
         for part in order:
             if part.kind == "dog" and not live:
                 continue
-            found = _find(plays, part, avoid)
+            found = position.find(part)
             if found is not None:
                 return found
         non_bombs = [p for p in plays if not p.is_bomb] or list(plays)
         return min(non_bombs, key=lambda p: (p.rank, -len(p.cards)))
 
-    def _follow(self, plan: HandEval, plays: Sequence[Combo], may_pass: bool, avoid: set[int],
-                game: TichuGame, seat: int, top: Combo) -> Combo | None:
+    def _follow(self, position: _Position, game: TichuGame, seat: int, top: Combo
+                ) -> Combo | None:
+        plays, may_pass = position.plays, position.may_pass
         owner = game.trick[-1].seat
         partner_owns = owner % 2 == seat % 2
         if partner_owns and may_pass:
@@ -195,25 +312,11 @@ class RolloutPolicy:
         n_owner = len(game.hands[owner])
         danger = not partner_owns and n_owner > 0 and (
             n_owner <= 3 or (game.calls[owner] is not None and not game.out))
-        best: Combo | None = None
-        best_rank = 99.0
-        for part in plan.parts:
-            if part.kind in ("bomb", "dog") or part.length != top.length:
-                continue
-            found = _find(plays, part, avoid)
-            if found is None or found.is_bomb or found.rank >= best_rank:
-                continue
-            strong = part_strength(part) >= 0.65
-            if strong and not danger and part.length == 1 and len(plan.parts) > 3 and \
-                    found.cards in ((DRAGON,), (PHOENIX,)):
-                continue  # keep the Dragon and the Phoenix for when they matter
-            best, best_rank = found, found.rank
+        best = position.follow(top.length, danger)
         if best is not None:
             return best
-        non_bombs = [p for p in plays if not p.is_bomb]
-        if not may_pass or (danger and non_bombs):
-            pool = non_bombs or list(plays)
-            return min(pool, key=lambda p: evaluate(_rest(game.hands[seat], p.cards)).cost)
+        if not may_pass or (danger and not all(p.is_bomb for p in plays)):
+            return position.cheapest
         return None
 
     def _bomb(self, game: TichuGame, seat: int, hand: Sequence[Card], top: Combo | None
@@ -223,7 +326,7 @@ class RolloutPolicy:
         owner = game.trick[-1].seat
         if owner % 2 == seat % 2:
             return None
-        bombs = analyse_hand(hand, top, on_turn=False)[0]
+        bombs = _bombs_of(tuple(hand), top)
         if not bombs:
             return None
         n_owner = len(game.hands[owner])
@@ -249,7 +352,8 @@ def rollout(game: TichuGame, team: int, policy: RolloutPolicy = _POLICY) -> int:
     # Only seats holding a bomb are asked out of turn; hands only shrink, so a
     # seat without one never gets one.
     n = game.n_seats
-    bombers = {s for s in range(n) if len(game.hands[s]) >= 4 and find_bombs(game.hands[s])}
+    hands = game.hands
+    bombers = {s for s in range(n) if may_hold_bomb(hands[s]) and bombs_in(hands[s])}
     for _ in range(MAX_ROLLOUT_ACTIONS):
         phase = game.phase
         if phase is Phase.DEAL_OVER or phase is Phase.GAME_OVER:
@@ -281,7 +385,8 @@ def rollout(game: TichuGame, team: int, policy: RolloutPolicy = _POLICY) -> int:
 
 
 def _still_bombs(game: TichuGame, seat: int, bombers: set[int]) -> None:
-    if not find_bombs(game.hands[seat]):
+    hand = game.hands[seat]
+    if not (may_hold_bomb(hand) and bombs_in(hand)):
         bombers.discard(seat)
 
 

@@ -11,6 +11,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
+from engine.cards import Card
 from engine.tichu.actions import Action
 from engine.tichu.ai.base import Player
 from engine.tichu.combos import Combo, beats
@@ -22,36 +23,76 @@ Observer = Callable[[TichuGame, int, Action, float], None]
 """Called after each applied action: (game, seat, action, seconds the decision took)."""
 
 
+_PLAY = Phase.PLAY
+_GIFT = Phase.GIFT
+_OVER = (Phase.DEAL_OVER, Phase.GAME_OVER)
+
+
+class _Bombs:
+    """The bombs of each seat's hand, for the out-of-turn question.
+
+    Once play has started hands only shrink: a seat's bombs hold until its hand
+    loses a card, and a hand without a bomb never gets one. So each hand is
+    searched once, then again only while it still held a bomb; once no seat may
+    hold one, nobody is asked out of turn for the rest of the deal.
+    """
+
+    __slots__ = ("by_seat", "open")
+
+    def __init__(self, n_seats: int) -> None:
+        self.by_seat: list[tuple[int, list[Combo]] | None] = [None] * n_seats
+        """Per seat: (hand size, its bombs) when last searched, or None before."""
+        self.open = n_seats
+        """Seats that may still hold a bomb (not searched, or holding one)."""
+
+    def of(self, seat: int, hand: list[Card]) -> list[Combo]:
+        known = self.by_seat[seat]
+        if known is not None and (not known[1] or known[0] == len(hand)):
+            return known[1]
+        found = bombs_in(hand) if may_hold_bomb(hand) else []
+        self.by_seat[seat] = (len(hand), found)
+        if not found:
+            self.open -= 1
+        return found
+
+
 def _out_of_turn(game: TichuGame, players: Sequence[Player], rng: random.Random,
-                 observe: Observer | None, bombs: list[tuple[int, list[Combo]] | None]) -> bool:
+                 observe: Observer | None, bombs: _Bombs) -> bool:
     """Ask each other seat that holds a bomb beating the trick whether it plays it;
     apply the first bomb. (Like the bot, the table offers the choice only to seats
-    that have one; the player itself still sees only its view.)
-
-    ``bombs[seat]`` remembers the bombs of a seat's hand and the hand's size: once
-    play has started hands only shrink, so the list holds until the size changes.
-    """
+    that have one; the player itself still sees only its view.)"""
+    if not bombs.open:
+        return False
     turn = game.turn
     assert turn is not None
-    top = game.top
-    n = game.n_seats
+    top = game.trick[-1].combo
+    hands = game.hands
+    n = len(hands)
     for step in range(1, n):
         seat = (turn + step) % n
-        hand = game.hands[seat]
-        known = bombs[seat]
-        if known is None or known[0] != len(hand):
-            known = bombs[seat] = (len(hand), bombs_in(hand) if may_hold_bomb(hand) else [])
-        if not known[1] or not any(beats(b, top) for b in known[1]):
-            continue
-        clock = time_now()
-        action = players[seat].act(game.view(seat), rng)
-        spent = time_now() - clock
-        if action is not None:
-            game.apply(action)
-            if observe is not None:
-                observe(game, seat, action, spent)
+        held = bombs.of(seat, hands[seat])
+        if held and any(beats(b, top) for b in held) and _ask(game, players, seat, rng, observe):
             return True
     return False
+
+
+def _ask(game: TichuGame, players: Sequence[Player], seat: int, rng: random.Random,
+         observe: Observer | None) -> bool:
+    """Ask ``seat`` for its action from its view; apply it, if any."""
+    if observe is None:
+        action = players[seat].act(game.view(seat), rng)
+        if action is None:
+            return False
+        game.apply(action)
+        return True
+    clock = time_now()
+    action = players[seat].act(game.view(seat), rng)
+    spent = time_now() - clock
+    if action is None:
+        return False
+    game.apply(action)
+    observe(game, seat, action, spent)
+    return True
 
 
 def _pending(game: TichuGame) -> tuple[int, ...] | list[int]:
@@ -67,32 +108,28 @@ def _pending(game: TichuGame) -> tuple[int, ...] | list[int]:
 
 
 def time_now() -> float:
-    """The clock used to time decisions."""
+    """The clock used to time decisions (only when an observer is given)."""
     return time.perf_counter()
 
 
 def play_deal(game: TichuGame, players: Sequence[Player], rng: random.Random,
               observe: Observer | None = None) -> None:
     """Play the current deal to its end, each seat asked from its own view only."""
-    bombs: list[tuple[int, list[Combo]] | None] = [None] * game.n_seats
-    over = (Phase.DEAL_OVER, Phase.GAME_OVER)
-    while game.phase not in over:
-        if game.phase is Phase.PLAY and game.trick and \
-                _out_of_turn(game, players, rng, observe, bombs):
+    bombs = _Bombs(game.n_seats)
+    while True:
+        phase = game.phase
+        if phase in _OVER:
+            return
+        if phase is _PLAY or phase is _GIFT:
+            # (the common case of _pending: the seat on turn)
+            if phase is _PLAY and game.trick and _out_of_turn(game, players, rng, observe, bombs):
+                continue
+            turn = game.turn
+            if turn is not None and _ask(game, players, turn, rng, observe):
+                continue
+        elif any(_ask(game, players, seat, rng, observe) for seat in _pending(game)):
             continue
-        acted = False
-        for seat in _pending(game):
-            clock = time_now()
-            action = players[seat].act(game.view(seat), rng)
-            spent = time_now() - clock
-            if action is not None:
-                game.apply(action)
-                if observe is not None:
-                    observe(game, seat, action, spent)
-                acted = True
-                break
-        if not acted:
-            raise RuntimeError("no computer player would act")
+        raise RuntimeError("no computer player would act")
 
 
 def play_game(players: Sequence[Player], *, seed: int | str, target: int = 1000,
