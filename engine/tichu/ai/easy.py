@@ -17,6 +17,15 @@ from engine.tichu.cards import DOG, MAHJONG
 from engine.tichu.legal import dog_targets, gift_targets, play_options
 from engine.tichu.view import Phase, TichuView
 
+_GRAND = Phase.GRAND
+_EXCHANGE = Phase.EXCHANGE
+_GIFT = Phase.GIFT
+_PLAY = Phase.PLAY
+# (module constants: an enum member looked up on its class is slow under Python 3.11)
+_WISHES = (None, *range(2, 15))
+"""A Mahjong's wish: none, or a rank 2..A."""
+_DOG_ONLY = (DOG,)
+
 
 class EasyPlayer:
     """Random legal play; calls Grand Tichu now and then, never Tichu."""
@@ -27,24 +36,28 @@ class EasyPlayer:
         seat = view.seat
         if seat is None:
             return None
-        if view.phase is Phase.GRAND and not view.grand_decided[seat]:
+        phase = view.phase
+        if phase is _PLAY:  # (the phases exclude each other: the usual one first)
+            if view.turn != seat:
+                return None
+            plays, may_pass = play_options(view)
+            if may_pass and (not plays or rng.random() < 0.4):
+                return Pass(seat)
+            play = rng.choice(plays)
+            cards = play.cards
+            wish = rng.choice(_WISHES) if MAHJONG in cards else None
+            to = None
+            if cards == _DOG_ONLY:
+                partners = dog_targets(view)
+                to = rng.choice(partners) if len(partners) > 1 else None
+            return Play(seat, cards, wish, to=to)
+        if phase is _GRAND and not view.grand_decided[seat]:
             return GrandTichu(seat) if rng.random() < self.grand_rate else DeclineGrand(seat)
-        if view.phase is Phase.EXCHANGE and not view.exchanged[seat]:
+        if phase is _EXCHANGE and not view.exchanged[seat]:
             targets = sorted(view.exchange_targets(seat))
-            cards = rng.sample(list(view.hand), len(targets))
-            return Exchange(seat, tuple(zip(targets, cards, strict=True)))
-        if view.phase is Phase.GIFT:
+            given = rng.sample(list(view.hand), len(targets))
+            return Exchange(seat, tuple(zip(targets, given, strict=True)))
+        if phase is _GIFT:
             opponents = gift_targets(view)
             return Gift(seat, rng.choice(opponents)) if opponents else None
-        if view.phase is not Phase.PLAY or view.turn != seat:
-            return None
-        plays, may_pass = play_options(view)
-        if may_pass and (not plays or rng.random() < 0.4):
-            return Pass(seat)
-        play = rng.choice(plays)
-        wish = rng.choice([None, *range(2, 15)]) if MAHJONG in play.cards else None
-        to = None
-        if play.cards == (DOG,):
-            partners = dog_targets(view)
-            to = rng.choice(partners) if len(partners) > 1 else None
-        return Play(seat, play.cards, wish, to=to)
+        return None

@@ -15,7 +15,7 @@ bomb more than 1 since it also wins a trick out of turn).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -89,9 +89,10 @@ def strength(kind: str, rank: int, length: int) -> float:
 
 
 def part_strength(part: Part) -> float:
-    if part.kind == SINGLE and part.phoenix:
+    kind, rank, ranks, phoenix, cards = part
+    if kind == SINGLE and phoenix:
         return PHOENIX_SINGLE_STRENGTH
-    return strength(part.kind, part.rank, part.length)
+    return strength(kind, rank, len(cards) if cards else len(ranks) + phoenix)
 
 
 def part_cost(part: Part) -> float:
@@ -99,66 +100,95 @@ def part_cost(part: Part) -> float:
 
 
 _INF = float("inf")
-_Counts = tuple[int, ...]
 _Plan = tuple[float, tuple[Part, ...]]
-_Add = Callable[[Part], None]
+_Option = tuple[str, int, tuple[int, ...], bool, int, bool, float]
+"""A part's kind, rank, ranks and Phoenix, the packed counts it takes, whether
+the Phoenix is left, and its cost (the part is made only if it is kept)."""
+_new = tuple.__new__
+
+# Rank counts are packed in one int, three bits a rank (index 1 the Mahjong,
+# 2..14 naturals): taking cards out is a subtraction, and the int is the memo key.
+_UNIT = tuple(1 << 3 * r for r in range(ACE + 2))
+_DECODE = tuple(tuple(k >> 3 * i & 7 for i in range(4)) for k in range(1 << 12))
+"""Four packed counts (12 bits) as a tuple: :func:`_best` decodes a key in four look-ups."""
+_NAT_UNIT = tuple(_UNIT[c // 4 + 2] for c in range(52))
+"""The packed count of one natural card, by card."""
+_FOURS = sum(4 << 3 * r for r in range(2, ACE + 1))
+"""The top bit of every natural rank's count: set where the count is 4."""
+_SUIT_BIT = tuple(1 << (16 * (c % 4) + c // 4) for c in range(52))
+"""A natural card's bit in a mask of four 16-bit lanes, one a suit, by rank (five
+ranks in a row in a lane never reach into the next: 13 ranks, 3 spare bits)."""
 
 
-def _take(counts: _Counts, ranks: Iterable[int]) -> _Counts:
-    out = list(counts)
-    for r in ranks:
-        out[r] -= 1
-    return tuple(out)
+def _cost_table(kind: str, length: int) -> tuple[float, ...]:
+    return tuple(1.0 - strength(kind, r, length) for r in range(ACE + 1))
 
 
-def _options(counts: _Counts, phoenix: bool, lo: int) -> list[tuple[Part, _Counts, bool]]:
-    """Every combination holding one card of rank ``lo`` (the lowest left), with what remains."""
-    out: list[tuple[Part, _Counts, bool]] = []
+_SINGLE_COST = _cost_table(SINGLE, 1)
+_PAIR_COST = _cost_table(PAIR, 2)
+_TRIPLE_COST = _cost_table(TRIPLE, 3)
+_FULL_COST = _cost_table(FULL, 5)
+_STRAIGHT_COST = tuple(_cost_table(STRAIGHT, n) for n in range(ACE + 1))
+"""By length, then top rank."""
+_STAIRS_COST = tuple(_cost_table(STAIRS, n) for n in range(2 * ACE + 1))
+"""By length, then top rank."""
+
+
+def _options(counts: tuple[int, ...], phoenix: bool, lo: int) -> list[_Option]:
+    """Every combination holding one card of rank ``lo`` (the lowest left): the
+    part, the packed counts it takes, whether the Phoenix is left, and its cost."""
+    unit = _UNIT[lo]
+    out: list[_Option] = [(SINGLE, lo, (lo,), False, unit, phoenix, _SINGLE_COST[lo])]
     n = counts[lo]
-
-    def add(part: Part) -> None:
-        out.append((part, _take(counts, part.ranks), phoenix and not part.phoenix))
-
-    add(Part(SINGLE, lo, (lo,)))
     if lo >= 2:
         if n >= 2:
-            add(Part(PAIR, lo, (lo, lo)))
+            out.append((PAIR, lo, (lo, lo), False, 2 * unit, phoenix, _PAIR_COST[lo]))
         if phoenix:
-            add(Part(PAIR, lo, (lo,), True))
+            out.append((PAIR, lo, (lo,), True, unit, False, _PAIR_COST[lo]))
         if n >= 3:
-            add(Part(TRIPLE, lo, (lo,) * 3))
+            out.append((TRIPLE, lo, (lo,) * 3, False, 3 * unit, phoenix, _TRIPLE_COST[lo]))
         if n >= 2 and phoenix:
-            add(Part(TRIPLE, lo, (lo, lo), True))
-        _full_houses(counts, phoenix, lo, n, add)
-        _stairs(counts, phoenix, lo, add)
-    _straights(counts, phoenix, lo, add)
+            out.append((TRIPLE, lo, (lo, lo), True, 2 * unit, False, _TRIPLE_COST[lo]))
+        if n >= 2 or phoenix:
+            _full_houses(counts, phoenix, lo, n, out)
+        _stairs(counts, phoenix, lo, out)
+    _straights(counts, phoenix, lo, out)
     return out
 
 
-def _full_houses(counts: _Counts, phoenix: bool, lo: int, n: int, add: _Add) -> None:
+def _full_houses(counts: tuple[int, ...], phoenix: bool, lo: int, n: int, out: list[_Option]) -> None:
+    unit = _UNIT[lo]
+    cost = _FULL_COST
     for other in range(lo + 1, ACE + 1):
         m = counts[other]
         if not m:
             continue
+        ou = _UNIT[other]
         # Triple of lo, pair of other.
         if n >= 3 and m >= 2:
-            add(Part(FULL, lo, (lo,) * 3 + (other,) * 2))
+            out.append((FULL, lo, (lo,) * 3 + (other,) * 2, False, 3 * unit + 2 * ou, phoenix,
+                        cost[lo]))
         if phoenix:
             if n >= 3 and m == 1:
-                add(Part(FULL, lo, (lo,) * 3 + (other,), True))
+                out.append((FULL, lo, (lo,) * 3 + (other,), True, 3 * unit + ou, False,
+                            cost[lo]))
             if n == 2 and m >= 2:
                 # Two pairs and the Phoenix: it makes the higher pair a triple.
-                add(Part(FULL, other, (lo,) * 2 + (other,) * 2, True))
+                out.append((FULL, other, (lo,) * 2 + (other,) * 2, True,
+                            2 * unit + 2 * ou, False, cost[other]))
         # Pair of lo, triple of other.
         if n >= 2 and m >= 3:
-            add(Part(FULL, other, (lo,) * 2 + (other,) * 3))
+            out.append((FULL, other, (lo,) * 2 + (other,) * 3, False, 2 * unit + 3 * ou, phoenix,
+                        cost[other]))
         if phoenix and n == 1 and m >= 3:
-            add(Part(FULL, other, (lo,) + (other,) * 3, True))
+            out.append((FULL, other, (lo,) + (other,) * 3, True, unit + 3 * ou, False,
+                        cost[other]))
 
 
-def _stairs(counts: _Counts, phoenix: bool, lo: int, add: _Add) -> None:
+def _stairs(counts: tuple[int, ...], phoenix: bool, lo: int, out: list[_Option]) -> None:
     short = 0
     ranks: list[int] = []
+    taken = 0
     for top in range(lo, ACE + 1):
         m = counts[top]
         if m == 0:
@@ -168,58 +198,82 @@ def _stairs(counts: _Counts, phoenix: bool, lo: int, add: _Add) -> None:
             if short > (1 if phoenix else 0):
                 return
             ranks.append(top)
+            taken += _UNIT[top]
         else:
             ranks.extend((top, top))
+            taken += 2 * _UNIT[top]
         if top > lo:
-            add(Part(STAIRS, top, tuple(ranks), short == 1))
+            ph = short == 1
+            out.append((STAIRS, top, tuple(ranks), ph, taken, phoenix and not ph,
+                        _STAIRS_COST[len(ranks) + ph][top]))
 
 
-def _straights(counts: _Counts, phoenix: bool, lo: int, add: _Add) -> None:
+def _straights(counts: tuple[int, ...], phoenix: bool, lo: int, out: list[_Option]) -> None:
     # From lo up, the Phoenix filling at most one missing rank (never the 1).
     missing = 0
     ranks: list[int] = []
+    taken = 0
     for top in range(lo, ACE + 1):
         if counts[top]:
             ranks.append(top)
+            taken += _UNIT[top]
         else:
             missing += 1
             if missing > (1 if phoenix else 0) or top < 2:
                 break
         if top - lo >= 4:
-            add(Part(STRAIGHT, top, tuple(ranks), missing == 1))
+            ph = missing == 1
+            out.append((STRAIGHT, top, tuple(ranks), ph, taken, phoenix and not ph,
+                        _STRAIGHT_COST[len(ranks) + ph][top]))
     # The Phoenix as the rank just below lo.
     if phoenix and lo >= 3:
         ranks = []
+        taken = 0
         for top in range(lo, ACE + 1):
             if not counts[top]:
                 break
             ranks.append(top)
+            taken += _UNIT[top]
             if top - (lo - 1) >= 4:
-                add(Part(STRAIGHT, top, tuple(ranks), True))
+                out.append((STRAIGHT, top, tuple(ranks), True, taken, False,
+                            _STRAIGHT_COST[len(ranks) + 1][top]))
 
 
-@lru_cache(maxsize=1 << 18)
-def _best(counts: _Counts, phoenix: bool) -> _Plan:
-    """The cheapest plan for these rank counts (index 1 the Mahjong, 2..14 naturals)."""
-    lo = 0
-    for r in range(1, ACE + 1):
-        if counts[r]:
-            lo = r
-            break
-    if not lo:
-        if phoenix:
-            part = Part(SINGLE, 15, (), True)
-            return part_cost(part), (part,)
-        return 0.0, ()
-    best_cost = _INF
-    best_parts: tuple[Part, ...] = ()
-    for part, rest, ph in _options(counts, phoenix, lo):
-        cost, parts = _best(rest, ph)
-        cost += part_cost(part)
-        if cost < best_cost - 1e-9:
-            best_cost = cost
-            best_parts = (part, *parts)
-    return best_cost, best_parts
+_PHOENIX_PART = Part(SINGLE, 15, (), True)
+_BEST: dict[int, _Plan] = {}
+_BEST_MAX = 1 << 19
+"""Plans kept (forgotten all at once past this many: a pure function, only time is lost)."""
+
+
+def _best(key: int, phoenix: bool) -> _Plan:
+    """The cheapest plan for these packed rank counts (see :data:`_UNIT`)."""
+    memo = key << 1 | phoenix
+    plan = _BEST.get(memo)
+    if plan is not None:
+        return plan
+    if not key:
+        plan = (part_cost(_PHOENIX_PART), (_PHOENIX_PART,)) if phoenix else (0.0, ())
+    else:
+        lo = ((key & -key).bit_length() - 1) // 3
+        dec = _DECODE
+        counts = dec[key & 4095] + dec[key >> 12 & 4095] + dec[key >> 24 & 4095] + \
+            dec[key >> 36]
+        best_cost = _INF
+        best_parts: tuple[Part, ...] = ()
+        memo_get = _BEST.get
+        for kind, rank, ranks, with_ph, taken, ph, part_c in _options(counts, phoenix, lo):
+            rest = key - taken
+            sub = memo_get(rest << 1 | ph)
+            cost, parts = sub if sub is not None else _best(rest, ph)
+            cost += part_c
+            if cost < best_cost - 1e-9:
+                best_cost = cost
+                best_parts = (_new(Part, (kind, rank, ranks, with_ph, ())), *parts)
+        plan = (best_cost, best_parts)
+    if len(_BEST) >= _BEST_MAX:
+        _BEST.clear()
+    _BEST[memo] = plan
+    return plan
 
 
 # ------------------------------------------------------------------- bombs
@@ -266,16 +320,16 @@ class HandEval(NamedTuple):
 
     @property
     def bombs(self) -> tuple[Part, ...]:
-        return tuple(p for p in self.parts if p.kind == BOMB)
-
-
-def _key(cards: Iterable[int]) -> tuple[int, ...]:
-    return tuple(sorted(cards))
+        return tuple([p for p in self.parts if p.kind == BOMB])
 
 
 def evaluate(cards: Iterable[int]) -> HandEval:
     """The cheapest plan for a hand (memoised on the exact cards)."""
-    return _evaluate(_key(cards))
+    return _evaluate(tuple(sorted(cards)))
+
+
+_DRAGON_PART = Part(SINGLE, 16, (), cards=(DRAGON,))
+_DOG_PART = Part(DOG_PART, 0, (), cards=(DOG,))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -283,33 +337,38 @@ def _evaluate(cards: tuple[int, ...]) -> HandEval:
     fixed: list[Part] = []
     fixed_cost = 0.0
     phoenix = False
-    counts = [0] * (ACE + 1)
-    naturals: list[int] = []
+    key = 0
+    suits = 0
+    nat, suit_bit = _NAT_UNIT, _SUIT_BIT
     for c in cards:
-        if c == DRAGON:
-            part = Part(SINGLE, 16, (), cards=(DRAGON,))
-            fixed.append(part)
+        if c < 52:
+            key += nat[c]
+            suits |= suit_bit[c]
+        elif c == DRAGON:
+            fixed.append(_DRAGON_PART)
             fixed_cost += 1.0 - DRAGON_STRENGTH
         elif c == DOG:
-            fixed.append(Part(DOG_PART, 0, (), cards=(DOG,)))
+            fixed.append(_DOG_PART)
             fixed_cost += DOG_COST
         elif c == PHOENIX:
             phoenix = True
         elif c == MAHJONG:
-            counts[1] = 1
-        else:
-            naturals.append(c)
-            counts[c // 4 + 2] += 1
+            key |= _UNIT[1]
+    if not key & _FOURS and not suits & suits >> 1 & suits >> 2 & suits >> 3 & suits >> 4:
+        # No four of a kind, no five ranks in a row in a suit: no bomb (the usual hand).
+        cost, parts = _best(key, phoenix)
+        return HandEval(cost + fixed_cost + 0 * (1.0 - BOMB_STRENGTH), (*fixed, *parts))
+    naturals = [c for c in cards if c < 52]
     bombs = find_bombs(naturals)
     best: HandEval | None = None
     for chosen in _bomb_sets(bombs):
-        left = list(counts)
+        left = key
         bomb_parts = []
         for b in chosen:
             for c in b:
-                left[c // 4 + 2] -= 1
+                left -= _NAT_UNIT[c]
             bomb_parts.append(Part(BOMB, b[-1] // 4 + 2, (), cards=b))
-        cost, parts = _best(tuple(left), phoenix)
+        cost, parts = _best(left, phoenix)
         total = cost + fixed_cost + len(chosen) * (1.0 - BOMB_STRENGTH)
         if best is None or total < best.cost - 1e-9:
             best = HandEval(total, (*fixed, *bomb_parts, *parts))
@@ -328,9 +387,10 @@ def cards_key(cards: Iterable[int]) -> PlayKey:
 
 def part_key(part: Part) -> PlayKey:
     """The :func:`cards_key` of the plays that would be this plan part."""
-    if part.cards:
-        return cards_key(part.cards)
-    return (part.length, tuple(sorted(part.ranks)), part.phoenix)
+    _, _, ranks, phoenix, cards = part
+    if cards:
+        return cards_key(cards)
+    return (len(ranks) + phoenix, tuple(sorted(ranks)), phoenix)
 
 
 def cost_of(cards: Iterable[int]) -> float:
@@ -340,5 +400,5 @@ def cost_of(cards: Iterable[int]) -> float:
 
 def clear_caches() -> None:
     """Forget memoised plans (tests use it to measure cold timings)."""
-    _best.cache_clear()
+    _BEST.clear()
     _evaluate.cache_clear()

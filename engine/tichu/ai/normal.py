@@ -23,6 +23,12 @@ from engine.tichu.ai.knowledge import Knowledge, Memories
 from engine.tichu.legal import can_call_tichu
 from engine.tichu.view import Phase, TichuView
 
+_GRAND = Phase.GRAND
+_EXCHANGE = Phase.EXCHANGE
+_GIFT = Phase.GIFT
+_PLAY = Phase.PLAY
+# (module constants: an enum member looked up on its class is slow under Python 3.11)
+
 
 class NormalPlayer:
     """Heuristic play from the seat's own view and memory."""
@@ -44,13 +50,13 @@ class NormalPlayer:
         seat = view.seat
         assert seat is not None
         phase = view.phase
-        if phase is Phase.GRAND:
+        if phase is _GRAND:
             if view.grand_decided[seat]:
                 return None
             if bidding.wants_grand(view, self.grand_threshold):
                 return GrandTichu(seat)
             return DeclineGrand(seat)
-        if phase is Phase.EXCHANGE:
+        if phase is _EXCHANGE:
             if view.exchanged[seat]:
                 return None
             early = self.tichu_threshold + bidding.EARLY_TICHU_MARGIN
@@ -58,9 +64,9 @@ class NormalPlayer:
                 return CallTichu(seat)
             calling = view.calls[seat] is not None or bidding.wants_tichu(view, self.tichu_threshold)
             return bidding.choose_exchange(view, calling)
-        if phase is Phase.GIFT:
+        if phase is _GIFT:
             return tactics.choose_gift(view) if view.turn == seat else None
-        if phase is not Phase.PLAY or not view.hand:
+        if phase is not _PLAY or not view.hand:
             return None
         if view.turn != seat:
             return tactics.choose_out_of_turn(view, know) if view.trick else None

@@ -37,3 +37,29 @@ def test_strong_hand_has_few_losers() -> None:
     weak = evaluate(cards("2c 3d 4h 6s 7c 8d 9h Jc Qd Ks 5d DOG Tc 2h"))
     assert strong.losers <= 1 < weak.losers
     assert strong.cost < weak.cost
+
+
+def test_plans_are_pinned() -> None:
+    """The plans (costs and parts, in order) of seeded hands, many with bombs,
+    hashed: the search may get faster, its answers may not change."""
+    import hashlib
+    import random
+
+    from engine.tichu.ai.hand import clear_caches
+
+    clear_caches()
+    rng = random.Random("plans")
+    sha = hashlib.sha256()
+    for i in range(600):
+        if i % 3 == 0:  # fours of a kind likely
+            ranks = rng.sample(range(13), 6)
+        elif i % 3 == 1:  # straight flushes likely
+            low = rng.randint(0, 7)
+            ranks = list(range(low, low + 6))
+        else:
+            ranks = list(range(13))
+        pool = [c for c in range(52) if c // 4 in ranks] + [52, 53, 54, 55]
+        hand = rng.sample(pool, rng.randint(1, min(14, len(pool))))
+        plan = evaluate(hand)
+        sha.update(repr((plan.cost, plan.parts)).encode())
+    assert sha.hexdigest()[:16] == "49a428051888ece8"
