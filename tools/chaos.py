@@ -704,12 +704,24 @@ async def stored_rows(url: str, tables: Iterable[int], seat: int = 0) -> dict[in
 
 @dataclass
 class Reconciled:
+    """One seat's (or, summed with :meth:`add`, a scenario's) decisions matched with
+    the stored actions."""
+
     decisions: int = 0
     lost: list[str] = field(default_factory=list)
     doubled: list[str] = field(default_factory=list)
     ghost: list[str] = field(default_factory=list)
     unknown: int = 0
     unknown_stored: int = 0
+
+    def add(self, other: Reconciled, table: int) -> None:
+        """Count ``other`` (one seat of ``table``) in these figures."""
+        self.decisions += other.decisions
+        self.lost += other.lost
+        self.doubled += [d.replace("table ?", f"table {table}") for d in other.doubled]
+        self.ghost += other.ghost
+        self.unknown += other.unknown
+        self.unknown_stored += other.unknown_stored
 
 
 def reconcile(attempts: list[Attempt], rows: list[Row]) -> Reconciled:
@@ -830,12 +842,8 @@ class Figures:
     refused: int = 0
     refused_total: int = 0
     refusal_texts: Counter[str] = field(default_factory=Counter)
-    decisions: int = 0
-    lost: list[str] = field(default_factory=list)
-    doubled: list[str] = field(default_factory=list)
-    ghost: list[str] = field(default_factory=list)
-    unknown: int = 0
-    unknown_stored: int = 0
+    matched: Reconciled = field(default_factory=Reconciled)
+    """The people's decisions matched with the stored actions."""
     twice: list[str] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
     """What the duplicate processes did that they must not."""
@@ -872,10 +880,11 @@ class Figures:
             out.append(f"a click waited {self.slowest_s:.1f} s for its answer (bound "
                        f"{self.answer_bound:g} s: the database's timeout twice and "
                        f"{ANSWER_MARGIN:g} s)")
-        if self.lost:
-            out.append(f"{len(self.lost)} accepted decisions lost: {self.lost[:5]}")
-        if self.doubled:
-            out.append(f"{len(self.doubled)} decisions stored twice: {self.doubled[:5]}")
+        matched = self.matched
+        if matched.lost:
+            out.append(f"{len(matched.lost)} accepted decisions lost: {matched.lost[:5]}")
+        if matched.doubled:
+            out.append(f"{len(matched.doubled)} decisions stored twice: {matched.doubled[:5]}")
         if self.twice:
             out.append(f"driven twice: {self.twice[:5]}")
         if self.duplicates:
@@ -917,10 +926,11 @@ def header() -> str:
 
 def row(f: Figures) -> str:
     recover = "never" if f.recover_s is None else f"{f.recover_s:.1f}"
-    unknown = f"{f.unknown}/{f.unknown_stored}" if f.unknown else "0"
+    m = f.matched
+    unknown = f"{m.unknown}/{m.unknown_stored}" if m.unknown else "0"
     result = "ok" if not f.problems() else "FAILED"
-    return (f"{f.scenario:<11} {f.outage:>5g}s {recover:>9} {f.refused:>7} {f.decisions:>9} "
-            f"{len(f.lost):>4} {len(f.doubled):>7} {unknown:>7} {len(f.ghost):>5} "
+    return (f"{f.scenario:<11} {f.outage:>5g}s {recover:>9} {f.refused:>7} {m.decisions:>9} "
+            f"{len(m.lost):>4} {len(m.doubled):>7} {unknown:>7} {len(m.ghost):>5} "
             f"{len(f.twice):>5} {f.slowest_s:>9.1f} {f.next_deal:>5}/{f.tables:<3} "
             f"{f.cpu_s:>6.0f} {result:>7}")
 
@@ -1239,13 +1249,7 @@ class Chaos:
         f.harness += [failure for p in self.people for failure in p.failures]
         rows = await stored_rows(self.url, self.tables)
         for person in self.people:
-            matched = reconcile(person.attempts, rows[person.table])
-            f.decisions += matched.decisions
-            f.lost += matched.lost
-            f.doubled += [d.replace("table ?", f"table {person.table}") for d in matched.doubled]
-            f.ghost += matched.ghost
-            f.unknown += matched.unknown
-            f.unknown_stored += matched.unknown_stored
+            f.matched.add(reconcile(person.attempts, rows[person.table]), person.table)
             f.no_bot += person.no_bot
         start, end = self.window
         for person in self.people:
@@ -1260,8 +1264,8 @@ class Chaos:
         f.answer_bound = 2 * self.config.database_timeout + ANSWER_MARGIN
         if self.scenario == "click-kill":
             f.recovery_bound = RECOVERY_BOUND * 3  # as long as the harness waits
-        if f.ghost:
-            f.notes.append(f"refused but stored: {f.ghost[:3]}")
+        if f.matched.ghost:
+            f.notes.append(f"refused but stored: {f.matched.ghost[:3]}")
         if f.no_bot:
             f.notes.append(f"{f.no_bot} clicks found no bot connected for their shard")
         self.check_wire()

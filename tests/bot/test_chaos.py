@@ -46,7 +46,7 @@ async def test_database_blink(scenario: str, controlled_pg: ControlledPostgres,
     config = replace(QUICK, outage=OUTAGES.get(scenario, QUICK.outage))
     figures = await chaos.run_scenario(scenario, controlled_pg, config, tmp_path)
     assert not figures.problems(), figures.describe()
-    assert figures.decisions > 0 and figures.next_deal == figures.tables
+    assert figures.matched.decisions > 0 and figures.next_deal == figures.tables
 
 
 def _attempt(kind: str, token: int | None, at: float, outcome: str,

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
 from engine.cards import Card, parse_card, parse_cards
 from engine.errors import EngineError
 from engine.tysiacha.actions import Action, Bid, Concede, Give, Pass, Play, Raise, Redeal
+from engine.tysiacha.ai import NormalPlayer, pending_seats
 from engine.tysiacha.cards import DECK
 from engine.tysiacha.deal import Deal, active_seats, make_deal
 from engine.tysiacha.game import TysiachaGame
 from engine.tysiacha.scoring import Rounding
+from engine.tysiacha.view import Phase, TysiachaView
 
 
 def _fill(hands: list[list[Card]], sizes: list[int], rest: list[Card]) -> None:
@@ -103,3 +106,21 @@ def refused(game: TysiachaGame, action: Action | str) -> str:
         game.apply(act(action) if isinstance(action, str) else action)
     assert [game.view(s) for s in seats] == before
     return info.value.code
+
+
+def played_deal(seed: str, rng: random.Random, player: NormalPlayer | None = None
+                ) -> Iterator[tuple[TysiachaGame, int, TysiachaView, Action]]:
+    """A deal of ``TysiachaGame(seed=seed)`` played by ``player`` (the normal player by
+    default) at every seat: each decision as the game, the seat, its view and the
+    action, yielded before the action is applied."""
+    player = player or NormalPlayer()
+    game = TysiachaGame(seed=seed)
+    while game.phase not in (Phase.DEAL_OVER, Phase.GAME_OVER):
+        for seat in pending_seats(game.view(None)):
+            view = game.view(seat)
+            action = player.act(view, rng)
+            if action is None:
+                continue
+            yield game, seat, view, action
+            game.apply(action)  # refuses any illegal action
+            break

@@ -14,7 +14,7 @@ from engine.tysiacha.actions import Bid, Concede, Give, Pass, Play, Raise, Redea
 from engine.tysiacha.ai import EasyPlayer, NormalPlayer, estimate, make_player, pending_seats
 from engine.tysiacha.selfplay import play_game
 from engine.tysiacha.view import Phase
-from tests.engine.tysiacha.helpers import play_position, position, run
+from tests.engine.tysiacha.helpers import play_position, played_deal, position, run
 from tests.engine.tysiacha.positions import DEFENCE, DEFENCE_TRICKS
 
 
@@ -96,27 +96,18 @@ def test_four_nines_and_pending_seats() -> None:
 
 def test_hard_plays_legal_cards_and_is_deterministic_without_a_budget() -> None:
     from engine.tysiacha.ai import HardPlayer
-    from engine.tysiacha.game import TysiachaGame
     from engine.tysiacha.legal import legal_cards
 
     hard = HardPlayer(samples=4, budget_ms=None)
     kinds: dict[str, int] = {}
     for seed in range(12):
-        game = TysiachaGame(seed=f"legal:{seed}")
         rng = random.Random(seed)
-        while game.phase not in (Phase.DEAL_OVER, Phase.GAME_OVER):
-            for seat in pending_seats(game.view(None)):
-                view = game.view(seat)
-                action = hard.act(view, rng)
-                if action is None:
-                    continue
-                if isinstance(action, Play):
-                    assert action.card in legal_cards(view)
-                # Asked again, the same view gets the same answer.
-                assert hard.act(view, rng) == action
-                kinds[type(action).__name__] = kinds.get(type(action).__name__, 0) + 1
-                game.apply(action)  # refuses any illegal action
-                break
+        for _, _, view, action in played_deal(f"legal:{seed}", rng, hard):
+            if isinstance(action, Play):
+                assert action.card in legal_cards(view)
+            # Asked again, the same view gets the same answer.
+            assert hard.act(view, rng) == action
+            kinds[type(action).__name__] = kinds.get(type(action).__name__, 0) + 1
     assert kinds.get("Play", 0) >= 16 and kinds.get("Bid", 0) + kinds.get("Pass", 0) >= 24
     assert kinds.get("Give", 0) >= 1 and kinds.get("Concede", 0) >= 1
 
@@ -138,30 +129,20 @@ def test_hard_beats_normal_over_a_few_games() -> None:
 def test_the_playouts_play_as_normal_does() -> None:
     from engine.tysiacha.ai import _normal_move
     from engine.tysiacha.cards import DECK
-    from engine.tysiacha.game import TysiachaGame
 
-    normal = NormalPlayer()
     compared = 0
     for seed in range(8):
-        game = TysiachaGame(seed=f"same:{seed}")
-        rng = random.Random(seed)
-        while game.phase is not Phase.DEAL_OVER:
-            for seat in pending_seats(game.view(None)):
-                view = game.view(seat)
-                action = normal.act(view, rng)
-                if action is None:
-                    continue
-                if isinstance(action, Play):
-                    gone = {*view.hand, *view.played, *view.trick.cards}
-                    others = [c for c in DECK if c not in gone]
-                    trick = [(p.seat, p.card) for p in view.trick.plays]
-                    may_marry = not trick and view.tricks_taken[seat] > 0
-                    assert view.soloist is not None
-                    assert _normal_move(list(view.hand), others, trick, view.trump, seat,
-                                        view.soloist, may_marry) == (action.card, action.marriage)
-                    compared += 1
-                game.apply(action)
-                break
+        for _, seat, view, action in played_deal(f"same:{seed}", random.Random(seed)):
+            if not isinstance(action, Play):
+                continue
+            gone = {*view.hand, *view.played, *view.trick.cards}
+            others = [c for c in DECK if c not in gone]
+            trick = [(p.seat, p.card) for p in view.trick.plays]
+            may_marry = not trick and view.tricks_taken[seat] > 0
+            assert view.soloist is not None
+            assert _normal_move(list(view.hand), others, trick, view.trump, seat,
+                                view.soloist, may_marry) == (action.card, action.marriage)
+            compared += 1
     assert compared >= 60
 
 

@@ -5,45 +5,34 @@ from __future__ import annotations
 import random
 
 from engine.tysiacha.ai import (
-    NormalPlayer,
     _knowledge,
     _needs_marriage,
     hidden_hands,
-    pending_seats,
 )
 from engine.tysiacha.cards import DECK, marriages_in
-from engine.tysiacha.game import TysiachaGame
 from engine.tysiacha.view import Phase
-from tests.engine.tysiacha.helpers import play_position
+from tests.engine.tysiacha.helpers import play_position, played_deal
 
 
 def test_voids_and_held_cards_are_true_at_every_card_of_a_deal() -> None:
-    normal = NormalPlayer()
     checked = 0
     for seed in range(6):
-        game = TysiachaGame(seed=f"shown:{seed}")
         rng = random.Random(seed)
-        while game.phase is not Phase.DEAL_OVER:
-            for seat in pending_seats(game.view(None)):
-                view = game.view(seat)
-                if view.phase is Phase.PLAY and view.turn == seat:
-                    voids, held, _ = _knowledge(view)
-                    for s, suits in voids.items():
-                        assert not [c for c in game.hands[s] if c & 3 in suits]
-                        checked += len(suits)
-                    for s, cards in held.items():
-                        assert cards <= set(game.hands[s])
-                        checked += len(cards)
-                    hands = hidden_hands(view)(rng)
-                    for s, h in hands.items():
-                        assert len(h) == len(game.hands[s])
-                        assert not [c for c in h if c & 3 in voids[s]]
-                        assert held.get(s, set()) <= set(h)
-                action = normal.act(view, rng)
-                if action is None:
-                    continue
-                game.apply(action)
-                break
+        for game, seat, view, _ in played_deal(f"shown:{seed}", rng):
+            if view.phase is not Phase.PLAY or view.turn != seat:
+                continue
+            voids, held, _ = _knowledge(view)
+            for s, suits in voids.items():
+                assert not [c for c in game.hands[s] if c & 3 in suits]
+                checked += len(suits)
+            for s, cards in held.items():
+                assert cards <= set(game.hands[s])
+                checked += len(cards)
+            hands = hidden_hands(view)(rng)
+            for s, h in hands.items():
+                assert len(h) == len(game.hands[s])
+                assert not [c for c in h if c & 3 in voids[s]]
+                assert held.get(s, set()) <= set(h)
     assert checked > 20
 
 
