@@ -31,8 +31,7 @@ import time
 from collections.abc import Callable
 
 from engine.cards import Card
-from engine.chinois.ai import HardPlayer
-from engine.chinois.deal import DECK
+from engine.chinois.ai import HardPlayer, unseen_cards
 from engine.chinois.selfplay import play_game
 from engine.chinois.view import ChinoisView
 from tools.arena_tricks import Timed, percentile
@@ -43,10 +42,7 @@ def old_sample_hands(view: ChinoisView, rng: random.Random) -> list[list[Card]]:
     was: the unseen cards dealt at random to the others in their public counts."""
     seat = view.seat
     assert seat is not None
-    seen = set(view.hand) | set(view.played) | set(view.trick.cards)
-    if view.trump_card is not None:
-        seen.add(view.trump_card)
-    unseen = [c for c in DECK if c not in seen]
+    unseen = unseen_cards(view)
     rng.shuffle(unseen)
     hands: list[list[Card]] = []
     for s, count in enumerate(view.hand_counts):

@@ -225,6 +225,15 @@ def shown_voids(view: ChinoisView) -> dict[int, set[int]]:
     return voids
 
 
+def unseen_cards(view: ChinoisView) -> list[Card]:
+    """The cards ``view``'s seat has not seen (not in its hand, not played, not turned up
+    for trump), in deck order."""
+    seen = set(view.hand) | set(view.played) | set(view.trick.cards)
+    if view.trump_card is not None:
+        seen.add(view.trump_card)
+    return [c for c in DECK if c not in seen]
+
+
 def hidden_hands(view: ChinoisView) -> Callable[[random.Random], list[list[Card]]]:
     """Deals of every seat's hand for ``view``'s seat: its own, and the cards it has not
     seen dealt at random (:class:`~engine.sampling.DealSampler`, uniform among the
@@ -232,10 +241,7 @@ def hidden_hands(view: ChinoisView) -> Callable[[random.Random], list[list[Card]
     no seat getting a suit it has shown void in."""
     seat = view.seat
     assert seat is not None
-    seen = set(view.hand) | set(view.played) | set(view.trick.cards)
-    if view.trump_card is not None:
-        seen.add(view.trump_card)
-    unseen = [c for c in DECK if c not in seen]
+    unseen = unseen_cards(view)
     counts = {s: n for s, n in enumerate(view.hand_counts) if s != seat}
     counts[UNDEALT] = len(unseen) - sum(counts.values())
     voids = shown_voids(view)
