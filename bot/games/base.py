@@ -33,16 +33,25 @@ OpenTable = Callable[..., Any]
 
 @dataclass(slots=True)
 class HandMessage:
-    """A seat's private message: text, the hand image, the controls."""
+    """A seat's private message: text, the hand image, the controls; at a private table
+    (a daily board, played alone) the table's image too, above the hand."""
 
     content: str
     image: bytes | None
     view: discord.ui.View
+    table_image: bytes | None = None
+
+    def images(self) -> bytes:
+        """Every image the message shows, as one value (to see whether they changed)."""
+        return (self.table_image or b"") + b"\0" + (self.image or b"")
 
     def files(self) -> list[discord.File]:
-        if self.image is None:
-            return []
-        return [discord.File(io.BytesIO(self.image), filename=image_name("hand"))]
+        files = []
+        if self.table_image is not None:
+            files.append(discord.File(io.BytesIO(self.table_image), filename=image_name("table")))
+        if self.image is not None:
+            files.append(discord.File(io.BytesIO(self.image), filename=image_name("hand")))
+        return files
 
 
 @dataclass(slots=True)
@@ -153,6 +162,10 @@ class GameModules(ABC):
         view = game.view(seat)
         return (view.phase, view.turn == seat, view.hand, table.moves[seat],
                 table.seats[seat].away, self.due_seats(game))
+
+    def computer_seed(self, table: Table, purpose: str) -> str:
+        """The table's seed, the purpose and the count of actions so far."""
+        return f"{table.record.seed}:{purpose}:{table.seq}"
 
     def action_from_json(self, data: Any) -> Any:
         return self.parts["actions"].action_from_json(data)

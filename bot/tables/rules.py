@@ -56,6 +56,11 @@ class TableRules(Protocol):
         seat's last move never applies; other decisions (a call, the Grand Tichu choice,
         the exchange) can be made once and the engine refuses a repeat."""
 
+    def computer_seed(self, table: Any, purpose: str) -> str:
+        """The seed of a computer's next decision at ``table`` (``purpose``: ``ai`` for a
+        computer seat, ``timer`` for a person's time run out). Deterministic, so a table
+        replays the same way after a restart."""
+
     def describe(self, applied: Any) -> list[LogEntry]:
         """The table-log lines of an applied action."""
 

@@ -257,7 +257,7 @@ class TableService:
                 table = await self.get(table_id)
             except TableError:
                 continue
-            if game is None or table.spec.name == game:
+            if (game is None or table.spec.name == game) and not table.private:
                 found.append(table)
         in_thread = [t for t in found if t.record.thread_id == channel_id]
         if in_thread:
@@ -403,12 +403,20 @@ class TableService:
 
     async def close_idle_tables(self, now: float | None = None) -> list[Table]:
         """Close, as abandoned, games in play where no person has acted for the idle
-        timeout (a table nobody plays at never stays open)."""
+        timeout (a table nobody plays at never stays open). A game with a finishing time
+        (:attr:`Table.finish_at`) is never closed: once its time has come, computers
+        finish it for its people."""
         now = time.time() if now is None else now
         closed = []
         for table in list(self.tables.values()):
-            if table.status is TableStatus.PLAYING and now - table.last_human > self.idle_timeout \
-                    and self.held(table):
+            if table.status is not TableStatus.PLAYING or not self.held(table):
+                continue
+            finish_at = table.finish_at
+            if finish_at is not None:
+                if now >= finish_at:
+                    await self.finish_for_people(table)
+                continue
+            if now - table.last_human > self.idle_timeout:
                 async with self._hold(table):
                     if table.status is not TableStatus.PLAYING:
                         continue
@@ -419,6 +427,22 @@ class TableService:
                 closed.append(table)
                 self._notify(table)
         return closed
+
+    async def finish_for_people(self, table: Table, level: str | None = None) -> None:
+        """Computers (``level``, default the strongest) take every person's seat for good,
+        to finish the game (the people are still its players)."""
+        level = level or table.spec.levels[-1]
+        async with self._hold(table):
+            if table.status is not TableStatus.PLAYING:
+                return
+            for seat in range(table.n_seats):
+                old = table.seats[seat]
+                if table.kind(seat) is SeatKind.HUMAN:
+                    await self._seat_change(
+                        table, seat, SeatRecord(seat=seat, user_id=old.user_id, name=old.name,
+                                                bot_level=level, away=True),
+                        LogEntry("log.away", {"seat": seat}))
+        self._after_change(table)
 
     # --------------------------------------------------------------- seats
     async def _seat_change(self, table: Table, seat: int, new: SeatRecord,
@@ -486,6 +510,9 @@ class TableService:
         return table
 
     async def _back(self, table: Table, seat: int) -> None:
+        finish_at = table.finish_at
+        if finish_at is not None and time.time() >= finish_at:
+            raise TableError("time_over")  # the computers finish it now
         old = table.seats[seat]
         await self._seat_change(table, seat, SeatRecord(seat=seat, user_id=old.user_id,
                                                         name=old.name),
@@ -713,7 +740,7 @@ class TableService:
         """
         game = table.game
         spec = table.spec
-        seed = f"{table.record.seed}:ai:{table.seq}"
+        seed = spec.computer_seed(table, "ai")
         due = spec.due_seats(game)
         for seat in due:
             level = table.seats[seat].bot_level
@@ -848,7 +875,7 @@ class TableService:
             now = time.time()
             late = {s for s in spec.due_seats(game) if table.kind(s) is SeatKind.HUMAN
                     and (d := table.deadline(s)) is not None and d <= now}
-            seed = f"{table.record.seed}:timer:{table.seq}"
+            seed = spec.computer_seed(table, "timer")
             # Every late seat gets its move (several in the Grand Tichu and exchange phases).
             while late and table.status is TableStatus.PLAYING:
                 seat = next((s for s in spec.due_seats(game) if s in late), None)

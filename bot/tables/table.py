@@ -105,6 +105,20 @@ class Table:
         return None if limit is None or since is None else since + limit
 
     @property
+    def private(self) -> bool:
+        """A table played alone, in its person's private panel only (a daily board): no
+        thread, no public message, no ping."""
+        return self.record.options.get("private") is True
+
+    @property
+    def finish_at(self) -> float | None:
+        """When (wall clock) the computers finish the game for its people, if ever (a
+        daily board left unfinished at the end of its day)."""
+        value = self.record.options.get("finish_at")
+        return float(value) if isinstance(value, int | float) and not isinstance(value, bool) \
+            else None
+
+    @property
     def end_votes(self) -> list[int]:
         """People who voted to end the table."""
         votes = self.record.options.get("end_votes", [])

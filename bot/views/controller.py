@@ -179,6 +179,7 @@ class Controller:
                     (panel := table.record.panels.get(interaction.user.id)) is not None and \
                     panel.message_id == interaction.message.id:
                 self.panels.shown(table, seat, key)
+            await self.panels.renew(table, interaction)
         # The game may have moved on while the panel was drawn: keep the open panel true.
         await self.panels.push(table)
 

@@ -31,6 +31,9 @@ log = logging.getLogger(__name__)
 TOKEN_LIFETIME = 15 * 60
 SAFETY = 30
 """Seconds before the token's end when the bot stops using it (an edit must not fail)."""
+RENEW_AFTER = 5 * 60
+"""A click on a kept panel older than this hands the panel its own, fresh token: a person
+who keeps playing keeps a panel that follows the game, however long the game lasts."""
 
 
 class Panels:
@@ -53,7 +56,7 @@ class Panels:
         """What an edit of hand message ``message_id`` must send to show ``message``:
         the image only when it is not the one already shown."""
         changes: dict[str, Any] = {"content": message.content, "view": message.view}
-        digest = hashlib.sha256(message.image or b"").hexdigest()
+        digest = hashlib.sha256(message.images()).hexdigest()
         if message_id is None or self._images.get(message_id) != digest:
             changes["attachments"] = message.files()
             if message_id is not None:
@@ -62,7 +65,7 @@ class Panels:
 
     def sent(self, message_id: int, message: HandMessage) -> None:
         """A hand message was posted with ``message``'s image."""
-        self._images[message_id] = hashlib.sha256(message.image or b"").hexdigest()
+        self._images[message_id] = hashlib.sha256(message.images()).hexdigest()
 
     def lock(self, table_id: int, user_id: int) -> asyncio.Lock:
         return self._locks.setdefault((table_id, user_id), asyncio.Lock())
@@ -97,6 +100,26 @@ class Panels:
         table.record.panels[user_id] = record
         self.opened += 1
         self.shown(table, seat, key)
+
+    async def renew(self, table: Table, interaction: discord.Interaction[Any]) -> None:
+        """A click on the kept panel: from now on the panel is edited with the click's
+        token (Discord makes the clicked message the click's original response), when
+        the stored token is old enough to be worth the write."""
+        panel = table.record.panels.get(interaction.user.id)
+        message = interaction.message
+        if panel is None or message is None or panel.message_id != message.id or \
+                _age(panel) < RENEW_AFTER:
+            return
+        record = PanelRecord(user_id=panel.user_id,
+                             application_id=int(interaction.application_id),
+                             token=interaction.token, message_id=panel.message_id,
+                             created_at=datetime.now(UTC))
+        try:
+            await self.repo.save_panel(table.id, record)
+        except StoreError as exc:
+            log.warning("table %s: the renewed panel of %s is not stored (%s)", table.id,
+                        panel.user_id, exc)
+        table.record.panels[panel.user_id] = record
 
     async def push(self, table: Table) -> None:
         """Redraw every open panel of the table whose options changed."""

@@ -94,6 +94,12 @@ class TablePresenter:
             log.exception("presenting table %s: the panels' redraw failed", table.id)
 
     async def _present(self, table: Table) -> None:
+        if table.private:
+            # Played alone in its private panel: nothing public, no ping; the panel
+            # shows the table and, at the end, the result.
+            table.announcements.clear()
+            await self._push_panels(table)
+            return
         steps = [self._show_lobby]
         if table.game is not None:
             steps += [self._post_announcements, self._panels().push, self._ping,
