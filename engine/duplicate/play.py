@@ -139,9 +139,11 @@ def board_player(level: str, samples: int | None = None) -> Player:
 
 def play_board(game: TichuGame, board_id: str, players: Sequence[Player],
                salt: str = "") -> None:
-    """Play the board's deal to its end, every seat asked from its own view (and
-    seats holding a bomb asked out of turn, as at the bot's table) with an rng
-    seeded by :func:`computer_seed`."""
+    """Play the board's deal to its end with
+    :func:`~engine.tichu.ai.selfplay.play_deal` (every seat asked from its own view,
+    seats holding a bomb that beats the trick asked out of turn first), each
+    decision with an rng seeded by :func:`computer_seed`. ``players`` holds one
+    player per seat; a person can be stood in for by a player that ignores the rng."""
     seeded: list[Player] = []
     wrappers: dict[int, _Seeded] = {}
     for player in players:
