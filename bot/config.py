@@ -69,6 +69,17 @@ class Settings(BaseSettings):
     worker_processes: int = Field(
         default=2, ge=0, description="Processes drawing images and thinking for computer players "
         "(0: threads in the bot's own process)")
+    daily_boards: int = Field(default=4, ge=1, le=12,
+                              description="Boards of each day's daily challenge")
+    field_tables: int = Field(
+        default=8, ge=0, le=64, description="Computer tables that play each duplicate board "
+        "(its field, which every result is also compared with)")
+    field_samples: int | None = Field(
+        default=None, ge=1, le=1000, description="Deals the field's hard players sample per "
+        "decision (unset: the hard player's own number)")
+    field_processes: int = Field(
+        default=1, ge=0, le=64, description="Processes, at the lowest CPU priority, that play "
+        "the fields (0: a thread in the bot's own process)")
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -31,6 +31,10 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 _executor: Executor | None = None
+_background: Executor | None = None
+"""Long work no table waits for (a duplicate board's computer field): its own process,
+at the lowest CPU priority, so the workers of live tables always come first."""
+BACKGROUND_NICE = 19
 
 #: How often a worker checks that its parent is still alive (seconds).
 PARENT_CHECK_INTERVAL = 0.2
@@ -47,6 +51,42 @@ def start(processes: int) -> None:
                                         initializer=_init_worker, initargs=(os.getpid(),))
         for _ in range(processes):
             _executor.submit(_warm_up)
+
+
+def start_background(processes: int) -> None:
+    """Run background work (:func:`offload_background`) in ``processes`` processes at the
+    lowest CPU priority from now on (0: in a thread)."""
+    global _background
+    stop_background()
+    if processes > 0:
+        context = multiprocessing.get_context("spawn")
+        _background = ProcessPoolExecutor(max_workers=processes, mp_context=context,
+                                          initializer=_init_background,
+                                          initargs=(os.getpid(),))
+
+
+def stop_background() -> None:
+    """Stop the background processes (queued work is dropped)."""
+    global _background
+    if _background is not None:
+        _background.shutdown(wait=True, cancel_futures=True)
+        _background = None
+
+
+async def offload_background(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+    """Run ``fn(*args, **kwargs)`` in the background processes if configured, else in a
+    thread: work that must never slow a live table."""
+    if _background is None:
+        return await asyncio.to_thread(fn, *args, **kwargs)
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_background, functools.partial(fn, *args, **kwargs))
+
+
+def _init_background(parent_pid: int) -> None:
+    """In each background process: die with the parent, and yield the CPU to everything
+    else on the machine."""
+    die_with_parent(parent_pid)
+    os.nice(BACKGROUND_NICE)
 
 
 def stop() -> None:

@@ -18,6 +18,7 @@ import discord
 
 from bot.render import filename as image_name
 from bot.store.models import GameResult
+from bot.tables.computer import computer_move
 from bot.tables.rules import TableRules
 from engine.replay import game_from_replay
 
@@ -163,9 +164,12 @@ class GameModules(ABC):
         return (view.phase, view.turn == seat, view.hand, table.moves[seat],
                 table.seats[seat].away, self.due_seats(game))
 
-    def computer_seed(self, table: Table, purpose: str) -> str:
-        """The table's seed, the purpose and the count of actions so far."""
-        return f"{table.record.seed}:{purpose}:{table.seq}"
+    def computer_task(self, table: Table, seat: int, level: str,
+                      purpose: str) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        """The player of the level decides from the seat's view, with a seed made of the
+        table's seed, the purpose and the count of actions so far."""
+        seed = f"{table.record.seed}:{purpose}:{table.seq}"
+        return computer_move, (self.name, level, table.game.view(seat), seed)
 
     def action_from_json(self, data: Any) -> Any:
         return self.parts["actions"].action_from_json(data)

@@ -6,7 +6,7 @@ the table service is given the games it hosts, so this layer never imports them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -56,10 +56,12 @@ class TableRules(Protocol):
         seat's last move never applies; other decisions (a call, the Grand Tichu choice,
         the exchange) can be made once and the engine refuses a repeat."""
 
-    def computer_seed(self, table: Any, purpose: str) -> str:
-        """The seed of a computer's next decision at ``table`` (``purpose``: ``ai`` for a
-        computer seat, ``timer`` for a person's time run out). Deterministic, so a table
-        replays the same way after a restart."""
+    def computer_task(self, table: Any, seat: int, level: str,
+                      purpose: str) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        """What a worker process runs for a computer's decision for ``seat`` at ``table``
+        (``purpose``: ``ai`` for a computer seat, ``timer`` for a person's time run out):
+        a picklable function and its arguments. Deterministic, so a table replays the
+        same way after a restart."""
 
     def describe(self, applied: Any) -> list[LogEntry]:
         """The table-log lines of an applied action."""

@@ -41,7 +41,7 @@ from bot.tables.computer import computer_move
 from bot.tables.errors import TableError
 from bot.tables.ids import Click
 from bot.tables.rules import LogEntry, TableRules
-from bot.tables.table import SeatKind, Table, phase_of
+from bot.tables.table import OVER, SeatKind, Table, phase_of
 from bot.workers import offload
 from engine.errors import EngineError
 
@@ -167,6 +167,8 @@ class TableService:
         self.database_down_since: float | None = None
         """Wall-clock time since which the store has not answered (None: it answers)."""
         self._gave_up = False
+        self.deal_listeners: list[Callable[[Table], Awaitable[None]]] = []
+        """Called (under the table's lock) after each deal that ends, the last included."""
 
     # ------------------------------------------------------------- loading
     def owns(self, guild_id: int) -> bool:
@@ -687,9 +689,22 @@ class TableService:
         if phase == "game_over":
             table.unrecorded = True
             await self._record(table)
-        elif phase == "deal_over":
+        if phase in OVER:
+            await self._deal_ended(table)
+        if phase == "deal_over":
             game.next_deal()
         return applied
+
+    async def _deal_ended(self, table: Table) -> None:
+        """Tell the :attr:`deal_listeners` that a deal of the table ended (its result is
+        the game's last in ``history``). What they keep is derived from the stored
+        actions, so a listener that fails loses nothing: it is logged, and the listener
+        can rebuild it later."""
+        for listener in self.deal_listeners:
+            try:
+                await listener(table)
+            except Exception as exc:  # never the action's failure: it is stored and applied
+                log.warning("table %s: a deal-over listener failed: %r", table.id, exc)
 
     async def _record(self, table: Table) -> None:
         """Store the result of a finished game (under the table's lock). If the store
@@ -740,23 +755,27 @@ class TableService:
         """
         game = table.game
         spec = table.spec
-        seed = spec.computer_seed(table, "ai")
+
+        async def move(seat: int, level: str) -> Any:
+            task, args = spec.computer_task(table, seat, level, "ai")
+            return await offload(task, *args)
+
         due = spec.due_seats(game)
         for seat in due:
             level = table.seats[seat].bot_level
             if level is not None:
-                action = await offload(computer_move, spec.name, level, game.view(seat), seed)
+                action = await move(seat, level)
                 if action is not None and not game.can(action):
                     log.error("table %s: %s computer proposed a refused %r", table.id, level,
                               action)
                     action = await offload(computer_move, spec.name, "easy", game.view(seat),
-                                           seed)
+                                           f"{table.record.seed}:ai:{table.seq}")
                 if action is not None:
                     return action
         for seat in spec.optional_seats(game):
             level = table.seats[seat].bot_level
             if level is not None and seat not in due:
-                action = await offload(computer_move, spec.name, level, game.view(seat), seed)
+                action = await move(seat, level)
                 if action is not None and game.can(action):
                     return action
         return None
@@ -875,15 +894,14 @@ class TableService:
             now = time.time()
             late = {s for s in spec.due_seats(game) if table.kind(s) is SeatKind.HUMAN
                     and (d := table.deadline(s)) is not None and d <= now}
-            seed = spec.computer_seed(table, "timer")
             # Every late seat gets its move (several in the Grand Tichu and exchange phases).
             while late and table.status is TableStatus.PLAYING:
                 seat = next((s for s in spec.due_seats(game) if s in late), None)
                 if seat is None:
                     break
                 late.discard(seat)
-                action = await offload(computer_move, spec.name, TIMER_LEVEL, game.view(seat),
-                                       seed)
+                task, args = spec.computer_task(table, seat, TIMER_LEVEL, "timer")
+                action = await offload(task, *args)
                 if action is None:
                     continue
                 await self._commit(table, action, by="timer")

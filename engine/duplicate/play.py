@@ -22,22 +22,40 @@ import hashlib
 import json
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.cards import Card
 from engine.duplicate.boards import Board
 from engine.duplicate.scoring import Result
-from engine.errors import BadActionError, WrongPhaseError
+from engine.errors import BadActionError, GameOverError, WrongPhaseError
 from engine.tichu.actions import Action, action_to_json
 from engine.tichu.ai import make_player
 from engine.tichu.ai.base import Player
+from engine.tichu.ai.knowledge import Memories
+from engine.tichu.ai.normal import NormalPlayer
 from engine.tichu.ai.selfplay import play_deal
-from engine.tichu.game import TichuGame
-from engine.tichu.view import TichuView
+from engine.tichu.game import Applied, TichuGame
+from engine.tichu.view import Phase, TichuView
 
-__all__ = ["DIRECTIONS", "FieldTable", "board_diff", "board_game", "board_over", "board_player",
-           "board_replay", "board_scores", "computer_seed", "direction_of", "field_results",
-           "play_board", "play_field", "play_field_table"]
+__all__ = [
+    "DIRECTIONS",
+    "BoardsGame",
+    "FieldTable",
+    "board_diff",
+    "board_game",
+    "board_over",
+    "board_player",
+    "board_replay",
+    "board_scores",
+    "computer_seed",
+    "decide",
+    "direction_of",
+    "field_results",
+    "play_board",
+    "play_field",
+    "play_field_table",
+]
 
 DIRECTIONS = (0, 1)
 """Direction 0 holds seats 0 and 2, direction 1 seats 1 and 3, on every board."""
@@ -205,3 +223,80 @@ def field_results(tables: Iterable[FieldTable]) -> list[Result]:
     (a player may have one result per board, so each direction is its own player)."""
     return [Result(t.board.id, d, f"field:{t.table_seed}/{d}", t.diff(d))
             for t in tables for d in DIRECTIONS]
+
+
+BOARDS_TARGET = 100_000
+"""The target of a game of boards: never reached (a deal moves a team's total by 600 at
+the most), so the game ends only after its last board, and its replay file, whose scores
+carry over from deal to deal, never ends early either."""
+
+
+class BoardsGame(TichuGame):
+    """Several boards played one after the other, one deal each, at one table.
+
+    Each board is played from 0–0 (the totals are set back to 0 when the next board
+    starts: the players see the board's own score); :attr:`history` keeps every board's
+    deal result. The game is over once its last board is; its winner is the direction
+    with the greater sum of the boards' differences (None when equal)."""
+
+    def __init__(self, boards: Sequence[Board]) -> None:
+        if not boards:
+            raise BadActionError("a game of boards needs at least one board")
+        self.boards = tuple(boards)
+        super().__init__(hands=self.boards[0].hands, target=BOARDS_TARGET)
+
+    @property
+    def board(self) -> Board:
+        """The board being played (the last one once the game is over)."""
+        return self.boards[self.deal_number]
+
+    def diffs(self, direction: int) -> list[int]:
+        """``direction``'s difference on each board played to its end, in order."""
+        return [r.scores[direction] - r.scores[1 - direction] for r in self.history]
+
+    def next_deal(self, hands: Sequence[Sequence[Card]] | None = None,
+                  dealer: int | None = None) -> None:
+        """The next board (``hands`` must be omitted or be that board's), from 0–0."""
+        number = self.deal_number + 1
+        if number >= len(self.boards):
+            raise GameOverError("every board has been played")
+        board = self.boards[number]
+        if hands is not None and [list(h) for h in hands] != [list(h) for h in board.hands]:
+            raise BadActionError("a game of boards deals its boards' hands")
+        if self.phase is Phase.DEAL_OVER:
+            self.scores = [0, 0]
+        super().next_deal(board.hands, dealer)
+
+    def _end_deal(self, done: Applied) -> Applied:
+        done = super()._end_deal(done)
+        if len(self.history) < len(self.boards):
+            self.winner = None
+            self.phase = Phase.DEAL_OVER
+            return replace(done, winner=None)
+        total = sum(self.diffs(0))
+        self.winner = None if total == 0 else (0 if total > 0 else 1)
+        self.phase = Phase.GAME_OVER
+        return replace(done, winner=self.winner)
+
+
+def decide(board: Board, actions: Sequence[Action], seat: int, level: str = FIELD_LEVEL, *,
+           salt: str = "", samples: int | None = None) -> Action | None:
+    """What a computer of ``level`` at ``seat`` does on ``board`` after ``actions``.
+
+    Decided from nothing but these arguments: a fresh player (:func:`board_player`)
+    remembers every view its seat was shown after each action so far (as a person
+    at the table sees every play), and decides with :func:`computer_seed`'s rng. So
+    any process, before or after a restart, makes the same decision, and two
+    people who made the same choices on a board meet the same computer play."""
+    game = board_game(board)
+    player = board_player(level, samples)
+    memories = Memories()
+    memories.see(game.view(seat))
+    for action in actions:
+        game.apply(action)
+        memories.see(game.view(seat))
+    view = game.view(seat)
+    rng = random.Random(computer_seed(board.id, actions, salt))
+    if isinstance(player, NormalPlayer):
+        return player.decide(view, memories.see(view), rng)
+    return player.act(view, rng)

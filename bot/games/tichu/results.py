@@ -3,8 +3,10 @@ stored replay (see :meth:`bot.games.base.GameModules.result`)."""
 
 from __future__ import annotations
 
+from bot.games.tichu.boards import RECORD_NAME
 from bot.store.models import GamePlayerResult, GameResult
 from bot.tables.table import Table
+from engine.duplicate.play import BoardsGame
 from engine.tichu.actions import Play
 from engine.tichu.combos import readings
 from engine.tichu.game import TichuGame
@@ -52,7 +54,8 @@ def game_result(table: Table) -> GameResult:
         )
         for s in table.seats
     ]
-    name = "tichu6" if game.n_seats == 6 else "tichu"
+    name = RECORD_NAME if isinstance(game, BoardsGame) else "tichu6" if game.n_seats == 6 \
+        else "tichu"
     return GameResult(table_id=table.id, guild_id=table.record.guild_id, game=name,
                       scores=list(game.scores), winner=game.winner, players=players,
                       replay=to_replay(game))

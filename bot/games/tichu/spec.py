@@ -3,13 +3,15 @@ alternating seats), to a target score."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from bot.games.base import GameModules, HandMessage
 from bot.games.tichu import commands, controls, hand, log, results, table
+from bot.games.tichu.boards import board_task, new_boards_game
 from bot.store.models import TableRecord
+from engine.duplicate.play import BoardsGame
 from engine.errors import BadActionError
 from engine.tichu import actions
 from engine.tichu.actions import Gift, Pass, Play
@@ -50,7 +52,20 @@ class TichuSpec(GameModules):
             raise BadActionError(f"bad number of players {players!r}")
         if len(record.seats) != players:
             raise BadActionError("the seats do not match the number of players")
+        boards = new_boards_game(record.options)
+        if boards is not None:
+            if players != 4:
+                raise BadActionError("boards are played by four")
+            return boards
         return TichuGame(seed=record.seed, target=target, players=players)
+
+    def computer_task(self, table: Table, seat: int, level: str,
+                      purpose: str) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        """On boards, a decision from the board and its actions alone (fair: the same
+        choices meet the same computer play at every table); else the usual one."""
+        if isinstance(table.game, BoardsGame):
+            return board_task(table.game, seat, level)
+        return super().computer_task(table, seat, level, purpose)
 
 
     def due_seats(self, game: TichuGame) -> tuple[int, ...]:

@@ -1,0 +1,108 @@
+"""Tables that play duplicate boards, private tables and a game's finishing time, through
+the table service (no Discord)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.games.registry import all_specs
+from bot.games.tichu.boards import RECORD_NAME, board_move
+from bot.store import SQLiteRepository
+from bot.store.models import TableStatus
+from bot.tables import SeatKind, Table, TableError, TableService
+from engine.duplicate.boards import make_boards
+from engine.duplicate.play import BoardsGame, decide
+from tests.bot.test_service import wait_for
+
+HOST = 11
+BOARDS = make_boards("service", 2)
+
+
+@pytest_asyncio.fixture
+async def repo(tmp_path: Path) -> AsyncIterator[SQLiteRepository]:
+    store = SQLiteRepository(str(tmp_path / "db.sqlite3"))
+    await store.open()
+    yield store
+    await store.close()
+
+
+@pytest_asyncio.fixture
+async def service(repo: SQLiteRepository) -> AsyncIterator[TableService]:
+    svc = TableService(repo, all_specs(), ai_delay=0.0, lobby_timeout=60)
+    yield svc
+    await svc.close()
+
+
+async def boards_table(service: TableService, levels: tuple[str | None, ...],
+                       **options: object) -> Table:
+    table = await service.open_lobby(
+        game="tichu", guild_id=1, channel_id=2, host_id=HOST, host_name="host", locale="en",
+        options={"boards": [b.to_json() for b in BOARDS], "turn_timer": 0, **options})
+    for seat, level in enumerate(levels):
+        if level is not None:
+            await service.set_computer(table.id, HOST, seat, level)
+    return await service.start(table.id, HOST)
+
+
+async def test_a_table_plays_its_boards_in_turn_and_tells_each_deal_that_ends(
+        service: TableService, repo: SQLiteRepository, tmp_path: Path) -> None:
+    ended: list[tuple[int, int]] = []
+
+    async def listener(table: Table) -> None:
+        ended.append((table.id, len(table.game.history)))
+
+    service.deal_listeners.append(listener)
+    table = await service.open_lobby(
+        game="tichu", guild_id=1, channel_id=2, host_id=HOST, host_name="host", locale="en",
+        options={"boards": [b.to_json() for b in BOARDS], "turn_timer": 0})
+    await service.leave(table.id, HOST)  # the host watches: four computers play
+    for seat in range(4):
+        await service.set_computer(table.id, HOST, seat, "easy")
+    await service.start(table.id, HOST)
+    await wait_for(lambda: table.status is TableStatus.FINISHED, 60)
+    game = table.game
+    assert isinstance(game, BoardsGame)
+    assert ended == [(table.id, 1), (table.id, 2)]
+    assert [tuple(h) for h in game.deal_log[1][0]] == [tuple(h) for h in BOARDS[1].hands]
+    stored = await repo.recent_games(1, RECORD_NAME)
+    assert [g.table_id for g in stored] == [table.id]
+    # Rebuilt from the store, the table is the same game.
+    again = TableService(repo, all_specs(), ai_delay=0.0)
+    try:
+        rebuilt = await again.get(table.id)
+        assert rebuilt.game.history == game.history and rebuilt.game.actions == game.actions
+    finally:
+        await again.close()
+
+
+async def test_computers_on_boards_decide_from_the_board_and_its_actions_alone(
+        service: TableService) -> None:
+    table = await boards_table(service, (None, "easy", "easy", "easy"))
+    game = table.game
+    assert isinstance(game, BoardsGame)
+    task, args = table.spec.computer_task(table, 1, "hard", "ai")
+    assert task is board_move and args[0] == BOARDS[0].to_json() and args[2:] == (1, "hard")
+    assert board_move(*args) == decide(BOARDS[0], list(game.actions), 1, "hard")
+
+
+async def test_a_private_table_is_not_the_table_of_its_channel(service: TableService) -> None:
+    await boards_table(service, (None, "easy", "easy", "easy"), private=True)
+    with pytest.raises(TableError, match="no_table_here"):
+        await service.active_in(2, "tichu")
+
+
+async def test_once_its_time_is_over_computers_finish_a_game_for_its_people(
+        service: TableService) -> None:
+    table = await boards_table(service, (None, "easy", "easy", "easy"),
+                               finish_at=time.time() - 1)
+    assert await service.close_idle_tables(now=time.time() + 90_000) == []  # never closed
+    assert table.status is TableStatus.PLAYING and table.kind(0) is SeatKind.COMPUTER
+    assert table.seats[0].away and table.seats[0].user_id == HOST
+    with pytest.raises(TableError, match="time_over"):
+        await service.come_back(table.id, HOST)
+    await wait_for(lambda: table.status is TableStatus.FINISHED, 120)

@@ -1,0 +1,63 @@
+"""A game of several boards at one table, and the stateless computer decision the bot
+asks at duplicate tables."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.duplicate.boards import make_boards
+from engine.duplicate.play import BoardsGame, decide
+from engine.errors import BadActionError, GameOverError
+from engine.tichu.ai import make_player, pending_seats
+from engine.tichu.ai.selfplay import play_deal
+from engine.tichu.view import Phase
+
+BOARDS = make_boards("boards-game", 3)
+
+
+def test_each_board_is_dealt_in_turn_from_nil_all_and_the_last_ends_the_game() -> None:
+    game = BoardsGame(BOARDS)
+    players = [make_player("easy")] * 4
+    rng = random.Random(1)
+    for number, board in enumerate(BOARDS):
+        assert game.board is board and game.scores == [0, 0]
+        assert [tuple(h) for h in game.dealt] == [tuple(h) for h in board.hands]
+        play_deal(game, players, rng)
+        result = game.history[-1]
+        assert game.scores == list(result.scores)  # this board's score only
+        if number < len(BOARDS) - 1:
+            assert game.phase is Phase.DEAL_OVER and game.winner is None
+            with pytest.raises(BadActionError):
+                game.next_deal(BOARDS[0].hands if number else BOARDS[2].hands)
+            game.next_deal()
+    assert game.phase is Phase.GAME_OVER
+    total = sum(game.diffs(0))
+    assert total == -sum(game.diffs(1)) and len(game.diffs(0)) == 3
+    assert game.winner == (None if total == 0 else 0 if total > 0 else 1)
+    with pytest.raises(GameOverError):
+        game.next_deal()
+
+
+def test_a_game_of_boards_needs_a_board() -> None:
+    with pytest.raises(BadActionError):
+        BoardsGame([])
+
+
+def test_the_computer_decision_depends_on_the_board_and_the_actions_only() -> None:
+    board = BOARDS[0]
+    game = BoardsGame([board])
+    asked = 0
+    while game.phase is not Phase.DEAL_OVER and game.phase is not Phase.GAME_OVER:
+        seat = pending_seats(game.view(None))[0]
+        action = decide(board, game.actions, seat, "hard", samples=4)
+        assert action is not None and game.can(action)
+        if asked % 7 == 0:  # asked again, from nothing kept: the same decision
+            assert decide(board, list(game.actions), seat, "hard", samples=4) == action
+        game.apply(action)
+        asked += 1
+    assert asked > 20
+    # Another salt (a computer field's table) may play otherwise, but always legally.
+    other = decide(board, [], 0, "hard", salt="field:1", samples=4)
+    assert other is not None and BoardsGame([board]).can(other)
