@@ -106,3 +106,24 @@ async def test_once_its_time_is_over_computers_finish_a_game_for_its_people(
     with pytest.raises(TableError, match="time_over"):
         await service.come_back(table.id, HOST)
     await wait_for(lambda: table.status is TableStatus.FINISHED, 120)
+
+
+async def test_a_private_panel_shows_the_table_and_each_board_s_result(
+        service: TableService) -> None:
+    table = await boards_table(service, (None, "easy", "easy", "easy"), private=True,
+                               finish_at=time.time() - 1)
+    spec = all_specs()["tichu"]
+    first = await spec.hand_message(table, 0, "en")
+    assert first.table_image is not None and first.image is not None
+    assert [f.filename for f in first.files()] == ["table.webp", "hand.webp"]
+    await service.close_idle_tables()  # computers finish it
+    await wait_for(lambda: table.status is TableStatus.FINISHED, 120)
+    game = table.game
+    assert isinstance(game, BoardsGame)
+    last = await spec.hand_message(table, 0, "fr")
+    diff = game.diffs(0)[-1]
+    shown = f"+{diff}" if diff > 0 else str(diff).replace("-", "−")
+    assert last.content.startswith(f"La donne 2 est finie : votre camp {shown}.")
+    public = await spec.hand_message(
+        await boards_table(service, (None, "easy", "easy", "easy")), 0, "en")
+    assert public.table_image is None

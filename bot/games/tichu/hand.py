@@ -17,14 +17,15 @@ from typing import Any
 import discord
 
 from bot.games.base import HandMessage
-from bot.games.shared import names_of
+from bot.games.shared import names_of, signed
 from bot.games.ui import Control, GameButton, GameSelect, view_of
 from bot.i18n import t
 from bot.i18n.names import card_label, card_labels, combo_name, rank_name
-from bot.render import render_exchange, render_hand, sorted_hand
+from bot.render import render_exchange, render_hand, render_table, sorted_hand
 from bot.tables import Table, ids
 from bot.workers import offload
 from engine.cards import Card
+from engine.duplicate.play import BoardsGame
 from engine.tichu.cards import DECK, DOG, MAHJONG, PHOENIX
 from engine.tichu.combos import Combo, Kind, beats, readings
 from engine.tichu.legal import can_call_tichu, can_pass, dog_targets, gift_targets, legal_plays
@@ -248,7 +249,15 @@ async def hand_message(table: Table, seat: int, locale: str, *,
         selected = [c for c in exchange_picks(view, draft) if c is not None] \
             if phase is Phase.EXCHANGE else []
         image = await offload(render_hand, view, locale=locale, selected=selected)
-    return HandMessage("\n".join(lines), image, view_of(*items))
+    table_image = None
+    if table.private:
+        # Played alone: the panel is the whole table, the public picture above the hand.
+        table_image = await offload(render_table, game.view(None), names, locale=locale)
+        if isinstance(game, BoardsGame) and game.history:
+            diff = game.diffs(seat % 2)[-1]
+            lines.insert(0, t(locale, "hand.board_over", number=len(game.history),
+                              diff=f"+{diff}" if diff > 0 else signed(diff)))
+    return HandMessage("\n".join(lines), image, view_of(*items), table_image)
 
 
 def _play_line(view: TichuView, locale: str, *, bombs_only: bool, offered: bool) -> str:
