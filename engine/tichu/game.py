@@ -572,7 +572,7 @@ class TichuGame(CheckedGame[Action]):
             # A pass keeps the calls, exchange, seats out, scores, history and bombs
             # (unless the deal ends, which touches again), and the hands, the trick
             # and the points taken (unless it ends the trick: _apply_pass drops them).
-            self._views = {}
+            self._views.clear()
             self._passed_tuple = None
             self.actions.append(action)
             self._log.append(action)
@@ -583,7 +583,7 @@ class TichuGame(CheckedGame[Action]):
                 self._check_seat(seat)
             played = self._check_play(action)  # type: ignore[arg-type]
             # A play keeps the first group above unless it changes (see _apply_play).
-            self._views = {}
+            self._views.clear()
             self._passed_tuple = None
             self._mid = None
             self.actions.append(action)
