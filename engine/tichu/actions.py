@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.cards import Card, format_cards, parse_card, rank_from_token, rank_token
 from engine.errors import BadActionError, EngineError
+from engine.fastinit import draft_class
 from engine.tichu import cards as _tichu_cards  # noqa: F401  (registers the special cards)
 
 
@@ -57,6 +58,29 @@ class Gift:
 
 
 Action = GrandTichu | DeclineGrand | CallTichu | Exchange | Play | Pass | Gift
+
+_PlayDraft = draft_class(Play)
+
+
+def new_play(seat: int, cards: tuple[Card, ...], wish: int | None = None,
+             phoenix: int | None = None, to: int | None = None) -> Play:
+    """``Play(seat, cards, wish, phoenix, to)``, built as a sealed draft
+    (:mod:`engine.fastinit`): the computer players build one for every card they
+    play, and a frozen dataclass's own constructor makes a call per field."""
+    draft = _PlayDraft()
+    draft.seat = seat
+    draft.cards = cards
+    draft.wish = wish
+    draft.phoenix = phoenix
+    draft.to = to
+    draft.__class__ = Play  # sealed (engine.fastinit.seal, written out)
+    play: Play = draft
+    return play
+
+
+PASSES: tuple[Pass, ...] = tuple(Pass(seat) for seat in range(6))
+"""``Pass(seat)`` for each seat, built once (actions are immutable values: the
+computer players hand these out rather than build one for every pass)."""
 
 _NAMES: dict[type, str] = {
     GrandTichu: "grand_tichu",

@@ -211,7 +211,9 @@ class TichuGame(CheckedGame[Action]):
         self.dealer = dealer
         self.dealers.append(dealer)
         self.dealt: list[tuple[Card, ...]] = [tuple(h) for h in dealt]
-        self.deal_log.append((tuple(self.dealt), []))
+        self._log: list[Action] = []
+        """The actions of this deal (its entry of :attr:`deal_log`)."""
+        self.deal_log.append((tuple(self.dealt), self._log))
         self.hands: list[list[Card]] = dealt
         self.phase = _PHASE_GRAND
         self.turn: int | None = None
@@ -559,24 +561,41 @@ class TichuGame(CheckedGame[Action]):
     def apply(self, action: Action) -> Applied:
         """Check ``action`` and carry it out; raises :class:`EngineError` and changes
         nothing if it is refused."""
-        combo = self.check(action)
         kind = type(action)
-        self._views = {}
-        self._passed_tuple = None
-        # A pass keeps the calls, exchange, seats out, scores, history and bombs
-        # (unless the deal ends, which touches again), and the hands, the trick and
-        # the points taken (unless it ends the trick: _apply_pass drops them). A
-        # play keeps the first group unless it changes (see _apply_play).
-        if kind is not Pass:
-            self._mid = None
-            if kind is not Play:
-                self._slow = None
-        self.actions.append(action)
-        self.deal_log[-1][1].append(action)
         if kind is Pass:
+            seat = action.seat
+            # The usual pass (a seat on turn, a trick open, no wish) meets none of
+            # check()'s refusals; any other goes through check() itself.
+            if not (type(seat) is int and seat == self.turn and self.phase is _PHASE_PLAY
+                    and self.trick and self.wish is None and self.hands[seat]):
+                self.check(action)
+            # A pass keeps the calls, exchange, seats out, scores, history and bombs
+            # (unless the deal ends, which touches again), and the hands, the trick
+            # and the points taken (unless it ends the trick: _apply_pass drops them).
+            self._views.clear()
+            self._passed_tuple = None
+            self.actions.append(action)
+            self._log.append(action)
             return self._apply_pass(action)  # type: ignore[arg-type]
         if kind is Play:
-            return self._apply_play(action, combo)  # type: ignore[arg-type]
+            seat = action.seat
+            if type(seat) is not int or not 0 <= seat < self.n_seats:
+                self._check_seat(seat)
+            played = self._check_play(action)  # type: ignore[arg-type]
+            # A play keeps the first group above unless it changes (see _apply_play).
+            self._views.clear()
+            self._passed_tuple = None
+            self._mid = None
+            self.actions.append(action)
+            self._log.append(action)
+            return self._apply_play(action, played)  # type: ignore[arg-type]
+        combo = self.check(action)
+        self._views = {}
+        self._passed_tuple = None
+        self._mid = None
+        self._slow = None
+        self.actions.append(action)
+        self._log.append(action)
         seat = action.seat
         if isinstance(action, (GrandTichu, DeclineGrand)):
             self.grand_decided[seat] = True
@@ -648,7 +667,7 @@ class TichuGame(CheckedGame[Action]):
                 return result
             self.turn = self._dog_lead(seat, action.to)
             return _applied(action, combo, went_out=went_out, lead=self.turn)
-        self.trick.append(TrickPlay(seat, combo, out_of_turn))
+        self.trick.append(_trick_play(seat, combo, out_of_turn))
         n = self.n_seats
         self.passed = [False] * n
         if len(self.out) >= n // 2 and self._sweep() is not None:
@@ -778,6 +797,18 @@ class TichuGame(CheckedGame[Action]):
 
 _ViewDraft = draft_class(TichuView)
 _AppliedDraft = draft_class(Applied)
+_TrickPlayDraft = draft_class(TrickPlay)
+
+
+def _trick_play(seat: int, combo: Combo, out_of_turn: bool) -> TrickPlay:
+    """``TrickPlay(seat, combo, out_of_turn)``, built as a sealed draft (one a play)."""
+    draft = _TrickPlayDraft()
+    draft.seat = seat
+    draft.combo = combo
+    draft.out_of_turn = out_of_turn
+    draft.__class__ = TrickPlay  # sealed (engine.fastinit.seal, written out)
+    play: TrickPlay = draft
+    return play
 
 
 def _applied(action: Action, combo: Combo | None = None, out_of_turn: bool = False,

@@ -114,6 +114,12 @@ _MAHJONG_ONLY: tuple[Card, ...] = (_CARD[MAHJONG],)
 _PHOENIX_ONLY: tuple[Card, ...] = (_PHOENIX_CARD,)
 
 
+_RANKS_IN: tuple[tuple[int, ...], ...] = tuple(
+    tuple(r for r in range(2, ACE + 1) if bits >> (r - 2) & 1) for bits in range(1 << (ACE - 1)))
+"""The natural ranks (2..A) of each set of them, lowest first, the set given as a
+mask with the 2 in bit 0 (a hand's ``present >> 2``)."""
+
+
 _BITS = tuple((c // 4 + 2, 1 << (c & 3), c & 3, 4 << (c >> 2)) if c < 52 else (0, 1 << (c - 52), 0, 0)
               for c in range(56))
 """Per card: (its rank 2..14, its suit's bit in that rank's 4-bit set, its suit, its
@@ -225,15 +231,14 @@ def _sets_on_lead(h: _Hand, out: list[Combo]) -> None:
     triples: list[Combo] = []
     phoenix = h.phoenix
     nibs = h.nibs
-    for r in range(2, ACE + 1):
+    for r in _RANKS_IN[h.present >> 2]:  # (the ranks held, lowest first)
         nib = nibs[r]
-        if nib:
-            out += singles[r][nib]
-            if nib & (nib - 1):  # two cards or more
-                pairs += pairs_of[r][nib]
-                triples += triples_of[r][nib]
-            elif phoenix:  # one card, which the Phoenix pairs
-                pairs += pairs_of[r][nib]
+        out += singles[r][nib]
+        if nib & (nib - 1):  # two cards or more
+            pairs += pairs_of[r][nib]
+            triples += triples_of[r][nib]
+        elif phoenix:  # one card, which the Phoenix pairs
+            pairs += pairs_of[r][nib]
     if phoenix:
         out.append(_phoenix_single(1.5))
     if h.dragon:
@@ -339,6 +344,12 @@ def _full_houses(h: _Hand, floor: float, out: list[Combo]) -> None:
                         for lp in pairs[low] for hp in pairs[high]]
 
 
+_LEAD_WINDOWS: dict[int, list[tuple[int, int, int]]] = {}
+"""The windows of a lead by ``present << 1 | phoenix``, worked out once each (they
+depend on the ranks held alone, which hands share; 2**16 keys at most). Shared
+answers: read them, never change them."""
+
+
 def _straight_windows(present: int, phoenix: bool, length: int | None, floor: float
                       ) -> list[tuple[int, int, int]]:
     """The runs of ranks ``lo..top`` that may hold straights, as (lo, top, ranks
@@ -347,8 +358,12 @@ def _straight_windows(present: int, phoenix: bool, length: int | None, floor: fl
     without. Lowest ``lo`` first, then shortest. (On a lead, a run missing its
     lowest rank is listed only when it ends on the Ace: below, the same cards
     read higher as the run one rank up, the Phoenix on top.)"""
-    windows = []
+    windows: list[tuple[int, int, int]] = []
     if length is None:
+        known = _LEAD_WINDOWS.get(present << 1 | phoenix)
+        if known is not None:
+            return known
+        _LEAD_WINDOWS[present << 1 | phoenix] = windows  # (filled in below)
         if not phoenix:
             # Each bit of ``starts``: five ranks present from there.
             starts = present & present >> 1 & present >> 2 & present >> 3 & present >> 4
@@ -460,9 +475,12 @@ def _all_bombs(h: _Hand) -> list[Combo]:
     if found is not None:
         return found
     masks = h.suit_masks
-    four = masks[0] & masks[1] & masks[2] & masks[3]
-    runs = [m for m in masks if m & m >> 1 & m >> 2 & m >> 3 & m >> 4]
-    if not four and not runs:
+    m0, m1, m2, m3 = masks
+    four = m0 & m1 & m2 & m3
+    # (the four suits side by side, 16 bits apart: five ranks in a row in one suit
+    # are five bits in a row here, as the bits between two suits are never set)
+    lanes = m0 | m1 << 16 | m2 << 32 | m3 << 48
+    if not four and not lanes & lanes >> 1 & lanes >> 2 & lanes >> 3 & lanes >> 4:
         h._bombs = found = []
         return found  # (the usual hand: no four of a kind, no five ranks in a row in a suit)
     found = []

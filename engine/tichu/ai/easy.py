@@ -5,16 +5,16 @@ from __future__ import annotations
 import random
 
 from engine.tichu.actions import (
+    PASSES,
     Action,
     DeclineGrand,
     Exchange,
     Gift,
     GrandTichu,
-    Pass,
-    Play,
+    new_play,
 )
 from engine.tichu.cards import DOG, MAHJONG
-from engine.tichu.legal import dog_targets, gift_targets, play_options
+from engine.tichu.legal import analysis, dog_targets, gift_targets
 from engine.tichu.view import Phase, TichuView
 
 _GRAND = Phase.GRAND
@@ -40,9 +40,12 @@ class EasyPlayer:
         if phase is _PLAY:  # (the phases exclude each other: the usual one first)
             if view.turn != seat:
                 return None
-            plays, may_pass = play_options(view)
+            # (legal.play_options on the seat's turn, its shared answer read without a copy)
+            trick = view.trick
+            plays, may_pass, _ = analysis(view.hand, trick[-1].combo if trick else None, True,
+                                          view.wish, True)
             if may_pass and (not plays or rng.random() < 0.4):
-                return Pass(seat)
+                return PASSES[seat]
             play = rng.choice(plays)
             cards = play.cards
             wish = rng.choice(_WISHES) if MAHJONG in cards else None
@@ -50,7 +53,7 @@ class EasyPlayer:
             if cards == _DOG_ONLY:
                 partners = dog_targets(view)
                 to = rng.choice(partners) if len(partners) > 1 else None
-            return Play(seat, cards, wish, to=to)
+            return new_play(seat, cards, wish, None, to)
         if phase is _GRAND and not view.grand_decided[seat]:
             return GrandTichu(seat) if rng.random() < self.grand_rate else DeclineGrand(seat)
         if phase is _EXCHANGE and not view.exchanged[seat]:

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from engine.cards import Card
-from engine.tichu.actions import Action, Gift, Pass, Play
+from engine.tichu.actions import PASSES, Action, Gift, Play, new_play
 from engine.tichu.ai.hand import (
     HandEval,
     Part,
@@ -42,6 +42,13 @@ from engine.tichu.combos import Combo, Kind
 from engine.tichu.game import TichuGame, hand_sizes
 from engine.tichu.legal import analysis, bombs_in, may_hold_bomb
 from engine.tichu.view import Phase, TichuView
+
+# Enum members read on hot paths: a module name is read much faster than a
+# member through its class (Python 3.11).
+_PLAY = Phase.PLAY
+_GIFT = Phase.GIFT
+_DEAL_OVER = Phase.DEAL_OVER
+_GAME_OVER = Phase.GAME_OVER
 
 _KING = DECK[(13 - 2) * 4]
 _FIVE = DECK[(5 - 2) * 4]
@@ -114,8 +121,15 @@ def game_at(view: TichuView, hands: Sequence[Sequence[int]]) -> TichuGame:
 
 def _key_of(cards: tuple[Card, ...]) -> PlayKey:
     """:func:`~engine.tichu.ai.hand.cards_key` of a play's cards (distinct cards)."""
+    if len(cards) == 1:
+        return _SINGLE_KEYS[cards[0]]
     ranks = sorted([RANK[c] for c in cards if c != PHOENIX])
     return (len(cards), tuple(ranks), len(ranks) != len(cards))
+
+
+_SINGLE_KEYS: tuple[PlayKey, ...] = tuple(
+    (1, (), True) if c == PHOENIX else (1, (RANK[c],), False) for c in DECK)
+"""The key of each card played alone (most plays are singles)."""
 
 
 class _Position:
@@ -139,7 +153,12 @@ class _Position:
         plays, self.may_pass, _ = analysis(hand, top, True, wish, True)
         self.plays: Sequence[Combo] = plays  # (the shared answer, read only)
         size = len(hand)
-        self.whole = next((p for p in plays if len(p.cards) == size), None)
+        whole = None
+        for p in plays:
+            if len(p.cards) == size:
+                whole = p
+                break
+        self.whole: Combo | None = whole
         """The first play of every card left (it goes out), if any."""
         self._plan: HandEval | None = None
         self._lead_order: list[Part] | None = None
@@ -254,7 +273,7 @@ class RolloutPolicy:
 
     def decide(self, game: TichuGame, seat: int) -> Action | None:
         n = game.n_seats
-        if game.phase is Phase.GIFT:
+        if game.phase is _GIFT:
             opponents = [s for s in range(n) if s % 2 != seat % 2]
             return Gift(seat, max(opponents, key=lambda s: len(game.hands[s])))
         hand = game.hands[seat]
@@ -264,10 +283,10 @@ class RolloutPolicy:
         position = _position(tuple(hand), top, game.wish)
         plays = position.plays
         if not plays:
-            return Pass(seat)
+            return PASSES[seat]
         p = position.whole
         if p is not None:
-            return Play(seat, p.cards, 14 if MAHJONG in p.cards else None, p.phoenix,
+            return new_play(seat, p.cards, 14 if MAHJONG in p.cards else None, p.phoenix,
                         dog_target(game, seat, p))
         choice: Combo | None
         if top is None:
@@ -275,10 +294,11 @@ class RolloutPolicy:
         else:
             choice = self._follow(position, game, seat, top)
         if choice is None:
-            return Pass(seat)
+            return PASSES[seat]
         # Rollouts wish for an Ace: it drains an opponent's control card, or nothing.
         wish = 14 if MAHJONG in choice.cards else None
-        return Play(seat, choice.cards, wish, choice.phoenix, dog_target(game, seat, choice))
+        return new_play(seat, choice.cards, wish, choice.phoenix,
+                        dog_target(game, seat, choice))
 
     def _lead(self, position: _Position, game: TichuGame, seat: int) -> Combo:
         plays = position.plays
@@ -334,7 +354,7 @@ class RolloutPolicy:
         rest = _rest(hand, bomb.cards)
         closing = not rest or evaluate(rest).combos <= 2
         if (0 < n_owner <= 2) or closing:
-            return Play(seat, bomb.cards)
+            return new_play(seat, bomb.cards)
         return None
 
 
@@ -356,11 +376,11 @@ def rollout(game: TichuGame, team: int, policy: RolloutPolicy = _POLICY) -> int:
     bombers = {s for s in range(n) if may_hold_bomb(hands[s]) and bombs_in(hands[s])}
     for _ in range(MAX_ROLLOUT_ACTIONS):
         phase = game.phase
-        if phase is Phase.DEAL_OVER or phase is Phase.GAME_OVER:
+        if phase is _DEAL_OVER or phase is _GAME_OVER:
             break
         turn = game.turn
         assert turn is not None
-        if phase is Phase.PLAY and game.trick:
+        if phase is _PLAY and game.trick:
             bomb = None
             for step in range(1, n):
                 s = (turn + step) % n
@@ -406,8 +426,8 @@ def apply_candidate(game: TichuGame, seat: int, candidate: Combo | None,
     """Play a candidate (None: pass) for ``seat`` in a made-up game; ``to`` names the
     partner a Dog hands the lead to (six players)."""
     if candidate is None:
-        game.apply(Pass(seat))
+        game.apply(PASSES[seat])
     else:
         if to is None:
             to = dog_target(game, seat, candidate)
-        game.apply(Play(seat, candidate.cards, wish, candidate.phoenix, to))
+        game.apply(new_play(seat, candidate.cards, wish, candidate.phoenix, to))

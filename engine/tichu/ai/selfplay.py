@@ -122,11 +122,19 @@ def play_deal(game: TichuGame, players: Sequence[Player], rng: random.Random,
             return
         if phase is _PLAY or phase is _GIFT:
             # (the common case of _pending: the seat on turn)
-            if phase is _PLAY and game.trick and _out_of_turn(game, players, rng, observe, bombs):
+            if phase is _PLAY and game.trick and bombs.open and \
+                    _out_of_turn(game, players, rng, observe, bombs):
                 continue
             turn = game.turn
-            if turn is not None and _ask(game, players, turn, rng, observe):
-                continue
+            if turn is not None:
+                if observe is None:
+                    # (_ask written out, unobserved: this runs for every action)
+                    action = players[turn].act(game.view(turn), rng)
+                    if action is not None:
+                        game.apply(action)
+                        continue
+                elif _ask(game, players, turn, rng, observe):
+                    continue
         elif any(_ask(game, players, seat, rng, observe) for seat in _pending(game)):
             continue
         raise RuntimeError("no computer player would act")
