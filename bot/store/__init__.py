@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from bot.store.models import (
     ActionRecord,
+    BoardPlayer,
+    BoardResult,
     CorruptRowError,
+    EventRecord,
+    FieldResult,
     GamePlayerResult,
     GameResult,
     GuildSettings,
@@ -31,7 +35,11 @@ from bot.store.sqlite import SQLiteRepository
 
 __all__ = [
     "ActionRecord",
+    "BoardPlayer",
+    "BoardResult",
     "CorruptRowError",
+    "EventRecord",
+    "FieldResult",
     "GamePlayerResult",
     "GameResult",
     "GuildSettings",

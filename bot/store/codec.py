@@ -46,8 +46,9 @@ def _is_int(value: object) -> bool:
 
 
 def check_guild_settings(guild_id: int, settings: GuildSettings) -> tuple[object, ...]:
-    """The settings as a row ``(locale, turn_timer, target, tables_per_channel)``;
-    :class:`StoreError` ``invalid_settings`` if a value cannot be right."""
+    """The settings as a row ``(locale, turn_timer, target, tables_per_channel,
+    daily_channel_id)``; :class:`StoreError` ``invalid_settings`` if a value cannot
+    be right."""
     where = f"guild {guild_id} settings"
     locale = settings.locale
     if locale is not None and (not isinstance(locale, str) or not locale.strip()):
@@ -59,7 +60,12 @@ def check_guild_settings(guild_id: int, settings: GuildSettings) -> tuple[object
         if value is not None and (not _is_int(value) or value < least or value >= 2**31):
             raise StoreError("invalid_settings", f"{where}: {name} must be an integer "
                              f">= {least} or None, got {value!r}")
-    return (locale, settings.turn_timer, settings.target, settings.tables_per_channel)
+    channel = settings.daily_channel_id
+    if channel is not None and (not _is_int(channel) or not 0 < channel < 2**63):
+        raise StoreError("invalid_settings", f"{where}: daily_channel_id must be a "
+                         f"snowflake or None, got {channel!r}")
+    return (locale, settings.turn_timer, settings.target, settings.tables_per_channel,
+            channel)
 
 
 def check_panel(table_id: int, panel: PanelRecord) -> tuple[int, int, str, int, str]:
@@ -151,6 +157,11 @@ def parse_timestamp(value: object, where: str) -> datetime:
     except ValueError as error:
         raise CorruptRowError(f"{where}: bad timestamp {value!r}") from error
     return utc(moment)
+
+
+def parse_optional_timestamp(value: object, where: str) -> datetime | None:
+    """A stored timestamp or NULL."""
+    return None if value is None else parse_timestamp(value, where)
 
 
 def as_int(value: object, where: str) -> int:

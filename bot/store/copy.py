@@ -34,6 +34,7 @@ from bot.store.codec import (
     load_int_list,
     load_json,
     load_json_object,
+    parse_optional_timestamp,
     parse_timestamp,
 )
 from bot.store.models import StoreError
@@ -55,6 +56,10 @@ Convert = Callable[[object, str], object]
 
 def _json_object(value: object, where: str) -> str:
     return dump_json(load_json_object(value, where), where)
+
+
+def _json_object_or_null(value: object, where: str) -> str | None:
+    return None if value is None else _json_object(value, where)
 
 
 def _json_int_list(value: object, where: str) -> str:
@@ -81,6 +86,8 @@ TIME: Convert = parse_timestamp
 FLAG: Convert = as_flag
 REAL: Convert = _float
 OBJECT: Convert = _json_object
+OBJECT_OR_NULL: Convert = _json_object_or_null
+TIME_OR_NULL: Convert = parse_optional_timestamp
 INT_LIST: Convert = _json_int_list
 ANY_JSON: Convert = _json_any
 
@@ -89,7 +96,8 @@ TABLES: list[tuple[str, list[tuple[str, Convert]]]] = [
     ("guilds", [("id", INT), ("locale", TEXT), ("created_at", TIME), ("updated_at", TIME)]),
     ("guild_settings", [("guild_id", INT), ("locale", TEXT_OR_NULL),
                         ("turn_timer", INT_OR_NULL), ("target", INT_OR_NULL),
-                        ("tables_per_channel", INT_OR_NULL), ("updated_at", TIME)]),
+                        ("tables_per_channel", INT_OR_NULL), ("daily_channel_id", INT_OR_NULL),
+                        ("updated_at", TIME)]),
     ("tables", [("id", INT), ("guild_id", INT), ("channel_id", INT), ("thread_id", INT_OR_NULL),
                 ("message_id", INT_OR_NULL), ("ping_message_id", INT_OR_NULL),
                 ("host_id", INT), ("game", TEXT), ("status", TEXT), ("seed", TEXT),
@@ -103,7 +111,7 @@ TABLES: list[tuple[str, list[tuple[str, Convert]]]] = [
                 ("message_id", INT), ("created_at", TIME)]),
     ("games", [("id", INT), ("table_id", INT), ("guild_id", INT), ("game", TEXT),
                ("scores", INT_LIST), ("winner", INT_OR_NULL), ("replay", OBJECT),
-               ("finished_at", TIME)]),
+               ("finished_at", TIME), ("rated", FLAG)]),
     ("game_players", [("game_id", INT), ("seat", INT), ("user_id", INT_OR_NULL),
                       ("bot_level", TEXT_OR_NULL), ("name", TEXT), ("team", INT),
                       ("won", FLAG)]),
@@ -112,6 +120,14 @@ TABLES: list[tuple[str, list[tuple[str, Convert]]]] = [
                  ("mu", REAL), ("sigma", REAL), ("ordinal", REAL), ("games", INT)]),
     ("rating_history", [("game_id", INT), ("player", TEXT), ("mu", REAL), ("sigma", REAL)]),
     ("meta", [("key", TEXT), ("value", TEXT)]),
+    ("dup_events", [("code", TEXT), ("kind", TEXT), ("seed", TEXT), ("boards", INT),
+                    ("guild_id", INT_OR_NULL), ("host_id", INT_OR_NULL), ("created_at", TIME)]),
+    ("dup_fields", [("board", TEXT), ("idx", INT), ("diff", INT), ("replay", OBJECT)]),
+    ("dup_results", [("table_id", INT), ("board", TEXT), ("direction", INT), ("event", TEXT),
+                     ("guild_id", INT), ("diff", INT_OR_NULL), ("replay", OBJECT_OR_NULL),
+                     ("created_at", TIME), ("finished_at", TIME_OR_NULL)]),
+    ("dup_players", [("board", TEXT), ("user_id", INT), ("table_id", INT), ("direction", INT),
+                     ("position", INT), ("name", TEXT)]),
 ]
 IDENTITIES = ("tables", "games")  # tables whose id PostgreSQL numbers
 

@@ -94,6 +94,9 @@ class GuildSettings:
     """Default score to reach; None is the game's default."""
     tables_per_channel: int | None = None
     """How many active tables one channel may hold; None is the bot's default."""
+    daily_channel_id: int | None = None
+    """The channel where the final standings of yesterday's daily challenge (duplicate
+    Tichu) are posted; None posts them nowhere."""
 
 
 @dataclass(slots=True)
@@ -169,6 +172,9 @@ class GameResult:
     """The replay file of the whole game (``python -m engine replay`` plays it)."""
     finished_at: datetime | None = None
     id: int | None = None
+    rated: bool = True
+    """False: the game is kept (history, replay) but changes no rating and counts in
+    no leaderboard, player stats or partners (a duplicate board, say)."""
 
 
 @dataclass(slots=True)
@@ -227,6 +233,74 @@ class PartnerRow:
     games: int
     wins: int
     """Games both won."""
+
+
+EVENT_KINDS = ("daily", "event")
+
+
+@dataclass(slots=True)
+class EventRecord:
+    """A set of duplicate boards: a day of the daily challenge, or an event of
+    duplicate tables that people join with its code."""
+
+    code: str
+    """``daily:2026-11-27`` for a day of the daily challenge, else the join code
+    (``K7Q2XM``)."""
+    kind: str
+    """``daily`` or ``event`` (:data:`EVENT_KINDS`)."""
+    seed: str
+    """What the boards are dealt from."""
+    boards: int
+    """How many boards (at least 1)."""
+    guild_id: int | None
+    """The host's guild (None for a daily)."""
+    host_id: int | None
+    created_at: datetime | None = None
+    """Set by the store when None."""
+
+
+@dataclass(slots=True)
+class FieldResult:
+    """How one computer table of a board's field played it."""
+
+    board: str
+    index: int
+    """The field table, 0 … n-1."""
+    diff: int
+    """Direction 0's deal score minus direction 1's."""
+    replay: dict[str, Any]
+    """How it was played (a JSON object)."""
+
+
+@dataclass(slots=True)
+class BoardPlayer:
+    user_id: int
+    name: str
+
+
+@dataclass(slots=True)
+class BoardResult:
+    """One table-direction's attempt at a board: claimed by ``claim_board`` (``diff``,
+    ``replay`` and ``finished_at`` None), finished by ``finish_board``."""
+
+    board: str
+    """The board's id, e.g. ``daily:2026-11-27/1`` or ``ev:K7Q2XM/3``."""
+    event: str
+    """The code of the board's event (:class:`EventRecord`)."""
+    table_id: int
+    direction: int
+    """0 (seats 0 and 2) or 1 (seats 1 and 3)."""
+    guild_id: int
+    """0 in direct messages."""
+    players: list[BoardPlayer]
+    """The people of that direction at that table (1 or 2), in the order given."""
+    diff: int | None
+    """Direction 0's deal score minus direction 1's; None until the board is finished."""
+    replay: dict[str, Any] | None
+    """The board's play once finished."""
+    created_at: datetime | None = None
+    """When the board was claimed (set by the store when None)."""
+    finished_at: datetime | None = None
 
 
 class Repository(Protocol):
@@ -335,19 +409,21 @@ class Repository(Protocol):
         """How many active tables were opened in the (parent) channel ``channel_id``."""
 
     async def record_game(self, result: GameResult) -> int:
-        """Store a finished game and mark its table finished, in one transaction."""
+        """Store a finished game and mark its table finished, in one transaction; the
+        game is rated unless :attr:`GameResult.rated` is False."""
 
     async def leaderboard(self, guild_id: int, game: str, *, limit: int = 10,
                           offset: int = 0) -> list[LeaderboardRow]:
-        """Human players of a guild by rating (``mu - 3 sigma``), then wins, win rate, games.
-        ``record_game`` keeps the ratings (bot/ratings.py) in its own transaction."""
+        """Human players of a guild's rated games by rating (``mu - 3 sigma``), then wins,
+        win rate, games. ``record_game`` keeps the ratings (bot/ratings.py) in its own
+        transaction."""
 
     async def leaderboard_size(self, guild_id: int, game: str) -> int:
         """How many human players the guild's leaderboard of the game has."""
 
     async def player_stats(self, guild_id: int, game: str, user_id: int) -> LeaderboardRow | None:
         """One player's totals and leaderboard place in a guild (None if they never
-        finished a game)."""
+        finished a rated game)."""
 
     async def ratings(self, guild_id: int, game: str) -> list[RatingRow]:
         """Every current rating of the guild's game (people and computer levels)."""
@@ -358,15 +434,62 @@ class Repository(Protocol):
 
     async def partners(self, guild_id: int, game: str, user_id: int, *,
                        limit: int = 3) -> list[PartnerRow]:
-        """Who the player sat with most (teammates in Tichu), most shared wins first."""
+        """Who the player sat with most in rated games (teammates in Tichu), most shared
+        wins first."""
 
     async def load_game(self, guild_id: int, game_id: int) -> GameResult | None:
         """One finished game of the guild with players, stats and replay (None if absent)."""
 
     async def rebuild_ratings(self) -> int:
-        """Recompute every rating and its history from the stored games in finish order,
-        in one transaction; the number of games rated."""
+        """Recompute every rating and its history from the stored rated games in finish
+        order, in one transaction; the number of games rated."""
 
     async def recent_games(self, guild_id: int, game: str, *, user_id: int | None = None,
                            limit: int = 10) -> list[GameResult]:
         """The last finished games, newest first."""
+
+    async def create_event(self, event: EventRecord) -> bool:
+        """Store a new event; False (nothing changed) if its code exists already."""
+
+    async def get_event(self, code: str) -> EventRecord | None:
+        """The event with this code (None if there is none)."""
+
+    async def claim_board(self, result: BoardResult) -> None:
+        """Start one table-direction's attempt at a board (``diff``, ``replay`` and
+        ``finished_at`` None): the result and its players, in one transaction. Raises
+        :class:`StoreError` ``board_taken`` (nothing stored) if one of the players
+        already has a result on the board, finished or not, at any table and
+        direction, or if this table-direction has claimed it already;
+        ``unknown_table`` and ``unknown_event`` if the table or event does not exist."""
+
+    async def finish_board(self, table_id: int, board: str, direction: int, diff: int,
+                           replay: dict[str, Any]) -> None:
+        """Set a claimed result's ``diff``, ``replay`` and ``finished_at``. Called again
+        with the same ``diff`` it changes nothing; StoreError ``unknown_result`` if
+        there is no such claim, ``board_finished`` if it was finished with another
+        diff."""
+
+    async def board_results(self, board: str, *, guild_id: int | None = None,
+                            finished: bool = True) -> list[BoardResult]:
+        """The results of a board (only the finished ones if ``finished``), of the
+        guild ``guild_id`` or of every guild (None), oldest claim first."""
+
+    async def event_results(self, event: str, *,
+                            guild_id: int | None = None) -> list[BoardResult]:
+        """Every finished result of an event (of one guild, or all if None), oldest
+        claim first."""
+
+    async def user_results(self, user_id: int, event: str) -> list[BoardResult]:
+        """The results (finished or not) a person has in an event, oldest claim first."""
+
+    async def user_daily_days(self, user_id: int, *, limit: int = 400) -> list[str]:
+        """The codes of the daily events in which the person finished at least one
+        board, newest first (``daily:YYYY-MM-DD`` codes in reverse order)."""
+
+    async def save_field(self, board: str, results: list[FieldResult]) -> None:
+        """Store a board's whole field (its computer tables ``0 … n-1``) in one
+        transaction; if the board has a field already it is kept as it is (the first
+        saved wins, no error)."""
+
+    async def field(self, board: str) -> list[FieldResult]:
+        """A board's field by index (empty if none is stored)."""

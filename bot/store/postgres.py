@@ -46,7 +46,7 @@ import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
 from bot.ratings import TEAM_GAMES
-from bot.store.base import StoreBase, player_totals_sql
+from bot.store.base import StoreBase, board_results_sql, player_totals_sql
 from bot.store.codec import (
     check_draft,
     check_guild_settings,
@@ -61,6 +61,9 @@ from bot.store.codec import (
 from bot.store.migrate import Migration, load_migrations
 from bot.store.models import (
     ActionRecord,
+    BoardResult,
+    EventRecord,
+    FieldResult,
     GameResult,
     GuildSettings,
     LeaderboardRow,
@@ -78,12 +81,24 @@ from bot.store.models import (
 from bot.store.rows import (
     ACTIVE,
     OVER,
+    ResultFilter,
+    board_results_from_rows,
     check_action,
+    check_event,
+    check_finish,
     check_lock_request,
     check_page,
     check_seats,
     check_shards,
+    check_text,
     check_timeout,
+    claim_rows,
+    event_codes,
+    event_from_row,
+    event_missing,
+    field_from_rows,
+    field_rows,
+    finished_already,
     game_rows,
     games_from_rows,
     leaderboard_rows,
@@ -92,6 +107,7 @@ from bot.store.rows import (
     partner_rows,
     rating_points,
     rating_rows,
+    result_missing,
     seq_refused,
     settings_from_row,
     table_changes,
@@ -162,7 +178,7 @@ FROM tables WHERE id = $1
 """
 
 _GAME_COLUMNS = ("g.id, g.table_id, g.guild_id, g.game, g.scores::text AS scores, g.winner, "
-                 "g.replay::text AS replay, g.finished_at")
+                 "g.replay::text AS replay, g.finished_at, g.rated")
 
 
 def _count(status: str) -> int:
@@ -175,7 +191,16 @@ def _count(status: str) -> int:
 
 def rating_lock_key(guild_id: int, game: str) -> int:
     """The advisory lock key that serializes the rating of one guild's game."""
-    digest = hashlib.blake2b(f"rating:{guild_id}:{game}".encode(), digest_size=8).digest()
+    return _lock_key(f"rating:{guild_id}:{game}")
+
+
+def field_lock_key(board: str) -> int:
+    """The advisory lock key that serializes the saving of one board's field."""
+    return _lock_key(f"field:{board}")
+
+
+def _lock_key(name: str) -> int:
+    digest = hashlib.blake2b(name.encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
 
 
@@ -422,9 +447,15 @@ class PostgresRepository(StoreBase[Conn]):
         return applied
 
     async def _rate_older_games(self, conn: Conn) -> None:
-        """Rate the games stored before ratings existed (as SQLite does)."""
+        """Rate the games stored before ratings existed (as SQLite does): when there are
+        rated games but no rating at all, rebuild every rating once."""
+        if not await conn.fetchval(
+                "SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'games'::regclass "
+                "AND attname = 'rated' AND NOT attisdropped)"):
+            return  # a database staged at an older version (tests)
         if await conn.fetchval(
-                "SELECT EXISTS (SELECT 1 FROM games) AND NOT EXISTS (SELECT 1 FROM ratings)"):
+                "SELECT EXISTS (SELECT 1 FROM games WHERE rated) "
+                "AND NOT EXISTS (SELECT 1 FROM ratings)"):
             async with conn.transaction():
                 count = await self._rebuild(conn)
             log.info("rated %d games stored before ratings existed", count)
@@ -795,8 +826,8 @@ class PostgresRepository(StoreBase[Conn]):
         """The settings the guild's admins chose (all None if none, or no such guild)."""
         async def work(conn: Conn) -> GuildSettings:
             row = await conn.fetchrow(
-                "SELECT locale, turn_timer, target, tables_per_channel FROM guild_settings "
-                "WHERE guild_id = $1", guild_id)
+                "SELECT locale, turn_timer, target, tables_per_channel, daily_channel_id "
+                "FROM guild_settings WHERE guild_id = $1", guild_id)
             return settings_from_row(guild_id, row)
         return await self._run("guild_settings", work, transaction=False)
 
@@ -809,10 +840,12 @@ class PostgresRepository(StoreBase[Conn]):
             await self._ensure_guild_row(conn, guild_id, now)
             await conn.execute(
                 "INSERT INTO guild_settings (guild_id, locale, turn_timer, target, "
-                "tables_per_channel, updated_at) VALUES ($1, $2, $3, $4, $5, $6) "
+                "tables_per_channel, daily_channel_id, updated_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7) "
                 "ON CONFLICT (guild_id) DO UPDATE SET locale = excluded.locale, "
                 "turn_timer = excluded.turn_timer, target = excluded.target, "
                 "tables_per_channel = excluded.tables_per_channel, "
+                "daily_channel_id = excluded.daily_channel_id, "
                 "updated_at = excluded.updated_at", guild_id, *row, now)
         await self._run("save_guild_settings", work)
 
@@ -1082,8 +1115,9 @@ class PostgresRepository(StoreBase[Conn]):
     # -- finished games ------------------------------------------------------------
 
     async def record_game(self, result: GameResult) -> int:
-        """Store a finished game, mark its table finished and rate it, in one
-        transaction; games of one guild's leaderboard are rated one at a time."""
+        """Store a finished game, mark its table finished and rate it (unless it is
+        not ``rated``), in one transaction; games of one guild's leaderboard are rated
+        one at a time."""
         game = game_rows(result)
         given_finish = utc(result.finished_at) if result.finished_at else None
         fence = self._fence()
@@ -1106,9 +1140,10 @@ class PostgresRepository(StoreBase[Conn]):
             try:
                 game_id = int(await conn.fetchval(
                     "INSERT INTO games (table_id, guild_id, game, scores, winner, replay, "
-                    "finished_at) VALUES ($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7) RETURNING id",
+                    "finished_at, rated) VALUES ($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7, $8) "
+                    "RETURNING id",
                     result.table_id, result.guild_id, result.game, game.scores, result.winner,
-                    game.replay, given_finish or now))
+                    game.replay, given_finish or now, game.rated))
             except asyncpg.UniqueViolationError as error:
                 raise game.already_recorded() from error
             await conn.executemany(
@@ -1152,16 +1187,16 @@ class PostgresRepository(StoreBase[Conn]):
         self, conn: Conn
     ) -> tuple[list[asyncpg.Record], list[asyncpg.Record]]:
         game_rows = await conn.fetch(
-            "SELECT id, guild_id, game, scores::text AS scores FROM games "
+            "SELECT id, guild_id, game, scores::text AS scores FROM games WHERE rated "
             "ORDER BY finished_at, id")
         player_rows = await conn.fetch(
             "SELECT game_id, seat, user_id, bot_level, name, team, won FROM game_players "
-            "ORDER BY game_id, seat")
+            "WHERE game_id IN (SELECT id FROM games WHERE rated) ORDER BY game_id, seat")
         return game_rows, player_rows
 
     async def rebuild_ratings(self) -> int:
-        """Forget every rating and rate every stored game again in finish order, in one
-        transaction; the number of games rated."""
+        """Forget every rating and rate every stored rated game again in finish order,
+        in one transaction; the number of games rated."""
         async def work(conn: Conn) -> int:
             return await self._rebuild(conn)
         return await self._run("rebuild_ratings", work)
@@ -1188,7 +1223,8 @@ class PostgresRepository(StoreBase[Conn]):
 
     async def partners(self, guild_id: int, game: str, user_id: int, *,
                        limit: int = 3) -> list[PartnerRow]:
-        """Who the player sat with most (teammates in Tichu), most shared wins first."""
+        """Who the player sat with most in rated games (teammates in Tichu), most shared
+        wins first."""
         check_page(limit, 0)
 
         async def work(conn: Conn) -> list[PartnerRow]:
@@ -1204,18 +1240,19 @@ class PostgresRepository(StoreBase[Conn]):
                 "     AND (o.user_id IS NULL OR o.user_id <> $3) "
                 "     AND (o.user_id IS NOT NULL OR o.bot_level IS NOT NULL) "
                 "     AND (NOT $4 OR o.team = me.team) "
-                "WHERE g.guild_id = $1 AND g.game = $2 "
+                "WHERE g.guild_id = $1 AND g.game = $2 AND g.rated "
                 "GROUP BY 1 ORDER BY wins DESC, games DESC, player LIMIT $5",
                 guild_id, game, user_id, game in TEAM_GAMES, limit))
         return await self._run("partners", work, transaction=False)
 
     async def leaderboard_size(self, guild_id: int, game: str) -> int:
-        """How many people the guild's leaderboard of the game has."""
+        """How many people the guild's leaderboard of the game has (players of its rated
+        games)."""
         async def work(conn: Conn) -> int:
             return int(await conn.fetchval(
                 "SELECT COUNT(DISTINCT gp.user_id) FROM games AS g "
                 "JOIN game_players AS gp ON gp.game_id = g.id "
-                "WHERE g.guild_id = $1 AND g.game = $2 AND gp.user_id IS NOT NULL",
+                "WHERE g.guild_id = $1 AND g.game = $2 AND g.rated AND gp.user_id IS NOT NULL",
                 guild_id, game))
         return await self._run("leaderboard_size", work, transaction=False)
 
@@ -1263,3 +1300,147 @@ class PostgresRepository(StoreBase[Conn]):
                                  "WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, seat, key",
                                  ids))
         return await self._run("recent_games", work, isolation="repeatable_read", readonly=True)
+
+    # -- duplicate: events, fields, board results ----------------------------------
+
+    async def create_event(self, event: EventRecord) -> bool:
+        """Store a new event (``created_at`` now if None); False (nothing changed) if
+        its code exists already."""
+        row = check_event(event)
+        created_at = utc(event.created_at or utc_now())
+
+        async def work(conn: Conn) -> int:
+            return _count(await conn.execute(
+                "INSERT INTO dup_events (code, kind, seed, boards, guild_id, host_id, "
+                "created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (code) DO NOTHING",
+                *row, created_at))
+        return await self._run("create_event", work, transaction=False) == 1
+
+    async def get_event(self, code: str) -> EventRecord | None:
+        """The event with this code (None if there is none)."""
+        check_text(code, "an event code")
+
+        async def work(conn: Conn) -> EventRecord | None:
+            return event_from_row(await conn.fetchrow(
+                "SELECT code, kind, seed, boards, guild_id, host_id, created_at "
+                "FROM dup_events WHERE code = $1", code))
+        return await self._run("get_event", work, transaction=False)
+
+    async def claim_board(self, result: BoardResult) -> None:
+        """Store the start of one table-direction's attempt at a board with its
+        players, in one transaction. The primary keys decide between two claims at
+        once, in any processes: the later one waits for the earlier to commit, then
+        finds its rows (nothing of it is stored). Raises :class:`StoreError`
+        ``board_taken``, ``unknown_table``, ``unknown_event``; fenced like the other
+        writes to a table (:class:`ShardLostError`)."""
+        claim = claim_rows(result)
+        created_at = utc(result.created_at or utc_now())
+        fence = self._fence()
+
+        async def work(conn: Conn) -> None:
+            if fence is None:
+                if not await conn.fetchval(
+                        "SELECT EXISTS (SELECT 1 FROM tables WHERE id = $1)", claim.table_id):
+                    raise table_missing(claim.table_id)
+            elif not await conn.fetchval(f"SELECT {_fence_sql(2, lock=True)}",
+                                         claim.table_id, *fence):
+                raise await self._refused(conn, claim.table_id, fence)
+            if not await conn.fetchval("SELECT EXISTS (SELECT 1 FROM dup_events WHERE code = $1)",
+                                       claim.event):
+                raise event_missing(claim.event)
+            if _count(await conn.execute(
+                    "INSERT INTO dup_results (table_id, board, direction, event, guild_id, "
+                    "created_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+                    *claim.result, created_at)) == 0:
+                raise claim.taken()
+            inserted = await conn.fetch(
+                "INSERT INTO dup_players (board, user_id, table_id, direction, position, name) "
+                "SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::int[], "
+                "$5::int[], $6::text[]) ON CONFLICT DO NOTHING RETURNING user_id",
+                *(list(column) for column in zip(*claim.players, strict=True)))
+            if len(inserted) < len(claim.players):
+                # Raised inside the transaction: it is rolled back, result row and all.
+                mine = {int(row["user_id"]) for row in inserted}
+                raise claim.taken(user for user in claim.user_ids if user not in mine)
+        await self._run("claim_board", work)
+
+    async def finish_board(self, table_id: int, board: str, direction: int, diff: int,
+                           replay: dict[str, Any]) -> None:
+        """Set a claimed result's ``diff``, ``replay`` and ``finished_at`` (now), fenced
+        like the other writes to a table. Called again with the same ``diff`` it
+        changes nothing; StoreError ``unknown_result`` if there is no such claim,
+        ``board_finished`` if it was finished with another diff."""
+        text = check_finish(table_id, board, direction, diff, replay)
+        key = (table_id, board, direction)
+        fence = self._fence()
+
+        async def work(conn: Conn) -> None:
+            row = await conn.fetchrow(
+                "SELECT diff FROM dup_results WHERE table_id = $1 AND board = $2 "
+                "AND direction = $3 FOR UPDATE", *key)
+            if row is None:
+                raise result_missing(*key)
+            if fence is not None and not await conn.fetchval(
+                    f"SELECT {_fence_sql(2, lock=True)}", table_id, *fence):
+                raise await self._refused(conn, table_id, fence)
+            if row["diff"] is not None:
+                if row["diff"] == diff:
+                    return
+                raise finished_already(*key, row["diff"], diff)
+            await conn.execute(
+                "UPDATE dup_results SET diff = $4, replay = $5::jsonb, finished_at = $6 "
+                "WHERE table_id = $1 AND board = $2 AND direction = $3",
+                *key, diff, text, utc_now())
+        await self._run("finish_board", work)
+
+    async def _board_results(self, what: str, query: ResultFilter) -> list[BoardResult]:
+        where, params = query.where(lambda n: f"${n}")
+        results, players = board_results_sql(where, replay="r.replay::text")
+
+        async def work(conn: Conn) -> list[BoardResult]:
+            return board_results_from_rows(await conn.fetch(results, *params),
+                                           await conn.fetch(players, *params))
+        return await self._run(what, work, isolation="repeatable_read", readonly=True)
+
+    async def user_daily_days(self, user_id: int, *, limit: int = 400) -> list[str]:
+        """The codes of the daily events in which the person finished at least one
+        board, newest first (``daily:YYYY-MM-DD`` codes in reverse order)."""
+        check_page(limit, 0)
+
+        async def work(conn: Conn) -> list[str]:
+            return event_codes(await conn.fetch(
+                "SELECT DISTINCT r.event FROM dup_players AS p "
+                "JOIN dup_results AS r ON r.table_id = p.table_id AND r.board = p.board "
+                "     AND r.direction = p.direction "
+                "JOIN dup_events AS e ON e.code = r.event "
+                "WHERE p.user_id = $1 AND e.kind = 'daily' AND r.diff IS NOT NULL "
+                "ORDER BY r.event DESC LIMIT $2", user_id, limit))
+        return await self._run("user_daily_days", work, transaction=False)
+
+    async def save_field(self, board: str, results: list[FieldResult]) -> None:
+        """Store a board's whole field in one transaction, unless the board has one
+        already (kept as it is: the first saved wins, no error). Two processes saving
+        one board's field at once take turns (a transaction-scoped advisory lock)."""
+        rows = field_rows(board, results)
+
+        async def work(conn: Conn) -> None:
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", field_lock_key(board))
+            # A statement of its own, so that it sees what the lock's previous holder
+            # committed (a statement reads the snapshot of its start).
+            if await conn.fetchval("SELECT EXISTS (SELECT 1 FROM dup_fields WHERE board = $1)",
+                                   board):
+                return
+            await conn.executemany(
+                "INSERT INTO dup_fields (board, idx, diff, replay) VALUES ($1, $2, $3, $4::jsonb)",
+                rows)
+        await self._run("save_field", work)
+
+    async def field(self, board: str) -> list[FieldResult]:
+        """A board's field by index (empty if none is stored)."""
+        check_text(board, "a board id")
+
+        async def work(conn: Conn) -> list[FieldResult]:
+            return field_from_rows(board, await conn.fetch(
+                "SELECT idx, diff, replay::text AS replay FROM dup_fields WHERE board = $1 "
+                "ORDER BY idx", board))
+        return await self._run("field", work, transaction=False)

@@ -7,8 +7,9 @@ is a :class:`CorruptRowError` naming the table, game or guild, in either backend
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol
 
 from bot.ratings import RatedGame, Rating, Seat, player_key, rate_game, user_of
@@ -21,11 +22,17 @@ from bot.store.codec import (
     dump_json,
     load_int_list,
     load_json_object,
+    parse_optional_timestamp,
     parse_timestamp,
 )
 from bot.store.models import (
+    EVENT_KINDS,
     ActionRecord,
+    BoardPlayer,
+    BoardResult,
     CorruptRowError,
+    EventRecord,
+    FieldResult,
     GamePlayerResult,
     GameResult,
     GuildSettings,
@@ -153,19 +160,22 @@ def check_game(result: GameResult) -> list[tuple[GamePlayerResult, list[tuple[st
     seats = [player.seat for player in result.players]
     if len(set(seats)) != len(seats):
         raise StoreError("invalid_game", f"{where}: two players share a seat: {seats}")
+    if not isinstance(result.rated, bool):
+        raise StoreError("invalid_game", f"{where}: rated must be a bool, got {result.rated!r}")
     return [(player, check_stats(player, where)) for player in result.players]
 
 
 @dataclass(frozen=True, slots=True)
 class GameRows:
     """A finished game, checked, as the parameters of its rows: ``scores`` and
-    ``replay`` as JSON text, each player ``(seat, user_id, bot_level, name, team,
-    won)`` and each stat ``(seat, key, value)``, both without the game's id (see
-    :meth:`players_of`, :meth:`stats_of`)."""
+    ``replay`` as JSON text, whether it is ``rated``, each player ``(seat, user_id,
+    bot_level, name, team, won)`` and each stat ``(seat, key, value)``, both without
+    the game's id (see :meth:`players_of`, :meth:`stats_of`)."""
 
     where: str
     scores: str
     replay: str
+    rated: bool
     players: list[tuple[int, int | None, str | None, str, int, bool]]
     stats: list[tuple[int, str, int]]
 
@@ -186,11 +196,209 @@ def game_rows(result: GameResult) -> GameRows:
     scores = dump_json(list(result.scores), f"{where} scores")
     replay = dump_json(result.replay, f"{where} replay")
     return GameRows(
-        where=where, scores=scores, replay=replay,
+        where=where, scores=scores, replay=replay, rated=result.rated,
         players=[(p.seat, p.user_id, p.bot_level, p.name, p.team, bool(p.won))
                  for p in result.players],
         stats=[(player.seat, key, value) for player, rows in stats for key, value in rows],
     )
+
+
+# -- duplicate (events, fields, board results) --------------------------------------
+
+_INT32 = 2**31
+_SNOWFLAKE = 2**63
+
+
+def _snowflake(value: object, least: int = 0) -> bool:
+    return type(value) is int and least <= value < _SNOWFLAKE
+
+
+def _int32(value: object) -> bool:
+    return type(value) is int and -_INT32 <= value < _INT32
+
+
+def check_text(value: object, what: str) -> str:
+    """A board id or event code: a non-empty text (StoreError ``invalid_argument``)."""
+    if not isinstance(value, str) or not value:
+        raise StoreError("invalid_argument", f"{what} must be a non-empty text, got {value!r}")
+    return value
+
+
+def check_event(event: EventRecord) -> tuple[str, str, str, int, int | None, int | None]:
+    """The event as a row ``(code, kind, seed, boards, guild_id, host_id)`` (its
+    ``created_at`` is the backend's to write)."""
+    where = f"event {event.code!r}"
+    if not isinstance(event.code, str) or not event.code:
+        raise StoreError("invalid_event", f"{where}: the code must be a non-empty text")
+    if event.kind not in EVENT_KINDS:
+        raise StoreError("invalid_event", f"{where}: the kind must be one of {EVENT_KINDS}, "
+                         f"got {event.kind!r}")
+    if not isinstance(event.seed, str):
+        raise StoreError("invalid_event", f"{where}: the seed must be a text")
+    if type(event.boards) is not int or not 1 <= event.boards < _INT32:
+        raise StoreError("invalid_event", f"{where}: boards must be an integer >= 1, "
+                         f"got {event.boards!r}")
+    for name in ("guild_id", "host_id"):
+        value = getattr(event, name)
+        if value is not None and not _snowflake(value):
+            raise StoreError("invalid_event", f"{where}: {name} must be a snowflake or "
+                             f"None, got {value!r}")
+    if event.created_at is not None and not isinstance(event.created_at, datetime):
+        raise StoreError("invalid_event", f"{where}: created_at must be a datetime or None")
+    return (event.code, event.kind, event.seed, event.boards, event.guild_id, event.host_id)
+
+
+def event_missing(code: str) -> StoreError:
+    return StoreError("unknown_event", f"event {code!r} does not exist")
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimRows:
+    """A claim of a board, checked, as the parameters of its rows: the result
+    ``(table_id, board, direction, event, guild_id)`` and each player ``(board,
+    user_id, table_id, direction, position, name)``, sorted by user id (two claims
+    that share people insert them in one order)."""
+
+    board: str
+    table_id: int
+    direction: int
+    event: str
+    result: tuple[int, str, int, str, int]
+    players: list[tuple[str, int, int, int, int, str]]
+
+    @property
+    def user_ids(self) -> list[int]:
+        return [player[1] for player in self.players]
+
+    def taken(self, user_ids: Iterable[int] = ()) -> StoreError:
+        """The error of a claim refused: ``user_ids`` have a result on the board
+        already (none given: this table-direction has claimed it)."""
+        users = sorted(set(user_ids))
+        if users:
+            who = ", ".join(str(user) for user in users)
+            return StoreError("board_taken", f"board {self.board!r}: user {who} already "
+                              "played or is playing it")
+        return StoreError("board_taken", f"board {self.board!r}: table {self.table_id} "
+                          f"direction {self.direction} has claimed it already")
+
+
+def claim_rows(result: BoardResult) -> ClaimRows:
+    """``result`` checked as the start of an attempt (StoreError ``invalid_result``),
+    made into :class:`ClaimRows`."""
+    board = check_text(result.board, "a board id")
+    event = check_text(result.event, "an event code")
+    where = f"board {board!r}"
+    if not _snowflake(result.table_id, 1):
+        raise StoreError("invalid_result", f"{where}: bad table id {result.table_id!r}")
+    if type(result.direction) is not int or result.direction not in (0, 1):
+        raise StoreError("invalid_result", f"{where}: the direction must be 0 or 1, "
+                         f"got {result.direction!r}")
+    if not _snowflake(result.guild_id):
+        raise StoreError("invalid_result", f"{where}: bad guild id {result.guild_id!r}")
+    if (result.diff, result.replay, result.finished_at) != (None, None, None):
+        raise StoreError("invalid_result", f"{where}: a claim is not finished yet (diff, "
+                         "replay and finished_at must be None)")
+    if result.created_at is not None and not isinstance(result.created_at, datetime):
+        raise StoreError("invalid_result", f"{where}: created_at must be a datetime or None")
+    players = result.players
+    if not isinstance(players, list) or not 1 <= len(players) <= 2:
+        raise StoreError("invalid_result", f"{where}: a direction has 1 or 2 people")
+    for player in players:
+        if (not isinstance(player, BoardPlayer) or not _snowflake(player.user_id)
+                or not isinstance(player.name, str)):
+            raise StoreError("invalid_result", f"{where}: bad player {player!r}")
+    if len({player.user_id for player in players}) != len(players):
+        raise StoreError("invalid_result", f"{where}: the same person twice")
+    rows = sorted((board, player.user_id, result.table_id, result.direction, position,
+                   player.name) for position, player in enumerate(players))
+    return ClaimRows(board=board, table_id=result.table_id, direction=result.direction,
+                     event=event,
+                     result=(result.table_id, board, result.direction, event, result.guild_id),
+                     players=rows)
+
+
+def check_finish(table_id: int, board: str, direction: int, diff: int,
+                 replay: dict[str, Any]) -> str:
+    """The ``replay`` of a finished board as JSON text, its other arguments checked."""
+    where = f"board {board!r}, table {table_id} direction {direction}"
+    check_text(board, "a board id")
+    if not _int32(diff):
+        raise StoreError("invalid_result", f"{where}: diff must be an integer, got {diff!r}")
+    if not isinstance(replay, dict):
+        raise StoreError("invalid_result", f"{where}: the replay must be a dict, "
+                         f"got {type(replay).__name__}")
+    return dump_json(replay, f"{where} replay")
+
+
+def result_missing(table_id: int, board: str, direction: int) -> StoreError:
+    return StoreError("unknown_result", f"board {board!r}: table {table_id} direction "
+                      f"{direction} has not claimed it")
+
+
+def finished_already(table_id: int, board: str, direction: int, stored: object,
+                     diff: int) -> StoreError:
+    return StoreError("board_finished", f"board {board!r}: table {table_id} direction "
+                      f"{direction} finished it with diff {stored!r}, not {diff}")
+
+
+def field_rows(board: str, results: Sequence[FieldResult]) -> list[tuple[str, int, int, str]]:
+    """A board's field as rows ``(board, idx, diff, replay)``, by index: the field
+    tables must be numbered 0 … n-1, n >= 1 (StoreError ``invalid_field``)."""
+    check_text(board, "a board id")
+    where = f"field of board {board!r}"
+    if not results:
+        raise StoreError("invalid_field", f"{where}: no field table")
+    rows = []
+    for result in results:
+        if not isinstance(result, FieldResult) or result.board != board:
+            raise StoreError("invalid_field", f"{where}: a result of another board or not a "
+                             f"FieldResult: {result!r}")
+        if not _int32(result.diff) or not isinstance(result.replay, dict):
+            raise StoreError("invalid_field", f"{where}, table {result.index!r}: diff must be "
+                             "an integer and the replay a dict")
+        rows.append((board, result.index, result.diff,
+                     dump_json(result.replay, f"{where}, table {result.index!r} replay")))
+    indexes = [row[1] for row in rows]
+    if (not all(type(index) is int for index in indexes)
+            or sorted(indexes) != list(range(len(rows)))):
+        raise StoreError("invalid_field", f"{where}: the tables must be numbered 0 … "
+                         f"{len(rows) - 1}, got {indexes}")
+    return sorted(rows, key=lambda row: row[1])
+
+
+@dataclass(frozen=True, slots=True)
+class ResultFilter:
+    """Which board results to read: those of a board, an event, a guild, a person
+    (any of them None: not filtered on), only finished ones if ``finished``."""
+
+    board: str | None = None
+    event: str | None = None
+    guild_id: int | None = None
+    user_id: int | None = None
+    finished: bool = False
+
+    def where(self, mark: Callable[[int], str]) -> tuple[str, list[object]]:
+        """The condition on results ``r`` and its parameters; ``mark(n)`` is the
+        backend's marker of the n-th parameter (from 1)."""
+        conditions: list[str] = []
+        params: list[object] = []
+
+        def add(condition: str, value: object) -> None:
+            params.append(value)
+            conditions.append(condition.format(mark(len(params))))
+
+        if self.board is not None:
+            add("r.board = {}", self.board)
+        if self.event is not None:
+            add("r.event = {}", self.event)
+        if self.guild_id is not None:
+            add("r.guild_id = {}", self.guild_id)
+        if self.user_id is not None:
+            add("(r.table_id, r.board, r.direction) IN (SELECT p.table_id, p.board, "
+                "p.direction FROM dup_players AS p WHERE p.user_id = {})", self.user_id)
+        if self.finished:
+            conditions.append("r.diff IS NOT NULL")
+        return " AND ".join(conditions) or "TRUE", params
 
 
 def check_lock_request(shard_ids: Iterable[int], shard_count: int, *,
@@ -319,6 +527,8 @@ def settings_from_row(guild_id: int, row: Row | None) -> GuildSettings:
         target=as_optional_int(row["target"], f"{where} target"),
         tables_per_channel=as_optional_int(row["tables_per_channel"],
                                            f"{where} tables_per_channel"),
+        daily_channel_id=as_optional_int(row["daily_channel_id"],
+                                         f"{where} daily_channel_id"),
     )
 
 
@@ -349,6 +559,7 @@ def games_from_rows(game_rows: Iterable[Row], player_rows: Iterable[Row],
             players=[],
             replay=load_json_object(row["replay"], f"{where} replay"),
             finished_at=parse_timestamp(row["finished_at"], f"{where} finished_at"),
+            rated=as_flag(row["rated"], f"{where} rated"),
         )
     players: dict[tuple[int, int], GamePlayerResult] = {}
     for row in player_rows:
@@ -423,6 +634,85 @@ def rating_updates(game_id: int, guild_id: int, game: str, seats: tuple[Seat, ..
 def rating_keys(seats: Iterable[Seat]) -> list[str]:
     """The player keys of a game's seats, sorted, each once."""
     return sorted({seat.key for seat in seats})
+
+
+def event_from_row(row: Row | None) -> EventRecord | None:
+    if row is None:
+        return None
+    where = f"event {row['code']!r}"
+    kind = row["kind"]
+    if kind not in EVENT_KINDS:
+        raise CorruptRowError(f"{where}: unknown kind {kind!r}")
+    return EventRecord(
+        code=as_str(row["code"], where),
+        kind=as_str(kind, f"{where} kind"),
+        seed=as_str(row["seed"], f"{where} seed"),
+        boards=as_int(row["boards"], f"{where} boards"),
+        guild_id=as_optional_int(row["guild_id"], f"{where} guild_id"),
+        host_id=as_optional_int(row["host_id"], f"{where} host_id"),
+        created_at=parse_timestamp(row["created_at"], f"{where} created_at"),
+    )
+
+
+def board_results_from_rows(rows: Iterable[Row],
+                            player_rows: Iterable[Row]) -> list[BoardResult]:
+    """Board results (``rows``, in their order) with their players (``player_rows``,
+    each with its result's key, in position order)."""
+    results: dict[tuple[int, str, int], BoardResult] = {}
+    for row in rows:
+        where = (f"board {row['board']!r}, table {row['table_id']!r} "
+                 f"direction {row['direction']!r}")
+        direction = row["direction"]
+        if direction not in (0, 1) or type(direction) is not int:
+            raise CorruptRowError(f"{where}: the direction must be 0 or 1")
+        diff = as_optional_int(row["diff"], f"{where} diff")
+        replay = (None if row["replay"] is None
+                  else load_json_object(row["replay"], f"{where} replay"))
+        finished_at = parse_optional_timestamp(row["finished_at"], f"{where} finished_at")
+        if len({diff is None, replay is None, finished_at is None}) != 1:
+            raise CorruptRowError(f"{where}: half finished (diff, replay and finished_at "
+                                  "are set together)")
+        result = BoardResult(
+            board=as_str(row["board"], where),
+            event=as_str(row["event"], f"{where} event"),
+            table_id=as_int(row["table_id"], where),
+            direction=direction,
+            guild_id=as_int(row["guild_id"], f"{where} guild_id"),
+            players=[], diff=diff, replay=replay,
+            created_at=parse_timestamp(row["created_at"], f"{where} created_at"),
+            finished_at=finished_at,
+        )
+        results[result.table_id, result.board, result.direction] = result
+    for row in player_rows:
+        key = (row["table_id"], row["board"], row["direction"])
+        if key in results:
+            where = f"board {row['board']!r}, player {row['user_id']!r}"
+            results[key].players.append(BoardPlayer(
+                user_id=as_int(row["user_id"], where), name=as_str(row["name"], f"{where} name")))
+    for result in results.values():
+        if not 1 <= len(result.players) <= 2:
+            raise CorruptRowError(f"board {result.board!r}, table {result.table_id} direction "
+                                  f"{result.direction}: {len(result.players)} players stored "
+                                  "(1 or 2 expected)")
+    return list(results.values())
+
+
+def field_from_rows(board: str, rows: Iterable[Row]) -> list[FieldResult]:
+    """A board's field (``rows`` by index)."""
+    field = []
+    for expected, row in enumerate(rows):
+        where = f"field of board {board!r}, table {row['idx']!r}"
+        index = as_int(row["idx"], where)
+        if index != expected:
+            raise CorruptRowError(f"field of board {board!r}: table {expected} is missing")
+        field.append(FieldResult(board=board, index=index,
+                                 diff=as_int(row["diff"], f"{where} diff"),
+                                 replay=load_json_object(row["replay"], f"{where} replay")))
+    return field
+
+
+def event_codes(rows: Iterable[Row]) -> list[str]:
+    return [as_str(row["event"], "an event code") for row in rows]
 
 
 def meta_value(key: str, row: Row | None) -> str | None:

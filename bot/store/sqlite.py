@@ -21,7 +21,7 @@ from typing import Any, Literal
 import aiosqlite
 
 from bot.ratings import TEAM_GAMES
-from bot.store.base import StoreBase, player_totals_sql
+from bot.store.base import StoreBase, board_results_sql, player_totals_sql
 from bot.store.codec import (
     as_int,
     check_draft,
@@ -36,6 +36,9 @@ from bot.store.codec import (
 from bot.store.migrate import Migration, apply_migrations, schema_version
 from bot.store.models import (
     ActionRecord,
+    BoardResult,
+    EventRecord,
+    FieldResult,
     GameResult,
     GuildSettings,
     LeaderboardRow,
@@ -51,12 +54,24 @@ from bot.store.models import (
 from bot.store.rows import (
     ACTIVE,
     OVER,
+    ResultFilter,
+    board_results_from_rows,
     check_action,
+    check_event,
+    check_finish,
     check_lock_request,
     check_page,
     check_seats,
     check_shards,
+    check_text,
     check_timeout,
+    claim_rows,
+    event_codes,
+    event_from_row,
+    event_missing,
+    field_from_rows,
+    field_rows,
+    finished_already,
     game_rows,
     games_from_rows,
     leaderboard_rows,
@@ -65,6 +80,7 @@ from bot.store.rows import (
     partner_rows,
     rating_points,
     rating_rows,
+    result_missing,
     seq_refused,
     settings_from_row,
     table_changes,
@@ -190,13 +206,14 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
 
     async def _rate_older_games(self, conn: aiosqlite.Connection) -> None:
         """Rate the games stored before ratings existed (migration 0002): when there are
-        games but no rating at all, rebuild every rating once."""
-        tables = await self._fetchall(
-            conn, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ratings'")
-        if not tables:
+        rated games but no rating at all, rebuild every rating once."""
+        columns = await self._fetchall(
+            conn, "SELECT 1 FROM pragma_table_info('games') WHERE name = 'rated'")
+        if not columns:
             return  # a database staged at an older version (tests)
         rows = await self._fetchall(
-            conn, "SELECT EXISTS (SELECT 1 FROM games) AND NOT EXISTS (SELECT 1 FROM ratings)")
+            conn, "SELECT EXISTS (SELECT 1 FROM games WHERE rated) "
+            "AND NOT EXISTS (SELECT 1 FROM ratings)")
         if rows and rows[0][0]:
             await self._execute(conn, "BEGIN IMMEDIATE")
             try:
@@ -617,7 +634,7 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
         Raises :class:`CorruptRowError` if the row cannot be read."""
         async with self._session("guild_settings", None) as conn:
             rows = await self._fetchall(
-                conn, "SELECT locale, turn_timer, target, tables_per_channel "
+                conn, "SELECT locale, turn_timer, target, tables_per_channel, daily_channel_id "
                 "FROM guild_settings WHERE guild_id = ?", (guild_id,))
         return settings_from_row(guild_id, rows[0] if rows else None)
 
@@ -630,10 +647,11 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
             await self._execute(
                 conn,
                 "INSERT INTO guild_settings (guild_id, locale, turn_timer, target, "
-                "tables_per_channel, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
+                "tables_per_channel, daily_channel_id, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET locale = excluded.locale, "
                 "turn_timer = excluded.turn_timer, target = excluded.target, "
                 "tables_per_channel = excluded.tables_per_channel, "
+                "daily_channel_id = excluded.daily_channel_id, "
                 "updated_at = excluded.updated_at",
                 (guild_id, *row, now),
             )
@@ -656,9 +674,10 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
     # -- finished games ------------------------------------------------------------
 
     async def record_game(self, result: GameResult) -> int:
-        """Store a finished game with its players and their stats and mark its table
-        finished, in one transaction; returns the game's id. Raises
-        :class:`StoreError` (``unknown_table``, ``game_already_recorded``)."""
+        """Store a finished game with its players and their stats, mark its table
+        finished and rate it (unless it is not ``rated``), in one transaction; returns
+        the game's id. Raises :class:`StoreError` (``unknown_table``,
+        ``game_already_recorded``)."""
         game = game_rows(result)
         async with self._session("record_game", "BEGIN IMMEDIATE") as conn:
             # Timed under the write lock: games that finish at once in two processes
@@ -673,9 +692,9 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
                 game_id = await self._insert(
                     conn,
                     "INSERT INTO games (table_id, guild_id, game, scores, winner, replay, "
-                    "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "finished_at, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (result.table_id, result.guild_id, result.game, game.scores, result.winner,
-                     game.replay, finished_at),
+                     game.replay, finished_at, game.rated),
                 )
             except sqlite3.IntegrityError as error:
                 raise game.already_recorded() from error
@@ -723,16 +742,17 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
         self, conn: aiosqlite.Connection
     ) -> tuple[list[sqlite3.Row], list[sqlite3.Row]]:
         game_rows = await self._fetchall(
-            conn, "SELECT id, guild_id, game, scores FROM games ORDER BY finished_at, id")
+            conn, "SELECT id, guild_id, game, scores FROM games WHERE rated "
+            "ORDER BY finished_at, id")
         player_rows = await self._fetchall(
             conn, "SELECT game_id, seat, user_id, bot_level, name, team, won FROM game_players "
-            "ORDER BY game_id, seat")
+            "WHERE game_id IN (SELECT id FROM games WHERE rated) ORDER BY game_id, seat")
         return game_rows, player_rows
 
     async def rebuild_ratings(self) -> int:
-        """Forget every rating and rate every stored game again in finish order, in one
-        transaction; the number of games rated. Gives the numbers of the incremental
-        updates (the same function on the same games in the same order)."""
+        """Forget every rating and rate every stored rated game again in finish order,
+        in one transaction; the number of games rated. Gives the numbers of the
+        incremental updates (the same function on the same games in the same order)."""
         async with self._session("rebuild_ratings", "BEGIN IMMEDIATE") as conn:
             return await self._rebuild(conn)
 
@@ -758,8 +778,8 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
 
     async def partners(self, guild_id: int, game: str, user_id: int, *,
                        limit: int = 3) -> list[PartnerRow]:
-        """Who the player sat with most: teammates in team games (Tichu), everyone at the
-        table otherwise; most shared wins first, then most games."""
+        """Who the player sat with most in rated games: teammates in team games (Tichu),
+        everyone at the table otherwise; most shared wins first, then most games."""
         check_page(limit, 0)
         team_only = int(game in TEAM_GAMES)
         async with self._session("partners", None) as conn:
@@ -775,19 +795,20 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
                 "     AND (o.user_id IS NULL OR o.user_id <> :user_id) "
                 "     AND (o.user_id IS NOT NULL OR o.bot_level IS NOT NULL) "
                 "     AND (:team_only = 0 OR o.team = me.team) "
-                "WHERE g.guild_id = :guild_id AND g.game = :game "
+                "WHERE g.guild_id = :guild_id AND g.game = :game AND g.rated "
                 "GROUP BY player ORDER BY wins DESC, games DESC, player LIMIT :limit",
                 {"guild_id": guild_id, "game": game, "user_id": user_id,
                  "team_only": team_only, "limit": limit})
         return partner_rows(rows)
 
     async def leaderboard_size(self, guild_id: int, game: str) -> int:
-        """How many people the guild's leaderboard of the game has."""
+        """How many people the guild's leaderboard of the game has (players of its rated
+        games)."""
         async with self._session("leaderboard_size", None) as conn:
             rows = await self._fetchall(
                 conn, "SELECT COUNT(DISTINCT gp.user_id) AS n FROM games AS g "
                 "JOIN game_players AS gp ON gp.game_id = g.id "
-                "WHERE g.guild_id = ? AND g.game = ? AND gp.user_id IS NOT NULL",
+                "WHERE g.guild_id = ? AND g.game = ? AND g.rated AND gp.user_id IS NOT NULL",
                 (guild_id, game))
         return as_int(rows[0]["n"], "leaderboard size")
 
@@ -796,8 +817,8 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
         params = {"guild_id": guild_id, "game_id": game_id}
         async with self._session("load_game", "BEGIN") as conn:
             game_rows = await self._fetchall(
-                conn, "SELECT id, table_id, guild_id, game, scores, winner, replay, finished_at "
-                "FROM games WHERE id = :game_id AND guild_id = :guild_id", params)
+                conn, "SELECT id, table_id, guild_id, game, scores, winner, replay, finished_at, "
+                "rated FROM games WHERE id = :game_id AND guild_id = :guild_id", params)
             player_rows = await self._fetchall(
                 conn, "SELECT game_id, seat, user_id, bot_level, name, team, won "
                 "FROM game_players WHERE game_id = :game_id ORDER BY seat", params)
@@ -834,7 +855,7 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
             game_rows = await self._fetchall(
                 conn,
                 recent + "SELECT g.id, g.table_id, g.guild_id, g.game, g.scores, g.winner, "
-                "g.replay, g.finished_at FROM games AS g JOIN recent AS r ON r.id = g.id "
+                "g.replay, g.finished_at, g.rated FROM games AS g JOIN recent AS r ON r.id = g.id "
                 "ORDER BY g.finished_at DESC, g.id DESC",
                 params,
             )
@@ -852,3 +873,124 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
                 params,
             )
         return games_from_rows(game_rows, player_rows, stat_rows)
+
+    # -- duplicate: events, fields, board results ----------------------------------
+
+    async def create_event(self, event: EventRecord) -> bool:
+        """Store a new event (``created_at`` now if None); False (nothing changed) if
+        its code exists already."""
+        row = check_event(event)
+        created_at = format_timestamp(event.created_at or utc_now())
+        async with self._session("create_event", None) as conn:
+            count = await self._execute(
+                conn, "INSERT INTO dup_events (code, kind, seed, boards, guild_id, host_id, "
+                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (code) DO NOTHING",
+                (*row, created_at))
+        return count == 1
+
+    async def get_event(self, code: str) -> EventRecord | None:
+        """The event with this code (None if there is none)."""
+        check_text(code, "an event code")
+        async with self._session("get_event", None) as conn:
+            rows = await self._fetchall(
+                conn, "SELECT code, kind, seed, boards, guild_id, host_id, created_at "
+                "FROM dup_events WHERE code = ?", (code,))
+        return event_from_row(rows[0] if rows else None)
+
+    async def claim_board(self, result: BoardResult) -> None:
+        """Store the start of one table-direction's attempt at a board with its
+        players, in one transaction (under SQLite's write lock, so two claims never
+        interleave). Raises :class:`StoreError` ``board_taken`` (nothing stored) if a
+        player has a result on the board already or the table-direction claimed it,
+        ``unknown_table``, ``unknown_event``."""
+        claim = claim_rows(result)
+        created_at = format_timestamp(result.created_at or utc_now())
+        users = claim.user_ids
+        marks = ", ".join("?" for _ in users)
+        async with self._session("claim_board", "BEGIN IMMEDIATE") as conn:
+            if not await self._table_exists(conn, claim.table_id):
+                raise table_missing(claim.table_id)
+            if not await self._fetchall(conn, "SELECT 1 FROM dup_events WHERE code = ?",
+                                        (claim.event,)):
+                raise event_missing(claim.event)
+            taken = await self._fetchall(
+                conn, f"SELECT user_id FROM dup_players WHERE board = ? AND user_id IN ({marks})",
+                (claim.board, *users))
+            if taken:
+                raise claim.taken(int(row["user_id"]) for row in taken)
+            try:
+                await self._execute(
+                    conn, "INSERT INTO dup_results (table_id, board, direction, event, guild_id, "
+                    "created_at) VALUES (?, ?, ?, ?, ?, ?)", (*claim.result, created_at))
+                await self._executemany(
+                    conn, "INSERT INTO dup_players (board, user_id, table_id, direction, "
+                    "position, name) VALUES (?, ?, ?, ?, ?, ?)", claim.players)
+            except sqlite3.IntegrityError as error:
+                raise claim.taken() from error
+
+    async def finish_board(self, table_id: int, board: str, direction: int, diff: int,
+                           replay: dict[str, Any]) -> None:
+        """Set a claimed result's ``diff``, ``replay`` and ``finished_at`` (now). Called
+        again with the same ``diff`` it changes nothing; StoreError ``unknown_result``
+        if there is no such claim, ``board_finished`` if it was finished with another
+        diff."""
+        text = check_finish(table_id, board, direction, diff, replay)
+        key = (table_id, board, direction)
+        async with self._session("finish_board", "BEGIN IMMEDIATE") as conn:
+            rows = await self._fetchall(
+                conn, "SELECT diff FROM dup_results WHERE table_id = ? AND board = ? "
+                "AND direction = ?", key)
+            if not rows:
+                raise result_missing(*key)
+            stored = rows[0]["diff"]
+            if stored is not None:
+                if stored == diff:
+                    return
+                raise finished_already(*key, stored, diff)
+            await self._execute(
+                conn, "UPDATE dup_results SET diff = ?, replay = ?, finished_at = ? "
+                "WHERE table_id = ? AND board = ? AND direction = ?",
+                (diff, text, format_timestamp(utc_now()), *key))
+
+    async def _board_results(self, what: str, query: ResultFilter) -> list[BoardResult]:
+        where, params = query.where(lambda _: "?")
+        results, players = board_results_sql(where, replay="r.replay")
+        async with self._session(what, "BEGIN") as conn:
+            result_rows = await self._fetchall(conn, results, params)
+            player_rows = await self._fetchall(conn, players, params)
+        return board_results_from_rows(result_rows, player_rows)
+
+    async def user_daily_days(self, user_id: int, *, limit: int = 400) -> list[str]:
+        """The codes of the daily events in which the person finished at least one
+        board, newest first (``daily:YYYY-MM-DD`` codes in reverse order)."""
+        check_page(limit, 0)
+        async with self._session("user_daily_days", None) as conn:
+            rows = await self._fetchall(
+                conn, "SELECT DISTINCT r.event FROM dup_players AS p "
+                "JOIN dup_results AS r ON r.table_id = p.table_id AND r.board = p.board "
+                "     AND r.direction = p.direction "
+                "JOIN dup_events AS e ON e.code = r.event "
+                "WHERE p.user_id = ? AND e.kind = 'daily' AND r.diff IS NOT NULL "
+                "ORDER BY r.event DESC LIMIT ?", (user_id, limit))
+        return event_codes(rows)
+
+    async def save_field(self, board: str, results: list[FieldResult]) -> None:
+        """Store a board's whole field in one transaction, unless the board has one
+        already (kept as it is: the first saved wins, no error)."""
+        rows = field_rows(board, results)
+        async with self._session("save_field", "BEGIN IMMEDIATE") as conn:
+            if await self._fetchall(conn, "SELECT 1 FROM dup_fields WHERE board = ? LIMIT 1",
+                                    (board,)):
+                return
+            await self._executemany(
+                conn, "INSERT INTO dup_fields (board, idx, diff, replay) VALUES (?, ?, ?, ?)",
+                rows)
+
+    async def field(self, board: str) -> list[FieldResult]:
+        """A board's field by index (empty if none is stored)."""
+        check_text(board, "a board id")
+        async with self._session("field", None) as conn:
+            rows = await self._fetchall(
+                conn, "SELECT idx, diff, replay FROM dup_fields WHERE board = ? ORDER BY idx",
+                (board,))
+        return field_from_rows(board, rows)

@@ -17,6 +17,10 @@ import pytest
 
 from bot.store import (
     ActionRecord,
+    BoardPlayer,
+    BoardResult,
+    EventRecord,
+    FieldResult,
     GamePlayerResult,
     GameResult,
     GuildSettings,
@@ -41,7 +45,7 @@ GUILDS = [1, 1_150_000_000_004_194_304]
 
 
 async def finish(repo: Repository, guild_id: int, game: str, path: Path, seats: int,
-                 n: int) -> int:
+                 n: int, *, rated: bool = True) -> int:
     replay: dict[str, Any] = json.loads(path.read_text())
     played = game_from_replay(replay)
     scores = [int(s) for s in played.scores]
@@ -57,14 +61,14 @@ async def finish(repo: Repository, guild_id: int, game: str, path: Path, seats: 
         for seat in range(seats)]
     return await repo.record_game(GameResult(
         table_id=table.id, guild_id=guild_id, game=game, scores=scores, winner=winner,
-        players=players, replay=replay))
+        players=players, replay=replay, rated=rated))
 
 
 async def fill(path: Path) -> None:
     """Something of everything the store keeps."""
     async with SQLiteRepository(path) as repo:
         await repo.ensure_guild(GUILDS[0], "fr")
-        await repo.save_guild_settings(GUILDS[0], GuildSettings("de", 0, 500, 3))
+        await repo.save_guild_settings(GUILDS[0], GuildSettings("de", 0, 500, 3, 4242))
         await repo.save_guild_settings(GUILDS[1], GuildSettings(turn_timer=45))
         await repo.set_meta("commands_hash", "abc123")
         for n, (game, replay, seats) in enumerate(REPLAYS * 2):
@@ -85,6 +89,36 @@ async def fill(path: Path) -> None:
                       "by": "human" if seq % 3 else "timer"}))
         abandoned = await new_table(repo, guild_id=GUILDS[0], channel_id=25)
         await repo.update_table(abandoned.id, status=TableStatus.ABANDONED)
+        await fill_duplicate(repo)
+
+
+DAYS = ["daily:2026-11-26", "daily:2026-11-27"]
+
+
+async def fill_duplicate(repo: Repository) -> None:
+    """Duplicate: two days of the daily and an event, fields, results finished or
+    not, a pair, a direct message, and an unrated game."""
+    for day in DAYS:
+        await repo.create_event(EventRecord(day, "daily", f"seed {day}", 2, None, None))
+    await repo.create_event(EventRecord("K7Q2XM", "event", "seed é", 3, GUILDS[1], 100,
+                                        datetime(2026, 11, 27, 9, tzinfo=UTC)))
+    dup = await new_table(repo, guild_id=GUILDS[1], game="tichu_dup", channel_id=30)
+    direct = await new_table(repo, guild_id=0, game="tichu_dup", channel_id=31)
+    for day in DAYS:
+        for n in (1, 2):
+            board = f"{day}/{n}"
+            await repo.save_field(board, [FieldResult(board, i, 10 * i - n, {"t": i, "x": "ü"})
+                                          for i in range(8)])
+            await repo.claim_board(BoardResult(
+                board, day, dup.id, 0, GUILDS[1], [BoardPlayer(101, "Ann"), BoardPlayer(100, "B")],
+                None, None))
+            await repo.claim_board(BoardResult(board, day, direct.id, 1, 0,
+                                               [BoardPlayer(300, "Cat")], None, None))
+            await repo.finish_board(dup.id, board, 0, 20 * n, {"board": board, "n": [n]})
+    await repo.finish_board(direct.id, f"{DAYS[0]}/1", 1, -30, {"direct": True})
+    await repo.claim_board(BoardResult("ev:K7Q2XM/1", "K7Q2XM", dup.id, 1, GUILDS[1],
+                                       [BoardPlayer(400, "Dan")], None, None))
+    await finish(repo, GUILDS[1], "tichu_dup", REPLAYS[0][1], 4, 99, rated=False)
 
 
 async def everything(repo: Repository) -> dict[str, Any]:
@@ -104,6 +138,20 @@ async def everything(repo: Repository) -> dict[str, Any]:
             for user in (100, 101, 300, 301, 400, 401):
                 out["history"][key, user] = await repo.rating_history(guild, game, user)
     out["meta"] = await repo.get_meta("commands_hash")
+    for code in (*DAYS, "K7Q2XM"):
+        out["event", code] = await repo.get_event(code)
+        out["results", code] = await repo.event_results(code)
+        for user in (100, 101, 300, 400):
+            out["user results", code, user] = await repo.user_results(user, code)
+    for board in (f"{DAYS[0]}/1", f"{DAYS[0]}/2", f"{DAYS[1]}/1", f"{DAYS[1]}/2",
+                  "ev:K7Q2XM/1"):
+        out["field", board] = await repo.field(board)
+        out["board", board] = await repo.board_results(board, finished=False)
+        out["board", board, 0] = await repo.board_results(board, guild_id=0)
+    for user in (100, 300, 400):
+        out["days", user] = await repo.user_daily_days(user)
+    for guild in GUILDS:
+        out["unrated", guild] = await repo.recent_games(guild, "tichu_dup")
     return out
 
 
@@ -115,16 +163,19 @@ async def test_everything_is_copied(db_path: Path, pg_backend: Backend) -> None:
                   for table, _ in TABLES}
     assert report.rows == counts
     assert all(counts[table] > 0 for table in counts), counts  # something of everything
-    assert report.replays_checked == counts["games"] == 2 * len(REPLAYS)
+    assert report.replays_checked == counts["games"] == 2 * len(REPLAYS) + 1  # + unrated
 
     async with SQLiteRepository(db_path) as source, pg_backend.repository() as copied:
         expected, got = await everything(source), await everything(copied)
         assert got == expected
         assert sum(t is not None for t in got["tables"]) == counts["tables"]
+        assert got["days", 100] == DAYS[::-1] and len(got["field", f"{DAYS[1]}/2"]) == 8
+        assert [len(got["board", b]) for b in (f"{DAYS[0]}/1", "ev:K7Q2XM/1")] == [2, 1]
+        assert [g.rated for g in got["unrated", GUILDS[1]]] == [False]
         # The ids go on after the copied ones, and the copy is a working store.
         newer = await new_table(copied, channel_id=99)
         assert newer.id == counts["tables"] + 1
-        assert await copied.rebuild_ratings() == counts["games"]
+        assert await copied.rebuild_ratings() == counts["games"] - 1  # not the unrated one
         tables = [*got["tables"][:newer.id - 1], newer, *got["tables"][newer.id:]]
         assert await everything(copied) == {**got, "tables": tables,
                                             "active": [*got["active"], newer.id]}
@@ -139,7 +190,7 @@ async def test_the_command_line(db_path: Path, pg_backend: Backend) -> None:
     assert process.returncode == 0, err.decode()
     text = out.decode()
     assert "actions" in text and "30 rows" in text
-    assert f"{2 * len(REPLAYS)} finished games replay to their stored scores" in text
+    assert f"{2 * len(REPLAYS) + 1} finished games replay to their stored scores" in text
     # A second copy into the same database is refused: it is no longer empty.
     again = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot.store", "copy", str(db_path), pg_backend.url,

@@ -21,6 +21,10 @@ import pytest
 
 from bot.store import (
     ActionRecord,
+    BoardPlayer,
+    BoardResult,
+    EventRecord,
+    FieldResult,
     GamePlayerResult,
     GameResult,
     PostgresRepository,
@@ -126,6 +130,30 @@ async def test_an_outage_is_unavailable_then_the_same_repository_recovers(
     await pg.append_action(table.id, ActionRecord(len(seqs) + 1, {"n": "after"}))
     loads = await asyncio.gather(*(pg.load_table(table.id) for _ in range(6)))
     assert all(t is not None and len(t.actions) == len(seqs) + 1 for t in loads)
+
+
+async def test_duplicate_calls_in_an_outage_are_unavailable(
+        controlled_pg: ControlledPostgres, pg: PostgresRepository) -> None:
+    """Duplicate's writes and reads (issue 24) during an outage: unavailable, then
+    working again on the same repository."""
+    table = await new_table(pg)
+    await pg.create_event(EventRecord("daily:2026-11-27", "daily", "s", 2, None, None))
+    claim = BoardResult("daily:2026-11-27/1", "daily:2026-11-27", table.id, 0, 1,
+                        [BoardPlayer(100, "Ann")], None, None)
+    field = [FieldResult("daily:2026-11-27/1", 0, 10, {})]
+    mend = breaking(controlled_pg, "stop")
+    await unavailable(pg.claim_board(claim))
+    await unavailable(pg.finish_board(table.id, claim.board, 0, 10, {}))
+    await unavailable(pg.board_results(claim.board))
+    await unavailable(pg.user_daily_days(100))
+    await unavailable(pg.save_field(claim.board, field))
+    await unavailable(pg.get_event("daily:2026-11-27"))
+    mend()
+    await pg.claim_board(claim)
+    await pg.finish_board(table.id, claim.board, 0, 10, {})
+    await pg.save_field(claim.board, field)
+    assert [r.diff for r in await pg.board_results(claim.board)] == [10]
+    assert await pg.field(claim.board) == field
 
 
 async def test_a_server_that_comes_back_is_found_again_without_reopening(

@@ -14,7 +14,10 @@ import pytest
 from bot.ratings import Rating, Seat, rate_game
 from bot.store import (
     ActionRecord,
+    BoardPlayer,
+    BoardResult,
     CorruptRowError,
+    FieldResult,
     GamePlayerResult,
     GameResult,
     Repository,
@@ -22,11 +25,14 @@ from bot.store import (
     StoreError,
     TableStatus,
 )
-from bot.store.base import player_totals_sql
+from bot.store.base import board_results_sql, player_totals_sql
 from bot.store.codec import check_meta, format_timestamp, parse_timestamp, utc
 from bot.store.rows import (
+    ResultFilter,
     check_action,
     check_lock_request,
+    claim_rows,
+    field_rows,
     game_rows,
     meta_value,
     rating_keys,
@@ -220,3 +226,28 @@ def test_the_ranking_query_has_every_word_of_the_dialect_filled_in() -> None:
     assert "WHERE U IS NULL OR user_id = U" in sql
     assert "LIMIT L OFFSET O" in sql
     assert "T AS total" in sql
+
+
+def test_board_results_are_picked_by_one_condition_in_either_dialect() -> None:
+    query = ResultFilter(event="E", guild_id=0, user_id=7, finished=True)
+    where, params = query.where(lambda n: f"${n}")
+    assert where == ("r.event = $1 AND r.guild_id = $2 AND (r.table_id, r.board, r.direction) "
+                     "IN (SELECT p.table_id, p.board, p.direction FROM dup_players AS p "
+                     "WHERE p.user_id = $3) AND r.diff IS NOT NULL")
+    assert params == ["E", 0, 7]
+    where, params = ResultFilter(board="B").where(lambda _: "?")
+    assert (where, params) == ("r.board = ?", ["B"])
+    results, players = board_results_sql(where, replay="r.replay::text")
+    assert "r.replay::text AS replay" in results and "WHERE r.board = ?" in players
+
+
+def test_a_claim_becomes_its_rows() -> None:
+    claim = claim_rows(BoardResult("b/1", "E", 4, 1, 0, [BoardPlayer(9, "Zoe"),
+                                                        BoardPlayer(3, "Al")], None, None))
+    assert claim.result == (4, "b/1", 1, "E", 0)
+    assert claim.players == [("b/1", 3, 4, 1, 1, "Al"), ("b/1", 9, 4, 1, 0, "Zoe")]
+    assert claim.user_ids == [3, 9]
+    assert str(claim.taken([9])) == "board 'b/1': user 9 already played or is playing it"
+    assert claim.taken().code == "board_taken"
+    assert field_rows("b/1", [FieldResult("b/1", 1, -5, {}), FieldResult("b/1", 0, 5, {"a": 1})]
+                      ) == [("b/1", 0, 5, '{"a":1}'), ("b/1", 1, -5, "{}")]
