@@ -9,19 +9,21 @@ import hashlib
 import json
 import logging
 from collections.abc import Mapping
+from datetime import date
 from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot import health, workers
-from bot.cogs import records
+from bot.cogs import daily, records
 from bot.cogs.games import game_group, open_table
 from bot.config import Settings
 from bot.games.base import GameSpec
 from bot.games.registry import all_specs
+from bot.games.tichu.daily import Daily, utc_today
 from bot.games.ui import GameButton, GameSelect
-from bot.i18n import t
+from bot.i18n import language, t
 from bot.i18n.translator import CatalogTranslator
 from bot.store import Repository, SQLiteRepository, StoreError, open_repository
 from bot.tables import Table, TableService, ids
@@ -76,6 +78,8 @@ class TichuBot(commands.Bot):
                                         pacer=self.pacer)
         self._sweeper: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
+        self._daily_checked: date | None = None
+        """The UTC day whose daily standings were last looked at for posting."""
         self._closing: asyncio.Task[None] | None = None
         self.restored = asyncio.Event()
         self.exit_code = 0
@@ -107,15 +111,25 @@ class TichuBot(commands.Bot):
                                     shard_lock_wait=settings.shard_lock_wait,
                                     on_lost=self._shards_lost)
         self.panels = Panels(self, repo)
+        workers.start_background(settings.field_processes)
+        self.daily = Daily(self.service, boards=settings.daily_boards,
+                           field_tables=settings.field_tables,
+                           field_samples=settings.field_samples, level=settings.daily_level)
         self.controller.route(
             records.RECORD_ACTIONS,
             lambda interaction, cid, values: records.handle_component(self, interaction, cid,
                                                                       values),
             ephemeral=records.EPHEMERAL_ACTIONS)
+        self.controller.route(
+            daily.DAILY_ACTIONS,
+            lambda interaction, cid, values: daily.handle_component(self, interaction, cid,
+                                                                    values),
+            ephemeral=daily.EPHEMERAL_ACTIONS)
         await self.tree.set_translator(CatalogTranslator())
         for spec in specs.values():
+            anywhere = daily.DailyCommands(self) if spec.name == "tichu" else None
             self.tree.add_command(game_group(self, spec, spec.new_command(
-                self._opener(spec))))
+                self._opener(spec)), anywhere))
         self.add_dynamic_items(GameButton, GameSelect)
         restored = await self.service.restore()
         log.info("restored %d active tables%s", len(restored), self._shards_text())
@@ -225,15 +239,43 @@ class TichuBot(commands.Bot):
         self._closing = task
 
     async def _sweep(self) -> None:
-        """Expire idle lobbies and close games nobody plays, now and then."""
+        """Expire idle lobbies, close games nobody plays (and have computers finish the
+        daily boards of days gone by), and post yesterday's daily standings, now and then."""
         while True:
             await asyncio.sleep(self.settings.sweep_interval)
             try:
                 await self.service.expire_idle_lobbies()
                 await self.service.close_idle_tables()
                 self.service.evict_closed()
+                await self.daily.prepare(utc_today())
+                await self.post_daily_standings()
             except Exception:
                 log.exception("lobby sweep failed")
+
+    async def post_daily_standings(self) -> int:
+        """Once a day, in each server of this process that names a daily channel,
+        yesterday's final standings (the store remembers each day posted); how many
+        were posted."""
+        today = utc_today()
+        if self._daily_checked == today:
+            return 0
+        posted = 0
+        repo = self.service.repo
+        for guild in list(self.guilds):
+            if not self.service.owns(guild.id):
+                continue
+            settings = await repo.guild_settings(guild.id)
+            if settings.daily_channel_id is None:
+                continue
+            locale = settings.locale or language(str(guild.preferred_locale.value))
+            try:
+                posted += await daily.post_yesterday(self, self, guild.id,
+                                                     settings.daily_channel_id, locale, today)
+            except discord.HTTPException as exc:
+                log.warning("guild %s: yesterday's daily standings not posted (%s)", guild.id,
+                            exc)
+        self._daily_checked = today
+        return posted
 
     async def on_ready(self) -> None:
         service = getattr(self, "service", None)
@@ -265,6 +307,9 @@ class TichuBot(commands.Bot):
         for task in (self._sweeper, self._watcher):
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
+        found = getattr(self, "daily", None)
+        if found is not None:
+            await found.close()
         service = getattr(self, "service", None)
         if service is not None:
             await service.close()
@@ -272,6 +317,7 @@ class TichuBot(commands.Bot):
             repo, self._repo = self._repo, None
             await repo.close()
         workers.stop()
+        workers.stop_background()
         await super().close()
 
 

@@ -71,6 +71,8 @@ class Settings(BaseSettings):
         "(0: threads in the bot's own process)")
     daily_boards: int = Field(default=4, ge=1, le=12,
                               description="Boards of each day's daily challenge")
+    daily_level: str = Field(default="hard", pattern="^(easy|normal|hard)$",
+                             description="The computers a daily board is played with")
     field_tables: int = Field(
         default=8, ge=0, le=64, description="Computer tables that play each duplicate board "
         "(its field, which every result is also compared with)")

@@ -85,6 +85,15 @@ def describe_as(command: Command, description: app_commands.locale_str) -> Comma
     return command
 
 
+class Refused(app_commands.CheckFailure):
+    """A check that refuses a command with a sentence (discord.py hands only its own
+    errors to the error handlers; :meth:`GameCommands.on_error` reads ``original``)."""
+
+    def __init__(self, error: TableError) -> None:
+        super().__init__(error.code)
+        self.original = error
+
+
 class GameCommands(app_commands.Group):
     """A game's ``/<game>`` group; table refusals become ephemeral sentences.
 
@@ -92,12 +101,24 @@ class GameCommands(app_commands.Group):
     its game's description ``cmd.<game>.<method>.description`` (its docstring is for
     readers only)."""
 
-    def __init__(self, bot: Host, spec: GameSpec, new: NewCommand) -> None:
+    def __init__(self, bot: Host, spec: GameSpec, new: NewCommand,
+                 anywhere: app_commands.Group | None = None) -> None:
+        """``anywhere``: a subgroup that also works in direct messages, where the app is
+        installed for a user (Tichu's ``daily``); the group then goes wherever Discord
+        lets it, and its other commands answer there that they need a server."""
         game = spec.name
-        super().__init__(name=ls(f"cmd.{game}.name"), description=ls(f"cmd.{game}.description"),
-                         guild_only=True)
+        if anywhere is None:
+            super().__init__(name=ls(f"cmd.{game}.name"),
+                             description=ls(f"cmd.{game}.description"), guild_only=True)
+        else:
+            super().__init__(
+                name=ls(f"cmd.{game}.name"), description=ls(f"cmd.{game}.description"),
+                allowed_contexts=app_commands.AppCommandContext(
+                    guild=True, dm_channel=True, private_channel=True),
+                allowed_installs=app_commands.AppInstallationType(guild=True, user=True))
         self.bot = bot
         self.game = game
+        self.anywhere = anywhere
         shared = [self._of_game(command, spec) for command in self.commands]
         # The game's own ``new`` comes first, then the shared ones in their order.
         for command in shared:
@@ -107,6 +128,16 @@ class GameCommands(app_commands.Group):
                                               callback=new))
         for command in shared:
             self.add_command(command)
+        if anywhere is not None:
+            self.add_command(anywhere)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Outside a server only the ``anywhere`` subgroup answers."""
+        command = interaction.command
+        parent = command.parent if isinstance(command, app_commands.Command) else None
+        if interaction.guild_id is None and (self.anywhere is None or parent is not self.anywhere):
+            raise Refused(TableError("server_only"))
+        return True
 
     def _of_game(self, command: Command | app_commands.Group, spec: GameSpec) -> Command:
         """A shared command as ``spec``'s group has it: with the game's description; and
@@ -322,6 +353,8 @@ async def open_table(bot: Host, spec: GameSpec, interaction: discord.Interaction
     await service.repo.update_table(table.id, options=table.record.options, thread_id=thread_id)
 
 
-def game_group(bot: Host, spec: GameSpec, new: NewCommand) -> GameCommands:
-    """The command group of ``spec``, with its own ``new`` callback."""
-    return GameCommands(bot, spec, new)
+def game_group(bot: Host, spec: GameSpec, new: NewCommand,
+               anywhere: app_commands.Group | None = None) -> GameCommands:
+    """The command group of ``spec``, with its own ``new`` callback (and ``anywhere``, a
+    subgroup that works in direct messages too)."""
+    return GameCommands(bot, spec, new, anywhere)

@@ -39,6 +39,8 @@ class BoardLine:
     games: int
     win_rate: float
     mine: bool = False
+    last: str | None = None
+    """What the last column shows instead of the win rate (the daily standings' trend)."""
 
 
 NAME_X = 120
@@ -79,7 +81,8 @@ def render_leaderboard(title: str, headers: Sequence[str], lines: Sequence[Board
                   radius=12, outline=GOLD)
         color = GOLD if line.rank <= 3 else TEXT
         cells = (str(line.rank), "", _rating_text(line.rating),
-                 str(line.games), f"{round(100 * line.win_rate)}%")
+                 str(line.games),
+                 line.last if line.last is not None else f"{round(100 * line.win_rate)}%")
         for x, anchor, text in zip(cols, anchors, cells, strict=True):
             if x == NAME_X:
                 draw_fitted(d, (x, y), line.name, room, CELL, "bold", TEXT, anchor, min_size=20)

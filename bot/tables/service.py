@@ -247,7 +247,8 @@ class TableService:
                 with contextlib.suppress(StoreError, TableError):  # check() tries again
                     async with self._hold(table):
                         await self._record(table)
-            self._after_change(table, notify=False)
+            # A private table is seen only in its panel: show it as the store has it.
+            self._after_change(table, notify=table.private)
         return restored
 
     async def active_in(self, channel_id: int, game: str | None = None) -> Table:

@@ -18,6 +18,7 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
+from bot.cogs.daily import DailyCommands, DailyHost
 from bot.cogs.games import Host, game_group
 from bot.games.registry import all_specs
 from bot.i18n.translator import CatalogTranslator
@@ -36,7 +37,10 @@ async def translated_payload() -> list[dict[str, Any]]:
         raise AssertionError("the payload runs no command")
 
     for spec in all_specs().values():
-        tree.add_command(game_group(cast(Host, None), spec, spec.new_command(opener)))
+        # As bot.app wires them: Tichu's group holds the daily challenge, which works in
+        # direct messages too.
+        anywhere = DailyCommands(cast(DailyHost, None)) if spec.name == "tichu" else None
+        tree.add_command(game_group(cast(Host, None), spec, spec.new_command(opener), anywhere))
     payload = [await command.get_translated_payload(tree, translator)
                for command in tree.get_commands()]
     # As sync_commands hashes it (json, unknown values as strings).

@@ -213,6 +213,9 @@ FAMILIES: dict[str, Callable[[], Iterable[str]]] = {
     "ratings.col.{}": lambda: [f"ratings.col.{c}"
                                for c in ("rank", "name", "rating", "games", "rate")],
     "stats.partner.{}": lambda: ["stats.partner.team", "stats.partner.table"],
+    # bot/cogs/daily.py: the daily standings' columns.
+    "daily.col.{}": lambda: [f"daily.col.{c}"
+                             for c in ("rank", "name", "score", "boards", "trend")],
 }
 
 

@@ -243,6 +243,15 @@ async def hand_message(table: Table, seat: int, locale: str, *,
             items.append(GameButton(ids.button(tid, "ask", "tichu"),
                                     label=t(locale, "button.tichu"),
                                     style=discord.ButtonStyle.danger, row=4))
+    if table.private and phase is Phase.GAME_OVER:
+        # A daily board played to its end: its result, and the way back to the day.
+        items = [GameButton(ids.button(tid, "dresult"), label=t(locale, "daily.result_button"),
+                            style=discord.ButtonStyle.primary, row=0)]
+        event = str(table.record.options.get("event", ""))
+        if event.startswith("daily:"):
+            items.append(GameButton(ids.button(0, "dhome", event.removeprefix("daily:")),
+                                    label=t(locale, "daily.home_button"),
+                                    style=discord.ButtonStyle.secondary, row=0))
     items.append(GameButton(ids.button(tid, "refresh"), label=t(locale, "button.refresh"),
                             emoji="🔄", style=discord.ButtonStyle.secondary, row=4))
     if image is None:

@@ -58,4 +58,4 @@ def game_result(table: Table) -> GameResult:
         else "tichu"
     return GameResult(table_id=table.id, guild_id=table.record.guild_id, game=name,
                       scores=list(game.scores), winner=game.winner, players=players,
-                      replay=to_replay(game))
+                      replay=to_replay(game), rated=not isinstance(game, BoardsGame))

@@ -1,0 +1,426 @@
+"""Duplicate Tichu at the bot: the daily challenge and the board results.
+
+Each UTC day brings the same boards everywhere (:func:`engine.duplicate.daily_boards`).
+A person plays each board once, alone: seat 0 with hard computers around, at a private
+table (:attr:`bot.tables.Table.private`) shown only in their panel. Every result is
+matchpointed against the board's computer field (played once, in the background, and
+stored) and against the people who played the board.
+
+The store holds the claims (one attempt per person and board, enforced by the database),
+the results and the fields; a board's result is written when its deal ends
+(:meth:`Daily.deal_ended`, a deal listener of the table service), and written again
+from the table's stored actions whenever it is found missing (:meth:`Daily.repair`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from bot.games.tichu.boards import boards_of
+from bot.i18n import t
+from bot.i18n.names import card_label, combo_name
+from bot.store.models import (
+    BoardPlayer,
+    BoardResult,
+    EventRecord,
+    FieldResult,
+    Repository,
+    StoreError,
+    TableStatus,
+)
+from bot.tables import SeatKind, Table, TableError
+from bot.tables.service import TableService
+from bot.workers import offload_background
+from engine.duplicate.boards import Board, daily_boards
+from engine.duplicate.play import BoardsGame, board_replay, play_field_table
+from engine.duplicate.scoring import Result, score
+from engine.tichu.actions import CallTichu, Exchange, Gift, GrandTichu, Play
+from engine.tichu.game import TichuGame
+from engine.tichu.replay import replay_game, to_replay
+
+log = logging.getLogger(__name__)
+
+DAILY_PREFIX = "daily:"
+DAILY_LEVEL = "hard"
+SEATS = 4
+
+
+def utc_today(now: datetime | None = None) -> date:
+    return (now or datetime.now(UTC)).astimezone(UTC).date()
+
+
+def daily_code(day: date) -> str:
+    """The event code of a day's challenge: ``daily:2026-11-27``."""
+    return f"{DAILY_PREFIX}{day.isoformat()}"
+
+
+def end_of(day: date) -> float:
+    """The wall-clock time the day ends (UTC midnight after it)."""
+    return datetime.combine(day + timedelta(days=1), datetime.min.time(), UTC).timestamp()
+
+
+def parse_day(text: str) -> date | None:
+    """A ``YYYY-MM-DD`` day, or None."""
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        return None
+
+
+def field_table(board: dict[str, Any], index: int, samples: int | None) -> dict[str, Any]:
+    """One computer table of a board's field (run in a background process): its
+    direction-0 difference and its replay."""
+    played = play_field_table(Board.from_json(board), DAILY_LEVEL, str(index + 1),
+                              samples=samples)
+    return {"diff": played.diff(0), "replay": played.replay()}
+
+
+@dataclass(frozen=True, slots=True)
+class BoardReport:
+    """One person's result on a board, with its two percentages."""
+
+    board: Board
+    number: int
+    """The board's number in its event (1-based)."""
+    diff: int
+    field_pct: float | None
+    """Against the field (None while the field is not played yet)."""
+    people_pct: float
+    """Against the people who played the board here (50 when alone)."""
+    people: int
+    """How many other people's results that compares with."""
+    best: BoardResult | None
+    """The best result here on the board (the person's own when it is the best)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DayStanding:
+    rank: int
+    user_id: int
+    name: str
+    boards: int
+    score: float
+
+
+class Daily:
+    """The daily challenge and the results of boards, over the table service."""
+
+    def __init__(self, service: TableService, *, boards: int = 4, field_tables: int = 8,
+                 field_samples: int | None = None, level: str = DAILY_LEVEL) -> None:
+        self.service = service
+        self.boards = boards
+        self.level = level
+        """The computers a person plays a daily board with (the field is always hard)."""
+        self.field_tables = field_tables
+        self.field_samples = field_samples
+        self._fields: dict[str, asyncio.Task[list[FieldResult]]] = {}
+        service.deal_listeners.append(self.deal_ended)
+
+    @property
+    def repo(self) -> Repository:
+        return self.service.repo
+
+    # ------------------------------------------------------------ the day
+    def day_boards(self, day: date) -> list[Board]:
+        return daily_boards(day, self.boards)
+
+    async def event(self, day: date) -> EventRecord:
+        """The day's event record (made on first use)."""
+        code = daily_code(day)
+        found = await self.repo.get_event(code)
+        if found is None:
+            await self.repo.create_event(EventRecord(code=code, kind="daily",
+                                                     seed=day.isoformat(), boards=self.boards,
+                                                     guild_id=None, host_id=None))
+            found = await self.repo.get_event(code)
+        assert found is not None
+        return found
+
+    async def mine(self, user_id: int, day: date) -> dict[str, BoardResult]:
+        """The person's results of the day by board id (finished or not)."""
+        return {r.board: r for r in await self.repo.user_results(user_id, daily_code(day))}
+
+    async def open_board(self, *, day: date, number: int, user_id: int, name: str,
+                         guild_id: int, channel_id: int, locale: str,
+                         now: datetime | None = None) -> Table:
+        """The person's table of board ``number`` of ``day``: the one they opened, or a new
+        one (claimed first: a second attempt is refused by the store)."""
+        if day != utc_today(now):
+            raise TableError("daily_other_day")
+        boards = self.day_boards(day)
+        if not 1 <= number <= len(boards):
+            raise TableError("forged")
+        board = boards[number - 1]
+        event = await self.event(day)
+        mine = (await self.mine(user_id, day)).get(board.id)
+        if mine is not None:
+            if mine.diff is not None:
+                raise TableError("daily_played")
+            return await self._resume(await self.service.get(mine.table_id), user_id)
+        table = await self.service.open_lobby(
+            game="tichu", guild_id=guild_id, channel_id=channel_id, host_id=user_id,
+            host_name=name, locale=locale,
+            options={"boards": [board.to_json()], "private": True, "turn_timer": 0,
+                     "finish_at": end_of(day), "event": event.code})
+        claim = BoardResult(board=board.id, event=event.code, table_id=table.id, direction=0,
+                            guild_id=guild_id, players=[BoardPlayer(user_id, name)],
+                            diff=None, replay=None)
+        try:
+            await self.repo.claim_board(claim)
+        except StoreError as exc:
+            await self.service.abandon(table.id, user_id, can_manage=True)
+            if exc.code == "board_taken":
+                raise TableError("daily_played") from None
+            raise
+        self.field_soon(board)
+        return await self._resume(table, user_id)
+
+    async def _resume(self, table: Table, user_id: int) -> Table:
+        """The claimed board's table, playing: a table left in its lobby (the bot stopped
+        while it was set up) gets its computers and starts now."""
+        if table.status is TableStatus.LOBBY:
+            for seat in range(1, SEATS):
+                if table.kind(seat) is SeatKind.EMPTY:
+                    await self.service.set_computer(table.id, user_id, seat, self.level)
+            table = await self.service.start(table.id, user_id)
+        if table.game is None:
+            raise TableError("not_playing")
+        return table
+
+    async def prepare(self, day: date) -> None:
+        """Have the fields of the day's boards played ahead of the people who play them."""
+        for board in self.day_boards(day):
+            if not await self.repo.field(board.id):
+                self.field_soon(board)
+
+    # ------------------------------------------------------------ results
+    async def deal_ended(self, table: Table) -> None:
+        """A deal of a table of boards ended: store its result for its people."""
+        game = table.game
+        if not isinstance(game, BoardsGame):
+            return
+        event = table.record.options.get("event")
+        if not isinstance(event, str):
+            return
+        number = len(game.history) - 1
+        board = game.boards[number]
+        actions = game.deal_log[number][1]
+        replay = board_replay(board, actions)
+        for direction in (0, 1):
+            people = [s for s in range(table.n_seats)
+                      if s % 2 == direction and table.seats[s].user_id is not None]
+            if people:
+                await self.repo.finish_board(table.id, board.id, direction,
+                                             game.diffs(direction)[number], replay)
+
+    async def repair(self, results: Sequence[BoardResult]) -> list[BoardResult]:
+        """Results whose deal is over at their table but not stored (a write lost when it
+        ended) are stored now from the table's actions; gives the results as they stand."""
+        fixed = []
+        for result in results:
+            if result.diff is None:
+                try:
+                    table = await self.service.get(result.table_id)
+                except TableError:
+                    fixed.append(result)
+                    continue
+                game = table.game
+                if isinstance(game, BoardsGame):
+                    ids = [b.id for b in game.boards]
+                    number = ids.index(result.board) if result.board in ids else -1
+                    if 0 <= number < len(game.history):
+                        diff = game.diffs(result.direction)[number]
+                        replay = board_replay(game.boards[number], game.deal_log[number][1])
+                        await self.repo.finish_board(result.table_id, result.board,
+                                                     result.direction, diff, replay)
+                        result.diff, result.replay = diff, replay
+            fixed.append(result)
+        return fixed
+
+    # ------------------------------------------------------------- fields
+    def field_soon(self, board: Board) -> None:
+        """Have the board's field played (once) in the background, if it is not yet."""
+        task = self._fields.get(board.id)
+        if task is None or (task.done() and (task.cancelled() or task.exception())):
+            task = asyncio.get_running_loop().create_task(self._play_field(board))
+            task.add_done_callback(_field_done)
+            self._fields[board.id] = task
+
+    async def close(self) -> None:
+        """Stop the fields being played (a field not stored is played again later)."""
+        tasks = [t for t in self._fields.values() if not t.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def field(self, board: Board) -> list[FieldResult]:
+        """The board's stored field (empty while it is being played)."""
+        found = await self.repo.field(board.id)
+        if not found:
+            self.field_soon(board)
+        return found
+
+    async def _play_field(self, board: Board) -> list[FieldResult]:
+        stored = await self.repo.field(board.id)
+        if stored:
+            return stored
+        data = board.to_json()
+        played = await asyncio.gather(*(offload_background(field_table, data, i,
+                                                           self.field_samples)
+                                        for i in range(self.field_tables)))
+        results = [FieldResult(board=board.id, index=i, diff=p["diff"], replay=p["replay"])
+                   for i, p in enumerate(played)]
+        await self.repo.save_field(board.id, results)
+        log.info("board %s: field of %d tables stored", board.id, len(results))
+        return await self.repo.field(board.id)
+
+    # ------------------------------------------------------------ reports
+    async def report(self, user_id: int, board: Board, number: int,
+                     guild_id: int | None) -> BoardReport | None:
+        """The person's finished result on ``board``, against the field and the people
+        who played it in the guild (``None``: everywhere); None if not finished."""
+        people = await self.repair(await self.repo.board_results(board.id, guild_id=guild_id,
+                                                                 finished=False))
+        mine = next((r for r in people if any(p.user_id == user_id for p in r.players)
+                     and r.diff is not None), None)
+        if mine is None or mine.diff is None:
+            return None
+        done = [r for r in people if r.diff is not None]
+        field = field_rows(board.id, await self.field(board))
+        me = _key(mine)
+        field_pct = None
+        if field:
+            field_pct = _percentage([Result(board.id, mine.direction, me, mine.diff),
+                                     *field], board.id, me)
+        rows = [Result(board.id, r.direction, _key(r), r.diff or 0) for r in done]
+        same = [r for r in done if r.direction == mine.direction]
+        best = max(same, key=lambda r: r.diff or 0)
+        return BoardReport(board, number, mine.diff, field_pct,
+                           _percentage(rows, board.id, me), len(same) - 1, best)
+
+    async def standings(self, day: date, guild_id: int | None) -> list[DayStanding]:
+        """The day's standings here (``guild_id``; None: everywhere)."""
+        return await self.event_standings(daily_code(day), guild_id)
+
+    async def marks(self, event: str, guild_id: int | None) -> tuple[dict[int, str],
+                                                                      dict[int, dict[str, float]]]:
+        """Every person's percentage on each board of an event they finished (here, or
+        everywhere when ``guild_id`` is None), each result matchpointed against the
+        board's field and every other result: people by id with their latest name, and
+        their marks by board id. Both people of a pair share their direction's result."""
+        results = [r for r in await self.repo.event_results(event, guild_id=guild_id)
+                   if r.diff is not None]
+        rows: list[Result] = []
+        for board_id in sorted({r.board for r in results}):
+            rows += field_rows(board_id, await self.repo.field(board_id))
+        rows += [Result(r.board, r.direction, _key(r), r.diff or 0) for r in results]
+        scored = {(s.result.board, s.result.player): s.percentage
+                  for s in score(rows)[0]} if rows else {}
+        names: dict[int, str] = {}
+        marks: dict[int, dict[str, float]] = {}
+        for r in results:
+            for p in r.players:
+                names[p.user_id] = p.name
+                marks.setdefault(p.user_id, {})[r.board] = scored[(r.board, _key(r))]
+        return names, marks
+
+    async def event_standings(self, event: str, guild_id: int | None) -> list[DayStanding]:
+        """An event's standings: people by their mean percentage over the boards they
+        finished, highest first; equal scores share a rank and are listed by name."""
+        names, marks = await self.marks(event, guild_id)
+        table = sorted(((sum(m.values()) / len(m), names[u], u, len(m))
+                        for u, m in marks.items()), key=lambda x: (-x[0], x[1]))
+        ranked: list[DayStanding] = []
+        for i, (pct, name, user_id, count) in enumerate(table):
+            rank = ranked[-1].rank if ranked and ranked[-1].score == pct else i + 1
+            ranked.append(DayStanding(rank, user_id, name, count, pct))
+        return ranked
+
+    async def streak(self, user_id: int, today: date) -> int:
+        """Days in a row, up to today (or yesterday), on which the person finished a
+        daily board."""
+        days = {parse_day(c.removeprefix(DAILY_PREFIX)) for c in
+                await self.repo.user_daily_days(user_id)}
+        day = today if today in days else today - timedelta(days=1)
+        count = 0
+        while day in days:
+            count += 1
+            day -= timedelta(days=1)
+        return count
+
+
+def _field_done(task: asyncio.Task[list[FieldResult]]) -> None:
+    """A field that failed is said in one line (it is played again when next needed)."""
+    if not task.cancelled() and (error := task.exception()) is not None:
+        log.warning("a board's field was not stored (%r); it is played again when needed",
+                    error)
+
+
+def _key(result: BoardResult) -> str:
+    return f"t:{result.table_id}:{result.direction}"
+
+
+def _percentage(rows: list[Result], board: str, player: str) -> float:
+    scored, _ = score(rows)
+    return next(s.percentage for s in scored
+                if s.result.player == player and s.result.board == board)
+
+
+def field_rows(board: str, field: Sequence[FieldResult]) -> list[Result]:
+    """A board's field as results: each computer table in both directions."""
+    return [Result(board, d, f"field:{f.index}/{d}", f.diff if d == 0 else -f.diff)
+            for f in field for d in (0, 1)]
+
+
+def game_replay(table: Table) -> dict[str, Any]:
+    """The replay file of a table's game (for the board's "how it was played")."""
+    assert table.game is not None
+    return to_replay(table.game)
+
+
+__all__ = ["BoardReport", "Daily", "DayStanding", "boards_of", "daily_code", "end_of",
+           "field_table", "parse_day", "utc_today"]
+
+
+def how_played(replay: dict[str, Any], names: Sequence[str], locale: str) -> list[str]:
+    """A board's play in words, from its replay file: the calls, the exchange and each
+    trick (who played what, who took it). For people who have finished the board."""
+    game, _ = replay_game(replay)
+    hands, actions = game.deal_log[0]
+    board = TichuGame(hands=hands)
+    calls: list[str] = []
+    gives: list[str] = []
+    tricks: list[str] = []
+    trick: list[str] = []
+    for action in actions:
+        applied = board.apply(action)
+        seat = action.seat
+        if isinstance(action, GrandTichu | CallTichu):
+            key = "daily.call_grand" if isinstance(action, GrandTichu) else "daily.call_tichu"
+            calls.append(t(locale, key, name=names[seat]))
+        elif isinstance(action, Exchange):
+            given = ", ".join(f"{names[to]} {card_label(locale, card)}"
+                              for to, card in action.give)
+            gives.append(f"{names[seat]} → {given}")
+        elif isinstance(action, Play) and applied.combo is not None:
+            trick.append(f"{names[seat]} {combo_name(locale, applied.combo)}")
+        elif isinstance(action, Gift):
+            trick.append(t(locale, "daily.gift", name=names[seat], to=names[action.to]))
+        taker = applied.trick_taken_by
+        if taker is not None and trick:
+            tricks.append(t(locale, "daily.trick", number=len(tricks) + 1,
+                            plays=" · ".join(trick), name=names[taker]))
+            trick = []
+    lines = [t(locale, "daily.calls", calls=", ".join(calls) if calls
+               else t(locale, "daily.no_calls"))]
+    if gives:
+        lines.append(t(locale, "daily.exchange", gives=" · ".join(gives)))
+    lines += tricks
+    if trick:
+        lines.append(t(locale, "daily.trick_open", plays=" · ".join(trick)))
+    return lines

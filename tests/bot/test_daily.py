@@ -1,0 +1,225 @@
+"""The daily challenge through the local Discord, people acting from their panels: the
+same boards and, for the same choices, the same computer play for everyone; results,
+percentages and standings from the store; nothing of a board for someone who has not
+finished it; a restart in the middle of a board; refusals."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.games.tichu import daily as daily_module
+from bot.games.tichu.daily import daily_code, utc_today
+from bot.i18n import t
+from bot.i18n.names import card_label
+from bot.store.models import BoardPlayer, BoardResult, EventRecord, TableStatus
+from bot.tables import Table
+from engine.duplicate.boards import daily_boards
+from engine.duplicate.scoring import Result, score
+from engine.tichu.cards import DECK
+from tests.bot.conftest import World
+from tests.bot.driver import Person, component, running, settle
+
+DAILY = {"daily_boards": 2, "field_tables": 2, "field_samples": 2, "field_processes": 0,
+         "daily_level": "normal"}
+
+
+async def home(world: World, user: Any, channel: Any = None) -> Any:
+    await world.emu.wait_for_commands(["tichu"])
+    reply = await world.emu.slash(user, channel or world.channel, "tichu daily play")
+    return await reply.response()
+
+
+async def open_board(world: World, bot: Any, user: Any, message: Any) -> tuple[Any, Table]:
+    """The "Play board" button of the day's message: the board's panel and table."""
+    play = component(message, "dplay")
+    assert play is not None, message.content
+    panel = await (await world.emu.click(user, message, play.custom_id)).response()
+    table = max((t for t in bot.service.tables.values() if t.seat_of(user.id) == 0),
+                key=lambda t: t.id)
+    return panel, table
+
+
+async def play_out(bot: Any, person: Person, table: Table, limit: int = 400) -> None:
+    """The person plays the board from their panel until it is over."""
+    for _ in range(limit):
+        if not await settle(bot, table, timeout=60):
+            return
+        await person.act()
+    raise AssertionError("the board did not end")
+
+
+def spoils(text: str) -> bool:
+    """Whether ``text`` names a card (in either language)."""
+    labels = {card_label(lang, int(c)) for lang in ("en", "fr") for c in DECK}
+    words = set(text.replace(",", " ").replace("·", " ").split())
+    return bool(words & labels)
+
+
+async def test_two_people_play_the_same_boards_and_meet_the_same_computers(
+        world: World, tmp_path: Path) -> None:
+    emu = world.emu
+    alice, bob, carol = world.users[0], world.users[1], world.users[2]
+    boards = daily_boards(utc_today(), 2)
+    async with running(emu, tmp_path / "db.sqlite3", **DAILY) as bot:
+        day = await home(world, alice)
+        assert day.ephemeral and "Tichu daily" in day.content
+        panel, table_a = await open_board(world, bot, alice, day)
+        assert panel.ephemeral and table_a.private and len(panel.attachments) == 2
+        assert [list(h) for h in table_a.game.dealt] == [list(h) for h in boards[0].hands]
+        await play_out(bot, Person(emu, alice, random.Random(3), panel=panel, table=table_a),
+                       table_a)
+        assert table_a.status is TableStatus.FINISHED
+        # Bob gets the same cards, and making the same choices meets the same computers.
+        day_b = await home(world, bob)
+        panel_b, table_b = await open_board(world, bot, bob, day_b)
+        assert [list(h) for h in table_b.game.dealt] == [list(h) for h in boards[0].hands]
+        await play_out(bot, Person(emu, bob, random.Random(3), panel=panel_b, table=table_b),
+                       table_b)
+        assert table_b.game.actions == table_a.game.actions
+        # A second attempt at the board: refused, nothing stored.
+        before = len(bot.service.tables)
+        reply = await emu.click(alice, day, component(day, "dplay").custom_id)
+        refusal = await reply.response()
+        assert refusal.content == t("en", "error.daily_played")
+        assert len(bot.service.tables) == before
+        # The result: against the field and the people here, and how the best played it.
+        await bot.daily._fields[boards[0].id]
+        last = emu.messages[panel.id]
+        result = await (await emu.click(alice, last, component(last, "dresult")
+                                        .custom_id)).response()
+        field = await bot.service.repo.field(boards[0].id)
+        diff = table_a.game.diffs(0)[0]
+        rows = [Result(boards[0].id, 0, "me", diff)] + [
+            Result(boards[0].id, d, f"f{f.index}/{d}", f.diff if d == 0 else -f.diff)
+            for f in field for d in (0, 1)]
+        expected = next(s.percentage for s in score(rows)[0] if s.result.player == "me")
+        assert f"{expected:.1f}%" in result.content and "50.0%" in result.content
+        assert "1." in result.content  # the tricks of the best result here
+        # Standings from the stored results; Carol, who has not played, sees no card.
+        standings = await (await emu.slash(carol, world.channel, "tichu daily standings")
+                           ).response()
+        names = {p.name for p in (await bot.service.repo.event_results(
+            daily_code(utc_today()), guild_id=world.guild.id))[0].players}
+        assert names <= {"alice", "bob"} and standings.embeds
+        assert "alice" in standings.embeds[0]["description"]
+        assert not spoils(standings.embeds[0]["description"])
+        carol_day = await home(world, carol)
+        assert not spoils(carol_day.content)
+        # Share: one public line, nothing of the boards.
+        day = await home(world, alice)
+        shared = await (await emu.click(alice, day, component(day, "dshare").custom_id)
+                        ).response()
+        assert not shared.ephemeral and "Tichu daily" in shared.content
+        assert not spoils(shared.content)
+    emu.assert_clean()
+
+
+async def test_a_daily_board_goes_on_after_a_restart(world: World, tmp_path: Path) -> None:
+    emu = world.emu
+    alice = world.users[0]
+    db = tmp_path / "db.sqlite3"
+    person = Person(emu, alice, random.Random(8))
+    async with running(emu, db, **DAILY) as bot:
+        panel, table = await open_board(world, bot, alice, await home(world, alice))
+        person.panel, person.table = panel, table
+        for _ in range(12):
+            await settle(bot, table)
+            await person.act()
+        await settle(bot, table)
+        seq, table_id = table.seq, table.id
+    async with running(emu, db, **DAILY) as bot:
+        table = await bot.service.get(table_id)
+        assert table.seq == seq
+        person.table = table
+        await play_out(bot, person, table)  # from the same panel, its buttons included
+        assert table.status is TableStatus.FINISHED
+        results = await bot.service.repo.user_results(alice.id, daily_code(utc_today()))
+        assert [r.diff for r in results] == [table.game.diffs(0)[0]]
+    emu.assert_clean()
+
+
+async def test_daily_refusals(world: World, tmp_path: Path,
+                              monkeypatch: pytest.MonkeyPatch) -> None:
+    emu = world.emu
+    alice = world.users[0]
+    async with running(emu, tmp_path / "db.sqlite3", **DAILY) as bot:
+        day = await home(world, alice)
+        # The day is over: its message's board is another day's now, and refused.
+        tomorrow = utc_today() + timedelta(days=1)
+        monkeypatch.setattr(daily_module, "utc_today", lambda now=None: tomorrow)
+        refusal = await (await emu.click(alice, day, component(day, "dplay").custom_id)
+                         ).response()
+        assert refusal.content == t("en", "error.daily_other_day")
+        assert not [table for table in bot.service.tables.values() if table.private]
+        assert await bot.service.repo.user_results(alice.id, daily_code(utc_today())) == []
+        bad = await (await emu.slash(alice, world.channel, "tichu daily standings",
+                                     day="yesterday")).response()
+        assert bad.content == t("en", "error.daily_bad_day")
+    emu.assert_clean()
+
+
+async def test_yesterday_s_standings_go_to_the_server_s_daily_channel_once(
+        world: World, tmp_path: Path) -> None:
+    emu = world.emu
+    alice, owner = world.users[0], emu.users[world.guild.owner_id]
+    news = emu.add_text_channel(world.guild, "daily")
+    async with running(emu, tmp_path / "db.sqlite3", **DAILY) as bot:
+        await emu.wait_for_commands(["tichu"])
+        refused = await (await emu.slash(world.users[1], world.channel, "tichu daily channel",
+                                         channel=news)).response()
+        assert refused.content == t("fr", "error.not_manager")
+        done = await (await emu.slash(owner, world.channel, "tichu daily channel",
+                                      channel=news)).response()
+        assert done.ephemeral and (await bot.service.repo.guild_settings(
+            world.guild.id)).daily_channel_id == news.id
+        # Alice played a board of yesterday (stored as the bot stores it).
+        repo = bot.service.repo
+        yesterday = utc_today() - timedelta(days=1)
+        board = daily_boards(yesterday, 2)[0]
+        record = await repo.create_table(guild_id=world.guild.id, channel_id=world.channel.id,
+                                         host_id=alice.id, game="tichu", seed="s", options={},
+                                         locale="en", seats=[])
+        await repo.create_event(EventRecord(code=daily_code(yesterday), kind="daily",
+                                            seed=yesterday.isoformat(), boards=2, guild_id=None,
+                                            host_id=None))
+        await repo.claim_board(BoardResult(board=board.id, event=daily_code(yesterday),
+                                           table_id=record.id, direction=0,
+                                           guild_id=world.guild.id,
+                                           players=[BoardPlayer(alice.id, "alice")], diff=None,
+                                           replay=None))
+        await repo.finish_board(record.id, board.id, 0, 40, {"game": "tichu"})
+        assert await bot.post_daily_standings() == 1
+        assert await bot.post_daily_standings() == 0  # once a day
+        posted = emu.channel_messages(news)
+        assert len(posted) == 1 and posted[0].embeds
+        assert "alice" in posted[0].embeds[0]["description"]
+        assert yesterday.isoformat() in posted[0].embeds[0]["title"]
+    emu.assert_clean()
+
+
+async def test_the_daily_challenge_in_direct_messages_has_global_standings(
+        world: World, tmp_path: Path) -> None:
+    emu = world.emu
+    alice, bob = world.users[0], world.users[2]
+    dm = emu.dm_channel(alice)
+    async with running(emu, tmp_path / "db.sqlite3", **DAILY) as bot:
+        await emu.wait_for_commands(["tichu"])
+        refused = await (await emu.slash(alice, dm, "tichu new")).response()
+        assert refused.content == t("en", "error.server_only")
+        panel, table = await open_board(world, bot, alice, await home(world, alice, dm))
+        assert table.record.guild_id == 0 and panel.channel_id == dm.id
+        await play_out(bot, Person(emu, alice, random.Random(4), panel=panel, table=table), table)
+        panel_b, table_b = await open_board(world, bot, bob, await home(world, bob))
+        await play_out(bot, Person(emu, bob, random.Random(5), panel=panel_b, table=table_b),
+                       table_b)
+        here = await (await emu.slash(bob, world.channel, "tichu daily standings")).response()
+        everywhere = await (await emu.slash(alice, dm, "tichu daily standings")).response()
+        assert "carol" in here.embeds[0]["description"]
+        assert "alice" not in here.embeds[0]["description"]
+        assert {"alice", "carol"} <= set(everywhere.embeds[0]["description"].split())
+    emu.assert_clean()
