@@ -21,7 +21,7 @@ from bot.cogs.games import game_group, open_table
 from bot.config import Settings
 from bot.games.base import GameSpec
 from bot.games.registry import all_specs
-from bot.games.tichu.daily import Daily, utc_today
+from bot.games.tichu.duplicate import Duplicate, utc_today
 from bot.games.ui import GameButton, GameSelect
 from bot.i18n import language, t
 from bot.i18n.translator import CatalogTranslator
@@ -112,7 +112,7 @@ class TichuBot(commands.Bot):
                                     on_lost=self._shards_lost)
         self.panels = Panels(self, repo)
         workers.start_background(settings.field_processes)
-        self.daily = Daily(self.service, boards=settings.daily_boards,
+        self.duplicate = Duplicate(self.service, boards=settings.daily_boards,
                            field_tables=settings.field_tables,
                            field_samples=settings.field_samples, level=settings.daily_level)
         self.controller.route(
@@ -206,6 +206,9 @@ class TichuBot(commands.Bot):
 
     def _opener(self, spec: GameSpec) -> Any:
         async def opener(interaction: discord.Interaction[Any], options: dict[str, Any]) -> None:
+            if interaction.guild_id is not None:  # else refused by open_table's group
+                options = await self.duplicate.table_options(
+                    options, guild_id=interaction.guild_id, host_id=interaction.user.id)
             await open_table(self, spec, interaction, options)
         return opener
 
@@ -247,7 +250,7 @@ class TichuBot(commands.Bot):
                 await self.service.expire_idle_lobbies()
                 await self.service.close_idle_tables()
                 self.service.evict_closed()
-                await self.daily.prepare(utc_today())
+                await self.duplicate.prepare(utc_today())
                 await self.post_daily_standings()
             except Exception:
                 log.exception("lobby sweep failed")

@@ -3,7 +3,7 @@
 ``/tichu daily play`` shows the person's day (each board: its result and percentage,
 in play, or to play) with a button for the next board; the board is played in one
 private panel that shows the table and the hand and follows the play live (a private
-table, :mod:`bot.games.tichu.daily`). After the board: its result, its percentage
+table, :mod:`bot.games.tichu.duplicate`). After the board: its result, its percentage
 against the field and the people here, and how the best result here played it.
 ``/tichu daily standings [day]`` shows a day's standings as an image; **Share** posts
 a line that gives nothing of the boards away. In direct messages (the app installed
@@ -26,9 +26,9 @@ import discord
 from discord import app_commands
 
 from bot.games.shared import names_of, signed
-from bot.games.tichu.daily import (
-    Daily,
+from bot.games.tichu.duplicate import (
     DayStanding,
+    Duplicate,
     daily_code,
     how_played,
     parse_day,
@@ -53,7 +53,7 @@ UP, DOWN = "▲", "▼"
 
 class DailyHost(Protocol):
     service: TableService
-    daily: Daily
+    duplicate: Duplicate
     controller: Controller
 
 
@@ -80,7 +80,7 @@ def _day_arg(text: str | None) -> date:
 async def home(host: DailyHost, interaction: discord.Interaction[Any],
                day: date) -> tuple[str, discord.ui.View]:
     """The person's day: each board and where they stand, and what to do next."""
-    daily = host.daily
+    daily = host.duplicate
     locale = _locale(interaction)
     user_id = interaction.user.id
     mine = await daily.mine(user_id, day)
@@ -128,7 +128,7 @@ def _signed(diff: int) -> str:
 async def standings_message(host: DailyHost, locale: str, day: date, guild_id: int | None,
                             user_id: int) -> dict[str, Any]:
     """A day's standings as an image (the leaderboard's look) and its text."""
-    daily = host.daily
+    daily = host.duplicate
     rows = await daily.standings(day, guild_id)
     _, marks = await daily.marks(daily_code(day), guild_id)
     title = t(locale, "daily.standings_title", day=day.isoformat())
@@ -163,7 +163,7 @@ def _trend(marks: dict[str, float], boards: Sequence[str]) -> str:
 
 async def share_line(host: DailyHost, interaction: discord.Interaction[Any], day: date) -> str:
     """``Tichu daily 2026-11-23 · 68.5% · ▲▲▼▲ · 3-day streak``: nothing of the boards."""
-    daily = host.daily
+    daily = host.duplicate
     locale = _locale(interaction)
     _, marks = await daily.marks(daily_code(day), _scope(interaction))
     own = marks.get(interaction.user.id)
@@ -189,9 +189,9 @@ async def result_message(host: DailyHost, interaction: discord.Interaction[Any],
     locale = _locale(interaction)
     board = game.boards[len(game.history) - 1]
     day = parse_day(str(table.record.options.get("event", "")).removeprefix("daily:"))
-    number = next((i for i, b in enumerate(host.daily.day_boards(day), start=1)
+    number = next((i for i, b in enumerate(host.duplicate.day_boards(day), start=1)
                    if b.id == board.id), 1) if day else 1
-    report = await host.daily.report(interaction.user.id, board, number, _scope(interaction))
+    report = await host.duplicate.report(interaction.user.id, board, number, _scope(interaction))
     if report is None:
         raise TableError("daily_not_over")
     lines = [t(locale, "daily.result", number=number, diff=_signed(report.diff))]
@@ -199,7 +199,7 @@ async def result_message(host: DailyHost, interaction: discord.Interaction[Any],
         lines.append(t(locale, "daily.field_pending"))
     else:
         lines.append(t(locale, "daily.vs_field", pct=_pct(report.field_pct),
-                       tables=host.daily.field_tables))
+                       tables=host.duplicate.field_tables))
     lines.append(t(locale, "daily.vs_people", pct=_pct(report.people_pct), count=report.people))
     best = report.best
     if best is not None and best.replay is not None:
@@ -221,7 +221,7 @@ async def handle_component(host: DailyHost, interaction: discord.Interaction[Any
         if match is None or day is None or cid.table != 0:
             raise TableError("forged")
         user = interaction.user
-        table = await host.daily.open_board(
+        table = await host.duplicate.open_board(
             day=day, number=int(match["number"]), user_id=user.id, name=user.display_name,
             guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
             locale=locale)

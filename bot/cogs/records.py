@@ -210,7 +210,10 @@ async def history_command(bot: Host, interaction: discord.Interaction[Any], game
     locale = _locale(interaction)
     repo = bot.service.repo
     games = []
-    for record in all_specs()[game].record_names:
+    spec = all_specs()[game]
+    for record in spec.history_names:
+        if record not in spec.record_names and who.id != interaction.user.id:
+            continue  # duplicate boards: only their own players see them (no spoiler)
         games += await repo.recent_games(interaction.guild_id, record, user_id=who.id,
                                          limit=HISTORY)
     games = sorted(games, key=_newest_first)[:HISTORY]
@@ -218,7 +221,7 @@ async def history_command(bot: Host, interaction: discord.Interaction[Any], game
         await interaction.response.send_message(
             t(locale, "history.empty", name=who.display_name), ephemeral=True)
         return
-    labelled = len(all_specs()[game].record_names) > 1
+    labelled = len(spec.history_names) > 1
     lines = [t(locale, "history.line", id=g.id, date=_date(g),
                result=(f"{t(locale, f'variant.{g.game}')} · " if labelled else "")
                + result_text(locale, g))
@@ -272,8 +275,9 @@ async def handle_component(bot: Host, interaction: discord.Interaction[Any],
         if cid.arg not in all_specs() or len(values) != 1 or not values[0].isdigit():
             raise TableError("forged")
         found = await bot.service.repo.load_game(guild_id, int(values[0]))
-        if found is None or found.game not in all_specs()[cid.arg].record_names:
+        if found is None or found.game not in all_specs()[cid.arg].history_names:
             raise TableError("no_game")
+        _check_spoiler(found, interaction.user.id)
         content, view = game_message(locale, found)
         await interaction.followup.send(content, view=view, ephemeral=True)
         return
@@ -283,10 +287,18 @@ async def handle_component(bot: Host, interaction: discord.Interaction[Any],
         found = await bot.service.repo.load_game(guild_id, int(cid.arg))
         if found is None:
             raise TableError("no_game")
+        _check_spoiler(found, interaction.user.id)
         await interaction.followup.send(t(locale, "history.exported", id=found.id),
                                         file=replay_file(found), ephemeral=True)
         return
     raise TableError("forged")
+
+
+def _check_spoiler(result: GameResult, user_id: int) -> None:
+    """A game of duplicate boards (unrated) is shown only to its own players: its boards
+    may still be played by others."""
+    if not result.rated and all(p.user_id != user_id for p in result.players):
+        raise TableError("no_game")
 
 
 STAT_KEYS = ("deals", "tichu_called", "tichu_won", "grand_called", "grand_won",

@@ -90,6 +90,11 @@ class GameSpec(TableRules, Protocol):
     def record_names(self) -> tuple[str, ...]:
         """The names its finished games are stored and rated under (``tichu``, ``tichu6``)."""
 
+    @property
+    def history_names(self) -> tuple[str, ...]:
+        """The names its finished games are listed under in ``history``: the rated ones,
+        and the unrated kinds (Tichu's duplicate boards, ``tichu_dup``)."""
+
     def ping_key(self, game: Any) -> str:
         """The catalog key of the "your turn" ping for the current phase."""
 
@@ -148,6 +153,10 @@ class GameModules(ABC):
     @abstractmethod
     def due_seats(self, game: Any) -> tuple[int, ...]:
         """Seats that must act before the game can go on (each game says)."""
+
+    @property
+    def history_names(self) -> tuple[str, ...]:
+        return self.record_names
 
     def _module(self, module: str) -> Any:
         return self.parts[module]

@@ -316,6 +316,16 @@ BOARD: tuple[BoardLine, ...] = (
 )
 """A Tichu leaderboard's first page, with names as Discord users have them."""
 BOARD_OWN = BoardLine(23, "night_owl", -1.8, 4, 0.25, mine=True)
+DAILY_HEADERS = ("#", "Player", "Score %", "Boards", "Per board")
+DAILY: tuple[BoardLine, ...] = (
+    BoardLine(1, "Léa", 71.9, 4, 0.0, last="▲▲▲▼"),
+    BoardLine(2, "mahjong_mike", 68.5, 4, 0.0, last="▲▲▼▲", mine=True),
+    BoardLine(3, "Дмитрий", 56.3, 3, 0.0, last="▲▼▲"),
+    BoardLine(3, "PhoenixRising", 56.3, 4, 0.0, last="▼▲▲▼"),
+    BoardLine(5, "Γιώργος", 43.8, 4, 0.0, last="▼▲▼▼"),
+    BoardLine(6, "Sam", 31.3, 2, 0.0, last="▼▼"),
+)
+"""A day's standings of the daily challenge (ties share a rank)."""
 
 
 def trick_seats() -> list[SeatInfo]:
@@ -391,6 +401,9 @@ def gallery() -> dict[str, Callable[[], bytes]]:
         "leaderboard": lambda: render_leaderboard(
             "Tichu leaderboard", BOARD_HEADERS, BOARD, BOARD_OWN,
             "Page 1/3 · rating = μ − 3σ (openskill)"),
+        "daily-standings": lambda: render_leaderboard(
+            "Tichu daily 2026-11-23", DAILY_HEADERS, DAILY, None,
+            "6 players of this server · matchpoints against the field and each other"),
         "score-grid": lambda: render_score_grid(
             GRID_COLUMNS, GRID_ROWS, title="Chinois · Score sheet", highlight_rows=[4],
             highlight_cells=[(4, 3)], total_row=True, footer="Target: 100"),

@@ -15,7 +15,7 @@ dialect's words (parameter markers, casts) filled in by each backend;
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from types import TracebackType
 from typing import Generic, Self, TypeVar
 
@@ -131,6 +131,13 @@ class StoreBase(ABC, Generic[C]):
 
     @abstractmethod
     async def close(self) -> None: ...
+
+    @abstractmethod
+    async def claim_boards(self, results: Sequence[BoardResult]) -> None: ...
+
+    async def claim_board(self, result: BoardResult) -> None:
+        """One claim (see :meth:`claim_boards`)."""
+        await self.claim_boards([result])
 
     async def __aenter__(self) -> Self:
         await self.open()

@@ -6,7 +6,7 @@ All SQL lives behind :class:`Repository`; the bot talks to nothing else. SQLite
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -461,6 +461,10 @@ class Repository(Protocol):
         already has a result on the board, finished or not, at any table and
         direction, or if this table-direction has claimed it already;
         ``unknown_table`` and ``unknown_event`` if the table or event does not exist."""
+
+    async def claim_boards(self, results: Sequence[BoardResult]) -> None:
+        """:meth:`claim_board` for several results (a table of several boards, both of its
+        directions), all or nothing: one refusal stores none of them."""
 
     async def finish_board(self, table_id: int, board: str, direction: int, diff: int,
                            replay: dict[str, Any]) -> None:

@@ -1326,43 +1326,46 @@ class PostgresRepository(StoreBase[Conn]):
                 "FROM dup_events WHERE code = $1", code))
         return await self._run("get_event", work, transaction=False)
 
-    async def claim_board(self, result: BoardResult) -> None:
-        """Store the start of one table-direction's attempt at a board with its
-        players, in one transaction. The primary keys decide between two claims at
-        once, in any processes: the later one waits for the earlier to commit, then
+    async def claim_boards(self, results: Sequence[BoardResult]) -> None:
+        """Store the start of table-directions' attempts at boards with their players,
+        all or nothing, in one transaction. The primary keys decide between two claims
+        at once, in any processes: the later one waits for the earlier to commit, then
         finds its rows (nothing of it is stored). Raises :class:`StoreError`
         ``board_taken``, ``unknown_table``, ``unknown_event``; fenced like the other
         writes to a table (:class:`ShardLostError`)."""
-        claim = claim_rows(result)
-        created_at = utc(result.created_at or utc_now())
+        claims = [claim_rows(result) for result in results]
+        now = utc_now()
         fence = self._fence()
 
         async def work(conn: Conn) -> None:
-            if fence is None:
+            for claim, result in zip(claims, results, strict=True):
+                created_at = utc(result.created_at or now)
+                if fence is None:
+                    if not await conn.fetchval(
+                            "SELECT EXISTS (SELECT 1 FROM tables WHERE id = $1)",
+                            claim.table_id):
+                        raise table_missing(claim.table_id)
+                elif not await conn.fetchval(f"SELECT {_fence_sql(2, lock=True)}",
+                                             claim.table_id, *fence):
+                    raise await self._refused(conn, claim.table_id, fence)
                 if not await conn.fetchval(
-                        "SELECT EXISTS (SELECT 1 FROM tables WHERE id = $1)", claim.table_id):
-                    raise table_missing(claim.table_id)
-            elif not await conn.fetchval(f"SELECT {_fence_sql(2, lock=True)}",
-                                         claim.table_id, *fence):
-                raise await self._refused(conn, claim.table_id, fence)
-            if not await conn.fetchval("SELECT EXISTS (SELECT 1 FROM dup_events WHERE code = $1)",
-                                       claim.event):
-                raise event_missing(claim.event)
-            if _count(await conn.execute(
-                    "INSERT INTO dup_results (table_id, board, direction, event, guild_id, "
-                    "created_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
-                    *claim.result, created_at)) == 0:
-                raise claim.taken()
-            inserted = await conn.fetch(
-                "INSERT INTO dup_players (board, user_id, table_id, direction, position, name) "
-                "SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::int[], "
-                "$5::int[], $6::text[]) ON CONFLICT DO NOTHING RETURNING user_id",
-                *(list(column) for column in zip(*claim.players, strict=True)))
-            if len(inserted) < len(claim.players):
-                # Raised inside the transaction: it is rolled back, result row and all.
-                mine = {int(row["user_id"]) for row in inserted}
-                raise claim.taken(user for user in claim.user_ids if user not in mine)
-        await self._run("claim_board", work)
+                        "SELECT EXISTS (SELECT 1 FROM dup_events WHERE code = $1)", claim.event):
+                    raise event_missing(claim.event)
+                if _count(await conn.execute(
+                        "INSERT INTO dup_results (table_id, board, direction, event, guild_id, "
+                        "created_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+                        *claim.result, created_at)) == 0:
+                    raise claim.taken()
+                inserted = await conn.fetch(
+                    "INSERT INTO dup_players (board, user_id, table_id, direction, position, "
+                    "name) SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], "
+                    "$4::int[], $5::int[], $6::text[]) ON CONFLICT DO NOTHING RETURNING user_id",
+                    *(list(column) for column in zip(*claim.players, strict=True)))
+                if len(inserted) < len(claim.players):
+                    # Raised inside the transaction: it is rolled back, every row of it.
+                    mine = {int(row["user_id"]) for row in inserted}
+                    raise claim.taken(user for user in claim.user_ids if user not in mine)
+        await self._run("claim_boards", work)
 
     async def finish_board(self, table_id: int, board: str, direction: int, diff: int,
                            replay: dict[str, Any]) -> None:

@@ -897,36 +897,40 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
                 "FROM dup_events WHERE code = ?", (code,))
         return event_from_row(rows[0] if rows else None)
 
-    async def claim_board(self, result: BoardResult) -> None:
-        """Store the start of one table-direction's attempt at a board with its
-        players, in one transaction (under SQLite's write lock, so two claims never
-        interleave). Raises :class:`StoreError` ``board_taken`` (nothing stored) if a
-        player has a result on the board already or the table-direction claimed it,
-        ``unknown_table``, ``unknown_event``."""
-        claim = claim_rows(result)
-        created_at = format_timestamp(result.created_at or utc_now())
-        users = claim.user_ids
-        marks = ", ".join("?" for _ in users)
-        async with self._session("claim_board", "BEGIN IMMEDIATE") as conn:
-            if not await self._table_exists(conn, claim.table_id):
-                raise table_missing(claim.table_id)
-            if not await self._fetchall(conn, "SELECT 1 FROM dup_events WHERE code = ?",
-                                        (claim.event,)):
-                raise event_missing(claim.event)
-            taken = await self._fetchall(
-                conn, f"SELECT user_id FROM dup_players WHERE board = ? AND user_id IN ({marks})",
-                (claim.board, *users))
-            if taken:
-                raise claim.taken(int(row["user_id"]) for row in taken)
-            try:
-                await self._execute(
-                    conn, "INSERT INTO dup_results (table_id, board, direction, event, guild_id, "
-                    "created_at) VALUES (?, ?, ?, ?, ?, ?)", (*claim.result, created_at))
-                await self._executemany(
-                    conn, "INSERT INTO dup_players (board, user_id, table_id, direction, "
-                    "position, name) VALUES (?, ?, ?, ?, ?, ?)", claim.players)
-            except sqlite3.IntegrityError as error:
-                raise claim.taken() from error
+    async def claim_boards(self, results: Sequence[BoardResult]) -> None:
+        """Store the start of table-directions' attempts at boards with their players,
+        all or nothing, in one transaction (under SQLite's write lock, so two claims
+        never interleave). Raises :class:`StoreError` ``board_taken`` (nothing stored)
+        if a player has a result on one of the boards already or a table-direction
+        claimed it, ``unknown_table``, ``unknown_event``."""
+        claims = [claim_rows(result) for result in results]
+        now = utc_now()
+        async with self._session("claim_boards", "BEGIN IMMEDIATE") as conn:
+            for claim, result in zip(claims, results, strict=True):
+                created_at = format_timestamp(result.created_at or now)
+                users = claim.user_ids
+                marks = ", ".join("?" for _ in users)
+                if not await self._table_exists(conn, claim.table_id):
+                    raise table_missing(claim.table_id)
+                if not await self._fetchall(conn, "SELECT 1 FROM dup_events WHERE code = ?",
+                                            (claim.event,)):
+                    raise event_missing(claim.event)
+                taken = await self._fetchall(
+                    conn,
+                    f"SELECT user_id FROM dup_players WHERE board = ? AND user_id IN ({marks})",
+                    (claim.board, *users))
+                if taken:
+                    raise claim.taken(int(row["user_id"]) for row in taken)
+                try:
+                    await self._execute(
+                        conn, "INSERT INTO dup_results (table_id, board, direction, event, "
+                        "guild_id, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                        (*claim.result, created_at))
+                    await self._executemany(
+                        conn, "INSERT INTO dup_players (board, user_id, table_id, direction, "
+                        "position, name) VALUES (?, ?, ?, ?, ?, ?)", claim.players)
+                except sqlite3.IntegrityError as error:
+                    raise claim.taken() from error
 
     async def finish_board(self, table_id: int, board: str, direction: int, diff: int,
                            replay: dict[str, Any]) -> None:

@@ -169,6 +169,9 @@ class TableService:
         self._gave_up = False
         self.deal_listeners: list[Callable[[Table], Awaitable[None]]] = []
         """Called (under the table's lock) after each deal that ends, the last included."""
+        self.start_checks: list[Callable[[Table], Awaitable[None]]] = []
+        """Called (under the table's lock) before a game starts; a TableError refuses the
+        start (the duplicate boards' claims)."""
 
     # ------------------------------------------------------------- loading
     def owns(self, guild_id: int) -> bool:
@@ -358,6 +361,8 @@ class TableService:
                 game = table.spec.new_game(table.record)
             except EngineError:
                 raise TableError("bad_options") from None
+            for check in self.start_checks:
+                await check(table)  # a TableError refuses the start
             await self.repo.update_table(table.id, status=TableStatus.PLAYING)
             table.record.status = TableStatus.PLAYING
             table.game = game

@@ -21,7 +21,14 @@ def lobby_message(table: Table, locale: str) -> PublicMessage:
     """The lobby: seats (and teams), and the controls to join, add computers and start."""
     spec = table.spec
     names = names_of(table, locale)
-    lines = [t(locale, f"lobby.title.{spec.name}", id=table.id, target=table.target)]
+    event = table.record.options.get("event")
+    boards = table.record.options.get("boards")
+    if isinstance(event, str) and isinstance(boards, list):
+        # A duplicate table: its boards, and the code other tables join its event with.
+        lines = [t(locale, "lobby.title.duplicate", id=table.id, boards=len(boards)),
+                 t(locale, "lobby.event", code=event)]
+    else:
+        lines = [t(locale, f"lobby.title.{spec.name}", id=table.id, target=table.target)]
     if table.turn_timer:
         lines.append(t(locale, "lobby.timer", seconds=int(table.turn_timer)))
     for s in range(table.n_seats):

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.games.tichu import daily as daily_module
-from bot.games.tichu.daily import daily_code, utc_today
+from bot.games.tichu import duplicate as daily_module
+from bot.games.tichu.duplicate import daily_code, utc_today
 from bot.i18n import t
 from bot.i18n.names import card_label
 from bot.store.models import BoardPlayer, BoardResult, EventRecord, TableStatus
@@ -88,7 +88,7 @@ async def test_two_people_play_the_same_boards_and_meet_the_same_computers(
         assert refusal.content == t("en", "error.daily_played")
         assert len(bot.service.tables) == before
         # The result: against the field and the people here, and how the best played it.
-        await bot.daily._fields[boards[0].id]
+        await bot.duplicate._fields[boards[0].id]
         last = emu.messages[panel.id]
         result = await (await emu.click(alice, last, component(last, "dresult")
                                         .custom_id)).response()
@@ -110,6 +110,24 @@ async def test_two_people_play_the_same_boards_and_meet_the_same_computers(
         assert not spoils(standings.embeds[0]["description"])
         carol_day = await home(world, carol)
         assert not spoils(carol_day.content)
+        # History: Alice's own lists her board and exports it; others see nothing of it.
+        [stored] = await bot.service.repo.recent_games(world.guild.id, "tichu_dup",
+                                                       user_id=alice.id)
+        assert not stored.rated
+        history = await (await emu.slash(alice, world.channel, "tichu history")).response()
+        assert f"#{stored.id}" in history.texts[-1] and "duplicate" in history.texts[-1]
+        select = component(history, "hgame", "s")
+        opened = await (await emu.select(alice, history, select.custom_id,
+                                         [str(stored.id)])).response()
+        exported = await (await emu.click(alice, opened, component(opened, "hexport")
+                                          .custom_id)).response()
+        assert exported.attachment(f"replay-{stored.id}.json").data
+        theirs = await (await emu.slash(carol, world.channel, "tichu history",
+                                        user=alice)).response()
+        assert f"#{stored.id}" not in " ".join(theirs.texts)
+        peek = await (await emu.select(carol, history, select.custom_id,
+                                       [str(stored.id)])).response()
+        assert peek.content == t("en", "error.no_game")
         # Share: one public line, nothing of the boards.
         day = await home(world, alice)
         shared = await (await emu.click(alice, day, component(day, "dshare").custom_id)

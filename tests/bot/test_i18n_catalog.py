@@ -106,11 +106,17 @@ def record_names() -> list[str]:
 
 def variant_records() -> list[str]:
     """The records of games rated in variants (Tichu for four or six): the commands
-    ask which one, and a game's history names it."""
+    ask which one; and those a game's history names (its duplicate boards too)."""
     from bot.games.registry import all_specs
 
-    return [r for spec in all_specs().values() if len(spec.record_names) > 1
-            for r in spec.record_names]
+    return [r for spec in all_specs().values() if len(spec.history_names) > 1
+            for r in spec.history_names]
+
+
+def history_names() -> list[str]:
+    from bot.games.registry import all_specs
+
+    return [r for spec in all_specs().values() for r in spec.history_names]
 
 
 def levels() -> list[str]:
@@ -185,7 +191,7 @@ FAMILIES: dict[str, Callable[[], Iterable[str]]] = {
     "rules.{}": lambda: [f"rules.{g}" for g in spec_names()],
     "lobby.title.{}": lambda: [f"lobby.title.{g}" for g in spec_names()],
     "lobby.help.{}": lambda: [f"lobby.help.{g}" for g in spec_names()],
-    "game.{}": lambda: [f"game.{g}" for g in {*spec_names(), *record_names()}],
+    "game.{}": lambda: [f"game.{g}" for g in {*spec_names(), *history_names()}],
     "variant.{}": lambda: [f"variant.{r}" for r in variant_records()],
     "leaderboard.title.{}": lambda: [f"leaderboard.title.{r}" for r in record_names()],
     "leaderboard.extra.{}": lambda: [f"leaderboard.extra.{r}" for r in record_names()],

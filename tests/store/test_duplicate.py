@@ -147,6 +147,24 @@ async def test_a_taken_board_stores_nothing(repo: Repository) -> None:
     await repo.claim_board(claim(second.id, f"{DAY}/3", 1, (ANN, "Ann")))
 
 
+async def test_several_claims_are_stored_all_or_nothing(repo: Repository) -> None:
+    """A table of several boards claims each board for both its directions at once."""
+    await repo.create_event(daily())
+    first = await new_table(repo, channel_id=1)
+    second = await new_table(repo, channel_id=2)
+    await repo.claim_board(claim(first.id, f"{DAY}/3", 1, (DAN, "Dan")))
+    # Dan played board 3 already: nothing of the second table's claims is stored.
+    whole = [claim(second.id, f"{DAY}/{n}", d, *people) for n in (1, 2, 3)
+             for d, people in ((0, ((ANN, "Ann"), (BOB, "Bob"))), (1, ((DAN, "Dan"),)))]
+    assert await code_of(repo.claim_boards(whole)) == "board_taken"
+    assert await repo.user_results(ANN, DAY) == []
+    assert summary(await repo.user_results(DAN, DAY)) == [
+        (f"{DAY}/3", first.id, 1, 1, None, [DAN])]
+    await repo.claim_boards([c for c in whole if DAN not in [p.user_id for p in c.players]])
+    assert [r.board for r in await repo.user_results(BOB, DAY)] == [
+        f"{DAY}/1", f"{DAY}/2", f"{DAY}/3"]
+
+
 async def test_claims_are_checked(repo: Repository) -> None:
     await repo.create_event(daily())
     table = await new_table(repo)

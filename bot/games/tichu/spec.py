@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from bot.games.base import GameModules, HandMessage
 from bot.games.tichu import commands, controls, hand, log, results, table
-from bot.games.tichu.boards import board_task, new_boards_game
+from bot.games.tichu.boards import RECORD_NAME, board_task, new_boards_game
 from bot.store.models import TableRecord
 from engine.duplicate.play import BoardsGame
 from engine.errors import BadActionError
@@ -38,6 +38,10 @@ class TichuSpec(GameModules):
     record_names = ("tichu", "tichu6")
     """Finished games are stored and rated as ``tichu`` (four players) or ``tichu6`` (six:
     their own rating pool and leaderboard); the replay stays a ``tichu`` file."""
+
+    history_names = ("tichu", "tichu6", RECORD_NAME)
+    """Games of duplicate boards are listed too (unrated; see :mod:`bot.cogs.records` for
+    who may see them)."""
 
     def seat_count(self, options: Mapping[str, Any]) -> int:
         """Six with ``players: 6``, else four."""

@@ -12,6 +12,7 @@ from bot.render import filename, render_deal_summary, render_game_over, render_t
 from bot.store.models import TableStatus
 from bot.tables import LogEntry, Table
 from bot.workers import offload
+from engine.duplicate.play import BoardsGame
 from engine.tichu.ai import pending_seats
 from engine.tichu.view import Phase, TichuView
 
@@ -23,8 +24,13 @@ async def table_message(table: Table, locale: str) -> PublicMessage:
     game = table.game
     public = game.view(None)
     names = names_of(table, locale)
-    title = "table.title_six" if table.n_seats == 6 else "table.title"
-    lines = [t(locale, title, id=table.id, target=table.target)]
+    if isinstance(game, BoardsGame):
+        number = min(len(game.history) + 1, len(game.boards))
+        lines = [t(locale, "table.title_duplicate", id=table.id, number=number,
+                   boards=len(game.boards), event=table.record.options.get("event", ""))]
+    else:
+        title = "table.title_six" if table.n_seats == 6 else "table.title"
+        lines = [t(locale, title, id=table.id, target=table.target)]
     recent = list(table.log)[-LOG_LINES:]
     lines += [f"• {log_line(e, names, locale)}" for e in recent]
     waiting = pending_seats(public)
@@ -59,6 +65,12 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
         text = t(locale, "table.game_over", names=winners,
                  scores=team_scores(locale, view.scores, first=entry.values.get("team")))
         return PublicMessage(text, image, None, filename("game-over"))
+    if entry.key == "log.board_marks":
+        return PublicMessage(t(locale, "table.board_marks", **entry.values), None, None)
+    if entry.key == "log.event_standings":
+        lines = [t(locale, "table.event_standings", event=entry.values.get("event", ""))]
+        lines += [str(line) for line in entry.values.get("lines", [])]
+        return PublicMessage("\n".join(lines)[:2000], None, None)
     if entry.key == "log.deal_over":
         number = int(entry.values.get("number", 0))
         image = await offload(render_deal_summary, at_deal(view, number), names, locale=locale)

@@ -8,14 +8,16 @@ stored) and against the people who played the board.
 
 The store holds the claims (one attempt per person and board, enforced by the database),
 the results and the fields; a board's result is written when its deal ends
-(:meth:`Daily.deal_ended`, a deal listener of the table service), and written again
-from the table's stored actions whenever it is found missing (:meth:`Daily.repair`).
+(:meth:`Duplicate.deal_ended`, a deal listener of the table service), and written again
+from the table's stored actions whenever it is found missing (:meth:`Duplicate.repair`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -34,20 +36,29 @@ from bot.store.models import (
     TableStatus,
 )
 from bot.tables import SeatKind, Table, TableError
+from bot.tables.rules import LogEntry
 from bot.tables.service import TableService
 from bot.workers import offload_background
-from engine.duplicate.boards import Board, daily_boards
+from engine.duplicate.boards import Board, daily_boards, make_boards
 from engine.duplicate.play import BoardsGame, board_replay, play_field_table
 from engine.duplicate.scoring import Result, score
 from engine.tichu.actions import CallTichu, Exchange, Gift, GrandTichu, Play
 from engine.tichu.game import TichuGame
 from engine.tichu.replay import replay_game, to_replay
+from engine.tichu.view import Phase
 
 log = logging.getLogger(__name__)
 
 DAILY_PREFIX = "daily:"
 DAILY_LEVEL = "hard"
 SEATS = 4
+DAILY_OWNER = 0
+"""The guild whose owner process plays the daily boards' fields (direct messages' guild,
+on shard 0)."""
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+"""An event code's letters: none that reads as another (0 and O, 1 and I)."""
+CODE_LENGTH = 6
+EVENT_CODE = re.compile(rf"[{CODE_LETTERS}]{{{CODE_LENGTH}}}")
 
 
 def utc_today(now: datetime | None = None) -> date:
@@ -107,7 +118,7 @@ class DayStanding:
     score: float
 
 
-class Daily:
+class Duplicate:
     """The daily challenge and the results of boards, over the table service."""
 
     def __init__(self, service: TableService, *, boards: int = 4, field_tables: int = 8,
@@ -120,6 +131,7 @@ class Daily:
         self.field_samples = field_samples
         self._fields: dict[str, asyncio.Task[list[FieldResult]]] = {}
         service.deal_listeners.append(self.deal_ended)
+        service.start_checks.append(self.claim_table)
 
     @property
     def repo(self) -> Repository:
@@ -198,9 +210,71 @@ class Daily:
             if not await self.repo.field(board.id):
                 self.field_soon(board)
 
+    # ------------------------------------------------------- event tables
+    async def table_options(self, options: dict[str, Any], *, guild_id: int,
+                            host_id: int) -> dict[str, Any]:
+        """``/tichu new``'s options for a duplicate table: ``duplicate`` (a number of
+        fresh boards, a new event whose code other tables join with) or ``event`` (a
+        code: the same boards as that event's). Other tables' options pass as they are."""
+        options = dict(options)
+        count = options.pop("duplicate", None)
+        code = options.pop("event", None)
+        if count is None and code is None:
+            return options
+        if count is not None and code is not None:
+            raise TableError("duplicate_or_event")
+        if options.get("players", 4) != SEATS:
+            raise TableError("duplicate_four")
+        if code is not None:
+            code = str(code).strip().upper()
+            event = await self.repo.get_event(code) if EVENT_CODE.fullmatch(code) else None
+            if event is None or event.kind != "event":
+                raise TableError("event_unknown")
+        else:
+            event = await self._new_event(int(count), guild_id, host_id)
+        boards = event_boards(event)
+        for board in boards:
+            self.field_soon(board, event.guild_id or DAILY_OWNER)
+        return {**options, "boards": [b.to_json() for b in boards], "event": event.code}
+
+    async def _new_event(self, count: int, guild_id: int, host_id: int) -> EventRecord:
+        for _ in range(20):
+            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+            event = EventRecord(code=code, kind="event", seed=secrets.token_hex(8),
+                                boards=count, guild_id=guild_id, host_id=host_id)
+            if await self.repo.create_event(event):
+                return event
+        raise TableError("internal")  # 20 codes in a row taken: ~10^-150 with 5 events
+
+    async def claim_table(self, table: Table) -> None:
+        """Before a duplicate table starts (a start check of the table service): each
+        board for each direction where people sit, all at once; refused if one of them
+        has played one of the boards (one attempt per person and board)."""
+        event = table.record.options.get("event")
+        boards = boards_of(table.record.options)
+        if table.private or boards is None or not isinstance(event, str):
+            return
+        claims = []
+        for direction in (0, 1):
+            people = [BoardPlayer(seat.user_id, seat.name) for seat in table.seats
+                      if seat.seat % 2 == direction and seat.user_id is not None]
+            if people:
+                claims += [BoardResult(board=b.id, event=event, table_id=table.id,
+                                       direction=direction, guild_id=table.record.guild_id,
+                                       players=people, diff=None, replay=None)
+                           for b in boards]
+        try:
+            await self.repo.claim_boards(claims)
+        except StoreError as exc:
+            if exc.code == "board_taken":
+                raise TableError("event_played") from None
+            raise
+
     # ------------------------------------------------------------ results
     async def deal_ended(self, table: Table) -> None:
-        """A deal of a table of boards ended: store its result for its people."""
+        """A deal of a table of boards ended: store its result for its people; at a
+        table of an event, say how each direction did against the field and the
+        event's other tables, and the standings at the end."""
         game = table.game
         if not isinstance(game, BoardsGame):
             return
@@ -217,6 +291,43 @@ class Daily:
             if people:
                 await self.repo.finish_board(table.id, board.id, direction,
                                              game.diffs(direction)[number], replay)
+        if table.private:
+            return
+        # Each direction's percentage on each board so far, against the field and the
+        # event's other tables (a direction of computers only is scored all the same).
+        played = game.boards[:number + 1]
+        results = [r for r in await self.repo.event_results(event) if r.diff is not None]
+        rows: list[Result] = []
+        for b in played:
+            rows += field_rows(b.id, await self.repo.field(b.id))
+        rows += [Result(r.board, r.direction, _key(r), r.diff or 0) for r in results
+                 if r.board in {b.id for b in played}]
+        ours = {(row.board, row.player) for row in rows}
+        for i, b in enumerate(played):
+            for direction in (0, 1):
+                key = f"t:{table.id}:{direction}"
+                if (b.id, key) not in ours:
+                    rows.append(Result(b.id, direction, key, game.diffs(direction)[i]))
+        scored = {(x.result.board, x.result.player): x.percentage for x in score(rows)[0]}
+        marks = []
+        for direction in (0, 1):
+            key = f"t:{table.id}:{direction}"
+            mine = [scored[(b.id, key)] for b in played]
+            marks.append({"pct": mine[-1], "running": sum(mine) / len(mine)})
+        entry = LogEntry("log.board_marks", {
+            "number": number + 1, "boards": len(game.boards), "event": event,
+            "a": _pct(marks[0]["pct"]), "b": _pct(marks[1]["pct"]),
+            "a_running": _pct(marks[0]["running"]), "b_running": _pct(marks[1]["running"])},
+            announce=True)
+        table.log.append(entry)
+        table.announcements.append(entry)
+        if game.phase is Phase.GAME_OVER:
+            standings = await self.event_standings(event, None)
+            lines = [f"{s.rank}. {s.name} · {_pct(s.score)} · {s.boards}" for s in standings]
+            end = LogEntry("log.event_standings", {"event": event, "lines": lines},
+                           announce=True)
+            table.log.append(end)
+            table.announcements.append(end)
 
     async def repair(self, results: Sequence[BoardResult]) -> list[BoardResult]:
         """Results whose deal is over at their table but not stored (a write lost when it
@@ -243,8 +354,13 @@ class Daily:
         return fixed
 
     # ------------------------------------------------------------- fields
-    def field_soon(self, board: Board) -> None:
-        """Have the board's field played (once) in the background, if it is not yet."""
+    def field_soon(self, board: Board, owner: int = DAILY_OWNER) -> None:
+        """Have the board's field played (once) in the background, if it is not yet. With
+        several bot processes, only the one that owns the guild ``owner`` (the event's
+        host guild; the daily boards': :data:`DAILY_OWNER`) plays it, so a field is
+        played once; the others read it from the store."""
+        if not self.service.owns(owner):
+            return
         task = self._fields.get(board.id)
         if task is None or (task.done() and (task.cancelled() or task.exception())):
             task = asyncio.get_running_loop().create_task(self._play_field(board))
@@ -313,6 +429,18 @@ class Daily:
         everywhere when ``guild_id`` is None), each result matchpointed against the
         board's field and every other result: people by id with their latest name, and
         their marks by board id. Both people of a pair share their direction's result."""
+        results, scored = await self._scored(event, guild_id)
+        names: dict[int, str] = {}
+        marks: dict[int, dict[str, float]] = {}
+        for r in results:
+            for p in r.players:
+                names[p.user_id] = p.name
+                marks.setdefault(p.user_id, {})[r.board] = scored[(r.board, _key(r))]
+        return names, marks
+
+    async def _scored(self, event: str, guild_id: int | None) -> tuple[
+            list[BoardResult], dict[tuple[str, str], float]]:
+        """The finished results of an event, and each one's percentage by (board, key)."""
         results = [r for r in await self.repo.event_results(event, guild_id=guild_id)
                    if r.diff is not None]
         rows: list[Result] = []
@@ -321,13 +449,7 @@ class Daily:
         rows += [Result(r.board, r.direction, _key(r), r.diff or 0) for r in results]
         scored = {(s.result.board, s.result.player): s.percentage
                   for s in score(rows)[0]} if rows else {}
-        names: dict[int, str] = {}
-        marks: dict[int, dict[str, float]] = {}
-        for r in results:
-            for p in r.players:
-                names[p.user_id] = p.name
-                marks.setdefault(p.user_id, {})[r.board] = scored[(r.board, _key(r))]
-        return names, marks
+        return results, scored
 
     async def event_standings(self, event: str, guild_id: int | None) -> list[DayStanding]:
         """An event's standings: people by their mean percentage over the boards they
@@ -361,6 +483,15 @@ def _field_done(task: asyncio.Task[list[FieldResult]]) -> None:
                     error)
 
 
+def _pct(value: float) -> str:
+    return f"{value:.1f}%"
+
+
+def event_boards(event: EventRecord) -> list[Board]:
+    """The boards of an event of duplicate tables, from its seed."""
+    return make_boards(event.seed, event.boards, prefix=f"ev:{event.code}")
+
+
 def _key(result: BoardResult) -> str:
     return f"t:{result.table_id}:{result.direction}"
 
@@ -383,8 +514,17 @@ def game_replay(table: Table) -> dict[str, Any]:
     return to_replay(table.game)
 
 
-__all__ = ["BoardReport", "Daily", "DayStanding", "boards_of", "daily_code", "end_of",
-           "field_table", "parse_day", "utc_today"]
+__all__ = [
+    "BoardReport",
+    "DayStanding",
+    "Duplicate",
+    "boards_of",
+    "daily_code",
+    "end_of",
+    "field_table",
+    "parse_day",
+    "utc_today",
+]
 
 
 def how_played(replay: dict[str, Any], names: Sequence[str], locale: str) -> list[str]:
