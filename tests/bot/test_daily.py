@@ -106,7 +106,17 @@ async def test_two_people_play_the_same_boards_and_meet_the_same_computers(
         names = {p.name for p in (await bot.service.repo.event_results(
             daily_code(utc_today()), guild_id=world.guild.id))[0].players}
         assert names <= {"alice", "bob"} and standings.embeds
-        assert "alice" in standings.embeds[0]["description"]
+        # Each person's score: the spec's percentage over the stored results and field.
+        stored = await bot.service.repo.event_results(daily_code(utc_today()),
+                                                      guild_id=world.guild.id)
+        rows = [Result(r.board, 0, r.players[0].name, r.diff or 0) for r in stored] + [
+            Result(boards[0].id, d, f"f{f.index}/{d}", f.diff if d == 0 else -f.diff)
+            for f in field for d in (0, 1)]
+        pct = {s.result.player: s.percentage for s in score(rows)[0]}
+        lines = standings.embeds[0]["description"].splitlines()
+        assert {line.split(" · ")[0].split(". ", 1)[1]: line.split(" · ")[1]
+                for line in lines} == {"alice": f"{pct['alice']:.1f}%",
+                                       "bob": f"{pct['bob']:.1f}%"}
         assert not spoils(standings.embeds[0]["description"])
         carol_day = await home(world, carol)
         assert not spoils(carol_day.content)
