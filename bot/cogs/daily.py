@@ -223,8 +223,7 @@ async def handle_component(host: DailyHost, interaction: discord.Interaction[Any
         user = interaction.user
         table = await host.duplicate.open_board(
             day=day, number=int(match["number"]), user_id=user.id, name=user.display_name,
-            guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
-            locale=locale)
+            guild_id=interaction.guild_id or 0, locale=locale)
         await host.controller.open_panel(interaction, table, 0, locale)
         return
     if cid.action == "dresult":

@@ -70,6 +70,8 @@ async def test_two_people_play_the_same_boards_and_meet_the_same_computers(
         assert day.ephemeral and "Tichu daily" in day.content
         panel, table_a = await open_board(world, bot, alice, day)
         assert panel.ephemeral and table_a.private and len(panel.attachments) == 2
+        # It takes nothing of the channel's room for tables.
+        assert await bot.service.repo.count_active_tables(world.channel.id) == 0
         assert [list(h) for h in table_a.game.dealt] == [list(h) for h in boards[0].hands]
         await play_out(bot, Person(emu, alice, random.Random(3), panel=panel, table=table_a),
                        table_a)
@@ -240,7 +242,8 @@ async def test_the_daily_challenge_in_direct_messages_has_global_standings(
         refused = await (await emu.slash(alice, dm, "tichu new")).response()
         assert refused.content == t("en", "error.server_only")
         panel, table = await open_board(world, bot, alice, await home(world, alice, dm))
-        assert table.record.guild_id == 0 and panel.channel_id == dm.id
+        assert table.record.guild_id == 0 and table.record.channel_id == 0
+        assert panel.channel_id == dm.id
         await play_out(bot, Person(emu, alice, random.Random(4), panel=panel, table=table), table)
         panel_b, table_b = await open_board(world, bot, bob, await home(world, bob))
         await play_out(bot, Person(emu, bob, random.Random(5), panel=panel_b, table=table_b),

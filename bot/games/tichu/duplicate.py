@@ -158,10 +158,11 @@ class Duplicate:
         return {r.board: r for r in await self.repo.user_results(user_id, daily_code(day))}
 
     async def open_board(self, *, day: date, number: int, user_id: int, name: str,
-                         guild_id: int, channel_id: int, locale: str,
-                         now: datetime | None = None) -> Table:
+                         guild_id: int, locale: str, now: datetime | None = None) -> Table:
         """The person's table of board ``number`` of ``day``: the one they opened, or a new
-        one (claimed first: a second attempt is refused by the store)."""
+        one (claimed first: a second attempt is refused by the store). A private table has
+        no channel (0): it is seen in its person's panel only, and takes nothing of a
+        channel's room for tables."""
         if day != utc_today(now):
             raise TableError("daily_other_day")
         boards = self.day_boards(day)
@@ -175,7 +176,7 @@ class Duplicate:
                 raise TableError("daily_played")
             return await self._resume(await self.service.get(mine.table_id), user_id)
         table = await self.service.open_lobby(
-            game="tichu", guild_id=guild_id, channel_id=channel_id, host_id=user_id,
+            game="tichu", guild_id=guild_id, channel_id=0, host_id=user_id,
             host_name=name, locale=locale,
             options={"boards": [board.to_json()], "private": True, "turn_timer": 0,
                      "finish_at": end_of(day), "event": event.code})
