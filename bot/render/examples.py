@@ -360,6 +360,8 @@ def gallery() -> dict[str, Callable[[], bytes]]:
     out: dict[str, Callable[[], bytes]] = {
         "table": lambda: render_table(views["play"], NAMES),
         "table-fr": lambda: render_table(views["play"], NAMES, locale="fr"),
+        "table-duplicate": lambda: render_table(
+            replace(views["play"], scores=(0, 0), history=()), NAMES, boards=4),
         "table-bomb": lambda: render_table(views["bomb"], NAMES),
         "table-grand": lambda: render_table(views["grand"], NAMES),
         "table-exchange": lambda: render_table(views["exchange"], NAMES, locale="fr"),

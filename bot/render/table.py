@@ -202,13 +202,23 @@ class HeaderSide:
     """x of the total's outer edge (its right edge for team 0, its left edge for team 1)."""
 
 
+def header_middle(view: TichuView, locale: str, boards: int | None) -> tuple[str, str]:
+    """The header's middle: the deal and the target, or at a table of duplicate boards
+    (``boards`` of them, each from 0–0) the board's number."""
+    if boards is not None:
+        return (label(locale, "board_n", n=view.deal_number + 1, total=boards),
+                label(locale, "duplicate"))
+    return label(locale, "deal_n", n=view.deal_number + 1), label(locale, "target_n",
+                                                                  n=view.target)
+
+
 def header_sides(view: TichuView, names: Sequence[str], locale: str,
-                 width: int) -> tuple[HeaderSide, HeaderSide]:
+                 width: int, boards: int | None = None) -> tuple[HeaderSide, HeaderSide]:
     """Lay out both teams of the header: each total keeps clear of the deal number and
     target in the middle, and each name gets all the room left between its team dot and
     its total (a long name first shrinks a little, then is cut)."""
-    middle = max(text_width(label(locale, "deal_n", n=view.deal_number + 1), 20, "bold"),
-                 text_width(label(locale, "target_n", n=view.target), 18))
+    top, below = header_middle(view, locale, boards)
+    middle = max(text_width(top, 20, "bold"), text_width(below, 18))
     edge = min(float(SCORE_EDGE), width / 2 - middle / 2 - HEADER_GAP)
     last = view.last_deal
     sides = []
@@ -227,11 +237,11 @@ def header_sides(view: TichuView, names: Sequence[str], locale: str,
 
 
 def _header(d: ImageDraw.ImageDraw, view: TichuView, names: Sequence[str], locale: str,
-            width: int) -> None:
+            width: int, boards: int | None = None) -> None:
     """Team names and totals; under each name, that team's score in the last deal."""
     last = view.last_deal
     name_y = 32 if last is not None else 42
-    for team, side in enumerate(header_sides(view, names, locale, width)):
+    for team, side in enumerate(header_sides(view, names, locale, width, boards)):
         color = team_color(team)
         left = team == 0
         name_x = NAME_X if left else width - NAME_X
@@ -243,10 +253,9 @@ def _header(d: ImageDraw.ImageDraw, view: TichuView, names: Sequence[str], local
             points = last.scores[team]
             draw_text(d, (name_x, 57), side.last, 18, "bold",
                       GREEN if points > 0 else RED if points < 0 else MUTED, anchor)
-    draw_text(d, (width / 2, 30), label(locale, "deal_n", n=view.deal_number + 1), 20, "bold",
-              TEXT, "mm")
-    draw_text(d, (width / 2, 55), label(locale, "target_n", n=view.target), 18, "regular",
-              MUTED, "mm")
+    top, below = header_middle(view, locale, boards)
+    draw_text(d, (width / 2, 30), top, 20, "bold", TEXT, "mm")
+    draw_text(d, (width / 2, 55), below, 18, "regular", MUTED, "mm")
 
 
 def medal_radius(locale: str, size: int, n_places: int, least: float) -> float:
@@ -497,15 +506,17 @@ def _last_trick(img: Image.Image, d: ImageDraw.ImageDraw, view: TichuView,
               TEXT, "mm")
 
 
-def draw_table(view: TichuView, names: Sequence[str], locale: str = "en") -> Image.Image:
-    """The table image of a public view, before encoding."""
+def draw_table(view: TichuView, names: Sequence[str], locale: str = "en",
+               boards: int | None = None) -> Image.Image:
+    """The table image of a public view, before encoding (``boards``: a table of that many
+    duplicate boards, which its header names instead of the target)."""
     if view.seat is not None:
         raise ValueError("the table image is public: pass the public view (seat None)")
     check_names(view, names)
     lay = layout(view.n_seats)
     img = _background(view.n_seats).copy()
     d = ImageDraw.Draw(img, "RGBA")
-    _header(d, view, names, locale, lay.width)
+    _header(d, view, names, locale, lay.width, boards)
     _corner_panels(img, d, view, names, locale, lay.width)
     for seat in range(view.n_seats):
         _seat(img, d, view, seat, names, locale, lay)
@@ -514,15 +525,18 @@ def draw_table(view: TichuView, names: Sequence[str], locale: str = "en") -> Ima
     return img
 
 
-def render_table(view: TichuView, names: Sequence[str], *, locale: str = "en") -> bytes:
+def render_table(view: TichuView, names: Sequence[str], *, locale: str = "en",
+                 boards: int | None = None) -> bytes:
     """The public table (4 or 6 seats, see :func:`layout`): seats and names, cards
     held, Tichu and Grand Tichu calls, who is out and in what order, whose turn it
     is, the trick with the last play most prominent, the last trick taken (who took
     it, with what), the open wish, team totals with each team's score in the last
     deal, the target, and the phase's progress (Grand Tichu decisions, exchange,
-    Dragon gift). Bytes in :data:`bot.render.encoding.IMAGE_FORMAT`.
+    Dragon gift). Bytes in :data:`bot.render.encoding.IMAGE_FORMAT`. At a table of
+    duplicate boards (``boards`` of them, each from 0–0) the header names the board
+    instead of the target.
 
     Reads only public fields; raises ValueError for a seat's view (``seat`` not None),
     for a seat count other than 4 or 6, or when ``names`` does not cover every seat.
     """
-    return encode(draw_table(view, names, locale))
+    return encode(draw_table(view, names, locale, boards))

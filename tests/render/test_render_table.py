@@ -143,3 +143,18 @@ def test_six_seat_deal_summary_out_order_of_five() -> None:
     assert _decoded(render_deal_summary(view, ex.NAMES6)).size == (1000, 660)
     over = replace(ex.six_game_over_view(), winner=None)
     assert _decoded(render_game_over(over, ex.NAMES6)).width == 1000
+
+
+def test_a_table_of_duplicate_boards_names_the_board_instead_of_the_target() -> None:
+    from bot.render.table import header_middle
+
+    view = ex.table_view()
+    assert header_middle(view, "en", None) == (f"Deal {view.deal_number + 1}",
+                                               f"Target {view.target}")
+    assert header_middle(view, "en", 4) == (f"Board {view.deal_number + 1} of 4",
+                                            "Duplicate, from 0–0")
+    assert header_middle(view, "fr", 4)[0] == f"Donne {view.deal_number + 1} sur 4"
+    # Only the header's middle changes.
+    base, boards = draw_table(view, ex.NAMES), draw_table(view, ex.NAMES, boards=4)
+    box = ImageChops.difference(base.convert("RGB"), boards.convert("RGB")).getbbox()
+    assert box is not None and box[3] <= 80

@@ -261,7 +261,9 @@ async def hand_message(table: Table, seat: int, locale: str, *,
     table_image = None
     if table.private:
         # Played alone: the panel is the whole table, the public picture above the hand.
-        table_image = await offload(render_table, game.view(None), names, locale=locale)
+        boards = len(game.boards) if isinstance(game, BoardsGame) else None
+        table_image = await offload(render_table, game.view(None), names, locale=locale,
+                                    boards=boards)
         if isinstance(game, BoardsGame) and game.history:
             diff = game.diffs(seat % 2)[-1]
             lines.insert(0, t(locale, "hand.board_over", number=len(game.history),

@@ -47,7 +47,8 @@ async def table_message(table: Table, locale: str) -> PublicMessage:
             lines.append(t(locale, "table.turn", name=names[waiting[0]]))
     elif status is not TableStatus.PLAYING:
         lines.append(t(locale, f"lobby.status.{status.value}"))
-    image = await offload(render_table, public, names, locale=locale)
+    boards = len(game.boards) if isinstance(game, BoardsGame) else None
+    image = await offload(render_table, public, names, locale=locale, boards=boards)
     view = view_of(*public_buttons(table, locale, bomb=True)) \
         if status is TableStatus.PLAYING else None
     return PublicMessage("\n".join(lines)[:2000], image, view)
