@@ -25,7 +25,7 @@ from typing import Any, Protocol
 import discord
 from discord import app_commands
 
-from bot.games.shared import names_of, signed
+from bot.games.shared import signed
 from bot.games.tichu.duplicate import (
     DayStanding,
     Duplicate,
@@ -199,14 +199,16 @@ async def result_message(host: DailyHost, interaction: discord.Interaction[Any],
         lines.append(t(locale, "daily.field_pending"))
     else:
         lines.append(t(locale, "daily.vs_field", pct=_pct(report.field_pct),
-                       tables=host.duplicate.field_tables))
+                       tables=report.field_tables))
     lines.append(t(locale, "daily.vs_people", pct=_pct(report.people_pct), count=report.people))
     best = report.best
     if best is not None and best.replay is not None:
-        best_table = await host.service.get(best.table_id)
-        who = ", ".join(p.name for p in best.players)
+        # A daily board: its person in seat 1, computers around (the table itself may be
+        # another process's, in another server).
+        who = best.players[0].name
+        seats = [who, *(t(locale, f"daily.seat.{s}") for s in ("right", "partner", "left"))]
         lines.append(t(locale, "daily.best", name=who, diff=_signed(best.diff or 0)))
-        lines += how_played(best.replay, names_of(best_table, locale), locale)
+        lines += how_played(best.replay, seats, locale)
     text = "\n".join(lines)
     return text if len(text) <= 2000 else text[:1999] + "…"
 

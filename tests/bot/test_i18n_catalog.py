@@ -222,6 +222,8 @@ FAMILIES: dict[str, Callable[[], Iterable[str]]] = {
     # bot/cogs/daily.py: the daily standings' columns.
     "daily.col.{}": lambda: [f"daily.col.{c}"
                              for c in ("rank", "name", "score", "boards", "trend")],
+    # bot/cogs/daily.py: the seats of a daily board around its person.
+    "daily.seat.{}": lambda: [f"daily.seat.{s}" for s in ("right", "partner", "left")],
 }
 
 

@@ -101,6 +101,8 @@ class BoardReport:
     diff: int
     field_pct: float | None
     """Against the field (None while the field is not played yet)."""
+    field_tables: int
+    """How many computer tables the field has."""
     people_pct: float
     """Against the people who played the board here (50 when alone)."""
     people: int
@@ -417,7 +419,7 @@ class Duplicate:
         rows = [Result(board.id, r.direction, _key(r), r.diff or 0) for r in done]
         same = [r for r in done if r.direction == mine.direction]
         best = max(same, key=lambda r: r.diff or 0)
-        return BoardReport(board, number, mine.diff, field_pct,
+        return BoardReport(board, number, mine.diff, field_pct, len(field) // 2,
                            _percentage(rows, board.id, me), len(same) - 1, best)
 
     async def standings(self, day: date, guild_id: int | None) -> list[DayStanding]:
