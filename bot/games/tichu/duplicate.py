@@ -43,6 +43,7 @@ from engine.duplicate.boards import Board, daily_boards, make_boards
 from engine.duplicate.play import BoardsGame, board_replay, play_field_table
 from engine.duplicate.scoring import Result, score
 from engine.tichu.actions import CallTichu, Exchange, Gift, GrandTichu, Play
+from engine.tichu.combos import Kind
 from engine.tichu.game import TichuGame
 from engine.tichu.replay import replay_game, to_replay
 from engine.tichu.view import Phase
@@ -552,8 +553,13 @@ def how_played(replay: dict[str, Any], names: Sequence[str], locale: str) -> lis
             gives.append(f"{names[seat]} → {given}")
         elif isinstance(action, Play) and applied.combo is not None:
             trick.append(f"{names[seat]} {combo_name(locale, applied.combo)}")
-        elif isinstance(action, Gift):
-            trick.append(t(locale, "daily.gift", name=names[seat], to=names[action.to]))
+            if applied.combo.kind is Kind.DOG and applied.lead is not None:
+                # The Dog: no trick, the lead goes to the partner.
+                tricks.append(t(locale, "daily.dog", number=len(tricks) + 1,
+                                name=names[seat], to=names[applied.lead]))
+                trick = []
+        elif isinstance(action, Gift) and tricks:
+            tricks[-1] += " " + t(locale, "daily.gift", to=names[action.to])
         taker = applied.trick_taken_by
         if taker is not None and trick:
             tricks.append(t(locale, "daily.trick", number=len(tricks) + 1,
