@@ -127,3 +127,26 @@ async def test_a_private_panel_shows_the_table_and_each_board_s_result(
     public = await spec.hand_message(
         await boards_table(service, (None, "easy", "easy", "easy")), 0, "en")
     assert public.table_image is None
+
+
+async def test_an_event_table_s_claims_are_made_once(service: TableService,
+                                                     repo: SQLiteRepository) -> None:
+    """A start that claimed the boards but stopped before the game began (the bot died
+    in between) claims nothing again: the next start goes through."""
+    from bot.games.tichu.duplicate import Duplicate
+
+    duplicate = Duplicate(service, field_tables=0)
+    options = await duplicate.table_options({"duplicate": 2, "turn_timer": 0}, guild_id=1,
+                                            host_id=HOST)
+    table = await service.open_lobby(game="tichu", guild_id=1, channel_id=2, host_id=HOST,
+                                     host_name="host", locale="en", options=options)
+    for seat in (1, 2, 3):
+        await service.set_computer(table.id, HOST, seat, "easy")
+    await duplicate.claim_table(table)  # as the start did before it stopped
+    await service.start(table.id, HOST)
+    assert table.status is TableStatus.PLAYING
+    claimed = await repo.user_results(HOST, options["event"])
+    assert [(r.board, r.direction) for r in claimed] == [
+        (b["id"], 0) for b in options["boards"]]
+    with pytest.raises(TableError, match="event_unknown"):
+        await duplicate.table_options({"event": "QQQQQQ"}, guild_id=1, host_id=HOST)

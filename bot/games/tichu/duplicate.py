@@ -258,6 +258,10 @@ class Duplicate:
         boards = boards_of(table.record.options)
         if table.private or boards is None or not isinstance(event, str):
             return
+        seated = [seat.user_id for seat in table.seats if seat.user_id is not None]
+        if seated and any(r.table_id == table.id
+                          for r in await self.repo.user_results(seated[0], event)):
+            return  # claimed by an earlier start that stopped before the game began
         claims = []
         for direction in (0, 1):
             people = [BoardPlayer(seat.user_id, seat.name) for seat in table.seats
