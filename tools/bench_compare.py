@@ -44,11 +44,13 @@ import argparse
 import hashlib
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -84,8 +86,6 @@ VIEW_FIELDS = ("seat", "n_seats", "phase", "deal_number", "turn", "hand", "hand_
 
 
 def measure_deal() -> tuple[float, str]:
-    import random
-
     from engine.tichu.ai import EasyPlayer
     from engine.tichu.ai.selfplay import play_deal
     from engine.tichu.game import TichuGame
@@ -106,8 +106,6 @@ def measure_deal() -> tuple[float, str]:
 
 
 def _lead_views(seed: int, count: int) -> list[Any]:
-    import random
-
     from engine.tichu.cards import DECK
     from engine.tichu.game import TichuGame
     from engine.tichu.view import Phase, TichuView
@@ -151,8 +149,6 @@ def search_positions(count: int) -> list[dict[str, Any]]:
     there, with its wish and Dog target. Made once by the parent (with this
     tree's players) and written down, so that both trees play out the same
     positions and candidates, whatever the heuristics that chose them."""
-    import random
-
     from engine.tichu.ai import tactics
     from engine.tichu.ai.hard import HardPlayer
     from engine.tichu.ai.selfplay import play_deal
@@ -235,19 +231,23 @@ def _combo_from(value: list[Any] | None) -> Any:
     return Combo(Kind(kind), rank, length, tuple(DECK[c] for c in cards), phoenix)
 
 
-def _sampled_hands(hands: list[list[int]], seat: int, key: str) -> list[list[int]]:
-    """The other seats' cards shuffled and dealt back in the same numbers."""
-    import random
-
-    pool = sorted(c for s, h in enumerate(hands) if s != seat for c in h)
-    random.Random(key).shuffle(pool)
+def deal_back(hands: Sequence[Sequence[int]], seat: int, rng: random.Random, *,
+              sort: bool = False) -> list[list[int]]:
+    """The cards of the seats other than ``seat`` (sorted first, with ``sort``),
+    shuffled by ``rng`` and dealt back to them in the same numbers, in seat order;
+    ``seat`` keeps its own. (Also used by the rollout digest test: a plain
+    function of this file, which the bench's children import from this tree.)"""
+    pool = [c for s, h in enumerate(hands) if s != seat for c in h]
+    if sort:
+        pool.sort()
+    rng.shuffle(pool)
     out = []
     for s, h in enumerate(hands):
         if s == seat:
             out.append(list(h))
         else:
             out.append(pool[:len(h)])
-            pool = pool[len(h):]
+            del pool[:len(h)]
     return out
 
 
@@ -271,7 +271,8 @@ def measure_playouts(positions: Path) -> tuple[float, str]:
     work = []
     for i, pos in enumerate(json.loads(positions.read_text())):
         view = _view_from(pos["view"])
-        samples = [_sampled_hands(pos["hands"], view.seat, f"{i}:{k}") for k in range(SAMPLES)]
+        samples = [deal_back(pos["hands"], view.seat, random.Random(f"{i}:{k}"), sort=True)
+                   for k in range(SAMPLES)]
         work.append((view, samples, [_combo_from(c) for c in pos["candidates"]], pos["wish"],
                      pos["dog_to"]))
     play_out(work[POSITIONS:], [])  # warm-up, on other positions

@@ -36,6 +36,7 @@ from engine.errors import (
 )
 from engine.fastinit import draft_class
 from engine.tichu.actions import (
+    PASSES,
     Action,
     CallTichu,
     DeclineGrand,
@@ -697,7 +698,9 @@ class TichuGame(CheckedGame[Action]):
             self._mid = None
             return self._take_trick(action)
         self.turn = self.next_with_cards(seat)
-        return _applied(action)
+        # (the pass of a computer player is one of PASSES: what it did, built once)
+        done = _PASSED[seat]
+        return done if done.action is action else _applied(action)
 
     def _take_trick(self, action: Action, combo: Combo | None = None, out_of_turn: bool = False,
                     fulfilled: bool = False, went_out: bool = False) -> Applied:
@@ -832,6 +835,11 @@ def _applied(action: Action, combo: Combo | None = None, out_of_turn: bool = Fal
     done.__class__ = Applied  # sealed (engine.fastinit.seal, written out)
     applied: Applied = done
     return applied
+
+
+_PASSED: tuple[Applied, ...] = tuple(_applied(p) for p in PASSES)
+"""What each of :data:`~engine.tichu.actions.PASSES` does when it leaves the trick
+open (nothing more: immutable, so shared)."""
 
 
 def _replace(done: Applied, **changes: Any) -> Applied:

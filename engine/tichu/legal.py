@@ -303,16 +303,6 @@ def _stairs(h: _Hand, pairs: int | None, floor: float, out: list[Combo]) -> None
                     break
 
 
-def _ranks_in(mask: int) -> list[int]:
-    """The ranks whose bits are set in ``mask``, lowest first."""
-    ranks = []
-    while mask:
-        low = mask & -mask
-        ranks.append(low.bit_length() - 1)
-        mask ^= low
-    return ranks
-
-
 def _full_houses(h: _Hand, floor: float, out: list[Combo]) -> None:
     """Full houses above ``floor``: for each triple (by rank), the natural pairs of
     the other ranks, then (with the Phoenix) each lone card the Phoenix pairs; then
@@ -325,8 +315,8 @@ def _full_houses(h: _Hand, floor: float, out: list[Combo]) -> None:
         return  # no triple above the floor, and no two pairs for the Phoenix
     nibs = h.nibs
     pair_sets = _PAIR_SETS_OF
-    pairs = {r: pair_sets[r][nibs[r]] for r in _ranks_in(paired)}
-    for t in _ranks_in(triple_ranks):
+    pairs = {r: pair_sets[r][nibs[r]] for r in _RANKS_IN[paired >> 2]}
+    for t in _RANKS_IN[triple_ranks >> 2]:
         others = [pair for p, options in pairs.items() if p != t for pair in options]
         lone = [((c, _PHOENIX_CARD), p) for p in range(2, ACE + 1) if p != t
                 for c in _CARDS_OF[p][nibs[p]]] if phoenix else []

@@ -3,6 +3,8 @@
 As at the bot's table, every seat is asked for its action from its own view
 only, and while a trick is open the seats other than the one on turn are asked
 first whether they want to bomb out of turn (a player answers None to wait).
+(The easy player, which reads no more than its hand, the trick's top and the
+wish, is handed those in phase play rather than a whole view: see :func:`play_deal`.)
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Callable, Sequence
 from engine.cards import Card
 from engine.tichu.actions import Action
 from engine.tichu.ai.base import Player
+from engine.tichu.ai.easy import EasyPlayer
 from engine.tichu.combos import Combo, beats
 from engine.tichu.game import TichuGame
 from engine.tichu.legal import bombs_in, may_hold_bomb
@@ -28,6 +31,10 @@ _GIFT = Phase.GIFT
 _OVER = (Phase.DEAL_OVER, Phase.GAME_OVER)
 
 
+_NONE_HELD: tuple[int, list[Combo]] = (0, [])
+"""What :class:`_Bombs` knows of a seat that is never asked out of turn (read only)."""
+
+
 class _Bombs:
     """The bombs of each seat's hand, for the out-of-turn question.
 
@@ -39,10 +46,12 @@ class _Bombs:
 
     __slots__ = ("by_seat", "open")
 
-    def __init__(self, n_seats: int) -> None:
-        self.by_seat: list[tuple[int, list[Combo]] | None] = [None] * n_seats
-        """Per seat: (hand size, its bombs) when last searched, or None before."""
-        self.open = n_seats
+    def __init__(self, never: Sequence[bool]) -> None:
+        self.by_seat: list[tuple[int, list[Combo]] | None] = [
+            _NONE_HELD if waits else None for waits in never]
+        """Per seat: (hand size, its bombs) when last searched, or None before.
+        A seat whose player ``never`` bombs out of turn counts as holding none."""
+        self.open = len(never) - sum(never)
         """Seats that may still hold a bomb (not searched, or holding one)."""
 
     def of(self, seat: int, hand: list[Card]) -> list[Combo]:
@@ -54,6 +63,16 @@ class _Bombs:
         if not found:
             self.open -= 1
         return found
+
+
+def _as_easy(player: Player) -> EasyPlayer | None:
+    """``player`` if it is an :class:`EasyPlayer` deciding as that class does (its
+    ``act`` not replaced), else None. Such a player waits out of its turn in
+    phase play, and on its turn reads only what :meth:`EasyPlayer.play_turn` is given."""
+    if isinstance(player, EasyPlayer) and type(player).act is EasyPlayer.act and \
+            "act" not in getattr(player, "__dict__", {}):
+        return player
+    return None
 
 
 def _out_of_turn(game: TichuGame, players: Sequence[Player], rng: random.Random,
@@ -114,8 +133,14 @@ def time_now() -> float:
 
 def play_deal(game: TichuGame, players: Sequence[Player], rng: random.Random,
               observe: Observer | None = None) -> None:
-    """Play the current deal to its end, each seat asked from its own view only."""
-    bombs = _Bombs(game.n_seats)
+    """Play the current deal to its end, each seat asked from its own view only.
+
+    (An easy player is asked in phase play from the game itself: it reads only
+    its hand, the combination to beat and the wish, and the view would be built
+    for nothing. Nor is it asked out of turn, where it always waits. Its
+    decisions are the same.)"""
+    easy = [_as_easy(p) for p in players]
+    bombs = _Bombs([p is not None for p in easy])
     while True:
         phase = game.phase
         if phase in _OVER:
@@ -127,6 +152,14 @@ def play_deal(game: TichuGame, players: Sequence[Player], rng: random.Random,
                 continue
             turn = game.turn
             if turn is not None:
+                player = easy[turn]
+                if player is not None and phase is _PLAY and observe is None:
+                    # (EasyPlayer.act on its turn, without the view: see above)
+                    trick = game.trick
+                    game.apply(player.play_turn(turn, game.hands[turn],
+                                                trick[-1].combo if trick else None, game.wish,
+                                                game, rng))
+                    continue
                 if observe is None:
                     # (_ask written out, unobserved: this runs for every action)
                     action = players[turn].act(game.view(turn), rng)

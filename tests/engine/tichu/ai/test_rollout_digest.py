@@ -22,22 +22,9 @@ from engine.tichu.cards import MAHJONG
 from engine.tichu.game import TichuGame
 from engine.tichu.legal import play_options
 from engine.tichu.view import Phase
+from tools.bench_compare import deal_back
 
 EXPECTED = "2ebfe698dca30e2860fce7b3c53149b710871b068304ac7909e201bdf90ee872"
-
-
-def _guess(hands: list[list[int]], seat: int, rng: random.Random) -> list[list[int]]:
-    """The other seats' cards shuffled and dealt back in the same numbers."""
-    pool = [c for s, h in enumerate(hands) if s != seat for c in h]
-    rng.shuffle(pool)
-    out = []
-    for s, h in enumerate(hands):
-        if s == seat:
-            out.append(list(h))
-        else:
-            out.append(pool[:len(h)])
-            del pool[:len(h)]
-    return out
 
 
 def digest(deals: int = 6, every: int = 5, guesses: int = 2) -> str:
@@ -56,7 +43,7 @@ def digest(deals: int = 6, every: int = 5, guesses: int = 2) -> str:
                     candidates = [*plays[:3], *([None] if may_pass else [])]
                     hands = [[int(c) for c in h] for h in game.hands]
                     for g in range(guesses):
-                        guessed = _guess(hands, turn, random.Random(f"{seed}:{step}:{g}"))
+                        guessed = deal_back(hands, turn, random.Random(f"{seed}:{step}:{g}"))
                         for combo in candidates:
                             made = game_at(view, guessed)
                             wish = 14 if combo is not None and MAHJONG in combo.cards else None

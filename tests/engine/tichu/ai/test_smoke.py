@@ -7,12 +7,12 @@ import random
 import pytest
 
 from engine.tichu.actions import Action
-from engine.tichu.ai import LEVELS, make_player
+from engine.tichu.ai import LEVELS, EasyPlayer, make_player
 from engine.tichu.ai.base import Player
 from engine.tichu.ai.hard import HardPlayer
 from engine.tichu.ai.selfplay import play_deal, play_game
 from engine.tichu.game import TichuGame
-from engine.tichu.view import Phase
+from engine.tichu.view import Phase, TichuView
 
 
 def _player(level: str) -> Player:
@@ -57,3 +57,26 @@ def test_players_are_deterministic_given_the_rng() -> None:
         games = [play_game([_player(level) for _ in range(4)], seed=7, max_deals=1)
                  for _ in range(2)]
         assert games[0].actions == games[1].actions, level
+
+
+class _ViewedEasy:
+    """An easy player that play_deal cannot tell from any other: always asked
+    from its view, out of turn as well."""
+
+    def __init__(self) -> None:
+        self.easy = EasyPlayer()
+
+    def act(self, view: TichuView, rng: random.Random) -> Action | None:
+        return self.easy.act(view, rng)
+
+
+@pytest.mark.parametrize("seats", [4, 6])
+def test_easy_players_decide_alike_without_their_view(seats: int) -> None:
+    # play_deal hands an easy player its hand, the top and the wish in phase
+    # play, not its view, and never asks it out of turn: the same game comes out.
+    for seed in range(12):
+        games = [TichuGame(seed=f"easy:{seed}", players=seats) for _ in range(2)]
+        play_deal(games[0], [EasyPlayer()] * seats, random.Random(seed))
+        play_deal(games[1], [_ViewedEasy() for _ in range(seats)], random.Random(seed))
+        assert games[0].actions == games[1].actions
+        assert games[0].history == games[1].history
