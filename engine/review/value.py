@@ -45,9 +45,20 @@ from engine.tichu.ai.search import RolloutPolicy, game_at, rollout
 from engine.tichu.cards import DECK
 from engine.tichu.game import TichuGame, hand_sizes
 from engine.tichu.legal import can_call_tichu
-from engine.tichu.view import Phase
+from engine.tichu.view import Phase, TichuView
 
 _POLICY = RolloutPolicy()
+
+_memo: dict[tuple[object, ...], object] = {}
+"""The heuristics' answers before play, within one :func:`option_scores` call: every
+option of a sampled deal meets the same hands and mostly the same calls. Keyed by
+everything the heuristic reads of the view (the seat, its hand in order, the calls,
+the scores and target, the seat count)."""
+
+
+def _key(view: TichuView, what: str) -> tuple[object, ...]:
+    return (what, view.seat, view.n_seats, view.dealer, tuple(view.hand), tuple(view.calls),
+            view.scores, view.target, view.out)
 
 
 def option_scores(moment: Moment, options: list[Option], samples: int,
@@ -55,10 +66,12 @@ def option_scores(moment: Moment, options: list[Option], samples: int,
     """Per option, the score of each sampled deal played out (see the module's notes)."""
     scores: list[list[int]] = [[] for _ in options]
     team = moment.seat % 2
+    _memo.clear()
     if moment.pre_play:
         sampler = _pre_play_sampler(moment)
         for _ in range(samples):
             hands = _pre_play_hands(moment, sampler, rng)
+            _memo.clear()
             for i, option in enumerate(options):
                 game = _pre_play_game(moment, hands)
                 quiet = _apply(game, option)
@@ -75,6 +88,7 @@ def option_scores(moment: Moment, options: list[Option], samples: int,
                 game = _play_game(moment, in_play)
                 _apply(game, option)
                 scores[i].append(rollout(game, team))
+    _memo.clear()
     return scores
 
 
@@ -149,14 +163,27 @@ def _exchange(game: TichuGame, seat: int, quiet: int | None) -> Exchange:
     unless it is the silent seat)."""
     view = game.view(seat)
     calling = view.calls[seat] is not None or (
-        seat != quiet and bidding.wants_tichu(view, bidding.TICHU_THRESHOLD))
-    return bidding.choose_exchange(view, calling)
+        seat != quiet and _wants_tichu(view, bidding.TICHU_THRESHOLD))
+    key = (*_key(view, "exchange"), calling)
+    found = _memo.get(key)
+    if found is None:
+        found = _memo[key] = bidding.choose_exchange(view, calling)
+    assert isinstance(found, Exchange)
+    return found
+
+
+def _wants_tichu(view: TichuView, threshold: float) -> bool:
+    key = (*_key(view, "tichu"), len(view.hand), threshold)
+    found = _memo.get(key)
+    if found is None:
+        found = _memo[key] = bidding.wants_tichu(view, threshold)
+    return bool(found)
 
 
 def _early_call(game: TichuGame, seat: int) -> bool:
     """The hard player's Tichu call before its exchange, on a very strong hand."""
     view = game.view(seat)
-    return can_call_tichu(view) and bidding.wants_tichu(
+    return can_call_tichu(view) and _wants_tichu(
         view, bidding.TICHU_THRESHOLD + bidding.EARLY_TICHU_MARGIN)
 
 
@@ -180,5 +207,5 @@ def _finish_pre_play(game: TichuGame, quiet: int | None) -> None:
         if seat == quiet or game.calls[seat] is not None:
             continue
         view = game.view(seat)
-        if can_call_tichu(view) and bidding.wants_tichu(view, bidding.TICHU_THRESHOLD):
+        if can_call_tichu(view) and _wants_tichu(view, bidding.TICHU_THRESHOLD):
             game.apply(CallTichu(seat))
