@@ -1,5 +1,7 @@
 """``python -m engine replay FILE|-``: replay a game file and print the resulting state.
-``python -m engine duplicate FILE|-``: score duplicate results (matchpoints, standings)."""
+``python -m engine duplicate FILE|-``: score duplicate results (matchpoints, standings).
+``python -m engine review FILE|- [--seat N] [--samples K] [--seed S]``: a coach's review of a
+Tichu replay (the decisions that cost the most, see ``docs/review.md``)."""
 
 from __future__ import annotations
 
@@ -17,11 +19,23 @@ def main(argv: list[str] | None = None) -> int:
     duplicate = sub.add_parser("duplicate",
                                help="score a JSON file of duplicate results (or - for stdin)")
     duplicate.add_argument("file")
+    review = sub.add_parser("review", help="review the decisions of a Tichu replay (or - for stdin)")
+    review.add_argument("file")
+    review.add_argument("--seat", type=int, default=None, help="review this seat only")
+    review.add_argument("--samples", type=int, default=None,
+                        help="sampled deals per decision (default: engine.review.DEFAULT_SAMPLES)")
+    review.add_argument("--seed", default="0", help="the seed of the sampling (default 0)")
     args = parser.parse_args(argv)
     if args.command == "duplicate":
         from engine.duplicate.scoring import main as duplicate_main
 
         return duplicate_main(args.file)
+    if args.command == "review":
+        from engine.review import DEFAULT_SAMPLES
+        from engine.review import main as review_main
+
+        samples = DEFAULT_SAMPLES if args.samples is None else args.samples
+        return review_main(args.file, args.seat, samples, args.seed)
     return replay_main(args.file)
 
 

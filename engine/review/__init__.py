@@ -1,0 +1,40 @@
+"""A coach's review of a Tichu deal (issue 25): ``python -m engine review REPLAY.json``.
+
+- :mod:`~engine.review.moment`: what a seat knew when it acted (nothing else is read);
+- :mod:`~engine.review.options`: the options of a decision;
+- :mod:`~engine.review.value`: each option's expected deal score from the seat's knowledge;
+- :mod:`~engine.review.review`: the review of a replay, and the command.
+
+See ``docs/review.md``.
+"""
+
+from __future__ import annotations
+
+from engine.review.moment import DealWatch, Hidden, Moment
+from engine.review.options import Abstain, Option, option_json, options
+from engine.review.review import (
+    DEFAULT_SAMPLES,
+    Decision,
+    Review,
+    main,
+    review_decision,
+    review_game,
+)
+from engine.review.value import option_scores
+
+__all__ = [
+    "DEFAULT_SAMPLES",
+    "Abstain",
+    "DealWatch",
+    "Decision",
+    "Hidden",
+    "Moment",
+    "Option",
+    "Review",
+    "main",
+    "option_json",
+    "option_scores",
+    "options",
+    "review_decision",
+    "review_game",
+]

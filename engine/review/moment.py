@@ -1,0 +1,99 @@
+"""What one seat knew when it acted: the review's only source of facts about a decision.
+
+:class:`DealWatch` follows a deal action by action, as every seat sees it, and
+hands out a :class:`Moment` for a seat just before that seat acts. A moment holds
+nothing the seat could not see:
+
+- ``view``: the seat's own :class:`~engine.tichu.view.TichuView` (its hand, the
+  public table; before its Grand Tichu decision only its first packet);
+- ``know``: the cards it has seen played (every play of the deal is public, the
+  Dog's included), who played them, the cards it gave in the exchange, and the
+  ranks a seat is known not to hold (the wish inferences of
+  :class:`~engine.tichu.ai.knowledge.Memory`, fed with the seat's view after every
+  action);
+- ``seen``: the deal's actions so far as the seat saw them: public actions and its
+  own as they were, another seat's exchange only as :class:`Hidden` (that it gave,
+  not what);
+- ``own``: the seat's own cards as it knew them (the packet before its Grand Tichu
+  decision, else the whole hand it was dealt).
+
+Everything the review estimates about a decision is computed from its moment and
+the action chosen, never from the game being replayed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import Card
+from engine.tichu.actions import Action, Exchange, Play
+from engine.tichu.ai.knowledge import ALL_CARDS, Knowledge, Memory
+from engine.tichu.game import TichuGame
+from engine.tichu.view import Phase, TichuView
+
+
+@dataclass(frozen=True, slots=True)
+class Hidden:
+    """Another seat's exchange, as the reviewed seat saw it: it gave, but what is hidden."""
+
+    seat: int
+
+
+Seen = Action | Hidden
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """What ``seat`` knew just before one of its actions (see the module's notes)."""
+
+    seat: int
+    view: TichuView
+    know: Knowledge
+    seen: tuple[Seen, ...]
+    own: tuple[Card, ...]
+
+    @property
+    def pre_play(self) -> bool:
+        """Before the cards are played: the Grand Tichu decisions and the exchange."""
+        return self.view.phase in (Phase.GRAND, Phase.EXCHANGE)
+
+
+class DealWatch:
+    """Follows one deal of ``game`` and gives each seat's :class:`Moment` on demand.
+
+    Call :meth:`moment` before an action is applied and :meth:`after` once it is."""
+
+    def __init__(self, game: TichuGame) -> None:
+        self.game = game
+        n = game.n_seats
+        self.log: list[Action] = []
+        self.memories = [Memory(s) for s in range(n)]
+        for s in range(n):
+            self.memories[s].observe(game.view(s))
+
+    def after(self, action: Action) -> None:
+        self.log.append(action)
+        for s, memory in enumerate(self.memories):
+            memory.observe(self.game.view(s))
+
+    def moment(self, seat: int) -> Moment:
+        view = self.game.view(seat)
+        played_by: dict[int, set[int]] = {s: set() for s in range(view.n_seats)}
+        for action in self.log:
+            if isinstance(action, Play):
+                played_by[action.seat].update(int(c) for c in action.cards)
+        played = set().union(*played_by.values())
+        hand = {int(c) for c in view.hand}
+        memory = self.memories[seat]
+        know = Knowledge(
+            seat=seat,
+            unseen=frozenset(ALL_CARDS - hand - played),
+            played_by={s: frozenset(cs) for s, cs in played_by.items()},
+            voids={s: frozenset(rs) for s, rs in memory.voids.items() if rs},
+            given={t: int(c) for t, c in view.given.items()},
+        )
+        seen = tuple(Hidden(a.seat) if isinstance(a, Exchange) and a.seat != seat else a
+                     for a in self.log)
+        own = tuple(view.hand) + tuple(view.given.values()) if view.phase is Phase.EXCHANGE \
+            else tuple(view.hand)
+        return Moment(seat, view, know, seen, own)

@@ -1,0 +1,135 @@
+"""The options of one decision: what the seat might have done instead of what it did.
+
+Every option list starts with the action chosen, so that on a tie the choice
+stands. By kind of decision:
+
+- Grand Tichu: call / decline.
+- Tichu (in the exchange or in play): calling now / not calling in this deal
+  (:class:`Abstain`).
+- Exchange: the one chosen, and the ``hard`` player's exchange for the seat
+  meaning to call and not meaning to (:func:`~engine.tichu.ai.bidding.choose_exchange`).
+- A play or pass on the seat's turn: the chosen one, the ``hard`` player's best
+  :data:`CANDIDATES` plays by its heuristics (:func:`~engine.tichu.ai.tactics.rank_plays`,
+  the plays its search looks at; a Mahjong with the wish it would make, a Dog with
+  its partner), and the pass when passing is allowed. A play of the Mahjong also
+  has the same cards with the hard player's wish and with no wish.
+- A bomb out of turn: the bomb / not bombing now (:class:`Abstain`).
+- The Dragon's gift: each opponent.
+
+A decision with a single option (a forced pass) is not a decision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.review.moment import Moment
+from engine.tichu.actions import (
+    Action,
+    CallTichu,
+    DeclineGrand,
+    Exchange,
+    Gift,
+    GrandTichu,
+    Pass,
+    Play,
+    action_to_json,
+)
+from engine.tichu.ai import bidding, tactics
+from engine.tichu.ai.hard import PRUNE_BELOW
+from engine.tichu.cards import DOG, MAHJONG
+from engine.tichu.legal import can_pass, legal_plays
+from engine.tichu.view import Phase
+
+CANDIDATES = 4
+"""How many of the hard player's favourite plays a play decision is compared with."""
+
+
+@dataclass(frozen=True, slots=True)
+class Abstain:
+    """Not doing the chosen thing: no Tichu call in this deal (``what`` ``"tichu"``),
+    or no bomb now (``"bomb"``)."""
+
+    seat: int
+    what: str
+
+
+Option = Action | Abstain
+
+
+def option_json(option: Option) -> dict[str, Any]:
+    """An option written as the replay contract writes actions; not calling is
+    ``{"seat": S, "do": "no_tichu"}`` and not bombing ``{"seat": S, "do": "no_bomb"}``."""
+    if isinstance(option, Abstain):
+        return {"seat": option.seat, "do": f"no_{option.what}"}
+    return action_to_json(option)
+
+
+def option_key(option: Option) -> tuple[Any, ...]:
+    """Options that do the same thing have the same key."""
+    if isinstance(option, Play):
+        return ("play", frozenset(option.cards), option.wish, option.phoenix, option.to)
+    if isinstance(option, Exchange):
+        return ("exchange", frozenset(option.give))
+    return (type(option).__name__, *(getattr(option, f) for f in ("seat", "to", "what")
+                                     if hasattr(option, f)))
+
+
+def options(moment: Moment, chosen: Action) -> list[Option]:
+    """The options of the decision ``chosen`` was made at, ``chosen`` first."""
+    seat = moment.seat
+    view = moment.view
+    found: list[Option] = [chosen]
+    if isinstance(chosen, (GrandTichu, DeclineGrand)):
+        found += [GrandTichu(seat), DeclineGrand(seat)]
+    elif isinstance(chosen, CallTichu):
+        found.append(Abstain(seat, "tichu"))
+    elif isinstance(chosen, Exchange):
+        for calling in (True, False):
+            found.append(bidding.choose_exchange(view, calling))
+    elif isinstance(chosen, Gift):
+        found += [Gift(seat, o) for o in view.opponents(seat)]
+    elif view.phase is Phase.PLAY and view.turn != seat:
+        found.append(Abstain(seat, "bomb"))  # a bomb out of turn
+    elif isinstance(chosen, (Play, Pass)):
+        found += _plays(moment, chosen)
+    return _distinct(found)
+
+
+def _plays(moment: Moment, chosen: Play | Pass) -> list[Option]:
+    seat = moment.seat
+    view = moment.view
+    know = moment.know
+    plays = legal_plays(view)
+    may_pass = can_pass(view)
+    found: list[Option] = []
+    if not plays:
+        return found
+    wish = tactics.choose_wish(view, know)
+    dog_to = tactics.choose_dog_target(view)
+    ranked = tactics.rank_plays(view, know, plays, may_pass)
+    top = ranked[0][0]
+    for score, combo in ranked[:CANDIDATES]:
+        if combo is None:
+            found.append(Pass(seat))
+        elif score == top or score > PRUNE_BELOW:
+            found.append(Play(seat, combo.cards, wish if MAHJONG in combo.cards else None,
+                              combo.phoenix, dog_to if combo.cards == (DOG,) else None))
+    if may_pass:
+        found.append(Pass(seat))
+    if isinstance(chosen, Play) and MAHJONG in chosen.cards:
+        for w in (wish, None):
+            found.append(Play(seat, chosen.cards, w, chosen.phoenix, chosen.to))
+    return found
+
+
+def _distinct(found: list[Option]) -> list[Option]:
+    seen: set[tuple[Any, ...]] = set()
+    out: list[Option] = []
+    for option in found:
+        key = option_key(option)
+        if key not in seen:
+            seen.add(key)
+            out.append(option)
+    return out

@@ -1,0 +1,277 @@
+"""The coach's review (issue 25): ``python -m engine review``, its shape, its refusals,
+its determinism, a blunder found, and a review that reads nothing the seat could not see.
+
+Deals are played by ``normal`` players (fast) and reviewed with few samples."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.__main__ import main as engine_main
+from engine.review import Hidden, Review, review_game
+from engine.review.moment import DealWatch
+from engine.review.options import options
+from engine.review.review import main as review_main
+from engine.tichu.actions import Action, DeclineGrand, Exchange, GrandTichu, Play
+from engine.tichu.ai import bidding
+from engine.tichu.ai.normal import NormalPlayer
+from engine.tichu.ai.selfplay import play_deal
+from engine.tichu.cards import DRAGON
+from engine.tichu.game import TichuGame
+from engine.tichu.replay import replay as run_tichu_replay
+from engine.tichu.replay import to_replay
+from engine.tichu.view import Phase, TichuView
+
+SAMPLES = 4
+
+
+class _Once:
+    """A normal player, except that one seat answers ``blunder`` once when it has one."""
+
+    def __init__(self, seat: int, blunder: Callable[[TichuView], Action | None]) -> None:
+        self.normal = NormalPlayer()
+        self.seat = seat
+        self.blunder = blunder
+        self.done = False
+
+    def act(self, view: TichuView, rng: random.Random) -> Action | None:
+        if not self.done and view.seat == self.seat:
+            action = self.blunder(view)
+            if action is not None:
+                self.done = True
+                return action
+        return self.normal.act(view, rng)
+
+
+def played(seed: str, players: int = 4, player: Any = None) -> dict[str, Any]:
+    game = TichuGame(seed=seed, players=players)
+    who = player if player is not None else NormalPlayer()
+    play_deal(game, [who] * players, random.Random(seed))
+    return to_replay(game)
+
+
+@pytest.fixture(scope="module")
+def deal4() -> dict[str, Any]:
+    return played("review-4")
+
+
+def run_cli(args: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    path = args[0]
+    seat = samples = None
+    seed = "0"
+    rest = args[1:]
+    while rest:
+        flag, value, *rest = rest
+        if flag == "--seat":
+            seat = int(value)
+        elif flag == "--samples":
+            samples = int(value)
+        elif flag == "--seed":
+            seed = value
+    code = review_main(path, seat, SAMPLES if samples is None else samples, seed, out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_the_command_prints_one_object_of_sorted_costly_decisions(
+        tmp_path: Path, deal4: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(deal4))
+    code = engine_main(["review", str(path), "--samples", str(SAMPLES), "--seed", "3"])
+    out = capsys.readouterr().out
+    assert code == 0
+    data = json.loads(out)
+    assert set(data) == {"decisions", "error"} and data["error"] is None
+    decisions = data["decisions"]
+    assert decisions, "a normal player's deal has some decision the review prefers otherwise"
+    actions = deal4["deals"][0]["actions"]
+    for d in decisions:
+        assert set(d) == {"deal", "index", "seat", "kind", "chosen", "best", "cost"}
+        assert d["deal"] == 0 and d["chosen"] == actions[d["index"]]
+        assert d["seat"] == actions[d["index"]]["seat"] == d["best"]["seat"]
+        assert d["cost"] > 0 and round(d["cost"], 1) == d["cost"]
+        assert d["best"] != d["chosen"]
+    keys = [(-d["cost"], d["deal"], d["index"]) for d in decisions]
+    assert keys == sorted(keys)
+
+
+def test_the_same_seed_gives_the_same_review_and_seats_are_reviewed_apart(
+        deal4: dict[str, Any]) -> None:
+    a = review_game(deal4, None, SAMPLES, "7").to_json()
+    assert a == review_game(deal4, None, SAMPLES, "7").to_json()
+    by_seat: list[dict[str, Any]] = []
+    for seat in range(4):
+        one = review_game(deal4, [seat], SAMPLES, "7").to_json()
+        assert all(d["seat"] == seat for d in one["decisions"])
+        by_seat += one["decisions"]
+    by_seat.sort(key=lambda d: (-d["cost"], d["deal"], d["index"]))
+    assert by_seat == a["decisions"]
+
+
+def test_a_six_player_replay_is_reviewed(tmp_path: Path) -> None:
+    data = played("review-6", players=6)
+    path = tmp_path / "six.json"
+    path.write_text(json.dumps(data))
+    code, out, err = run_cli([str(path), "--seat", "4"])
+    assert code == 0 and err == ""
+    result = json.loads(out)
+    assert all(d["seat"] == 4 for d in result["decisions"])
+
+
+@pytest.mark.parametrize("content, message", [
+    ("{not json", "bad JSON"),
+    ('{"game": "chinois", "deals": []}', "Tichu"),
+    ('{"game": "tichu", "deals": [{"hands": [["2c"], [], [], []]}]}', "deal 0"),
+    ('{"game": "tichu", "deals": [{"hands": [["XX"]]}]}', "hands"),
+])
+def test_a_malformed_file_exits_2_with_one_line(tmp_path: Path, content: str,
+                                                message: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    code, out, err = run_cli([str(path)])
+    assert code == 2 and out == ""
+    assert err.endswith("\n") and err.count("\n") == 1 and message in err
+
+
+def test_a_missing_file_and_a_seat_not_at_the_table_exit_2(tmp_path: Path,
+                                                           deal4: dict[str, Any]) -> None:
+    code, _, err = run_cli([str(tmp_path / "none.json")])
+    assert code == 2 and err.count("\n") == 1
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(deal4))
+    code, _, err = run_cli([str(path), "--seat", "4"])
+    assert code == 2 and "no seat 4" in err and err.count("\n") == 1
+
+
+def test_a_refused_action_ends_the_review_there(deal4: dict[str, Any]) -> None:
+    data = json.loads(json.dumps(deal4))
+    actions = data["deals"][0]["actions"]
+    stop = 20
+    actions[stop] = {"seat": actions[stop]["seat"], "do": "gift", "to": 1}
+    review = review_game(data, None, SAMPLES, "1")
+    assert review.error is not None and review.error["index"] == stop
+    assert review.error == run_tichu_replay(data)["error"]
+    assert all(d.index < stop for d in review.decisions)
+    prefix = json.loads(json.dumps(deal4))
+    del prefix["deals"][0]["actions"][stop:]
+    assert review_game(prefix, None, SAMPLES, "1").to_json()["decisions"] == \
+        review.to_json()["decisions"]
+
+
+def test_a_deal_that_stops_part_way_is_reviewed_up_to_there(deal4: dict[str, Any]) -> None:
+    data = json.loads(json.dumps(deal4))
+    del data["deals"][0]["actions"][12:]
+    review = review_game(data, None, SAMPLES, "1")
+    assert review.error is None and review.reviewed > 0
+    assert all(d.index < 12 for d in review.decisions)
+
+
+def _weak_packet_seed() -> str:
+    for i in range(200):
+        seed = f"weak-{i}"
+        packet = TichuGame(seed=seed).dealt[0][:8]
+        if bidding.grand_strength([int(c) for c in packet]) < 0.5:
+            return seed
+    raise AssertionError("no weak packet")
+
+
+def test_a_grand_tichu_on_weak_cards_is_ranked_first() -> None:
+    seed = _weak_packet_seed()
+    player = _Once(0, lambda v: GrandTichu(0) if v.phase is Phase.GRAND else None)
+    data = played(seed, player=player)
+    actions = data["deals"][0]["actions"]
+    assert actions[0] == {"seat": 0, "do": "grand_tichu"}
+    # Up to the first card: the seat's Grand Tichu and its exchange. (Later, the call
+    # raises the stakes of every play, and a normal player's plays are far from best.)
+    del actions[next(i for i, a in enumerate(actions) if a["do"] == "play"):]
+    review = review_game(data, [0], 16, "1")
+    first = review.decisions[0]
+    assert (first.index, first.kind) == (0, "grand") and first.cost > 50
+    assert first.best == DeclineGrand(0)
+    assert len(review.decisions) == 1 or first.cost >= 1.5 * review.decisions[1].cost
+
+
+def test_the_options_of_a_dragon_gift_in_the_exchange_include_the_hard_exchange() -> None:
+    for i in range(50):
+        game = TichuGame(seed=f"dragon-{i}")
+        holder = next(s for s in range(4) if DRAGON in game.dealt[s])
+        for s in range(4):
+            game.apply(DeclineGrand(s))
+        watch = DealWatch(game)
+        moment = watch.moment(holder)
+        hard = bidding.choose_exchange(moment.view, False)
+        give = dict(hard.give)
+        if DRAGON in give.values():
+            continue
+        give[(holder + 1) % 4] = DRAGON
+        blunder = Exchange(holder, tuple(give.items()))
+        found = options(moment, blunder)
+        assert found[0] == blunder and hard in found
+        return
+    raise AssertionError("no deal found")
+
+
+def test_a_moment_hides_the_other_seats_exchanges(deal4: dict[str, Any]) -> None:
+    from engine.tichu.replay import read_file
+
+    read = read_file(deal4)
+    game = TichuGame(hands=read.deals[0].hands)
+    watch = DealWatch(game)
+    actions = read.deals[0].actions
+    first_play = next(i for i, a in enumerate(actions) if isinstance(a, Play))
+    for action in actions[:first_play]:
+        game.apply(action)
+        watch.after(action)
+    moment = watch.moment(1)
+    hidden = [a for a in moment.seen if isinstance(a, Hidden)]
+    mine = [a for a in moment.seen if isinstance(a, Exchange)]
+    assert sorted(h.seat for h in hidden) == [0, 2, 3] and [a.seat for a in mine] == [1]
+    assert moment.know.unseen.isdisjoint(int(c) for c in moment.view.hand)
+
+
+def _swap_hidden(data: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The same file with two cards swapped between two other seats: cards the seat
+    never saw (not played, not exchanged, not in its hand), in hands it never saw."""
+    deal = data["deals"][0]
+    touched = set()
+    for a in deal["actions"]:
+        if a["do"] == "play":
+            touched.update(a["cards"])
+        if a["do"] == "exchange":
+            touched.update(a["give"].values())
+    others = [s for s in range(4) if s != seat]
+    for x in others:
+        for y in others:
+            if x >= y:
+                continue
+            for i, a in enumerate(deal["hands"][x]):
+                for j, b in enumerate(deal["hands"][y]):
+                    if a in touched or b in touched:
+                        continue
+                    swapped = json.loads(json.dumps(data))
+                    hands = swapped["deals"][0]["hands"]
+                    hands[x][i], hands[y][j] = b, a
+                    if run_tichu_replay(swapped)["ok"]:
+                        return swapped
+    raise AssertionError("no swap keeps the file legal")
+
+
+@pytest.mark.parametrize("stop", [3, 6, 30])
+def test_the_review_reads_nothing_the_seat_could_not_see(deal4: dict[str, Any], stop: int) -> None:
+    seat = 1
+    data = json.loads(json.dumps(deal4))
+    del data["deals"][0]["actions"][stop:]
+    swapped = _swap_hidden(data, seat)
+    assert swapped["deals"][0]["hands"] != data["deals"][0]["hands"]
+    mine: Review = review_game(data, [seat], SAMPLES, "5")
+    theirs = review_game(swapped, [seat], SAMPLES, "5")
+    assert mine.reviewed > 0
+    assert [d.values for d in mine.decisions] == [d.values for d in theirs.decisions]
+    assert mine.to_json() == theirs.to_json()

@@ -1,0 +1,311 @@
+"""How good is the review (``python -m engine review``)? Figures, measured (issue 25).
+
+``python -m tools.review_quality [--per-kind 20] [--hard-deals 10] [--samples K]
+[--hard-samples 24] [--seed S] [--jobs 2]`` prints three sets of figures:
+
+1. **Blunders first.** Deals between ``hard`` players (seeded), in which one
+   decision of one seat is replaced by an obvious blunder before the deal is played
+   on by the same players:
+
+   - ``grand``: Grand Tichu called on eight weak cards (grand strength below
+     :data:`WEAK_GRAND`; the seat's partner has not called);
+   - ``tichu``: Tichu called before the exchange on a weak hand (call strength
+     below :data:`WEAK_TICHU`);
+   - ``dragon``: the Dragon given to an opponent in the exchange (the ``hard``
+     exchange otherwise);
+   - ``pass``: a pass on the seat's turn when one legal play would take it out at
+     once, the trick being an opponent's (the first seat of the deal to meet that).
+
+   The review of the blundering seat passes when it lists the blunder first, at a
+   cost at least 1.5 times the next decision's, or 30 points more. The rate is
+   printed per kind and overall (goal: 9 in 10).
+2. **Hard's own play is rarely called costly**: on hard-vs-hard deals, every
+   seat's review; the decisions listed at 50 points or more, per deal and in total.
+3. **Speed**: the CPU seconds of one seat's review of one deal at the given
+   settings (the review's defaults unless told), median and max (goal: 20 s).
+
+Deals are made from ``--seed`` and the kind, so a run is reproducible; ``--jobs``
+plays them in that many processes (figures do not depend on it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.duplicate.play import board_player
+from engine.review import DEFAULT_SAMPLES, Review, review_game
+from engine.tichu.actions import Action, CallTichu, Exchange, Pass
+from engine.tichu.ai import bidding
+from engine.tichu.ai.base import Player
+from engine.tichu.ai.selfplay import play_deal
+from engine.tichu.cards import DRAGON
+from engine.tichu.game import TichuGame
+from engine.tichu.legal import can_pass, legal_plays
+from engine.tichu.replay import to_replay
+from engine.tichu.view import Phase, TichuView
+
+KINDS = ("grand", "tichu", "dragon", "pass")
+WEAK_GRAND = 1.0
+"""Grand strength (:func:`~engine.tichu.ai.bidding.grand_strength`) below which eight
+cards are weak (the hard player calls at 3.8)."""
+WEAK_TICHU = -2.0
+"""Call strength (:func:`~engine.tichu.ai.bidding.call_strength`) below which a hand is
+weak (the hard player calls at 0.25)."""
+MAX_TRIES = 60
+"""Deals tried per case before giving up on finding one with the blunder's conditions."""
+
+
+Blunder = Callable[[TichuView], Action | None]
+"""What the blundering seat does instead of the hard player, or None (not here)."""
+
+
+class Blundering:
+    """The hard player, except for one decision of one seat: the blunder, once."""
+
+    def __init__(self, player: Player, seat: int | None, blunder: Blunder) -> None:
+        self.player = player
+        self.seat = seat
+        self.blunder = blunder
+        self.done: tuple[int, Action] | None = None
+        self.game: TichuGame | None = None
+
+    def act(self, view: TichuView, rng: random.Random) -> Action | None:
+        if self.done is None and view.seat is not None and self.seat in (None, view.seat):
+            action = self.blunder(view)
+            if action is not None:
+                assert self.game is not None
+                self.done = (len(self.game.deal_log[-1][1]), action)
+                return action
+        return self.player.act(view, rng)
+
+
+def _grand(view: TichuView) -> Action | None:
+    if view.phase is Phase.GRAND:
+        return bidding_call_grand(view)
+    return None
+
+
+def bidding_call_grand(view: TichuView) -> Action:
+    from engine.tichu.actions import GrandTichu
+
+    assert view.seat is not None
+    return GrandTichu(view.seat)
+
+
+def _tichu(view: TichuView) -> Action | None:
+    if view.phase is Phase.EXCHANGE and not view.exchanged[view.seat or 0]:
+        assert view.seat is not None
+        return CallTichu(view.seat)
+    return None
+
+
+def _dragon(view: TichuView) -> Action | None:
+    seat = view.seat
+    if view.phase is not Phase.EXCHANGE or seat is None or view.exchanged[seat]:
+        return None
+    calling = view.calls[seat] is not None
+    give = dict(bidding.choose_exchange(view, calling).give)
+    if DRAGON in give.values():
+        return None
+    opponent = (seat + 1) % view.n_seats
+    give[opponent] = DRAGON
+    return Exchange(seat, tuple(give.items()))
+
+
+def _pass(view: TichuView) -> Action | None:
+    seat = view.seat
+    if view.phase is not Phase.PLAY or seat is None or view.turn != seat or view.top is None:
+        return None
+    if view.trick[-1].seat % 2 == seat % 2 or not can_pass(view):
+        return None
+    if any(len(p.cards) == len(view.hand) for p in legal_plays(view)):
+        return Pass(seat)
+    return None
+
+
+def _weak_grand(game: TichuGame, seat: int) -> bool:
+    return bidding.grand_strength([int(c) for c in game.dealt[seat][:game.grand_packet]]) \
+        < WEAK_GRAND
+
+
+def _weak_tichu(game: TichuGame, seat: int) -> bool:
+    return bidding.call_strength([int(c) for c in game.dealt[seat]]) < WEAK_TICHU
+
+
+def _has_dragon(game: TichuGame, seat: int) -> bool:
+    return DRAGON in game.dealt[seat]
+
+
+BLUNDERS: dict[str, tuple[Blunder, Callable[[TichuGame, int], bool] | None]] = {
+    "grand": (_grand, _weak_grand),
+    "tichu": (_tichu, _weak_tichu),
+    "dragon": (_dragon, _has_dragon),
+    "pass": (_pass, None),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    kind: str
+    seed: str
+    seat: int
+    index: int
+    replay: dict[str, Any]
+
+
+def make_case(kind: str, number: int, seed: str, hard_samples: int) -> Case | None:
+    """The ``number``-th deal with a ``kind`` blunder: the first seed (tried in order)
+    whose deal lets one seat make it."""
+    blunder, fits = BLUNDERS[kind]
+    for attempt in range(MAX_TRIES):
+        deal_seed = f"review-quality:{seed}:{kind}:{number}:{attempt}"
+        game = TichuGame(seed=deal_seed)
+        seats = [s for s in range(4) if fits is None or fits(game, s)]
+        if kind == "grand":
+            seats = [s for s in seats if s % 2 == 0]  # its partner decides after it
+        if not seats:
+            continue
+        seat = seats[0] if fits is not None else None
+        hard = board_player("hard", hard_samples)
+        wrapper = Blundering(hard, seat, blunder)
+        wrapper.game = game
+        players: list[Player] = [wrapper if seat in (None, s) else hard for s in range(4)]
+        play_deal(game, players, random.Random(deal_seed))
+        if wrapper.done is None:
+            continue
+        index, action = wrapper.done
+        return Case(kind, deal_seed, action.seat, index, to_replay(game))
+    return None
+
+
+def hard_deal(number: int, seed: str, hard_samples: int) -> dict[str, Any]:
+    deal_seed = f"review-quality:{seed}:hard:{number}"
+    game = TichuGame(seed=deal_seed)
+    play_deal(game, [board_player("hard", hard_samples)] * 4, random.Random(deal_seed))
+    return to_replay(game)
+
+
+def timed_review(replay: dict[str, Any], seat: int, samples: int, seed: str
+                 ) -> tuple[Review, float]:
+    began = time.process_time()
+    review = review_game(replay, [seat], samples, seed)
+    return review, time.process_time() - began
+
+
+def ranked_first(review: Review, index: int) -> tuple[bool, float, float]:
+    """Whether the decision at ``index`` (deal 0) comes first, well ahead; its cost and
+    the next one's."""
+    listed = review.decisions
+    if not listed or (listed[0].deal, listed[0].index) != (0, index):
+        cost = next((d.cost for d in listed if (d.deal, d.index) == (0, index)), 0.0)
+        return False, cost, listed[0].cost if listed else 0.0
+    first = listed[0].cost
+    second = listed[1].cost if len(listed) > 1 else 0.0
+    return first >= 1.5 * second or first >= second + 30.0, first, second
+
+
+def _blunder_job(args: tuple[str, int, str, int, int]) -> dict[str, Any]:
+    kind, number, seed, hard_samples, samples = args
+    case = make_case(kind, number, seed, hard_samples)
+    if case is None:
+        return {"kind": kind, "found": False}
+    review, seconds = timed_review(case.replay, case.seat, samples, seed)
+    ok, first, second = ranked_first(review, case.index)
+    print(f"{kind} {number}: {'ok' if ok else 'missed'} {first:.1f} v {second:.1f} "
+          f"({seconds:.1f} s)", file=sys.stderr, flush=True)
+    return {"kind": kind, "found": True, "ok": ok, "cost": first, "next": second,
+            "seconds": seconds, "seed": case.seed, "seat": case.seat, "index": case.index}
+
+
+def _hard_job(args: tuple[int, str, int, int]) -> dict[str, Any]:
+    number, seed, hard_samples, samples = args
+    replay = hard_deal(number, seed, hard_samples)
+    costly = 0
+    seconds = []
+    for seat in range(4):
+        review, spent = timed_review(replay, seat, samples, seed)
+        costly += sum(1 for d in review.decisions if d.cost >= 50.0)
+        seconds.append(spent)
+    print(f"hard {number}: {costly} at 50+", file=sys.stderr, flush=True)
+    return {"costly": costly, "seconds": seconds}
+
+
+def run(per_kind: int, hard_deals: int, samples: int, hard_samples: int, seed: str,
+        jobs: int, kinds: Sequence[str] = KINDS) -> str:
+    blunder_args = [(k, i, seed, hard_samples, samples) for k in kinds for i in range(per_kind)]
+    hard_args = [(i, seed, hard_samples, samples) for i in range(hard_deals)]
+    if jobs > 1:
+        with multiprocessing.Pool(jobs) as pool:
+            blunders = pool.map(_blunder_job, blunder_args, chunksize=1)
+            hards = pool.map(_hard_job, hard_args, chunksize=1)
+    else:
+        blunders = [_blunder_job(a) for a in blunder_args]
+        hards = [_hard_job(a) for a in hard_args]
+    lines = [f"review quality: samples {samples}, hard players with {hard_samples} samples, "
+             f"seed {seed!r}", "", "1. blunders ranked first (cost >= 1.5x the next, or +30):"]
+    total_ok = total = 0
+    seconds: list[float] = []
+    for kind in kinds:
+        rows = [r for r in blunders if r["kind"] == kind and r["found"]]
+        ok = sum(r["ok"] for r in rows)
+        total_ok += ok
+        total += len(rows)
+        seconds += [r["seconds"] for r in rows]
+        costs = [r["cost"] for r in rows]
+        median = statistics.median(costs) if costs else 0.0
+        lines.append(f"   {kind:7} {ok:3}/{len(rows):<3} ({_pct(ok, len(rows))})  "
+                     f"median cost {median:6.1f}")
+        for r in rows:
+            if not r["ok"]:
+                lines.append(f"      missed: {r['seed']} seat {r['seat']} action {r['index']}: "
+                             f"cost {r['cost']:.1f}, top other {r['next']:.1f}")
+    lines.append(f"   overall {total_ok:3}/{total:<3} ({_pct(total_ok, total)})")
+    costly = [h["costly"] for h in hards]
+    lines += ["", "2. hard v hard: decisions listed at >= 50 points: "
+              f"{sum(costly)} in {len(costly)} deals ({len(costly) * 4} seat reviews); "
+              f"per deal {costly}"]
+    for h in hards:
+        seconds += h["seconds"]
+    if seconds:
+        lines += ["", f"3. CPU seconds per seat review of a deal: median "
+                  f"{statistics.median(seconds):.1f}, max {max(seconds):.1f} "
+                  f"({len(seconds)} reviews)"]
+    return "\n".join(lines)
+
+
+def _pct(ok: int, n: int) -> str:
+    return f"{100.0 * ok / n:5.1f}%" if n else "  n/a"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.review_quality",
+                                     description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--per-kind", type=int, default=20, help="blunder deals per kind")
+    parser.add_argument("--kinds", default=",".join(KINDS), help="blunder kinds, comma-separated")
+    parser.add_argument("--hard-deals", type=int, default=10, help="hard v hard deals reviewed")
+    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
+                        help="the review's samples per decision")
+    parser.add_argument("--hard-samples", type=int, default=24,
+                        help="samples per search of the hard players who play the deals")
+    parser.add_argument("--seed", default="1")
+    parser.add_argument("--jobs", type=int, default=1, help="processes")
+    args = parser.parse_args(argv)
+    kinds = [k for k in args.kinds.split(",") if k]
+    unknown = set(kinds) - set(KINDS)
+    if unknown:
+        parser.error(f"unknown kinds {sorted(unknown)} (known: {', '.join(KINDS)})")
+    print(run(args.per_kind, args.hard_deals, args.samples, args.hard_samples, args.seed,
+              args.jobs, kinds))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
