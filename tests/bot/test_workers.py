@@ -114,3 +114,13 @@ async def test_offload_runs_in_a_worker_process_and_stops_cleanly() -> None:
     finally:
         workers.stop()
     assert await workers.offload(os.getpid) == os.getpid()  # threads again
+
+
+async def test_background_work_runs_at_nice_19_and_the_bot_is_untouched() -> None:
+    workers.start_background(1)
+    try:
+        assert await workers.offload_background(os.getpid) != os.getpid()
+        assert await workers.offload_background(os.getpriority, os.PRIO_PROCESS, 0) == 19
+    finally:
+        workers.stop_background()
+    assert os.getpriority(os.PRIO_PROCESS, 0) != 19

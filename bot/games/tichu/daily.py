@@ -193,8 +193,16 @@ class Daily:
         return table
 
     async def prepare(self, day: date) -> None:
-        """Have the fields of the day's boards played ahead of the people who play them."""
+        """Have the fields of the day's boards played ahead of the people who play them
+        (the store is asked only about boards whose field is neither being played here
+        nor played already)."""
+        if self.field_tables <= 0:
+            return
         for board in self.day_boards(day):
+            task = self._fields.get(board.id)
+            if task is not None and not (task.done() and (task.cancelled()
+                                                          or task.exception())):
+                continue
             if not await self.repo.field(board.id):
                 self.field_soon(board)
 
@@ -244,7 +252,10 @@ class Daily:
 
     # ------------------------------------------------------------- fields
     def field_soon(self, board: Board) -> None:
-        """Have the board's field played (once) in the background, if it is not yet."""
+        """Have the board's field played (once) in the background, if it is not yet
+        (never with no field tables: ``FIELD_TABLES=0`` means no field)."""
+        if self.field_tables <= 0:
+            return
         task = self._fields.get(board.id)
         if task is None or (task.done() and (task.cancelled() or task.exception())):
             task = asyncio.get_running_loop().create_task(self._play_field(board))
