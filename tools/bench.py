@@ -5,6 +5,7 @@ from __future__ import annotations
 from tools import (
     bench_bot,
     bench_compare,
+    bench_duplicate,
     bench_engine,
     bench_render,
     bench_shards,
@@ -21,6 +22,8 @@ def main() -> None:
                           ("Store: SQLite and PostgreSQL", bench_store),
                           ("A table of people: menus, panels, REST", bench_table),
                           ("Bot through the local Discord", bench_bot),
+                          ("Duplicate: a board's field, and live tables while fields are "
+                           "computed", bench_duplicate),
                           ("Tables over two bot processes on PostgreSQL: 100 to 1,000",
                            bench_shards),
                           ("Faults: the database blinks", chaos)):
@@ -34,6 +37,10 @@ def main() -> None:
             # Five rounds, each running the three measures on both trees in turn:
             # about two minutes.
             bench_compare.main([])
+        elif module is bench_duplicate:
+            # Two boards' fields (about two CPU-minutes on two processes), then two runs
+            # of 50 live tables in each condition: about six minutes.
+            bench_duplicate.main([])
         elif module is chaos:
             # Every scenario with the full 10 s outage: about a minute each.
             chaos.main(["--outage", "10"])

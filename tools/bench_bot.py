@@ -22,8 +22,10 @@ import sqlite3
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from tests.bot.driver import Person, component
 from tests.emulator.server import DiscordEmulator
@@ -108,7 +110,97 @@ async def one_table(emu: DiscordEmulator, channel: Any, user: Any, decisions: in
 
 def print_rest(emu: DiscordEmulator, actions: int) -> None:
     """The REST figures of a run: calls and upload per action, 429s, busiest channel."""
-    rest = emu.rest_summary()
+    print_rest_summary(emu.rest_summary(), actions)
+
+
+class Probe(Protocol):
+    """What a bench built on :func:`live_run` looks at around the measured window."""
+
+    async def window_start(self, pid: int) -> None:
+        """The bot (``pid``) is up and warm; the tables open next."""
+
+    def window_end(self, pid: int) -> None:
+        """The tables are done; the bot still runs."""
+
+    def database(self, path: Path) -> None:
+        """The bot has stopped; its SQLite file is still there."""
+
+
+@dataclass
+class LiveRun:
+    """One run of :func:`live_run`: what :func:`bench` prints."""
+
+    tables: int
+    decisions: int
+    delay: float
+    answered: int
+    elapsed: float
+    latencies: list[float]
+    """Seconds from dispatch to first response, every answered interaction."""
+    clicks: list[float]
+    """The same for clicks and menus only (no slash commands)."""
+    stats: dict[str, Any]
+    rss_before: float
+    rss_after: float
+    actions: int
+    rest: dict[str, Any] = field(default_factory=dict)
+    violations: list[Any] = field(default_factory=list)
+
+
+async def live_run(n: int, decisions: int, delay: float, settings: Mapping[str, str] | None = None,
+                   probe: Probe | None = None) -> LiveRun:
+    """``n`` tables of one person and three computers each through the real bot process
+    (``settings``: more of its environment keys), each person answering ``decisions``
+    pings; tables open a fifth of a second apart after one warm-up table."""
+    with tempfile.TemporaryDirectory() as tmp:
+        database = Path(tmp) / "bench.sqlite3"
+        async with DiscordEmulator() as emu:
+            guild = emu.add_guild("Bench")
+            channels, users = [], []
+            for i in range(n):
+                channels.append(emu.add_text_channel(guild, f"t{i}"))
+                users.append(emu.add_user(f"p{i}"))
+                emu.add_member(guild, users[-1])
+            bot = await start_bot(emu, str(database), delay, **(settings or {}))
+            try:
+                await emu.wait_for_commands(["tichu"], timeout=60)
+                await emu.wait_until_ready(60)
+                # One table first, so that fonts, card sprites and the palette are loaded
+                # before memory is measured: what follows is the cost of each table.
+                warm = emu.add_text_channel(guild, "warm-up")
+                await one_table(emu, warm, users[0], 3, n)
+                if probe is not None:
+                    await probe.window_start(bot.pid)
+                first = len(emu.interactions)
+                before = rss_mb(bot.pid)
+                start = time.perf_counter()
+                # Tables open a fifth of a second apart, as people arrive, not all at once.
+                counts = await asyncio.gather(*(
+                    one_table(emu, channels[i], users[i], decisions, i, i * 0.2)
+                    for i in range(n)))
+                elapsed = time.perf_counter() - start
+                after = rss_mb(bot.pid)
+                if probe is not None:
+                    probe.window_end(bot.pid)
+            finally:
+                bot.terminate()
+                await bot.wait()
+            with sqlite3.connect(database) as db:
+                actions = db.execute("SELECT count(*) FROM actions").fetchone()[0]
+            if probe is not None:
+                probe.database(database)
+            measured = emu.interactions[first:]
+            return LiveRun(
+                tables=n, decisions=decisions, delay=delay, answered=sum(counts),
+                elapsed=elapsed,
+                latencies=[r.latency for r in measured if r.latency is not None],
+                clicks=[r.latency for r in measured if r.latency is not None and r.name == ""],
+                stats=emu.latency_stats(), rss_before=before, rss_after=after,
+                actions=actions, rest=emu.rest_summary(), violations=list(emu.violations))
+
+
+def print_rest_summary(rest: dict[str, Any], actions: int) -> None:
+    """:func:`print_rest` from a saved :meth:`DiscordEmulator.rest_summary`."""
     actions = max(actions, 1)
     print(f"REST: {rest['calls'] / actions:.2f} calls and "
           f"{rest['kb_uploaded'] / actions:.1f} KB uploaded per action ({actions} "
@@ -119,51 +211,21 @@ def print_rest(emu: DiscordEmulator, actions: int) -> None:
 
 
 async def bench(n: int, decisions: int, delay: float) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        async with DiscordEmulator() as emu:
-            guild = emu.add_guild("Bench")
-            channels, users = [], []
-            for i in range(n):
-                channels.append(emu.add_text_channel(guild, f"t{i}"))
-                users.append(emu.add_user(f"p{i}"))
-                emu.add_member(guild, users[-1])
-            bot = await start_bot(emu, str(Path(tmp) / "bench.sqlite3"), delay)
-            try:
-                await emu.wait_for_commands(["tichu"], timeout=60)
-                await emu.wait_until_ready(60)
-                # One table first, so that fonts, card sprites and the palette are loaded
-                # before memory is measured: what follows is the cost of each table.
-                warm = emu.add_text_channel(guild, "warm-up")
-                await one_table(emu, warm, users[0], 3, n)
-                before = rss_mb(bot.pid)
-                start = time.perf_counter()
-                # Tables open a fifth of a second apart, as people arrive, not all at once.
-                counts = await asyncio.gather(*(
-                    one_table(emu, channels[i], users[i], decisions, i, i * 0.2)
-                    for i in range(n)))
-                elapsed = time.perf_counter() - start
-                after = rss_mb(bot.pid)
-            finally:
-                bot.terminate()
-                await bot.wait()
-            with sqlite3.connect(Path(tmp) / "bench.sqlite3") as db:
-                actions = db.execute("SELECT count(*) FROM actions").fetchone()[0]
-            stats = emu.latency_stats()
-            in_game = [r.latency for r in emu.interactions
-                       if r.latency is not None and r.name == ""]
-            print(f"{n} concurrent tables (1 person + 3 computers each, AI_DELAY={delay}s), "
-                  f"{sum(counts)} decisions by people in {elapsed:.0f} s")
-            print(f"interaction → first response: p50 {stats['p50_ms']:.1f} ms, "
-                  f"p99 {stats['p99_ms']:.1f} ms, max {stats['max_ms']:.1f} ms "
-                  f"over {stats['count']} interactions")
-            if in_game:
-                print(f"  of which clicks and menus: p50 {percentile(in_game, 0.5) * 1000:.1f} ms, "
-                      f"p99 {percentile(in_game, 0.99) * 1000:.1f} ms over {len(in_game)}")
-            print(f"bot memory: {(after - before) / n * 1024:.0f} KiB per table "
-                  f"(bot RSS {before:.0f} → {after:.0f} MiB)")
-            print_rest(emu, actions)
-            if emu.violations:
-                print(f"Discord limits broken: {emu.violations}")
+    run = await live_run(n, decisions, delay)
+    stats, in_game = run.stats, run.clicks
+    print(f"{n} concurrent tables (1 person + 3 computers each, AI_DELAY={delay}s), "
+          f"{run.answered} decisions by people in {run.elapsed:.0f} s")
+    print(f"interaction → first response: p50 {stats['p50_ms']:.1f} ms, "
+          f"p99 {stats['p99_ms']:.1f} ms, max {stats['max_ms']:.1f} ms "
+          f"over {stats['count']} interactions")
+    if in_game:
+        print(f"  of which clicks and menus: p50 {percentile(in_game, 0.5) * 1000:.1f} ms, "
+              f"p99 {percentile(in_game, 0.99) * 1000:.1f} ms over {len(in_game)}")
+    print(f"bot memory: {(run.rss_after - run.rss_before) / n * 1024:.0f} KiB per table "
+          f"(bot RSS {run.rss_before:.0f} → {run.rss_after:.0f} MiB)")
+    print_rest_summary(run.rest, run.actions)
+    if run.violations:
+        print(f"Discord limits broken: {run.violations}")
 
 
 def main() -> None:

@@ -5,10 +5,12 @@ finished it; a restart in the middle of a board; refusals."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
@@ -254,3 +256,47 @@ async def test_the_daily_challenge_in_direct_messages_has_global_standings(
         assert "alice" not in here.embeds[0]["description"]
         assert {"alice", "carol"} <= set(everywhere.embeds[0]["description"].split())
     emu.assert_clean()
+
+
+class CountingRepo:
+    """A store of fields only, counting its reads."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+        self.fields: dict[str, list[Any]] = {}
+
+    async def field(self, board: str) -> list[Any]:
+        self.reads += 1
+        return self.fields.get(board, [])
+
+    async def save_field(self, board: str, results: list[Any]) -> None:
+        self.fields.setdefault(board, results)
+
+
+def bare_daily(field_tables: int) -> tuple[daily_module.Duplicate, CountingRepo]:
+    repo = CountingRepo()
+    service = cast(Any, SimpleNamespace(deal_listeners=[], start_checks=[], repo=repo, owns=lambda guild: True))
+    return daily_module.Duplicate(service, boards=2, field_tables=field_tables,
+                              field_samples=1), repo
+
+
+async def test_no_field_tables_means_no_field_and_no_store_reads() -> None:
+    daily, repo = bare_daily(0)
+    await daily.prepare(utc_today())
+    daily.field_soon(daily_boards(utc_today(), 1)[0])
+    assert repo.reads == 0 and not daily._fields
+
+
+async def test_prepare_asks_the_store_only_about_fields_not_under_way() -> None:
+    daily, repo = bare_daily(1)
+    day = utc_today()
+    await daily.prepare(day)
+    assert set(daily._fields) == {b.id for b in daily.day_boards(day)}
+    reads = repo.reads
+    await daily.prepare(day)  # both being played: the store is not asked
+    assert repo.reads == reads
+    await asyncio.gather(*daily._fields.values())
+    assert set(repo.fields) == set(daily._fields)
+    reads = repo.reads
+    await daily.prepare(day)  # both played
+    assert repo.reads == reads

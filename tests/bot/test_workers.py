@@ -114,3 +114,15 @@ async def test_offload_runs_in_a_worker_process_and_stops_cleanly() -> None:
     finally:
         workers.stop()
     assert await workers.offload(os.getpid) == os.getpid()  # threads again
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="needs SCHED_IDLE (Linux)")
+async def test_background_work_runs_at_nice_19_under_sched_idle() -> None:
+    workers.start_background(1)
+    try:
+        assert await workers.offload_background(os.getpid) != os.getpid()
+        assert await workers.offload_background(os.getpriority, os.PRIO_PROCESS, 0) == 19
+        assert await workers.offload_background(os.sched_getscheduler, 0) == os.SCHED_IDLE
+    finally:
+        workers.stop_background()
+    assert os.sched_getscheduler(0) != os.SCHED_IDLE  # the bot itself is untouched

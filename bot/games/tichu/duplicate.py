@@ -209,8 +209,16 @@ class Duplicate:
         return table
 
     async def prepare(self, day: date) -> None:
-        """Have the fields of the day's boards played ahead of the people who play them."""
+        """Have the fields of the day's boards played ahead of the people who play them
+        (the store is asked only about boards whose field is neither being played here
+        nor played already; only in the process that plays the daily fields)."""
+        if self.field_tables <= 0 or not self.service.owns(DAILY_OWNER):
+            return
         for board in self.day_boards(day):
+            task = self._fields.get(board.id)
+            if task is not None and not (task.done() and (task.cancelled()
+                                                          or task.exception())):
+                continue
             if not await self.repo.field(board.id):
                 self.field_soon(board)
 
@@ -363,11 +371,12 @@ class Duplicate:
 
     # ------------------------------------------------------------- fields
     def field_soon(self, board: Board, owner: int = DAILY_OWNER) -> None:
-        """Have the board's field played (once) in the background, if it is not yet. With
-        several bot processes, only the one that owns the guild ``owner`` (the event's
-        host guild; the daily boards': :data:`DAILY_OWNER`) plays it, so a field is
-        played once; the others read it from the store."""
-        if not self.service.owns(owner):
+        """Have the board's field played (once) in the background, if it is not yet (never
+        with no field tables: ``FIELD_TABLES=0`` means no field). With several bot
+        processes, only the one that owns the guild ``owner`` (the event's host guild; the
+        daily boards': :data:`DAILY_OWNER`) plays it, so a field is played once; the others
+        read it from the store."""
+        if self.field_tables <= 0 or not self.service.owns(owner):
             return
         task = self._fields.get(board.id)
         if task is None or (task.done() and (task.cancelled() or task.exception())):
