@@ -128,6 +128,8 @@ TABLES: list[tuple[str, list[tuple[str, Convert]]]] = [
                      ("created_at", TIME), ("finished_at", TIME_OR_NULL)]),
     ("dup_players", [("board", TEXT), ("user_id", INT), ("table_id", INT), ("direction", INT),
                      ("position", INT), ("name", TEXT)]),
+    ("reviews", [("table_id", INT), ("deal", INT), ("seat", INT), ("user_id", INT),
+                 ("review", OBJECT), ("created_at", TIME)]),
 ]
 IDENTITIES = ("tables", "games")  # tables whose id PostgreSQL numbers
 

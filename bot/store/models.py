@@ -303,6 +303,24 @@ class BoardResult:
     finished_at: datetime | None = None
 
 
+@dataclass(slots=True)
+class ReviewRecord:
+    """One person's review of their decisions in one deal of a table's game (issue 25)."""
+
+    table_id: int
+    deal: int
+    """The deal's index in the game (0, 1, …)."""
+    seat: int
+    """The seat reviewed (0 or more)."""
+    user_id: int
+    """The person who sat there when the deal was played."""
+    review: dict[str, Any]
+    """The engine's review JSON (``{"decisions": [...], "error": ...}``) as the bot
+    stores it (any JSON object)."""
+    created_at: datetime | None = None
+    """Set by the store when None."""
+
+
 class Repository(Protocol):
     """Everything the bot stores. Every method commits before it returns."""
 
@@ -497,3 +515,17 @@ class Repository(Protocol):
 
     async def field(self, board: str) -> list[FieldResult]:
         """A board's field by index (empty if none is stored)."""
+
+    async def save_review(self, record: ReviewRecord) -> None:
+        """Store one person's review of one deal (``created_at`` now if None); if that
+        ``(table_id, deal, seat)`` has a review already it is kept as it is (the first
+        saved wins, no error). Raises :class:`StoreError` ``invalid_review`` (a
+        negative deal or seat, a review that is not a dict …), ``not_json``,
+        ``unknown_table``. Not fenced on PostgreSQL: it never overwrites, so a process
+        that lost the table's shard can at most fill in a missing review."""
+
+    async def review(self, table_id: int, deal: int, seat: int) -> ReviewRecord | None:
+        """The review of that seat in that deal of the table (None if none is stored)."""
+
+    async def user_reviews(self, table_id: int, user_id: int) -> list[ReviewRecord]:
+        """A person's reviews at a table, by deal then seat (empty if none)."""

@@ -71,6 +71,7 @@ from bot.store.models import (
     PartnerRow,
     RatingPoint,
     RatingRow,
+    ReviewRecord,
     SeatRecord,
     ShardLostError,
     StoreError,
@@ -88,10 +89,12 @@ from bot.store.rows import (
     check_finish,
     check_lock_request,
     check_page,
+    check_review_key,
     check_seats,
     check_shards,
     check_text,
     check_timeout,
+    check_user_reviews,
     claim_rows,
     event_codes,
     event_from_row,
@@ -108,6 +111,8 @@ from bot.store.rows import (
     rating_points,
     rating_rows,
     result_missing,
+    review_row,
+    reviews_from_rows,
     seq_refused,
     settings_from_row,
     table_changes,
@@ -179,6 +184,7 @@ FROM tables WHERE id = $1
 
 _GAME_COLUMNS = ("g.id, g.table_id, g.guild_id, g.game, g.scores::text AS scores, g.winner, "
                  "g.replay::text AS replay, g.finished_at, g.rated")
+_REVIEW_COLUMNS = "table_id, deal, seat, user_id, review::text AS review, created_at"
 
 
 def _count(status: str) -> int:
@@ -1447,3 +1453,47 @@ class PostgresRepository(StoreBase[Conn]):
                 "SELECT idx, diff, replay::text AS replay FROM dup_fields WHERE board = $1 "
                 "ORDER BY idx", board))
         return await self._run("field", work, transaction=False)
+
+    # -- reviews (issue 25) --------------------------------------------------------
+
+    async def save_review(self, record: ReviewRecord) -> None:
+        """Store one person's review of one deal (``created_at`` now if None), unless
+        that table, deal and seat has one already (kept as it is: the first saved wins,
+        no error; of two saves at once, the later waits for the earlier to commit and
+        then stores nothing). Raises :class:`StoreError` ``unknown_table`` if there is
+        no such table. Not fenced: it never overwrites."""
+        row = review_row(record)
+        created_at = utc(record.created_at or utc_now())
+
+        async def work(conn: Conn) -> bool:
+            try:
+                await conn.execute(
+                    "INSERT INTO reviews (table_id, deal, seat, user_id, review, created_at) "
+                    "VALUES ($1, $2, $3, $4, $5::jsonb, $6) "
+                    "ON CONFLICT (table_id, deal, seat) DO NOTHING", *row, created_at)
+            except asyncpg.ForeignKeyViolationError:
+                return False
+            return True
+        if not await self._run("save_review", work, transaction=False):
+            raise table_missing(record.table_id)
+
+    async def review(self, table_id: int, deal: int, seat: int) -> ReviewRecord | None:
+        """The review of that seat in that deal of the table (None if none is stored)."""
+        check_review_key(table_id, deal, seat)
+
+        async def work(conn: Conn) -> list[ReviewRecord]:
+            return reviews_from_rows(await conn.fetch(
+                f"SELECT {_REVIEW_COLUMNS} FROM reviews "
+                "WHERE table_id = $1 AND deal = $2 AND seat = $3", table_id, deal, seat))
+        reviews = await self._run("review", work, transaction=False)
+        return reviews[0] if reviews else None
+
+    async def user_reviews(self, table_id: int, user_id: int) -> list[ReviewRecord]:
+        """A person's reviews at a table, by deal then seat (empty if none)."""
+        check_user_reviews(table_id, user_id)
+
+        async def work(conn: Conn) -> list[ReviewRecord]:
+            return reviews_from_rows(await conn.fetch(
+                f"SELECT {_REVIEW_COLUMNS} FROM reviews "
+                "WHERE table_id = $1 AND user_id = $2 ORDER BY deal, seat", table_id, user_id))
+        return await self._run("user_reviews", work, transaction=False)

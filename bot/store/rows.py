@@ -41,6 +41,7 @@ from bot.store.models import (
     PartnerRow,
     RatingPoint,
     RatingRow,
+    ReviewRecord,
     SeatRecord,
     SequenceConflictError,
     StoreError,
@@ -364,6 +365,52 @@ def field_rows(board: str, results: Sequence[FieldResult]) -> list[tuple[str, in
         raise StoreError("invalid_field", f"{where}: the tables must be numbered 0 … "
                          f"{len(rows) - 1}, got {indexes}")
     return sorted(rows, key=lambda row: row[1])
+
+
+# -- reviews (issue 25) -------------------------------------------------------------
+
+
+def _index(value: object) -> bool:
+    """A deal or seat number: an integer >= 0 (of 32 bits)."""
+    return type(value) is int and 0 <= value < _INT32
+
+
+def check_review_key(table_id: object, deal: object, seat: object) -> None:
+    """The key of a review asked for (StoreError ``invalid_argument``)."""
+    if not _snowflake(table_id) or not _index(deal) or not _index(seat):
+        raise StoreError("invalid_argument", f"a review's table id, deal and seat must be "
+                         f"integers >= 0, got {table_id!r}, {deal!r}, {seat!r}")
+
+
+def check_user_reviews(table_id: object, user_id: object) -> None:
+    """A table and a person whose reviews are asked for (StoreError ``invalid_argument``)."""
+    if not _snowflake(table_id) or not _snowflake(user_id):
+        raise StoreError("invalid_argument", f"a table id and a user id must be integers "
+                         f">= 0, got {table_id!r}, {user_id!r}")
+
+
+def review_row(record: ReviewRecord) -> tuple[int, int, int, int, str]:
+    """The review as a row ``(table_id, deal, seat, user_id, review)`` with the review
+    as JSON text (its ``created_at`` is the backend's to write); StoreError
+    ``invalid_review`` if a value cannot be right, ``not_json``."""
+    if not isinstance(record, ReviewRecord):
+        raise StoreError("invalid_review", f"not a ReviewRecord: {record!r}")
+    where = (f"review of table {record.table_id!r}, deal {record.deal!r}, "
+             f"seat {record.seat!r}")
+    if not _snowflake(record.table_id, 1):
+        raise StoreError("invalid_review", f"{where}: bad table id")
+    if not _index(record.deal) or not _index(record.seat):
+        raise StoreError("invalid_review", f"{where}: the deal and the seat must be "
+                         "integers >= 0")
+    if not _snowflake(record.user_id):
+        raise StoreError("invalid_review", f"{where}: bad user id {record.user_id!r}")
+    if not isinstance(record.review, dict):
+        raise StoreError("invalid_review", f"{where}: the review must be a dict, "
+                         f"got {type(record.review).__name__}")
+    if record.created_at is not None and not isinstance(record.created_at, datetime):
+        raise StoreError("invalid_review", f"{where}: created_at must be a datetime or None")
+    return (record.table_id, record.deal, record.seat, record.user_id,
+            dump_json(record.review, f"{where} review"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -709,6 +756,23 @@ def field_from_rows(board: str, rows: Iterable[Row]) -> list[FieldResult]:
                                  diff=as_int(row["diff"], f"{where} diff"),
                                  replay=load_json_object(row["replay"], f"{where} replay")))
     return field
+
+
+def reviews_from_rows(rows: Iterable[Row]) -> list[ReviewRecord]:
+    """Reviews (``rows``: table_id, deal, seat, user_id, review as JSON text,
+    created_at), in the order given."""
+    reviews = []
+    for row in rows:
+        where = f"review of table {row['table_id']!r}, deal {row['deal']!r}, seat {row['seat']!r}"
+        deal, seat = as_int(row["deal"], f"{where} deal"), as_int(row["seat"], f"{where} seat")
+        if deal < 0 or seat < 0:
+            raise CorruptRowError(f"{where}: the deal and the seat must be >= 0")
+        reviews.append(ReviewRecord(
+            table_id=as_int(row["table_id"], f"{where} table_id"), deal=deal, seat=seat,
+            user_id=as_int(row["user_id"], f"{where} user_id"),
+            review=load_json_object(row["review"], f"{where} review"),
+            created_at=parse_timestamp(row["created_at"], f"{where} created_at")))
+    return reviews
 
 
 def event_codes(rows: Iterable[Row]) -> list[str]:

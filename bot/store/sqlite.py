@@ -46,6 +46,7 @@ from bot.store.models import (
     PartnerRow,
     RatingPoint,
     RatingRow,
+    ReviewRecord,
     SeatRecord,
     StoreError,
     TableRecord,
@@ -61,10 +62,12 @@ from bot.store.rows import (
     check_finish,
     check_lock_request,
     check_page,
+    check_review_key,
     check_seats,
     check_shards,
     check_text,
     check_timeout,
+    check_user_reviews,
     claim_rows,
     event_codes,
     event_from_row,
@@ -81,6 +84,8 @@ from bot.store.rows import (
     rating_points,
     rating_rows,
     result_missing,
+    review_row,
+    reviews_from_rows,
     seq_refused,
     settings_from_row,
     table_changes,
@@ -100,6 +105,8 @@ _TABLE_COLUMNS = (
     "id, guild_id, channel_id, thread_id, message_id, ping_message_id, host_id, game, "
     "status, seed, options, locale, created_at, updated_at"
 )
+
+_REVIEW_COLUMNS = "table_id, deal, seat, user_id, review, created_at"
 
 # The ranking (bot/store/base.py) in SQLite's words; ``won`` is 0 or 1.
 _PLAYER_TOTALS = player_totals_sql(guild_id=":guild_id", game=":game", user_id=":user_id",
@@ -998,3 +1005,39 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
                 conn, "SELECT idx, diff, replay FROM dup_fields WHERE board = ? ORDER BY idx",
                 (board,))
         return field_from_rows(board, rows)
+
+    # -- reviews (issue 25) --------------------------------------------------------
+
+    async def save_review(self, record: ReviewRecord) -> None:
+        """Store one person's review of one deal (``created_at`` now if None), unless
+        that table, deal and seat has one already (kept as it is: the first saved wins,
+        no error). Raises :class:`StoreError` ``unknown_table`` if there is no such
+        table."""
+        row = review_row(record)
+        created_at = format_timestamp(record.created_at or utc_now())
+        async with self._session("save_review", "BEGIN IMMEDIATE") as conn:
+            if not await self._table_exists(conn, record.table_id):
+                raise table_missing(record.table_id)
+            await self._execute(
+                conn, "INSERT INTO reviews (table_id, deal, seat, user_id, review, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, deal, seat) DO NOTHING",
+                (*row, created_at))
+
+    async def review(self, table_id: int, deal: int, seat: int) -> ReviewRecord | None:
+        """The review of that seat in that deal of the table (None if none is stored)."""
+        check_review_key(table_id, deal, seat)
+        async with self._session("review", None) as conn:
+            rows = await self._fetchall(
+                conn, f"SELECT {_REVIEW_COLUMNS} FROM reviews "
+                "WHERE table_id = ? AND deal = ? AND seat = ?", (table_id, deal, seat))
+        reviews = reviews_from_rows(rows)
+        return reviews[0] if reviews else None
+
+    async def user_reviews(self, table_id: int, user_id: int) -> list[ReviewRecord]:
+        """A person's reviews at a table, by deal then seat (empty if none)."""
+        check_user_reviews(table_id, user_id)
+        async with self._session("user_reviews", None) as conn:
+            rows = await self._fetchall(
+                conn, f"SELECT {_REVIEW_COLUMNS} FROM reviews "
+                "WHERE table_id = ? AND user_id = ? ORDER BY deal, seat", (table_id, user_id))
+        return reviews_from_rows(rows)

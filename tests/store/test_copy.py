@@ -26,6 +26,7 @@ from bot.store import (
     GuildSettings,
     PanelRecord,
     Repository,
+    ReviewRecord,
     SeatRecord,
     SQLiteRepository,
     TableStatus,
@@ -90,6 +91,7 @@ async def fill(path: Path) -> None:
         abandoned = await new_table(repo, guild_id=GUILDS[0], channel_id=25)
         await repo.update_table(abandoned.id, status=TableStatus.ABANDONED)
         await fill_duplicate(repo)
+        await fill_reviews(repo, playing.id)
 
 
 DAYS = ["daily:2026-11-26", "daily:2026-11-27"]
@@ -119,6 +121,21 @@ async def fill_duplicate(repo: Repository) -> None:
     await repo.claim_board(BoardResult("ev:K7Q2XM/1", "K7Q2XM", dup.id, 1, GUILDS[1],
                                        [BoardPlayer(400, "Dan")], None, None))
     await finish(repo, GUILDS[1], "tichu_dup", REPLAYS[0][1], 4, 99, rated=False)
+
+
+REVIEWED = 100, 300  # the people whose reviews fill_reviews stores
+
+
+async def fill_reviews(repo: Repository, table_id: int) -> None:
+    """Reviews (issue 25): two deals of a table, two people, one dated by the store."""
+    for deal in (0, 1):
+        for seat, user in ((0, REVIEWED[0]), (2, REVIEWED[1])):
+            await repo.save_review(ReviewRecord(
+                table_id, deal, seat, user,
+                {"decisions": [{"deal": deal, "seat": seat, "cost": 12.5, "kind": "play",
+                                "chosen": {"seat": seat, "do": "pass"}, "best": {"é": [1]}}],
+                 "error": None},
+                None if deal else datetime(2026, 11, 28, 20, seat, 7, 123, UTC)))
 
 
 async def everything(repo: Repository) -> dict[str, Any]:
@@ -152,6 +169,10 @@ async def everything(repo: Repository) -> dict[str, Any]:
         out["days", user] = await repo.user_daily_days(user)
     for guild in GUILDS:
         out["unrated", guild] = await repo.recent_games(guild, "tichu_dup")
+    for table_id in range(1, 40):
+        for user in REVIEWED:
+            out["reviews", table_id, user] = await repo.user_reviews(table_id, user)
+        out["review", table_id] = await repo.review(table_id, 1, 2)
     return out
 
 
@@ -172,6 +193,9 @@ async def test_everything_is_copied(db_path: Path, pg_backend: Backend) -> None:
         assert got["days", 100] == DAYS[::-1] and len(got["field", f"{DAYS[1]}/2"]) == 8
         assert [len(got["board", b]) for b in (f"{DAYS[0]}/1", "ev:K7Q2XM/1")] == [2, 1]
         assert [g.rated for g in got["unrated", GUILDS[1]]] == [False]
+        reviewed = [key for key, value in got.items() if key[0] == "reviews" and value]
+        assert len(reviewed) == 2 and counts["reviews"] == 4
+        assert got["review", reviewed[0][1]] is not None
         # The ids go on after the copied ones, and the copy is a working store.
         newer = await new_table(copied, channel_id=99)
         assert newer.id == counts["tables"] + 1

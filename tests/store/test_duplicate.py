@@ -542,7 +542,7 @@ async def test_a_version_4_database_upgrades_in_place(backend: Backend) -> None:
                 file.execute(statement)
 
     async with backend.repository() as repo:
-        assert await repo.schema_version() == 5
+        assert await repo.schema_version() == len(load_migrations(postgres=postgres)) >= 5
         assert await repo.guild_settings(1) == GuildSettings(locale="fr", turn_timer=60)
         [stored] = await repo.recent_games(1, "tichu")
         assert stored.rated and stored.scores == [300, -100]

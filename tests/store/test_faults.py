@@ -28,6 +28,7 @@ from bot.store import (
     GamePlayerResult,
     GameResult,
     PostgresRepository,
+    ReviewRecord,
     SeatRecord,
     SequenceConflictError,
     ShardLostError,
@@ -154,6 +155,22 @@ async def test_duplicate_calls_in_an_outage_are_unavailable(
     await pg.save_field(claim.board, field)
     assert [r.diff for r in await pg.board_results(claim.board)] == [10]
     assert await pg.field(claim.board) == field
+
+
+async def test_review_calls_in_an_outage_are_unavailable(
+        controlled_pg: ControlledPostgres, pg: PostgresRepository) -> None:
+    """Reviews (issue 25) during an outage: unavailable, then working again on the
+    same repository."""
+    table = await new_table(pg)
+    review = ReviewRecord(table.id, 0, 0, 100, {"decisions": [], "error": None})
+    mend = breaking(controlled_pg, "stop")
+    await unavailable(pg.save_review(review))
+    await unavailable(pg.review(table.id, 0, 0))
+    await unavailable(pg.user_reviews(table.id, 100))
+    mend()
+    await pg.save_review(review)
+    [stored] = await pg.user_reviews(table.id, 100)
+    assert stored.review == review.review and await pg.review(table.id, 0, 0) == stored
 
 
 async def test_a_server_that_comes_back_is_found_again_without_reopening(
