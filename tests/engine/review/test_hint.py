@@ -35,7 +35,7 @@ SAMPLES = 4
 
 def cut(data: dict[str, Any], stop: int) -> dict[str, Any]:
     """The replay with its last deal's actions cut before ``stop``."""
-    out = json.loads(json.dumps(data))
+    out: dict[str, Any] = json.loads(json.dumps(data))
     del out["deals"][-1]["actions"][stop:]
     return out
 
