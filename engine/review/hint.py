@@ -27,13 +27,23 @@ exchange, the hard exchange meaning to call and not, and the hard one with the
 partner's card replaced by the next strongest free card (six players: the two
 partners' cards swapped); for Grand Tichu / Tichu, calling or not; for a bomb, the
 hard player's bomb (else the lowest one that beats the trick) and waiting; for the
-gift, each opponent. Every option is valued by
-:func:`~engine.review.value.option_scores` on the same ``samples`` sampled deals
-(calls on :data:`CALL_FACTOR` times as many); the hint lists the two or three
-options of the highest mean with ``best`` always among them (when ``best`` is not
-in the top three, it replaces the third). ``best`` need not have the highest mean:
-the hard player's search is conservative (another play must beat its heuristics'
-favourite clearly) and the estimates are noisy.
+gift, each opponent. The options are valued on the same sampled deals (common random
+numbers), in one of two ways, both of the same measure (the mean deal score of the seat's
+team minus the other team's, each deal played out by the rollout policy of the hard
+player's search):
+
+- a play the hard player chose by its search: the search's own figures, on its
+  :data:`~engine.tichu.ai.hard.DEFAULT_MAX_SAMPLES` deals, and its candidates (the
+  pass included) are the options. The search is the slowest part of a hint; valuing
+  its candidates again would double it. (The Mahjong with no wish is then not shown.)
+- every other decision: :func:`~engine.review.value.option_scores` on ``samples``
+  deals (:data:`HINT_SAMPLES`; calls too: unlike the review, which gives them four
+  times as many, a hint must be quick, and the hard player's call is decided anyway).
+
+The hint lists the two or three options of the highest mean with ``best`` always among
+them (when ``best`` is not in the top three, it replaces the third). ``best`` need not
+have the highest mean: the hard player's search is conservative (another play must beat
+its heuristics' favourite clearly) and the estimates are noisy.
 
 Like the review, a hint reads only the moment: a hint does not change when cards
 the seat never saw move between other hands. Its rngs are seeded by ``seed``, the
@@ -76,7 +86,6 @@ from engine.review.review import check_seats, kind_of, load_replay
 from engine.review.value import option_scores
 from engine.run import ReplayFormatError
 from engine.tichu.actions import (
-    Action,
     CallTichu,
     DeclineGrand,
     Exchange,
@@ -96,13 +105,10 @@ from engine.tichu.legal import bombs_in, legal_plays
 from engine.tichu.view import Phase, TichuView
 
 HINT_SAMPLES = 32
-"""Sampled deals per hint option (calls: :data:`CALL_FACTOR` times as many). Chosen so
+"""Sampled deals on which a hint's options are valued (a play the hard player searched
+is valued by its search instead). Chosen so
 that the slowest hint of ``python -m tools.bench_coach`` stays within 2 s of one core
 on the project's shared two-core machine; see ``docs/review.md``."""
-
-CALL_FACTOR = 2
-"""Grand Tichu and Tichu hints are valued on this many times the samples: two options
-whose outcomes swing by 200 to 400 points (the review uses 4; a hint must be quick)."""
 
 REASONS: tuple[str, ...] = (
     "goes_out",
@@ -182,11 +188,6 @@ def hint(data: Mapping[str, Any], seat: int, samples: int = HINT_SAMPLES,
                    random.Random(f"{tag}:value"))
 
 
-def hard_move(moment: Moment, rng: random.Random) -> Action | None:
-    """What the ``hard`` player (no time budget) does now at ``moment``, if anything."""
-    return HardPlayer(budget_ms=None).decide(moment.view, moment.know, rng)
-
-
 def hint_at(moment: Moment, samples: int, decide: random.Random,
             value: random.Random) -> Hint | None:
     """The hint at ``moment``: the hard player's move decided with ``decide``, the
@@ -197,7 +198,8 @@ def hint_at(moment: Moment, samples: int, decide: random.Random,
         return None
     if view.phase is Phase.PLAY and view.turn != seat and not _bombs_now(view):
         return None  # (the hard player is not asked: it would only wait)
-    move = hard_move(moment, decide)
+    player = HardPlayer(budget_ms=None)
+    move = player.decide(view, moment.know, decide)
     best: Option
     if move is not None:
         best = move
@@ -205,18 +207,36 @@ def hint_at(moment: Moment, samples: int, decide: random.Random,
         best = Abstain(seat, "bomb")
     else:
         return None
-    found, kind = _options(moment, best)
-    if len(found) < 2:
-        return None
-    factor = CALL_FACTOR if kind in ("grand", "tichu") else 1
-    scores = option_scores(moment, found, samples * factor, value)
-    means = [sum(s) / len(s) for s in scores]
+    searched = _searched(moment, player, best)
+    if searched is not None:
+        found, means, kind = searched
+    else:
+        found, kind = _options(moment, best)
+        if len(found) < 2:
+            return None
+        scores = option_scores(moment, found, samples, value)
+        means = [sum(s) / len(s) for s in scores]
     order = sorted(range(len(found)), key=lambda i: (-means[i], i))
     shown = order[:3]
     if 0 not in shown:
         shown = [*order[:2], 0]  # (found[0] is best, whose mean is then the lowest shown)
     listed = tuple((found[i], means[i]) for i in shown)
     return Hint(seat, kind, best, listed, _reason(moment, kind, best, listed))
+
+
+def _searched(moment: Moment, player: HardPlayer, best: Option
+              ) -> tuple[list[Option], list[float], str] | None:
+    """A play the hard player chose by its search: its candidates as actions, ``best``
+    first, each with its mean over the search's deals, and the kind (None if it did
+    not search)."""
+    if not isinstance(best, (Play, Pass)) or not player.last_search:
+        return None
+    pairs: list[tuple[Option, float]] = [
+        (player._action(moment.view, moment.know, combo), mean)
+        for combo, mean in player.last_search]
+    pairs.sort(key=lambda p: option_key(p[0]) != option_key(best))  # (stable)
+    assert option_key(pairs[0][0]) == option_key(best)
+    return [best, *(o for o, _ in pairs[1:])], [m for _, m in pairs], kind_of(best, moment)
 
 
 # ------------------------------------------------------------------ options

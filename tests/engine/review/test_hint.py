@@ -285,3 +285,27 @@ def test_a_clear_tichu_hand_before_its_first_card_gets_a_tichu_hint() -> None:
     assert found.kind == "tichu" and found.best == CallTichu(seat)
     assert {type(o) for o, _ in found.options} == {CallTichu, Abstain}
     assert found.reason == "strong_hand"
+
+
+def test_a_searched_play_is_valued_by_the_hard_player_s_search() -> None:
+    data, seat = find(lambda game, i: _on_turn_with_choice(game, i) if i > 30 else None,
+                      prefix="search")
+    read = read_file(data)
+    game = TichuGame(hands=read.deals[0].hands)
+    memories = Memories()
+    memories.see(game.view(seat))
+    for action in read.deals[0].actions:
+        game.apply(action)
+        memories.see(game.view(seat))
+    player = HardPlayer(budget_ms=None)
+    view = game.view(seat)
+    rng = random.Random(f"hint:0:0:{len(read.deals[0].actions)}:{seat}:decide")
+    player.decide(view, memories.see(view), rng)
+    found = check(hint(data, seat, SAMPLES), data, seat)
+    assert player.last_search, "a position with a search"
+    means = sorted((m for _, m in player.last_search), reverse=True)
+    values = [v for _, v in found.options]
+    assert len(values) == min(3, len(means))
+    # The search's best means, or its two best and then the hard player's move.
+    assert values in (means[:3], [*means[:2], values[-1]])
+    assert all(v in means for v in values)
