@@ -47,7 +47,9 @@ its heuristics' favourite clearly) and the estimates are noisy.
 
 Like the review, a hint reads only the moment: a hint does not change when cards
 the seat never saw move between other hands. Its rngs are seeded by ``seed``, the
-deal, the number of actions and the seat, so the same input gives the same hint.
+last deal's index ``d``, the number ``n`` of its actions and the seat: the hard player
+decides with ``random.Random(f"hint:{seed}:{d}:{n}:{seat}:decide")`` and the options
+are valued with ``...:value``; the same input gives the same hint.
 
 Reasons (:data:`REASONS`), the first rule that holds:
 
@@ -104,11 +106,11 @@ from engine.tichu.game import TichuGame
 from engine.tichu.legal import bombs_in, legal_plays
 from engine.tichu.view import Phase, TichuView
 
-HINT_SAMPLES = 32
+HINT_SAMPLES = 24
 """Sampled deals on which a hint's options are valued (a play the hard player searched
-is valued by its search instead). Chosen so
-that the slowest hint of ``python -m tools.bench_coach`` stays within 2 s of one core
-on the project's shared two-core machine; see ``docs/review.md``."""
+is valued by its search instead). Chosen so that the slowest hint of
+``python -m tools.bench_coach`` stays well within 2 s of one core on the project's
+shared two-core machine; see ``docs/review.md``."""
 
 REASONS: tuple[str, ...] = (
     "goes_out",
