@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tools import (
     bench_bot,
+    bench_coach,
     bench_compare,
     bench_duplicate,
     bench_engine,
@@ -24,6 +25,7 @@ def main() -> None:
                           ("Bot through the local Discord", bench_bot),
                           ("Duplicate: a board's field, and live tables while fields are "
                            "computed", bench_duplicate),
+                          ("Coach: one hint, one seat's review of one deal", bench_coach),
                           ("Tables over two bot processes on PostgreSQL: 100 to 1,000",
                            bench_shards),
                           ("Faults: the database blinks", chaos)):
@@ -41,6 +43,10 @@ def main() -> None:
             # Two boards' fields (about two CPU-minutes on two processes), then two runs
             # of 50 live tables in each condition: about six minutes.
             bench_duplicate.main([])
+        elif module is bench_coach:
+            # 30 hints and 4 reviews at the defaults, on deals played for it: about
+            # two CPU-minutes.
+            bench_coach.main([])
         elif module is chaos:
             # Every scenario with the full 10 s outage: about a minute each.
             chaos.main(["--outage", "10"])

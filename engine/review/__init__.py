@@ -3,13 +3,15 @@
 - :mod:`~engine.review.moment`: what a seat knew when it acted (nothing else is read);
 - :mod:`~engine.review.options`: the options of a decision;
 - :mod:`~engine.review.value`: each option's expected deal score from the seat's knowledge;
-- :mod:`~engine.review.review`: the review of a replay, and the command.
+- :mod:`~engine.review.review`: the review of a replay, and the command;
+- :mod:`~engine.review.hint`: a hint for the decision a seat faces now.
 
 See ``docs/review.md``.
 """
 
 from __future__ import annotations
 
+from engine.review.hint import HINT_SAMPLES, REASONS, Hint, hint
 from engine.review.moment import DealWatch, Hidden, Moment
 from engine.review.options import Abstain, Option, option_json, options
 from engine.review.review import (
@@ -24,13 +26,17 @@ from engine.review.value import option_scores
 
 __all__ = [
     "DEFAULT_SAMPLES",
+    "HINT_SAMPLES",
+    "REASONS",
     "Abstain",
     "DealWatch",
     "Decision",
     "Hidden",
+    "Hint",
     "Moment",
     "Option",
     "Review",
+    "hint",
     "main",
     "option_json",
     "option_scores",

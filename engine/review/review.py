@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -39,7 +39,7 @@ from engine.tichu.actions import (
 )
 from engine.tichu.cards import MAHJONG
 from engine.tichu.game import TichuGame
-from engine.tichu.replay import read_file
+from engine.tichu.replay import ReplayFile, read_file
 from engine.tichu.view import Phase
 
 DEFAULT_SAMPLES = 128
@@ -120,22 +120,37 @@ def review_decision(moment: Moment, chosen: Action, deal: int, index: int, sampl
                     found[best] if cost > 0 else chosen, cost, means)
 
 
-def review_game(data: Mapping[str, Any], seats: Sequence[int] | None = None,
-                samples: int = DEFAULT_SAMPLES, seed: int | str = 0) -> Review:
-    """Review a Tichu replay file (parsed JSON) for ``seats`` (default: every seat).
-
-    Raises :class:`~engine.run.ReplayFormatError` if the file is malformed; a refused
-    action ends the review there (:attr:`Review.error`)."""
+def load_replay(data: Mapping[str, Any]) -> ReplayFile:
+    """Read a Tichu replay file (parsed JSON); :class:`~engine.run.ReplayFormatError`
+    if it is not a Tichu file or is malformed."""
     if not isinstance(data, Mapping) or data.get("game") != "tichu":
         raise ReplayFormatError("the review reads Tichu replay files only")
     try:
-        read = read_file(data)
+        return read_file(data)
     except EngineError as exc:
         raise ReplayFormatError(str(exc)) from None
+
+
+def check_seats(read: ReplayFile, seats: Collection[int]) -> None:
+    """:class:`~engine.run.ReplayFormatError` for a seat not at the file's table."""
+    missing = sorted(set(seats) - set(range(read.players)))
+    if missing:
+        raise ReplayFormatError(f"no seat {missing[0]} at a table of {read.players}")
+
+
+def review_game(data: Mapping[str, Any], seats: Sequence[int] | None = None,
+                samples: int = DEFAULT_SAMPLES, seed: int | str = 0,
+                deals: Collection[int] | None = None) -> Review:
+    """Review a Tichu replay file (parsed JSON) for ``seats`` (default: every seat).
+
+    ``deals``: the indexes of the deals whose decisions are valued (default: all);
+    the others are only replayed (the bot reviews the deal just ended). Raises
+    :class:`~engine.run.ReplayFormatError` if the file is malformed; a refused
+    action ends the review there (:attr:`Review.error`)."""
+    read = load_replay(data)
     wanted = set(range(read.players)) if seats is None else set(seats)
-    if not wanted <= set(range(read.players)):
-        raise ReplayFormatError(f"no seat {sorted(wanted - set(range(read.players)))[0]} "
-                                f"at a table of {read.players}")
+    check_seats(read, wanted)
+    valued = None if deals is None else set(deals)
     first = read.deals[0]
     game = TichuGame(target=read.target, hands=first.hands, players=read.players,
                      dealer=first.dealer)
@@ -158,7 +173,7 @@ def review_game(data: Mapping[str, Any], seats: Sequence[int] | None = None,
             except EngineError as exc:
                 error = {"index": i, "deal": d, "message": str(exc), "code": exc.code}
                 break
-            if action.seat in wanted:
+            if action.seat in wanted and (valued is None or d in valued):
                 rng = random.Random(f"review:{seed}:{d}:{i}")
                 decision = review_decision(watch.moment(action.seat), action, d, i, samples, rng)
                 if decision is not None:

@@ -65,6 +65,10 @@ class HardPlayer(NormalPlayer):
         self.candidates = max(2, candidates)
         self.last_samples = 0
         """How many deals the last search played (for tests and the arena)."""
+        self.last_search: tuple[tuple[Combo | None, float], ...] = ()
+        """The last play search's candidates (None: the pass), each with its mean deal
+        score over the sampled deals (the seat's team minus the other); empty when the
+        last play needed no search. Read by the coach's hints."""
         self._deadline: float | None = None
 
     def act(self, view: TichuView, rng: random.Random) -> Action | None:
@@ -81,6 +85,7 @@ class HardPlayer(NormalPlayer):
         may_pass = can_pass(view)
         ranked = tactics.rank_plays(view, know, plays, may_pass)
         self.last_samples = 0
+        self.last_search = ()
         if len(ranked) == 1 or ranked[0][0] >= CLEAR_MARGIN:
             return self._action(view, know, ranked[0][1])
         # Plays the heuristics rule out (taking the partner's trick, leading a
@@ -148,6 +153,7 @@ class HardPlayer(NormalPlayer):
         deadline = self._deadline if self.budget_ms is not None else None
         k = len(candidates)
         diffs: list[list[float]] = [[] for _ in range(k)]
+        totals = [0] * k
         samples = 0
         while samples < self.max_samples:
             began = time.perf_counter()
@@ -161,6 +167,7 @@ class HardPlayer(NormalPlayer):
                 scores.append(rollout(game, team))
             for i in range(k):
                 diffs[i].append(scores[i] - scores[0])
+                totals[i] += scores[i]
             samples += 1
             if deadline is not None:
                 now = time.perf_counter()
@@ -168,6 +175,7 @@ class HardPlayer(NormalPlayer):
                 if now + (now - began) > deadline:
                     break
         self.last_samples = samples
+        self.last_search = tuple((c, t / samples) for c, t in zip(candidates, totals, strict=True))
         best, best_mean = 0, 0.0
         for i in range(1, k):
             mean, error = _mean_error(diffs[i])

@@ -275,3 +275,24 @@ def test_the_review_reads_nothing_the_seat_could_not_see(deal4: dict[str, Any], 
     assert mine.reviewed > 0
     assert [d.values for d in mine.decisions] == [d.values for d in theirs.decisions]
     assert mine.to_json() == theirs.to_json()
+
+
+def test_only_the_deals_asked_for_are_valued() -> None:
+    game = TichuGame(seed="review-deals")
+    player = NormalPlayer()
+    rng = random.Random("review-deals")
+    for d in range(2):
+        if d:
+            game.next_deal()
+        play_deal(game, [player] * 4, rng)
+    data = to_replay(game)
+    assert len(data["deals"]) == 2
+    whole = review_game(data, [2], SAMPLES, "3")
+    second = review_game(data, [2], SAMPLES, "3", deals=[1])
+    assert second.reviewed > 0 and all(d.deal == 1 for d in second.decisions)
+    # A decision's figures do not depend on which deals are valued.
+    assert second.to_json()["decisions"] == [d for d in whole.to_json()["decisions"]
+                                             if d["deal"] == 1]
+    first = review_game(data, [2], SAMPLES, "3", deals=[0])
+    assert first.reviewed + second.reviewed == whole.reviewed
+    assert review_game(data, [2], SAMPLES, "3", deals=[]).reviewed == 0

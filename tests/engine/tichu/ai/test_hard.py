@@ -35,6 +35,18 @@ def test_no_search_without_a_choice() -> None:
     player = HardPlayer(budget_ms=None, max_samples=5)
     player.act(view_of("9d", **CHOICE), random.Random(1))  # type: ignore[arg-type]
     assert player.last_samples == 0
+    assert player.last_search == ()
+
+
+def test_the_search_keeps_each_candidate_s_mean_and_the_choice_is_one() -> None:
+    player = HardPlayer(budget_ms=None, max_samples=5)
+    action = player.act(view_of(HAND, **CHOICE), random.Random(1))  # type: ignore[arg-type]
+    assert len(player.last_search) >= 2
+    combos = [c for c, _ in player.last_search]
+    assert None in combos  # the pass
+    chosen = None if not hasattr(action, "cards") else action.cards
+    assert chosen in [None if c is None else c.cards for c in combos]
+    assert all(isinstance(m, float) for _, m in player.last_search)
 
 
 def test_game_at_rebuilds_the_position() -> None:

@@ -1,0 +1,370 @@
+"""A coach's hint: what the ``hard`` player would do now, and why (issue 25).
+
+:func:`hint` reads a Tichu replay of a game in progress and looks at the decision
+``seat`` faces once the last deal's actions are applied:
+
+- ``grand``: Grand Tichu or not (phase grand, the seat has not decided);
+- ``exchange``: the three cards to give (phase exchange, the seat has not given);
+- ``tichu``: calling Tichu, when the ``hard`` player would call now (in the
+  exchange, before giving, or on its turn before its first card). A seat the hard
+  player would not have call gets the hint of its exchange or play instead: the
+  call, always open until the first card, is not a hint on its own;
+- ``play``, ``pass``, ``wish``: the seat's turn in play (``wish`` a Mahjong play
+  with a wish);
+- ``bomb``: out of turn, the seat holds a bomb that beats the open trick (bomb or
+  wait);
+- ``gift``: the seat won a trick with the Dragon and gives it away.
+
+Otherwise (not the seat's turn and no bomb, the deal or game over, a single legal
+option such as a forced pass) there is no hint: None.
+
+``best`` is the ``hard`` player's own decision (:class:`~engine.tichu.ai.hard.HardPlayer`
+without a time budget, as :func:`engine.duplicate.play.board_player` makes it, so it
+depends only on the seeded rng), from the seat's :class:`~engine.review.moment.Moment`.
+The other options: for a play, the hard player's favourite candidates and the pass
+(:func:`~engine.review.options.options` with ``best`` as the chosen action); for the
+exchange, the hard exchange meaning to call and not, and the hard one with the
+partner's card replaced by the next strongest free card (six players: the two
+partners' cards swapped); for Grand Tichu / Tichu, calling or not; for a bomb, the
+hard player's bomb (else the lowest one that beats the trick) and waiting; for the
+gift, each opponent. The options are valued on the same sampled deals (common random
+numbers), in one of two ways, both of the same measure (the mean deal score of the seat's
+team minus the other team's, each deal played out by the rollout policy of the hard
+player's search):
+
+- a play the hard player chose by its search: the search's own figures, on its
+  :data:`~engine.tichu.ai.hard.DEFAULT_MAX_SAMPLES` deals, and its candidates (the
+  pass included) are the options. The search is the slowest part of a hint; valuing
+  its candidates again would double it. (The Mahjong with no wish is then not shown.)
+- every other decision: :func:`~engine.review.value.option_scores` on ``samples``
+  deals (:data:`HINT_SAMPLES`; calls too: unlike the review, which gives them four
+  times as many, a hint must be quick, and the hard player's call is decided anyway).
+
+The hint lists the two or three options of the highest mean with ``best`` always among
+them (when ``best`` is not in the top three, it replaces the third). ``best`` need not
+have the highest mean: the hard player's search is conservative (another play must beat
+its heuristics' favourite clearly) and the estimates are noisy.
+
+Like the review, a hint reads only the moment: a hint does not change when cards
+the seat never saw move between other hands. Its rngs are seeded by ``seed``, the
+last deal's index ``d``, the number ``n`` of its actions and the seat: the hard player
+decides with ``random.Random(f"hint:{seed}:{d}:{n}:{seat}:decide")`` and the options
+are valued with ``...:value``; the same input gives the same hint.
+
+Reasons (:data:`REASONS`), the first rule that holds:
+
+1. ``goes_out``: ``best`` plays every card the seat holds.
+2. ``strong_hand`` / ``weak_hand``: a Grand Tichu or Tichu hint; ``best`` calls /
+   does not call.
+3. ``partner_tichu``: a partner who called (Tichu or Grand Tichu) is on top of the
+   trick, and ``best`` passes or waits.
+4. ``leaves_partner``: a partner (who did not call) is on top of the trick, and
+   ``best`` passes or waits.
+5. ``keeps_bomb``: another listed option plays a bomb, ``best`` does not.
+6. ``gift_weaker``: the Dragon's trick goes to the opponent with the most cards
+   (the one furthest from going out).
+7. ``feeds_partner``: the exchange gives a partner an Ace, the Phoenix or the
+   Dragon, or a partner who called; or ``best`` plays the Dog.
+8. ``takes_lead``: ``best`` plays on an opponent's trick (a bomb included).
+9. ``sheds_low``: ``best`` leads cards no higher than a ten (the Phoenix aside; the
+   Mahjong and the Dog count as low), or the exchange gives the opponents nothing
+   above a ten.
+10. ``close_call``: none of the above, and another listed option has a higher mean
+   than ``best``.
+11. ``best_value``: none of the above; ``best`` has the highest mean.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import EngineError
+from engine.review.moment import DealWatch, Moment
+from engine.review.options import Abstain, Option, option_json, option_key, options
+from engine.review.review import check_seats, kind_of, load_replay
+from engine.review.value import option_scores
+from engine.run import ReplayFormatError
+from engine.tichu.actions import (
+    CallTichu,
+    DeclineGrand,
+    Exchange,
+    Gift,
+    GrandTichu,
+    Pass,
+    Play,
+)
+from engine.tichu.ai import tactics
+from engine.tichu.ai.bidding import choose_exchange, wants_tichu
+from engine.tichu.ai.hand import find_bombs
+from engine.tichu.ai.hard import HardPlayer
+from engine.tichu.cards import DECK, DOG, DRAGON, PHOENIX, RANK
+from engine.tichu.combos import bomb_strength
+from engine.tichu.game import TichuGame
+from engine.tichu.legal import bombs_in, legal_plays
+from engine.tichu.view import Phase, TichuView
+
+HINT_SAMPLES = 24
+"""Sampled deals on which a hint's options are valued (a play the hard player searched
+is valued by its search instead). Chosen so that the slowest hint of
+``python -m tools.bench_coach`` stays well within 2 s of one core on the project's
+shared two-core machine; see ``docs/review.md``."""
+
+REASONS: tuple[str, ...] = (
+    "goes_out",
+    "strong_hand",
+    "weak_hand",
+    "partner_tichu",
+    "leaves_partner",
+    "keeps_bomb",
+    "gift_weaker",
+    "feeds_partner",
+    "takes_lead",
+    "sheds_low",
+    "close_call",
+    "best_value",
+)
+"""Every reason code :func:`hint` gives (the rules are in the module's notes)."""
+
+_TOP_TEN = 10
+"""Cards up to this rank count as low (``sheds_low``)."""
+_WINNERS = frozenset({PHOENIX, DRAGON}) | frozenset(int(c) for c in DECK[:52]
+                                                    if RANK[int(c)] == 14)
+"""Cards that feed a partner: the Aces, the Phoenix, the Dragon."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The hard player's move for ``seat`` now, the best options valued, and a reason."""
+
+    seat: int
+    kind: str
+    """As :attr:`~engine.review.review.Decision.kind`: ``grand``, ``tichu``,
+    ``exchange``, ``play``, ``pass``, ``wish``, ``bomb`` or ``gift``."""
+    best: Option
+    """The move the ``hard`` player makes now."""
+    options: tuple[tuple[Option, float], ...]
+    """Two or three options, the highest mean deal score (points, the seat's team
+    minus the other team) first; ``best`` is among them."""
+    reason: str
+    """One of :data:`REASONS`."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "kind": self.kind, "best": option_json(self.best),
+                "options": [{"option": option_json(o), "value": round(v, 1)}
+                            for o, v in self.options],
+                "reason": self.reason}
+
+
+def hint(data: Mapping[str, Any], seat: int, samples: int = HINT_SAMPLES,
+         seed: int | str = 0) -> Hint | None:
+    """The hint for the decision ``seat`` faces at the end of the replay ``data``'s
+    last deal, or None when it has none (see the module's notes).
+
+    Raises :class:`~engine.run.ReplayFormatError` for a malformed file, a refused
+    action, a seat not at the table or ``samples`` below 1."""
+    if samples < 1:
+        raise ReplayFormatError(f"samples must be at least 1, not {samples}")
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise ReplayFormatError(f"no seat {seat!r} at the table")
+    read = load_replay(data)
+    check_seats(read, [seat])
+    first = read.deals[0]
+    game = TichuGame(target=read.target, hands=first.hands, players=read.players,
+                     dealer=first.dealer)
+    watch = DealWatch(game)
+    for d, deal in enumerate(read.deals):
+        try:
+            if d > 0:
+                game.next_deal(deal.hands, deal.dealer)
+                watch = DealWatch(game)
+            for action in deal.actions:
+                game.apply(action)
+                watch.after(action)
+        except EngineError as exc:
+            raise ReplayFormatError(f"deal {d}: {exc}") from None
+    tag = f"hint:{seed}:{len(read.deals) - 1}:{len(watch.log)}:{seat}"
+    return hint_at(watch.moment(seat), samples, random.Random(f"{tag}:decide"),
+                   random.Random(f"{tag}:value"))
+
+
+def hint_at(moment: Moment, samples: int, decide: random.Random,
+            value: random.Random) -> Hint | None:
+    """The hint at ``moment``: the hard player's move decided with ``decide``, the
+    options valued with ``value`` (None when the seat has no choice now)."""
+    view = moment.view
+    seat = moment.seat
+    if view.phase not in (Phase.GRAND, Phase.EXCHANGE, Phase.PLAY, Phase.GIFT):
+        return None
+    if view.phase is Phase.PLAY and view.turn != seat and not _bombs_now(view):
+        return None  # (the hard player is not asked: it would only wait)
+    player = HardPlayer(budget_ms=None)
+    move = player.decide(view, moment.know, decide)
+    best: Option
+    if move is not None:
+        best = move
+    elif view.phase is Phase.PLAY and view.turn != seat:
+        best = Abstain(seat, "bomb")
+    else:
+        return None
+    searched = _searched(moment, player, best)
+    if searched is not None:
+        found, means, kind = searched
+    else:
+        found, kind = _options(moment, best)
+        if len(found) < 2:
+            return None
+        scores = option_scores(moment, found, samples, value)
+        means = [sum(s) / len(s) for s in scores]
+    order = sorted(range(len(found)), key=lambda i: (-means[i], i))
+    shown = order[:3]
+    if 0 not in shown:
+        shown = [*order[:2], 0]  # (found[0] is best, whose mean is then the lowest shown)
+    listed = tuple((found[i], means[i]) for i in shown)
+    return Hint(seat, kind, best, listed, _reason(moment, kind, best, listed))
+
+
+def _searched(moment: Moment, player: HardPlayer, best: Option
+              ) -> tuple[list[Option], list[float], str] | None:
+    """A play the hard player chose by its search: its candidates as actions, ``best``
+    first, each with its mean over the search's deals, and the kind (None if it did
+    not search)."""
+    if not isinstance(best, (Play, Pass)) or not player.last_search:
+        return None
+    pairs: list[tuple[Option, float]] = [
+        (player._action(moment.view, moment.know, combo), mean)
+        for combo, mean in player.last_search]
+    pairs.sort(key=lambda p: option_key(p[0]) != option_key(best))  # (stable)
+    assert option_key(pairs[0][0]) == option_key(best)
+    return [best, *(o for o, _ in pairs[1:])], [m for _, m in pairs], kind_of(best, moment)
+
+
+# ------------------------------------------------------------------ options
+def _options(moment: Moment, best: Option) -> tuple[list[Option], str]:
+    """The options of the decision, ``best`` first, and the hint's kind."""
+    seat = moment.seat
+    view = moment.view
+    if isinstance(best, (GrandTichu, DeclineGrand)):
+        return options(moment, best), "grand"
+    if isinstance(best, CallTichu):
+        return options(moment, best), "tichu"
+    if isinstance(best, Exchange):
+        return _distinct([best, *_exchanges(view, best)]), "exchange"
+    if isinstance(best, Gift):
+        return options(moment, best), "gift"
+    if view.turn != seat:  # a bomb out of turn, or waiting
+        bombs = legal_plays(view)
+        if isinstance(best, Play):
+            return [best, Abstain(seat, "bomb")], "bomb"
+        low = min(bombs, key=bomb_strength)
+        return [best, Play(seat, low.cards)], "bomb"
+    assert isinstance(best, (Play, Pass))
+    found = options(moment, best)
+    if len(found) < 2:
+        # The hard player's heuristics rule every play out (say, over the partner's
+        # trick): the seat still has a choice, so its favourite ruled-out play is shown.
+        ranked = tactics.rank_plays(view, moment.know)
+        play = next((c for _, c in ranked if c is not None), None)
+        if play is not None:
+            to = tactics.choose_dog_target(view) if play.cards == (DOG,) else None
+            found = _distinct([*found, Play(seat, play.cards, None, play.phoenix, to)])
+    return found, kind_of(best, moment)
+
+
+def _exchanges(view: TichuView, best: Exchange) -> list[Exchange]:
+    """Other exchanges than the hard player's: its exchange meaning to call if it did
+    not, and not if it did; and its own with the partner's card changed (four
+    players: the next strongest card outside bombs that it keeps; six: the two
+    partners' cards swapped)."""
+    seat = view.seat
+    assert seat is not None
+    calling = view.calls[seat] is not None or wants_tichu(view)
+    found = [choose_exchange(view, not calling)]
+    give = dict(best.give)
+    if view.n_seats == 6:
+        a, b = give
+        found.append(Exchange(seat, ((a, give[b]), (b, give[a]))))
+        return found
+    partner = (seat + 2) % 4
+    hand = [int(c) for c in view.hand]
+    in_bombs = {c for b in find_bombs(hand) for c in b}
+    given = {int(c) for c in give.values()}
+    spare = [c for c in hand if c not in given and c not in in_bombs]
+    if spare:
+        card = max(spare, key=_strength)
+        give[partner] = DECK[card]
+        found.append(Exchange(seat, tuple(give.items())))
+    return found
+
+
+def _strength(card: int) -> tuple[int, int]:
+    """Order of cards for a partner: Dragon, Phoenix, then by rank, the Dog last."""
+    return (card == DRAGON, (19 if card == PHOENIX else -5 if card == DOG else RANK[card]))
+
+
+def _distinct(found: list[Option]) -> list[Option]:
+    seen: set[tuple[Any, ...]] = set()
+    out: list[Option] = []
+    for option in found:
+        key = option_key(option)
+        if key not in seen:
+            seen.add(key)
+            out.append(option)
+    return out
+
+
+def _bombs_now(view: TichuView) -> bool:
+    """Out of turn in play: does the seat hold a bomb that beats the open trick?"""
+    return bool(view.trick) and bool(bombs_in(view.hand)) and bool(legal_plays(view))
+
+
+# ------------------------------------------------------------------ reasons
+def _is_bomb(option: Option) -> bool:
+    if not isinstance(option, Play) or len(option.cards) < 4:
+        return False
+    return any(len(b.cards) == len(option.cards) for b in bombs_in(option.cards))
+
+
+def _reason(moment: Moment, kind: str, best: Option,
+            listed: tuple[tuple[Option, float], ...]) -> str:
+    """The first reason rule that holds (see the module's notes)."""
+    view = moment.view
+    seat = moment.seat
+    partners = view.partners(seat)
+    top = view.trick[-1] if view.trick else None
+    on_top = top.seat if top is not None and view.phase is Phase.PLAY else None
+    if isinstance(best, Play) and len(best.cards) == len(view.hand):
+        return "goes_out"
+    if kind in ("grand", "tichu"):
+        return "strong_hand" if isinstance(best, (GrandTichu, CallTichu)) else "weak_hand"
+    if (on_top in partners and view.calls[on_top] is not None
+            and isinstance(best, (Pass, Abstain))):
+        return "partner_tichu"
+    if on_top in partners and isinstance(best, (Pass, Abstain)):
+        return "leaves_partner"
+    if not _is_bomb(best) and any(_is_bomb(o) for o, _ in listed):
+        return "keeps_bomb"
+    if isinstance(best, Gift):
+        left = {s: view.hand_counts[s] for s in view.opponents(seat) if view.hand_counts[s]}
+        if left and left.get(best.to, -1) == max(left.values()):
+            return "gift_weaker"
+    if isinstance(best, Exchange):
+        give = {t: int(c) for t, c in best.give}
+        if any(give[p] in _WINNERS or view.calls[p] is not None for p in partners if p in give):
+            return "feeds_partner"
+        if all(RANK[give[o]] <= _TOP_TEN for o in view.opponents(seat) if o in give):
+            return "sheds_low"
+    if isinstance(best, Play):
+        if best.cards == (DOG,):
+            return "feeds_partner"
+        if on_top is not None and on_top not in partners and on_top != seat:
+            return "takes_lead"
+        natural = [int(c) for c in best.cards if c != PHOENIX]
+        if top is None and natural and all(RANK[c] <= _TOP_TEN for c in natural):
+            return "sheds_low"
+    best_mean = next(v for o, v in listed if option_key(o) == option_key(best))
+    if listed[0][1] > best_mean:
+        return "close_call"
+    return "best_value"
