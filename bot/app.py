@@ -16,11 +16,12 @@ import discord
 from discord.ext import commands
 
 from bot import health, workers
-from bot.cogs import daily, records
+from bot.cogs import coach, daily, records
 from bot.cogs.games import game_group, open_table
 from bot.config import Settings
 from bot.games.base import GameSpec
 from bot.games.registry import all_specs
+from bot.games.tichu.coach import Coach
 from bot.games.tichu.duplicate import Duplicate, utc_today
 from bot.games.ui import GameButton, GameSelect
 from bot.i18n import language, t
@@ -120,6 +121,13 @@ class TichuBot(commands.Bot):
             lambda interaction, cid, values: records.handle_component(self, interaction, cid,
                                                                       values),
             ephemeral=records.EPHEMERAL_ACTIONS)
+        self.coach = Coach(self.service, samples=settings.review_samples,
+                           hint_samples=settings.hint_samples)
+        self.controller.route(
+            coach.COACH_ACTIONS,
+            lambda interaction, cid, values: coach.handle_component(self, interaction, cid,
+                                                                    values),
+            ephemeral=coach.EPHEMERAL_ACTIONS)
         self.controller.route(
             daily.DAILY_ACTIONS,
             lambda interaction, cid, values: daily.handle_component(self, interaction, cid,
@@ -310,9 +318,10 @@ class TichuBot(commands.Bot):
         for task in (self._sweeper, self._watcher):
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
-        found = getattr(self, "daily", None)
-        if found is not None:
-            await found.close()
+        for name in ("duplicate", "coach"):
+            found = getattr(self, name, None)
+            if found is not None:
+                await found.close()
         service = getattr(self, "service", None)
         if service is not None:
             await service.close()

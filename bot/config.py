@@ -82,6 +82,12 @@ class Settings(BaseSettings):
     field_processes: int = Field(
         default=1, ge=0, le=64, description="Processes, at the lowest CPU priority, that play "
         "the fields (0: a thread in the bot's own process)")
+    review_samples: int | None = Field(
+        default=None, ge=1, le=1000, description="Deals the coach samples per decision in a "
+        "review after each Tichu deal (unset: the review's own number)")
+    hint_samples: int | None = Field(
+        default=None, ge=1, le=1000, description="Deals the coach samples per option in a hint "
+        "at a practice table (unset: the hint's own number)")
 
     @field_validator("log_level", mode="before")
     @classmethod

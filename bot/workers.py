@@ -69,11 +69,16 @@ def start_background(processes: int) -> None:
 
 
 def stop_background() -> None:
-    """Stop the background processes (queued work is dropped)."""
+    """Stop the background processes at once: queued work is dropped and work under way
+    is killed, so a stopping bot never waits for a field table or a review (neither is
+    stored until it is done, and both are made again when next needed)."""
     global _background
     if _background is not None:
-        _background.shutdown(wait=True, cancel_futures=True)
-        _background = None
+        pool, _background = _background, None
+        for process in list(pool._processes.values()):
+            with contextlib.suppress(OSError):
+                process.kill()
+        pool.shutdown(wait=True, cancel_futures=True)
     _lowered.clear()
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import discord
 
 from bot.games.registry import all_specs
-from bot.games.ui import GameButton, GameSelect, view_of
+from bot.games.ui import Control, GameButton, GameSelect, view_of
 from bot.i18n import t
 from bot.ratings import TEAM_GAMES
 from bot.render import filename
@@ -237,13 +237,26 @@ async def history_command(bot: Host, interaction: discord.Interaction[Any], game
     await interaction.response.send_message(embed=embed, view=view_of(select))
 
 
-def game_message(locale: str, result: GameResult) -> tuple[str, discord.ui.View]:
+def game_message(locale: str, result: GameResult,
+                 user_id: int | None = None) -> tuple[str, discord.ui.View]:
     lines = [t(locale, "history.game", id=result.id, date=_date(result),
                game=t(locale, f"game.{result.game}")),
              result_text(locale, result)]
     export = GameButton(ids.button(0, "hexport", str(result.id)),
                         label=t(locale, "history.export"), style=discord.ButtonStyle.primary)
-    return "\n".join(lines), view_of(export)
+    items: list[Control] = [export]
+    deals = result.replay.get("deals")
+    if result.replay.get("game") == "tichu" and isinstance(deals, list) and deals \
+            and any(p.user_id == user_id for p in result.players):
+        # The coach's review of each deal (the latest 25), the clicker's own seat.
+        numbers = range(max(0, len(deals) - 25), len(deals))
+        items.append(GameSelect(
+            ids.select(0, "review", str(result.id)),
+            options=[discord.SelectOption(label=t(locale, "history.review_deal",
+                                                  number=n + 1), value=str(n))
+                     for n in numbers],
+            placeholder=t(locale, "history.review")[:150], row=1))
+    return "\n".join(lines), view_of(*items)
 
 
 def replay_file(result: GameResult) -> discord.File:
@@ -278,7 +291,7 @@ async def handle_component(bot: Host, interaction: discord.Interaction[Any],
         if found is None or found.game not in all_specs()[cid.arg].history_names:
             raise TableError("no_game")
         _check_spoiler(found, interaction.user.id)
-        content, view = game_message(locale, found)
+        content, view = game_message(locale, found, interaction.user.id)
         await interaction.followup.send(content, view=view, ephemeral=True)
         return
     if cid.action == "hexport":

@@ -210,7 +210,11 @@ class TablePresenter:
             message = await spec_of(table).announcement(table, entry, table.record.locale)
             if message is not None:
                 await self.pacer.wait()
-                await channel.send(content=message.content, files=message.files())
+                if message.view is None:
+                    await channel.send(content=message.content, files=message.files())
+                else:
+                    await channel.send(content=message.content, files=message.files(),
+                                       view=message.view)
 
     # --------------------------------------------------------------- pings
     async def _ping(self, table: Table) -> None:

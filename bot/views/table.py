@@ -29,6 +29,8 @@ def lobby_message(table: Table, locale: str) -> PublicMessage:
                  t(locale, "lobby.event", code=event)]
     else:
         lines = [t(locale, f"lobby.title.{spec.name}", id=table.id, target=table.target)]
+    if table.record.options.get("practice"):
+        lines.append(t(locale, "lobby.practice"))
     if table.turn_timer:
         lines.append(t(locale, "lobby.timer", seconds=int(table.turn_timer)))
     for s in range(table.n_seats):

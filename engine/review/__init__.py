@@ -16,6 +16,7 @@ from engine.review.moment import DealWatch, Hidden, Moment
 from engine.review.options import Abstain, Option, option_json, options
 from engine.review.review import (
     DEFAULT_SAMPLES,
+    KINDS,
     Decision,
     Review,
     main,
@@ -27,6 +28,7 @@ from engine.review.value import option_scores
 __all__ = [
     "DEFAULT_SAMPLES",
     "HINT_SAMPLES",
+    "KINDS",
     "REASONS",
     "Abstain",
     "DealWatch",

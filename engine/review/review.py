@@ -50,6 +50,10 @@ two options, but a call's outcome swings by 200 to 400 points, so its mean needs
 deals to settle; one seat makes one or two a deal."""
 
 
+KINDS = ("grand", "tichu", "exchange", "play", "pass", "wish", "bomb", "gift")
+"""Every kind of decision (:attr:`Decision.kind`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
     """One reviewed decision: what was chosen, the best option, and the cost."""

@@ -224,7 +224,30 @@ FAMILIES: dict[str, Callable[[], Iterable[str]]] = {
                              for c in ("rank", "name", "score", "boards", "trend")],
     # bot/cogs/daily.py: the seats of a daily board around its person.
     "daily.seat.{}": lambda: [f"daily.seat.{s}" for s in ("right", "partner", "left")],
+    # bot/games/tichu/coach.py: the engine's reasons of a hint, kinds of decision and
+    # the options that are not plays.
+    "coach.reason.{}": lambda: [f"coach.reason.{r}" for r in coach_reasons()],
+    "coach.kind.{}": lambda: [f"coach.kind.{k}" for k in coach_kinds()],
+    "coach.do.{}": lambda: [f"coach.do.{d}" for d in coach_words()],
 }
+
+
+def coach_reasons() -> tuple[str, ...]:
+    from engine.review import REASONS
+
+    return tuple(REASONS)
+
+
+def coach_kinds() -> tuple[str, ...]:
+    from engine.review import KINDS
+
+    return tuple(KINDS)
+
+
+def coach_words() -> tuple[str, ...]:
+    from bot.games.tichu.coach import WORDS
+
+    return WORDS
 
 
 def family_keys() -> set[str]:

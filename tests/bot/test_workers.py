@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import select
 import signal
 import subprocess
 import sys
 import time
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -126,3 +128,28 @@ async def test_background_work_runs_at_nice_19_under_sched_idle() -> None:
     finally:
         workers.stop_background()
     assert os.sched_getscheduler(0) != os.SCHED_IDLE  # the bot itself is untouched
+
+
+def start_and_sleep(path: str) -> None:
+    Path(path).touch()
+    time.sleep(3600)
+
+
+async def test_stopping_the_background_kills_the_work_under_way(tmp_path: Path) -> None:
+    """A bot that stops never waits for a field table or a review: the background
+    process is killed (work under way is made again when next needed)."""
+    workers.start_background(1)
+    try:
+        pid = await workers.offload_background(os.getpid)
+        started = tmp_path / "started"
+        sleeping = asyncio.ensure_future(workers.offload_background(start_and_sleep,
+                                                                    str(started)))
+        while not started.exists():  # the job has reached the process
+            await asyncio.sleep(0.01)
+        assert not sleeping.done()
+    finally:
+        workers.stop_background()  # with a wait, this would last an hour
+    with pytest.raises(BrokenProcessPool):
+        await sleeping
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)

@@ -19,12 +19,14 @@ def new_command(open_table: OpenTable) -> Any:
                            turn_timer=ls("cmd.new.turn_timer"),
                            players=ls("cmd.tichu.new.players"),
                            duplicate=ls("cmd.tichu.new.duplicate"),
-                           event=ls("cmd.tichu.new.event"))
+                           event=ls("cmd.tichu.new.event"),
+                           practice=ls("cmd.tichu.new.practice"))
     @app_commands.rename(target=ls("cmd.new.target.name"),
                          turn_timer=ls("cmd.new.turn_timer.name"),
                          players=ls("cmd.tichu.new.players.name"),
                          duplicate=ls("cmd.tichu.new.duplicate.name"),
-                         event=ls("cmd.tichu.new.event.name"))
+                         event=ls("cmd.tichu.new.event.name"),
+                         practice=ls("cmd.tichu.new.practice.name"))
     @app_commands.choices(players=[app_commands.Choice(name="4", value=4),
                                    app_commands.Choice(name="6", value=6)])
     async def new(interaction: discord.Interaction[Any],
@@ -32,12 +34,16 @@ def new_command(open_table: OpenTable) -> Any:
                   turn_timer: app_commands.Range[int, 0, 3600] | None = None,
                   players: int = 4,
                   duplicate: app_commands.Range[int, 1, MAX_BOARDS] | None = None,
-                  event: app_commands.Range[str, 1, 12] | None = None) -> None:
+                  event: app_commands.Range[str, 1, 12] | None = None,
+                  practice: bool = False) -> None:
         options: dict[str, Any] = {"target": target, "turn_timer": turn_timer,
                                    "players": players}
+        if practice:
+            # Unrated, with the coach's hints on each person's panel.
+            options["practice"] = True
         if duplicate is not None or event is not None:
             # A duplicate table: fresh boards (a new event), or those of an event's code.
             options = {"turn_timer": turn_timer, "players": players, "duplicate": duplicate,
-                       "event": event}
+                       "event": event, **({"practice": True} if practice else {})}
         await open_table(interaction, options)
     return new

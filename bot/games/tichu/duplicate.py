@@ -235,6 +235,8 @@ class Duplicate:
             return options
         if count is not None and code is not None:
             raise TableError("duplicate_or_event")
+        if options.get("practice"):
+            raise TableError("practice_duplicate")  # no hints where results are compared
         if options.get("players", 4) != SEATS:
             raise TableError("duplicate_four")
         if code is not None:

@@ -18,6 +18,7 @@ import discord
 
 from bot.games.base import HandMessage
 from bot.games.shared import names_of, signed
+from bot.games.tichu.coach import has_decision, hints_allowed
 from bot.games.ui import Control, GameButton, GameSelect, view_of
 from bot.i18n import t
 from bot.i18n.names import card_label, card_labels, combo_name, rank_name
@@ -252,6 +253,14 @@ async def hand_message(table: Table, seat: int, locale: str, *,
             items.append(GameButton(ids.button(0, "dhome", event.removeprefix("daily:")),
                                     label=t(locale, "daily.home_button"),
                                     style=discord.ButtonStyle.secondary, row=0))
+    if not asking and hints_allowed(table) and has_decision(table, seat):
+        items.append(GameButton(ids.button(tid, "hint"), label=t(locale, "button.hint"),
+                                emoji="💡", style=discord.ButtonStyle.secondary, row=4))
+    if table.private and game.history:
+        # Played alone, with no table message: the last board's review is here.
+        items.append(GameButton(ids.button(tid, "review", str(len(game.history) - 1)),
+                                label=t(locale, "button.review_board"),
+                                style=discord.ButtonStyle.secondary, row=4))
     items.append(GameButton(ids.button(tid, "refresh"), label=t(locale, "button.refresh"),
                             emoji="🔄", style=discord.ButtonStyle.secondary, row=4))
     if image is None:

@@ -44,7 +44,8 @@ def player_stats(game: TichuGame, seat: int) -> dict[str, int]:
 
 def game_result(table: Table) -> GameResult:
     """The record of a finished game for the store: six-player games are stored and rated
-    as ``tichu6`` (their own pool); the replay is a ``tichu`` file with ``"players": 6``."""
+    as ``tichu6`` (their own pool); the replay is a ``tichu`` file with ``"players": 6``.
+    Games of duplicate boards and practice games are kept unrated."""
     game = table.game
     assert game is not None
     players = [
@@ -58,4 +59,6 @@ def game_result(table: Table) -> GameResult:
         else "tichu"
     return GameResult(table_id=table.id, guild_id=table.record.guild_id, game=name,
                       scores=list(game.scores), winner=game.winner, players=players,
-                      replay=to_replay(game), rated=not isinstance(game, BoardsGame))
+                      replay=to_replay(game),
+                      rated=not isinstance(game, BoardsGame)
+                      and not table.record.options.get("practice"))

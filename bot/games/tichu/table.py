@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import discord
+
 from bot.games.base import PublicMessage
 from bot.games.shared import log_line, names_of, public_buttons, team_scores
-from bot.games.ui import view_of
+from bot.games.ui import GameButton, view_of
 from bot.i18n import t
 from bot.render import filename, render_deal_summary, render_game_over, render_table
 from bot.store.models import TableStatus
-from bot.tables import LogEntry, Table
+from bot.tables import LogEntry, SeatKind, Table, ids
 from bot.workers import offload
 from engine.duplicate.play import BoardsGame
 from engine.tichu.ai import pending_seats
@@ -78,7 +80,11 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
         text = t(locale, "table.deal_over", number=number + 1,
                  deal=team_scores(locale, entry.values.get("scores", ())),
                  scores=team_scores(locale, at_deal(view, number).scores))
-        return PublicMessage(text, image, None, filename("deal"))
+        people = any(table.kind(s) is SeatKind.HUMAN for s in range(table.n_seats))
+        review = view_of(GameButton(ids.button(table.id, "review", str(number)),
+                                    label=t(locale, "button.review"), emoji="🎓",
+                                    style=discord.ButtonStyle.secondary)) if people else None
+        return PublicMessage(text, image, review, filename("deal"))
     return None
 
 
