@@ -18,7 +18,7 @@ from bot.i18n import t
 from bot.i18n.names import card_label
 from bot.store.models import TableStatus
 from bot.tables import Table, TableError
-from engine.review import REASONS
+from engine.review import KINDS, REASONS
 from engine.tichu.actions import Exchange
 from engine.tichu.cards import DECK
 from engine.tichu.view import Phase
@@ -29,7 +29,12 @@ COACH = {"review_samples": 2, "hint_samples": 2, "field_processes": 0}
 
 
 def cards_named(text: str) -> set[int]:
-    """The cards ``text`` names (in either language)."""
+    """The cards ``text`` names (in either language); the coach's own words that name a
+    card as a thing of the game ("the Dragon's gift") do not count."""
+    for lang in ("en", "fr"):
+        for words in (*(t(lang, f"coach.kind.{k}") for k in KINDS),
+                      t(lang, "coach.do.gift", name="\0").split("\0")[0]):
+            text = text.replace(words, " ")
     labels = {card_label(lang, int(c)): int(c) for lang in ("en", "fr") for c in DECK}
     words = text.replace(",", " ").replace("(", " ").replace(")", " ").replace("·", " ").split()
     return {labels[w] for w in words if w in labels}
@@ -136,25 +141,36 @@ async def open_hand_of(emu: Any, user: Any, table: Table) -> Any:
     return await (await emu.click(user, table_message(emu, table), button.custom_id)).response()
 
 
+async def stored_reviews(bot: Any, table: Table, user: Any) -> list[Any]:
+    """The person's stored reviews at the table, once the first is stored."""
+    repo = bot.service.repo
+    for _ in range(12000):
+        found = await repo.user_reviews(table.id, user.id)
+        if found:
+            return list(found)
+        await asyncio.sleep(0.01)
+    raise AssertionError("no review was stored")
+
+
 async def test_a_review_after_each_deal_and_from_the_history(
         world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     emu = world.emu
-    alice, bob = world.users[0], world.users[1]
-    # The first review waits until the test lets it go: a click before it is stored is
+    alice, bob, dave = world.users[0], world.users[1], world.users[3]  # en, fr, fr
+    # The reviews wait until the test lets them go: a click before one is stored is
     # told to come back, deterministically.
     release = threading.Event()
     real_job = coach_module.review_job
 
     def held_job(*args: Any) -> Any:
-        release.wait(60)
+        release.wait(120)
         return real_job(*args)
 
     monkeypatch.setattr(coach_module, "review_job", held_job)
     async with running(emu, tmp_path / "db.sqlite3", **COACH) as bot:
         lobby, table = await open_lobby(world, bot, practice=True, target=50)
-        await seat_and_start(world, lobby, [0, None, None, None],
-                             {1: "easy", 2: "easy", 3: "easy"})
-        people = {0: Person(emu, alice, random.Random(3), table=table)}
+        await seat_and_start(world, lobby, [0, None, 1, None], {1: "easy", 3: "easy"})
+        people = {0: Person(emu, alice, random.Random(3), table=table),
+                  2: Person(emu, bob, random.Random(4), table=table)}
         dealt = [int(c) for c in table.game.dealt[0]]
         await play_until(bot, table, people, lambda: bool(table.game.history))
         await settle(bot, table)
@@ -165,15 +181,10 @@ async def test_a_review_after_each_deal_and_from_the_history(
 
         pending = await reply_to(await emu.click(alice, summary, button.custom_id))
         assert pending.content == t("en", "error.review_pending")
-        stranger = await reply_to(await emu.click(bob, summary, button.custom_id))
-        assert stranger.content == t("fr", "error.review_not_yours")  # Bob reads French
+        stranger = await reply_to(await emu.click(dave, summary, button.custom_id))
+        assert stranger.content == t("fr", "error.review_not_yours")  # Dave reads French
         release.set()
-        repo = bot.service.repo
-        for _ in range(2000):
-            if await repo.user_reviews(table.id, alice.id):
-                break
-            await asyncio.sleep(0.01)
-        stored = await repo.user_reviews(table.id, alice.id)
+        stored = await stored_reviews(bot, table, alice)
         assert [(r.deal, r.seat) for r in stored] == [(0, 0)]
 
         review = await reply_to(await emu.click(alice, summary, button.custom_id))
@@ -184,13 +195,20 @@ async def test_a_review_after_each_deal_and_from_the_history(
         assert {int(c) for c in table.game.deal_log[0][0][0]} == set(dealt)
         for decision in stored[0].review["decisions"]:
             assert decision["seat"] == 0
-        assert cards_named(review.content) <= set(dealt) | received_in_exchange(table)
+        assert cards_named(review.content) <= set(dealt) | received_in_exchange(table, 0)
+        # Bob's own review, in French, of his own seat.
+        bobs = await stored_reviews(bot, table, bob)
+        assert [(r.deal, r.seat) for r in bobs] == [(0, 2)]
+        french = await reply_to(await emu.click(bob, summary, button.custom_id))
+        assert french.content.startswith(t("fr", "coach.review_title", deal=1))
+        bob_cards = {int(c) for c in table.game.deal_log[0][0][2]}
+        assert cards_named(french.content) <= bob_cards | received_in_exchange(table, 2)
 
         # The game goes on to its end; its history offers the review of each deal.
         await play_until(bot, table, people, lambda: table.game_over)
         await settle(bot, table)
         history = await (await emu.slash(alice, world.channel, "tichu history")).response()
-        games = await repo.recent_games(world.guild.id, "tichu")
+        games = await bot.service.repo.recent_games(world.guild.id, "tichu")
         assert games and not games[0].rated  # a practice game moves no rating
         select = component(history, "hgame", "s")
         opened = await reply_to(await emu.select(alice, history, select.custom_id,
@@ -202,11 +220,11 @@ async def test_a_review_after_each_deal_and_from_the_history(
     emu.assert_clean()
 
 
-def received_in_exchange(table: Table) -> set[int]:
-    """The cards seat 0 was passed in the first deal's exchange."""
+def received_in_exchange(table: Table, seat: int) -> set[int]:
+    """The cards ``seat`` was passed in the first deal's exchange."""
     found: set[int] = set()
     for action in table.game.deal_log[0][1]:
-        if isinstance(action, Exchange) and action.seat != 0:
-            found |= {int(c) for target, c in action.give if target == 0}
+        if isinstance(action, Exchange) and action.seat != seat:
+            found |= {int(c) for target, c in action.give if target == seat}
     return found
 
