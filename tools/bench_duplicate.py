@@ -12,7 +12,7 @@ fields does to the live tables (issue 24, point 5).
    their panels), in two conditions taken in turns (ABBA, ``--rounds`` of each), so that
    the machine's other load falls on both:
 
-   * *without fields*: ``FIELD_TABLES=0`` (the bot stores empty fields, computing none);
+   * *without fields*: ``FIELD_TABLES=0`` (no field is computed, none is stored);
    * *with fields*: the bot's defaults (8 tables a board, ``FIELD_PROCESSES=1``) and
      ``DAILY_BOARDS=12``, so that the fields of the day are more work (about ten
      CPU-minutes) than the measured window lasts.

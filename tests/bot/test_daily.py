@@ -25,6 +25,7 @@ from engine.duplicate.scoring import Result, score
 from engine.tichu.cards import DECK
 from tests.bot.conftest import World
 from tests.bot.driver import Person, component, running, settle
+from tests.emulator.errors import UserActionError
 
 DAILY = {"daily_boards": 2, "field_tables": 2, "field_samples": 2, "field_processes": 0,
          "daily_level": "normal"}
@@ -255,6 +256,18 @@ async def test_the_daily_challenge_in_direct_messages_has_global_standings(
         assert "carol" in here.embeds[0]["description"]
         assert "alice" not in here.embeds[0]["description"]
         assert {"alice", "carol"} <= set(everywhere.embeds[0]["description"].split())
+        # Someone who shares no server with the app reaches /tichu daily only once they
+        # install it for themselves (a user install), and then /tichu only: the other
+        # games are installed in servers alone.
+        frank = emu.add_user("frank", locale="fr")
+        alone = emu.dm_channel(frank)
+        with pytest.raises(UserActionError):
+            await emu.slash(frank, alone, "tichu daily play")
+        emu.install_for_user(frank)
+        day = await home(world, frank, alone)
+        assert day.ephemeral and "Tichu quotidien" in day.content  # Frank reads French
+        with pytest.raises(UserActionError):
+            await emu.slash(frank, alone, "chinois new")
     emu.assert_clean()
 
 

@@ -498,6 +498,17 @@ class UserActions(World):
                 raise UserActionError(f"/{command.name} cannot be used in DMs")
             if command.data.get("dm_permission") is False:
                 raise UserActionError(f"/{command.name} cannot be used in DMs")
+            # Which install lets the user reach the command here: their own (a user
+            # install, for a command of the user installation context), or the app's in
+            # a server they share with it (the guild installation context).
+            types = command.data.get("integration_types") or [0]
+            shares = any(user.id in g.members for g in self.guilds.values())
+            if not ((user.id in self.user_installs and 1 in types)
+                    or (shares and 0 in types)):
+                raise UserActionError(
+                    f"/{command.name} is not installed for {user.name} (integration types "
+                    f"{types}; user install: {user.id in self.user_installs}, shares a "
+                    f"server with the app: {shares})")
             return
         if contexts is not None and 0 not in contexts:
             raise UserActionError(f"/{command.name} cannot be used in guilds")
@@ -785,7 +796,7 @@ class UserActions(World):
             payload["context"] = 0
         else:
             payload["user"] = user.to_payload()
-            payload["authorizing_integration_owners"] = {"0": "0"}
+            payload["authorizing_integration_owners"] = self.dm_owners(user)
             payload["context"] = 1
         if source is not None:
             payload["message"] = self.message_payload(source)

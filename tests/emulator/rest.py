@@ -266,7 +266,7 @@ class RestApi:
                 "redirect_uris": [],
                 "tags": [],
                 "approximate_guild_count": len(world.guilds),
-                "integration_types_config": {"0": {}},
+                "integration_types_config": {"0": {}, "1": {}},
             }
         )
 

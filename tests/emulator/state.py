@@ -119,6 +119,9 @@ class World:
         self.messages: dict[int, MessageRecord] = {}
         self.attachments: dict[int, AttachmentRecord] = {}
         self.commands: dict[int, CommandRecord] = {}
+        self.user_installs: set[int] = set()
+        """Users who installed the app for themselves (a user install): its commands that
+        allow the user installation context reach them in direct messages."""
         self.interactions: list[InteractionRecord] = []
         self.violations: list[Violation] = []
         self.errors: list[RequestRecord] = []
@@ -343,6 +346,17 @@ class World:
             overwrite = Overwrite(id=user.id, type=1, allow=allow, deny=deny)
         ch.overwrites = [o for o in ch.overwrites if o.id != overwrite.id] + [overwrite]
         self.sink.dispatch("CHANNEL_UPDATE", self.channel_payload(ch), guild_id=ch.guild_id)
+
+    def install_for_user(self, user: IdLike) -> None:
+        """``user`` adds the app to their account (Discord's user install)."""
+        self.user_installs.add(id_of(self.get_user(id_of(user))))
+
+    def dm_owners(self, user: UserRecord) -> dict[str, str]:
+        """``authorizing_integration_owners`` of an interaction in the DM with the bot: the
+        user's own install if they made one, else the guild install ("0" in DMs)."""
+        if user.id in self.user_installs:
+            return {"1": str(user.id)}
+        return {"0": "0"}
 
     def dm_channel(self, user: IdLike) -> ChannelRecord:
         """The DM channel between the bot and ``user`` (created on first use)."""
@@ -790,7 +804,7 @@ class World:
         )
 
     def _interaction_metadata(self, record: InteractionRecord) -> dict[str, Any]:
-        owners = {"0": str(record.guild_id)} if record.guild_id else {"1": str(record.user.id)}
+        owners = {"0": str(record.guild_id)} if record.guild_id else self.dm_owners(record.user)
         meta: dict[str, Any] = {
             "id": str(record.id),
             "type": record.type,
