@@ -9,11 +9,14 @@ only a SQLite file has (pragmas, tampering through sqlite3).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from bot.store import (
@@ -23,6 +26,7 @@ from bot.store import (
     SQLiteRepository,
     TableRecord,
 )
+from bot.store.migrate import load_migrations
 from tests.postgres import PostgresServer, drop_database, fresh_database
 
 BACKENDS = ["sqlite", "postgresql"]
@@ -40,6 +44,45 @@ class Backend:
         if self.name == "sqlite":
             return SQLiteRepository(self.url, **options)
         return PostgresRepository(self.url, **options)
+
+    async def tamper(self, sql: str, *, drop: Sequence[str] = ()) -> None:
+        """Write behind the repository's back, as a broken tool would: the CHECK
+        constraints in the way are ignored (SQLite) or, on PostgreSQL, the ones named in
+        ``drop`` (``table.constraint``) are dropped."""
+        if self.name == "sqlite":
+            with closing(sqlite3.connect(self.url)) as file, file:
+                file.execute("PRAGMA ignore_check_constraints = 1")
+                file.execute(sql)
+            return
+        server = await asyncpg.connect(self.url)
+        try:
+            for name in drop:
+                table, constraint = name.split(".")
+                await server.execute(f"ALTER TABLE {table} DROP CONSTRAINT IF EXISTS "
+                                     f"{constraint}")
+            await server.execute(sql)
+        finally:
+            await server.close()
+
+    async def at_version(self, version: int, statements: Sequence[str]) -> None:
+        """Make the database as the first ``version`` migrations left it, then run
+        ``statements`` (rows of that version) in one transaction, outside the store."""
+        postgres = self.name == "postgresql"
+        async with self.repository(
+                migrations=load_migrations(postgres=postgres)[:version]) as old:
+            assert await old.schema_version() == version
+        if postgres:
+            conn = await asyncpg.connect(self.url)
+            try:
+                async with conn.transaction():
+                    for statement in statements:
+                        await conn.execute(statement)
+            finally:
+                await conn.close()
+        else:
+            with closing(sqlite3.connect(self.url)) as file, file:
+                for statement in statements:
+                    file.execute(statement)
 
 
 @pytest.fixture

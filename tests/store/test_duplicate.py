@@ -525,21 +525,7 @@ async def test_a_version_4_database_upgrades_in_place(backend: Backend) -> None:
     """Games stored before 0005 are rated ones; settings have no daily channel; the
     new tables work beside the old rows."""
     postgres = backend.name == "postgresql"
-    version_4 = load_migrations(postgres=postgres)[:4]
-    async with backend.repository(migrations=version_4) as old:
-        assert await old.schema_version() == 4
-    if postgres:
-        conn = await asyncpg.connect(backend.url)
-        try:
-            async with conn.transaction():
-                for statement in VERSION_4_ROWS:
-                    await conn.execute(statement)
-        finally:
-            await conn.close()
-    else:
-        with closing(sqlite3.connect(backend.url)) as file, file:
-            for statement in VERSION_4_ROWS:
-                file.execute(statement)
+    await backend.at_version(4, VERSION_4_ROWS)
 
     async with backend.repository() as repo:
         assert await repo.schema_version() == len(load_migrations(postgres=postgres)) >= 5

@@ -5,17 +5,13 @@ person; on both backends."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import Awaitable, Callable
-from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import asyncpg
 import pytest
 
 from bot.store import CorruptRowError, Repository, ReviewRecord, StoreError
-from bot.store.migrate import load_migrations
 
 from .conftest import Backend, new_table
 
@@ -141,20 +137,8 @@ async def test_a_bad_person_is_refused(repo: Repository, key: tuple[Any, Any]) -
 # -- damaged rows ---------------------------------------------------------------------
 
 async def tamper(backend: Backend, sql: str) -> None:
-    """Write behind the repository's back; the CHECK constraints in the way are
-    ignored (SQLite) or dropped (PostgreSQL)."""
-    if backend.name == "sqlite":
-        with closing(sqlite3.connect(backend.url)) as file, file:
-            file.execute("PRAGMA ignore_check_constraints = 1")
-            file.execute(sql)
-        return
-    server = await asyncpg.connect(backend.url)
-    try:
-        await server.execute("ALTER TABLE reviews DROP CONSTRAINT reviews_review")
-        await server.execute("ALTER TABLE reviews DROP CONSTRAINT reviews_deal_check")
-        await server.execute(sql)
-    finally:
-        await server.close()
+    """Write behind the repository's back (the review's CHECKs out of the way)."""
+    await backend.tamper(sql, drop=("reviews.reviews_review", "reviews.reviews_deal_check"))
 
 
 WHERE = "review of table {table}, deal 1, seat 2"
@@ -224,22 +208,7 @@ VERSION_5_ROWS = [
 
 async def test_a_version_5_database_upgrades_in_place(backend: Backend) -> None:
     """The rows of version 5 are kept; the reviews of its tables can be stored."""
-    postgres = backend.name == "postgresql"
-    version_5 = load_migrations(postgres=postgres)[:5]
-    async with backend.repository(migrations=version_5) as old:
-        assert await old.schema_version() == 5
-    if postgres:
-        conn = await asyncpg.connect(backend.url)
-        try:
-            async with conn.transaction():
-                for statement in VERSION_5_ROWS:
-                    await conn.execute(statement)
-        finally:
-            await conn.close()
-    else:
-        with closing(sqlite3.connect(backend.url)) as file, file:
-            for statement in VERSION_5_ROWS:
-                file.execute(statement)
+    await backend.at_version(5, VERSION_5_ROWS)
 
     async with backend.repository() as repo:
         assert await repo.schema_version() == 6

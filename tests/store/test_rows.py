@@ -4,11 +4,8 @@ gives the same CorruptRowError, word for word, in SQLite and in PostgreSQL."""
 
 from __future__ import annotations
 
-import sqlite3
-from contextlib import closing
 from datetime import UTC, datetime, timedelta, timezone
 
-import asyncpg
 import pytest
 
 from bot.ratings import Rating, Seat, rate_game
@@ -68,19 +65,9 @@ DAMAGE = [
 
 
 async def tamper(backend: Backend, sql: str) -> None:
-    """Write behind the repository's back, as a broken tool would: the constraints
-    that stand in the way (PostgreSQL's CHECK of an action's payload) are dropped."""
-    if backend.name == "sqlite":
-        with closing(sqlite3.connect(backend.url)) as file, file:
-            file.execute("PRAGMA ignore_check_constraints = 1")
-            file.execute(sql)
-        return
-    server = await asyncpg.connect(backend.url)
-    try:
-        await server.execute("ALTER TABLE actions DROP CONSTRAINT IF EXISTS actions_payload_check")
-        await server.execute(sql)
-    finally:
-        await server.close()
+    """Write behind the repository's back, as a broken tool would (PostgreSQL's CHECK
+    of an action's payload dropped)."""
+    await backend.tamper(sql, drop=("actions.actions_payload_check",))
 
 
 @pytest.mark.parametrize(("damage", "reader", "expected"),
