@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +51,10 @@ SHOWN = 3
 MIN_COST = 10.0
 """A decision is shown only if it cost at least this many points: below, the estimate is
 within the noise of sampling (the engine lists every positive cost)."""
+QUEUED_REVIEWS = 32
+"""At most this many reviews made ahead (as deals end) wait or run at once; past it, on a
+busy server, a deal's reviews are made when they are asked for, so the background
+never falls behind without bound."""
 SHOWN_OPTIONS = 3
 """A hint shows at most this many options."""
 WORDS = ("grand_tichu", "decline_grand", "tichu", "no_tichu", "no_bomb", "pass")
@@ -269,8 +273,13 @@ class Coach:
             return
         number = len(game.history) - 1
         for seat in range(table.n_seats):
-            if table.kind(seat) is SeatKind.HUMAN:
-                self.review_soon(table, number, seat)
+            if table.kind(seat) is not SeatKind.HUMAN:
+                continue
+            if len(self._reviews) >= QUEUED_REVIEWS:
+                log.info("table %s deal %s: reviews made on demand (%d under way)",
+                         table.id, number, len(self._reviews))
+                return
+            self.review_soon(table, number, seat)
 
     def review_soon(self, table: Table, number: int, seat: int) -> None:
         """Compute and store the seat's review of deal ``number`` (once at a time)."""
@@ -284,10 +293,20 @@ class Coach:
         assert user_id is not None
         data = deal_replay(game, number)
         names = names_of(table, table.record.locale)
-        task = asyncio.get_running_loop().create_task(
-            self._review(table.id, number, seat, user_id, data, names))
-        task.add_done_callback(_review_done)
+        self._start(key, self._review(table.id, number, seat, user_id, data, names))
+
+    def _start(self, key: tuple[int, int, int], work: Coroutine[Any, Any, None]) -> None:
+        """Run one review; it is forgotten once done (stored, or failed: asked again, it
+        is made again)."""
+        task = asyncio.get_running_loop().create_task(work)
         self._reviews[key] = task
+
+        def done(task: asyncio.Task[None]) -> None:
+            if self._reviews.get(key) is task:
+                del self._reviews[key]
+            _review_done(task)
+
+        task.add_done_callback(done)
 
     async def _review(self, table_id: int, number: int, seat: int, user_id: int,
                       data: dict[str, Any], names: list[str]) -> None:
@@ -343,10 +362,8 @@ class Coach:
         if task is not None and not task.done():
             return
         names = [p.name for p in sorted(result.players, key=lambda p: p.seat)]
-        task = asyncio.get_running_loop().create_task(self._review(
-            result.table_id, number, seats[0], user_id, one_deal(result.replay, number), names))
-        task.add_done_callback(_review_done)
-        self._reviews[key] = task
+        self._start(key, self._review(result.table_id, number, seats[0], user_id,
+                                      one_deal(result.replay, number), names))
 
 
 def _review_done(task: asyncio.Task[None]) -> None:
