@@ -59,6 +59,10 @@ cards are weak (the hard player calls at 3.8)."""
 WEAK_TICHU = -2.0
 """Call strength (:func:`~engine.tichu.ai.bidding.call_strength`) below which a hand is
 weak (the hard player calls at 0.25)."""
+PASS_NEAR = 2
+"""A ``pass`` blunder is made only when an opponent has called or holds at most this
+many cards: otherwise the seat usually goes out first a trick later anyway, and the
+pass costs nothing (see ``docs/review.md``)."""
 MAX_TRIES = 60
 """Deals tried per case before giving up on finding one with the blunder's conditions."""
 
@@ -126,6 +130,11 @@ def _pass(view: TichuView) -> Action | None:
         return None
     if view.trick[-1].seat % 2 == seat % 2 or not can_pass(view):
         return None
+    if view.out or any(view.calls[p] is not None for p in view.partners(seat)):
+        return None  # going out now must be going out first, and not against a partner's call
+    if not any(view.calls[o] is not None or 0 < view.hand_counts[o] <= PASS_NEAR
+               for o in view.opponents(seat)):
+        return None  # nobody to lose the first place to: passing may cost nothing
     if any(len(p.cards) == len(view.hand) for p in legal_plays(view)):
         return Pass(seat)
     return None
