@@ -37,18 +37,19 @@ from collections.abc import Callable
 from engine.cards import Card
 from engine.review.moment import Hidden, Moment
 from engine.review.options import Abstain, Option
+from engine.review.policy import ReviewPolicy
 from engine.sampling import DealSampler
 from engine.tichu.actions import CallTichu, DeclineGrand, Exchange, GrandTichu
 from engine.tichu.ai import bidding
 from engine.tichu.ai.knowledge import ALL_CARDS
 from engine.tichu.ai.sampling import hand_sampler
-from engine.tichu.ai.search import RolloutPolicy, game_at, rollout
+from engine.tichu.ai.search import game_at, rollout
 from engine.tichu.cards import DECK
 from engine.tichu.game import TichuGame, hand_sizes
 from engine.tichu.legal import can_call_tichu
 from engine.tichu.view import Phase, TichuView
 
-_POLICY = RolloutPolicy()
+_POLICY = ReviewPolicy()
 
 _memo: dict[tuple[object, ...], object] = {}
 """The heuristics' answers before play, within one :func:`option_scores` call: every
