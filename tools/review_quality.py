@@ -14,7 +14,10 @@
    - ``dragon``: the Dragon given to an opponent in the exchange (the ``hard``
      exchange otherwise);
    - ``pass``: a pass on the seat's turn when one legal play would take it out at
-     once, the trick being an opponent's (the first seat of the deal to meet that).
+     once, the trick being an opponent's (the first seat of the deal to meet that),
+     while going out is worth something: no opponent is out yet (out first, or
+     second after the partner for a 1-2), no partner's call stands, and an opponent
+     has called or holds at most :data:`PASS_NEAR` cards.
 
    The review of the blundering seat passes when it lists the blunder first, at a
    cost at least 1.5 times the next decision's, or 30 points more. The rate is
@@ -130,8 +133,10 @@ def _pass(view: TichuView) -> Action | None:
         return None
     if view.trick[-1].seat % 2 == seat % 2 or not can_pass(view):
         return None
-    if view.out or any(view.calls[p] is not None for p in view.partners(seat)):
-        return None  # going out now must be going out first, and not against a partner's call
+    if any(s in view.out for s in view.opponents(seat)) or (
+            not view.out and any(view.calls[p] is not None for p in view.partners(seat))):
+        return None  # going out now must be first, or second after the partner (a 1-2),
+        # and not against a partner's standing call
     if not any(view.calls[o] is not None or 0 < view.hand_counts[o] <= PASS_NEAR
                for o in view.opponents(seat)):
         return None  # nobody to lose the first place to: passing may cost nothing

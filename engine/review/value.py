@@ -1,12 +1,20 @@
 """What each option of a decision is worth, from what the seat could know.
 
-:func:`option_scores` deals the cards the seat could not see ``samples`` times,
-consistently with its :class:`~engine.review.moment.Moment`, and for every such
-deal plays each option out to the end of the deal: the same deals for every
+:func:`option_scores` deals the cards the seat could not see, consistently with
+its :class:`~engine.review.moment.Moment`, and for every such deal plays each
+option out to the end of the deal: the same deals for every
 option (common random numbers), so the differences between options are measured
 far more precisely than the values themselves. A sample's score is the deal's
 score of the seat's team minus the other team's, call bonuses and penalties
 included.
+
+How many deals: rounds of them until the decision is settled (:func:`settled`):
+no option beats the chosen one by more than :data:`SMALL_COST` points at two
+standard errors, or the best one's lead is known to within :data:`PRECISE`. A
+clear decision stops after a quarter of ``samples``; a close one goes on up to
+:data:`CLOSE_FACTOR` times ``samples`` (a call, whose ``samples`` are already
+four times the others', up to ``samples``). The rounds are fixed by ``samples``,
+so the same random numbers give the same figures.
 
 How a deal is dealt:
 
@@ -25,8 +33,8 @@ How a deal is played on after the option, for every seat: the hard player's
 heuristics for what is left of the Grand Tichu decisions, the early Tichu calls
 and the exchange, its Tichu call before the first card (once play starts, for
 every seat still free to call), and then the rollout policy of its search
-(:func:`~engine.tichu.ai.search.rollout`), which makes no further call. A seat
-whose option is not calling Tichu stays silent for the rest of the deal.
+(:func:`~engine.tichu.ai.search.rollout`), which makes no further call.
+A seat whose option is not calling Tichu stays silent for the rest of the deal.
 """
 
 from __future__ import annotations
@@ -37,19 +45,18 @@ from collections.abc import Callable
 from engine.cards import Card
 from engine.review.moment import Hidden, Moment
 from engine.review.options import Abstain, Option
-from engine.review.policy import ReviewPolicy
 from engine.sampling import DealSampler
 from engine.tichu.actions import CallTichu, DeclineGrand, Exchange, GrandTichu
 from engine.tichu.ai import bidding
 from engine.tichu.ai.knowledge import ALL_CARDS
 from engine.tichu.ai.sampling import hand_sampler
-from engine.tichu.ai.search import game_at, rollout
+from engine.tichu.ai.search import RolloutPolicy, game_at, rollout
 from engine.tichu.cards import DECK
 from engine.tichu.game import TichuGame, hand_sizes
 from engine.tichu.legal import can_call_tichu
 from engine.tichu.view import Phase, TichuView
 
-_POLICY = ReviewPolicy()
+_POLICY = RolloutPolicy()
 
 _memo: dict[tuple[object, ...], object] = {}
 """The heuristics' answers before play, within one :func:`option_scores` call: every

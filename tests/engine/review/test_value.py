@@ -1,5 +1,4 @@
-"""The review's valuation: a decision is sampled until it is settled, and its rollout
-policy keeps the table rules of calls (issue 25)."""
+"""The review's valuation: a decision is sampled until it is settled (issue 25)."""
 
 from __future__ import annotations
 
@@ -8,12 +7,9 @@ import random
 from engine.cards import Card
 from engine.review.moment import DealWatch
 from engine.review.options import options
-from engine.review.policy import ReviewPolicy
 from engine.review.value import CLOSE_FACTOR, option_scores, settled
-from engine.tichu.actions import CallTichu, DeclineGrand, Pass, Play
-from engine.tichu.ai import bidding
+from engine.tichu.actions import DeclineGrand
 from engine.tichu.ai.normal import NormalPlayer
-from engine.tichu.ai.search import RolloutPolicy, game_at
 from engine.tichu.cards import DECK
 from engine.tichu.game import TichuGame
 from engine.tichu.view import Phase
@@ -55,27 +51,3 @@ def test_a_clear_decision_stops_early_and_a_close_one_goes_on() -> None:
         game.apply(action)
         watch.after(action)
     assert lengths == {True, False}
-
-
-def _position(hands: dict[int, list[str]]) -> TichuGame:
-    """Seat 1 to lead, in a made-up deal with these hands."""
-    game = TichuGame(seed="value-2")
-    for s in range(4):
-        game.apply(DeclineGrand(s))
-    for s in range(4):
-        game.apply(bidding.choose_exchange(game.view(s), False))
-    made = game_at(game.view(0), [[int(card(c)) for c in hands[s]] for s in range(4)])
-    made.turn = 1
-    made.wish = None
-    made.touch()
-    return made
-
-
-def test_a_seat_does_not_go_out_before_its_calling_partner() -> None:
-    game = _position({0: ["Kc", "Qd", "Jh", "9s", "7c"], 1: ["3h", "5c", "8d"],
-                      2: ["Ah"], 3: ["4s", "6d", "Td", "2c"]})
-    game.apply(CallTichu(0))
-    game.apply(Play(1, (card("3h"),)))
-    assert game.turn == 2
-    assert isinstance(RolloutPolicy().decide(game, 2), Play)
-    assert ReviewPolicy().decide(game, 2) == Pass(2)
