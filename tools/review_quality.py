@@ -64,7 +64,7 @@ WEAK_TICHU = -2.0
 weak (the hard player calls at 0.25)."""
 PASS_NEAR = 2
 """A ``pass`` blunder is made only when an opponent has called or holds at most this
-many cards: otherwise the seat usually goes out first a trick later anyway, and the
+many cards: otherwise the seat often goes out first a trick later anyway, and the
 pass costs nothing (see ``docs/review.md``)."""
 MAX_TRIES = 60
 """Deals tried per case before giving up on finding one with the blunder's conditions."""
