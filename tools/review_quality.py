@@ -14,7 +14,10 @@
    - ``dragon``: the Dragon given to an opponent in the exchange (the ``hard``
      exchange otherwise);
    - ``pass``: a pass on the seat's turn when one legal play would take it out at
-     once, the trick being an opponent's (the first seat of the deal to meet that).
+     once, the trick being an opponent's (the first seat of the deal to meet that),
+     while going out is worth something: no opponent is out yet (out first, or
+     second after the partner for a 1-2), no partner's call stands, and an opponent
+     has called or holds at most :data:`PASS_NEAR` cards.
 
    The review of the blundering seat passes when it lists the blunder first, at a
    cost at least 1.5 times the next decision's, or 30 points more. The rate is
@@ -59,6 +62,10 @@ cards are weak (the hard player calls at 3.8)."""
 WEAK_TICHU = -2.0
 """Call strength (:func:`~engine.tichu.ai.bidding.call_strength`) below which a hand is
 weak (the hard player calls at 0.25)."""
+PASS_NEAR = 2
+"""A ``pass`` blunder is made only when an opponent has called or holds at most this
+many cards: otherwise the seat often goes out first a trick later anyway, and the
+pass costs nothing (see ``docs/review.md``)."""
 MAX_TRIES = 60
 """Deals tried per case before giving up on finding one with the blunder's conditions."""
 
@@ -126,6 +133,13 @@ def _pass(view: TichuView) -> Action | None:
         return None
     if view.trick[-1].seat % 2 == seat % 2 or not can_pass(view):
         return None
+    if any(s in view.out for s in view.opponents(seat)) or (
+            not view.out and any(view.calls[p] is not None for p in view.partners(seat))):
+        return None  # going out now must be first, or second after the partner (a 1-2),
+        # and not against a partner's standing call
+    if not any(view.calls[o] is not None or 0 < view.hand_counts[o] <= PASS_NEAR
+               for o in view.opponents(seat)):
+        return None  # nobody to lose the first place to: passing may cost nothing
     if any(len(p.cards) == len(view.hand) for p in legal_plays(view)):
         return Pass(seat)
     return None

@@ -1,12 +1,20 @@
 """What each option of a decision is worth, from what the seat could know.
 
-:func:`option_scores` deals the cards the seat could not see ``samples`` times,
-consistently with its :class:`~engine.review.moment.Moment`, and for every such
-deal plays each option out to the end of the deal: the same deals for every
+:func:`option_scores` deals the cards the seat could not see, consistently with
+its :class:`~engine.review.moment.Moment`, and for every such deal plays each
+option out to the end of the deal: the same deals for every
 option (common random numbers), so the differences between options are measured
 far more precisely than the values themselves. A sample's score is the deal's
 score of the seat's team minus the other team's, call bonuses and penalties
 included.
+
+How many deals: rounds of them until the decision is settled (:func:`settled`):
+no option beats the chosen one by more than :data:`SMALL_COST` points at two
+standard errors, or the best one's lead is known to within :data:`PRECISE`. A
+clear decision stops after a quarter of ``samples``; a close one goes on up to
+:data:`CLOSE_FACTOR` times ``samples`` (a call, whose ``samples`` are already
+four times the others', up to ``samples``). The rounds are fixed by ``samples``,
+so the same random numbers give the same figures.
 
 How a deal is dealt:
 
@@ -25,13 +33,14 @@ How a deal is played on after the option, for every seat: the hard player's
 heuristics for what is left of the Grand Tichu decisions, the early Tichu calls
 and the exchange, its Tichu call before the first card (once play starts, for
 every seat still free to call), and then the rollout policy of its search
-(:func:`~engine.tichu.ai.search.rollout`), which makes no further call. A seat
-whose option is not calling Tichu stays silent for the rest of the deal.
+(:func:`~engine.tichu.ai.search.rollout`), which makes no further call.
+A seat whose option is not calling Tichu stays silent for the rest of the deal.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from engine.cards import Card
 from engine.review.moment import Hidden, Moment
@@ -61,35 +70,109 @@ def _key(view: TichuView, what: str) -> tuple[object, ...]:
             view.scores, view.target, view.out)
 
 
+SETTLE_FROM = 4
+"""The first look at whether a decision is settled comes after ``samples // SETTLE_FROM``
+deals, and then every ``samples // SETTLE_STEP`` deals."""
+SETTLE_STEP = 8
+CLOSE_FACTOR = 2
+"""A decision not settled after ``samples`` deals gets up to this many times as many
+(calls excepted: they already have four times the samples)."""
+SMALL_COST = 10.0
+"""A decision is settled when no option beats the chosen one by more than this, at two
+standard errors..."""
+PRECISE = (4.0, 0.15)
+"""...or when the best option's lead is known to within this many points, or this
+share of the lead (one standard error)."""
+
+
 def option_scores(moment: Moment, options: list[Option], samples: int,
                   rng: random.Random) -> list[list[int]]:
-    """Per option, the score of each sampled deal played out (see the module's notes)."""
+    """Per option, the score of each sampled deal played out (see the module's notes).
+
+    Deals are played in rounds until the decision is settled (:func:`settled`): a
+    clear one stops after a quarter of ``samples``, a close one goes on up to
+    :data:`CLOSE_FACTOR` times ``samples`` (calls: ``samples``). Every option is played
+    on the same deals, so the lists have one length."""
     scores: list[list[int]] = [[] for _ in options]
     team = moment.seat % 2
+    calls = any(isinstance(o, (GrandTichu, DeclineGrand, CallTichu)) for o in options)
+    most = samples if calls else samples * CLOSE_FACTOR
+    first = max(1, samples // SETTLE_FROM)
+    step = max(1, samples // SETTLE_STEP)
     _memo.clear()
+    deal = _dealer(moment, team, rng)
+    done = 0
+    target = first
+    while done < most:
+        for _ in range(min(target, most) - done):
+            for i, value in enumerate(deal(options)):
+                scores[i].append(value)
+        done = min(target, most)
+        if settled(scores):
+            break
+        target = done + step
+    _memo.clear()
+    return scores
+
+
+def settled(scores: list[list[int]]) -> bool:
+    """Whether more deals would not change what the review says of the decision: no
+    option is better than the chosen one (``scores[0]``) by more than
+    :data:`SMALL_COST` at two standard errors, or the best option's lead is
+    :data:`PRECISE`."""
+    chosen = scores[0]
+    n = len(chosen)
+    if n < 2:
+        return False
+    upper = float("-inf")
+    best = (0.0, 0.0)
+    for other in scores[1:]:
+        diffs = [a - b for a, b in zip(other, chosen, strict=True)]
+        mean = sum(diffs) / n
+        error = (sum((d - mean) ** 2 for d in diffs) / (n - 1) / n) ** 0.5
+        upper = max(upper, mean + 2.0 * error)
+        if mean > best[0]:
+            best = (mean, error)
+    if upper <= SMALL_COST:
+        return True
+    lead, error = best
+    return lead > 0.0 and error <= max(PRECISE[0], PRECISE[1] * lead)
+
+
+def _dealer(moment: Moment, team: int, rng: random.Random
+            ) -> Callable[[list[Option]], list[int]]:
+    """One sampled deal played out for every option: the scores, in the options' order."""
     if moment.pre_play:
         sampler = _pre_play_sampler(moment)
-        for _ in range(samples):
+
+        def pre_play(options: list[Option]) -> list[int]:
             hands = _pre_play_hands(moment, sampler, rng)
             _memo.clear()
-            for i, option in enumerate(options):
+            out = []
+            for option in options:
                 game = _pre_play_game(moment, hands)
                 quiet = _apply(game, option)
                 _finish_pre_play(game, quiet)
-                scores[i].append(rollout(game, team))
-    else:
-        sampler_play = hand_sampler(moment.view, moment.know)
-        seat = moment.seat
-        for _ in range(samples):
-            dealt = sampler_play.deal(rng)
-            in_play = [[int(c) for c in moment.view.hand] if s == seat
-                       else [int(c) for c in dealt[s]] for s in range(moment.view.n_seats)]
-            for i, option in enumerate(options):
-                game = _play_game(moment, in_play)
-                _apply(game, option)
-                scores[i].append(rollout(game, team))
-    _memo.clear()
-    return scores
+                out.append(rollout(game, team, _POLICY))
+            return out
+
+        return pre_play
+    sampler_play = hand_sampler(moment.view, moment.know)
+    seat = moment.seat
+    view = moment.view
+
+    def in_play(options: list[Option]) -> list[int]:
+        dealt = sampler_play.deal(rng)
+        hands = [[int(c) for c in view.hand] if s == seat else [int(c) for c in dealt[s]]
+                 for s in range(view.n_seats)]
+        out = []
+        for option in options:
+            game = _play_game(moment, hands)
+            _apply(game, option)
+            out.append(rollout(game, team, _POLICY))
+        return out
+
+    return in_play
 
 
 # ------------------------------------------------------------------ in play
