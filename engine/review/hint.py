@@ -83,7 +83,7 @@ from typing import Any
 
 from engine.errors import EngineError
 from engine.review.moment import DealWatch, Moment
-from engine.review.options import Abstain, Option, option_json, option_key, options
+from engine.review.options import Abstain, Option, distinct, option_json, option_key, options
 from engine.review.review import check_seats, kind_of, load_replay
 from engine.review.value import option_scores
 from engine.run import ReplayFormatError
@@ -251,7 +251,7 @@ def _options(moment: Moment, best: Option) -> tuple[list[Option], str]:
     if isinstance(best, CallTichu):
         return options(moment, best), "tichu"
     if isinstance(best, Exchange):
-        return _distinct([best, *_exchanges(view, best)]), "exchange"
+        return distinct([best, *_exchanges(view, best)]), "exchange"
     if isinstance(best, Gift):
         return options(moment, best), "gift"
     if view.turn != seat:  # a bomb out of turn, or waiting
@@ -269,7 +269,7 @@ def _options(moment: Moment, best: Option) -> tuple[list[Option], str]:
         play = next((c for _, c in ranked if c is not None), None)
         if play is not None:
             to = tactics.choose_dog_target(view) if play.cards == (DOG,) else None
-            found = _distinct([*found, Play(seat, play.cards, None, play.phoenix, to)])
+            found = distinct([*found, Play(seat, play.cards, None, play.phoenix, to)])
     return found, kind_of(best, moment)
 
 
@@ -302,17 +302,6 @@ def _exchanges(view: TichuView, best: Exchange) -> list[Exchange]:
 def _strength(card: int) -> tuple[int, int]:
     """Order of cards for a partner: Dragon, Phoenix, then by rank, the Dog last."""
     return (card == DRAGON, (19 if card == PHOENIX else -5 if card == DOG else RANK[card]))
-
-
-def _distinct(found: list[Option]) -> list[Option]:
-    seen: set[tuple[Any, ...]] = set()
-    out: list[Option] = []
-    for option in found:
-        key = option_key(option)
-        if key not in seen:
-            seen.add(key)
-            out.append(option)
-    return out
 
 
 def _bombs_now(view: TichuView) -> bool:

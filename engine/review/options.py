@@ -94,7 +94,7 @@ def options(moment: Moment, chosen: Action) -> list[Option]:
         found.append(Abstain(seat, "bomb"))  # a bomb out of turn
     elif isinstance(chosen, (Play, Pass)):
         found += _plays(moment, chosen)
-    return _distinct(found)
+    return distinct(found)
 
 
 def _plays(moment: Moment, chosen: Play | Pass) -> list[Option]:
@@ -124,7 +124,8 @@ def _plays(moment: Moment, chosen: Play | Pass) -> list[Option]:
     return found
 
 
-def _distinct(found: list[Option]) -> list[Option]:
+def distinct(found: list[Option]) -> list[Option]:
+    """``found`` without the options that repeat an earlier one (:func:`option_key`)."""
     seen: set[tuple[Any, ...]] = set()
     out: list[Option] = []
     for option in found:
