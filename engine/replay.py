@@ -67,28 +67,32 @@ def game_from_replay(data: Any) -> Any:
     return game
 
 
-def load(stream: TextIO) -> Any:
-    """Parse JSON, turning any decoding problem into :class:`ReplayFormatError`."""
+def load(stream: TextIO, error: type[Exception] = ReplayFormatError) -> Any:
+    """Parse JSON, turning any decoding problem into ``error`` (one line)."""
     try:
         return json.load(stream)
     except RecursionError:
-        raise ReplayFormatError("bad JSON: nested too deeply") from None
+        raise error("bad JSON: nested too deeply") from None
     except ValueError as exc:  # bad syntax or encoding, a number past Python's digit limit
-        raise ReplayFormatError(f"bad JSON: {exc}") from None
+        raise error(f"bad JSON: {exc}") from None
+
+
+def read_json(path: str, error: type[Exception] = ReplayFormatError) -> Any:
+    """The JSON of the file ``path`` (``-``: standard input), for the commands of
+    ``python -m engine``; a file that cannot be read or parsed raises ``error``."""
+    if path == "-":
+        return load(sys.stdin, error)
+    try:
+        with open(path, encoding="utf-8") as f:
+            return load(f, error)
+    except OSError as exc:
+        raise error(f"cannot read {json.dumps(path)}: {exc.strerror}") from None
 
 
 def main(path: str, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     """Run ``python -m engine replay PATH`` and return the exit status."""
     try:
-        if path == "-":
-            data = load(sys.stdin)
-        else:
-            try:
-                with open(path, encoding="utf-8") as f:
-                    data = load(f)
-            except OSError as exc:
-                raise ReplayFormatError(f"cannot read {path}: {exc.strerror}") from None
-        result = run_replay(data)
+        result = run_replay(read_json(path))
     except ReplayFormatError as exc:
         print(f"error: {exc}", file=err)
         return 2

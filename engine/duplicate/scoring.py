@@ -214,27 +214,12 @@ def score_json(data: Any) -> dict[str, Any]:
     return {"results": [s.to_json() for s in scored], "standings": [s.to_json() for s in table]}
 
 
-def _load(stream: TextIO) -> Any:
-    try:
-        return json.load(stream)
-    except RecursionError:
-        raise ResultsFormatError("bad JSON: nested too deeply") from None
-    except ValueError as exc:  # bad syntax or encoding, a number past Python's digit limit
-        raise ResultsFormatError(f"bad JSON: {exc}") from None
-
-
 def main(path: str, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     """Run ``python -m engine duplicate PATH`` (``-``: standard input); the exit status."""
+    from engine.replay import read_json
+
     try:
-        if path == "-":
-            data = _load(sys.stdin)
-        else:
-            try:
-                with open(path, encoding="utf-8") as f:
-                    data = _load(f)
-            except OSError as exc:
-                raise ResultsFormatError(f"cannot read {json.dumps(path)}: {exc.strerror}") from None
-        result = score_json(data)
+        result = score_json(read_json(path, ResultsFormatError))
     except ResultsFormatError as exc:
         print("error: " + " ".join(str(exc).split()), file=err)
         return 2

@@ -197,21 +197,14 @@ def main(path: str, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
     """Run ``python -m engine review PATH`` and return the exit status: 0 with the
     review's JSON on ``out``, 2 with one line on ``err`` for an unreadable or malformed
     file (a refused action is no such thing: the review stops there)."""
-    from engine.replay import load
+    from engine.replay import read_json
 
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     try:
         if samples < 1:
             raise ReplayFormatError(f"--samples must be at least 1, not {samples}")
-        if path == "-":
-            data = load(sys.stdin)
-        else:
-            try:
-                with open(path, encoding="utf-8") as f:
-                    data = load(f)
-            except OSError as exc:
-                raise ReplayFormatError(f"cannot read {path}: {exc.strerror}") from None
+        data = read_json(path)
         result = review_game(data, None if seat is None else [seat], samples, seed)
     except ReplayFormatError as exc:
         print(f"error: {exc}", file=err)
