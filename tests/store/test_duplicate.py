@@ -5,9 +5,7 @@ of the daily standings and unrated games; on both backends."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import Awaitable
-from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -382,22 +380,10 @@ async def test_rated_must_be_a_bool(repo: Repository) -> None:
 # -- damaged rows ---------------------------------------------------------------------
 
 async def tamper(backend: Backend, sql: str) -> None:
-    """Write behind the repository's back; the CHECK constraints in the way are
-    ignored (SQLite) or dropped (PostgreSQL)."""
-    if backend.name == "sqlite":
-        with closing(sqlite3.connect(backend.url)) as file, file:
-            file.execute("PRAGMA ignore_check_constraints = 1")
-            file.execute(sql)
-        return
-    server = await asyncpg.connect(backend.url)
-    try:
-        for table, constraint in (("dup_results", "dup_results_replay"),
-                                  ("dup_results", "dup_results_finished"),
-                                  ("dup_fields", "dup_fields_replay")):
-            await server.execute(f"ALTER TABLE {table} DROP CONSTRAINT IF EXISTS {constraint}")
-        await server.execute(sql)
-    finally:
-        await server.close()
+    """Write behind the repository's back (the duplicate tables' CHECKs out of the way)."""
+    await backend.tamper(sql, drop=("dup_results.dup_results_replay",
+                                    "dup_results.dup_results_finished",
+                                    "dup_fields.dup_fields_replay"))
 
 
 BOARD = f"{DAY}/1"
