@@ -5,8 +5,9 @@ from __future__ import annotations
 import io
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from engine.replay import main, run_replay
 
@@ -25,13 +26,20 @@ def check_golden(path: Path) -> None:
     assert run_replay(json.loads(path.read_text())) == expected
 
 
-def replay_cli(data: Any, *, raw: str | None = None) -> tuple[int, str, str]:
-    """``python -m engine replay -`` on ``data`` (or the ``raw`` text): status, stdout, stderr."""
+def stdin_cli(command: Callable[[str, TextIO, TextIO], int], data: Any, *,
+              raw: str | None = None) -> tuple[int, str, str]:
+    """An engine command (``main(path, out, err)``) on ``-`` with ``data`` as JSON (or the
+    ``raw`` text) on standard input, in process: status, stdout, stderr."""
     out, err = io.StringIO(), io.StringIO()
     stdin = sys.stdin
     sys.stdin = io.StringIO(raw if raw is not None else json.dumps(data))
     try:
-        code = main("-", out, err)
+        code = command("-", out, err)
     finally:
         sys.stdin = stdin
     return code, out.getvalue(), err.getvalue()
+
+
+def replay_cli(data: Any, *, raw: str | None = None) -> tuple[int, str, str]:
+    """``python -m engine replay -`` on ``data`` (or the ``raw`` text): status, stdout, stderr."""
+    return stdin_cli(main, data, raw=raw)

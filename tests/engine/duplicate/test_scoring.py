@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.duplicate.scoring import Result, ResultsFormatError, main, score, score_json
+from tests.engine.replay_support import stdin_cli
 
 
 def r(board: str, direction: int, player: str, diff: int) -> dict[str, Any]:
@@ -29,14 +30,7 @@ def results(*rows: dict[str, Any]) -> list[Result]:
 
 def cli(data: Any, *, raw: str | None = None) -> tuple[int, str, str]:
     """``python -m engine duplicate -`` on ``data`` (or the ``raw`` text), in process."""
-    out, err = io.StringIO(), io.StringIO()
-    stdin = sys.stdin
-    sys.stdin = io.StringIO(raw if raw is not None else json.dumps(data))
-    try:
-        code = main("-", out, err)
-    finally:
-        sys.stdin = stdin
-    return code, out.getvalue(), err.getvalue()
+    return stdin_cli(main, data, raw=raw)
 
 
 SPEC = {"results": [r("b1", 0, "ann", 40), r("b1", 0, "bob", 40), r("b1", 0, "cat", -10),
