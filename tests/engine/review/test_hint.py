@@ -63,7 +63,8 @@ def find(test: Callable[[TichuGame, int], int | None], tries: int = 40,
     raise AssertionError("no such position")
 
 
-def hard_decides(data: dict[str, Any], seat: int, seed: str) -> Any:
+def hard_decides(data: dict[str, Any], seat: int, seed: str,
+                 player: HardPlayer | None = None) -> Any:
     """The hard player's move, asked as a table asks it: its memory fed with every
     view of the seat, its rng seeded as :func:`hint` seeds it."""
     read = read_file(data)
@@ -75,7 +76,7 @@ def hard_decides(data: dict[str, Any], seat: int, seed: str) -> Any:
         memories.see(game.view(seat))
     view = game.view(seat)
     rng = random.Random(f"hint:{seed}:0:{len(read.deals[0].actions)}:{seat}:decide")
-    return HardPlayer(budget_ms=None).decide(view, memories.see(view), rng)
+    return (player or HardPlayer(budget_ms=None)).decide(view, memories.see(view), rng)
 
 
 def check(found: Hint | None, data: dict[str, Any], seat: int, seed: str = "0") -> Hint:
@@ -290,17 +291,8 @@ def test_a_clear_tichu_hand_before_its_first_card_gets_a_tichu_hint() -> None:
 def test_a_searched_play_is_valued_by_the_hard_player_s_search() -> None:
     data, seat = find(lambda game, i: _on_turn_with_choice(game, i) if i > 30 else None,
                       prefix="search")
-    read = read_file(data)
-    game = TichuGame(hands=read.deals[0].hands)
-    memories = Memories()
-    memories.see(game.view(seat))
-    for action in read.deals[0].actions:
-        game.apply(action)
-        memories.see(game.view(seat))
     player = HardPlayer(budget_ms=None)
-    view = game.view(seat)
-    rng = random.Random(f"hint:0:0:{len(read.deals[0].actions)}:{seat}:decide")
-    player.decide(view, memories.see(view), rng)
+    hard_decides(data, seat, "0", player)
     found = check(hint(data, seat, SAMPLES), data, seat)
     assert player.last_search, "a position with a search"
     means = sorted((m for _, m in player.last_search), reverse=True)
