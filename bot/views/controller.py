@@ -18,6 +18,7 @@ from typing import Any
 
 import discord
 
+from bot import workers
 from bot.games.base import HandMessage, spec_of
 from bot.i18n import t
 from bot.store.models import StoreError
@@ -72,6 +73,7 @@ class Controller:
 
     async def handle(self, interaction: discord.Interaction[Any], custom_id: str,
                      values: list[str]) -> None:
+        workers.hold_background()  # a person is waiting: the background work pauses
         cid = ids.parse(custom_id)
         if cid is None:
             await self.refuse(interaction, "forged")

@@ -153,3 +153,32 @@ async def test_stopping_the_background_kills_the_work_under_way(tmp_path: Path) 
         await sleeping
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+def process_state(pid: int) -> str:
+    """The kernel's one-letter state of a process (``T``: stopped)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+async def test_live_work_holds_the_background_until_it_is_done() -> None:
+    """A click or a drawing stops the background processes (fields, reviews) and a
+    quiet moment lets them run again; a stopping bot kills them held or not."""
+    workers.start_background(1)
+    try:
+        pid = await workers.offload_background(os.getpid)
+        workers.hold_background()
+        while process_state(pid) != "T":
+            await asyncio.sleep(0.01)
+        await workers.offload(os.getpid)  # live work while held: still held
+        assert process_state(pid) == "T"
+        workers.release_background()
+        while process_state(pid) == "T":
+            await asyncio.sleep(0.01)
+        workers.hold_background()
+        while process_state(pid) != "T":
+            await asyncio.sleep(0.01)
+    finally:
+        workers.stop_background()
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
