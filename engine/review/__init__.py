@@ -11,7 +11,7 @@ See ``docs/review.md``.
 
 from __future__ import annotations
 
-from engine.review.hint import HINT_SAMPLES, REASONS, Hint, hint
+from engine.review.hint import HINT_SAMPLES, REASONS, Hint, has_choice, hint
 from engine.review.moment import DealWatch, Hidden, Moment
 from engine.review.options import Abstain, Option, option_json, options
 from engine.review.review import (
@@ -38,6 +38,7 @@ __all__ = [
     "Moment",
     "Option",
     "Review",
+    "has_choice",
     "hint",
     "main",
     "option_json",

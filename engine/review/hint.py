@@ -103,7 +103,7 @@ from engine.tichu.ai.hard import HardPlayer
 from engine.tichu.cards import DECK, DOG, DRAGON, PHOENIX, RANK
 from engine.tichu.combos import bomb_strength
 from engine.tichu.game import TichuGame
-from engine.tichu.legal import bombs_in, legal_plays
+from engine.tichu.legal import bombs_in, can_pass, legal_plays
 from engine.tichu.view import Phase, TichuView
 
 HINT_SAMPLES = 24
@@ -196,9 +196,7 @@ def hint_at(moment: Moment, samples: int, decide: random.Random,
     options valued with ``value`` (None when the seat has no choice now)."""
     view = moment.view
     seat = moment.seat
-    if view.phase not in (Phase.GRAND, Phase.EXCHANGE, Phase.PLAY, Phase.GIFT):
-        return None
-    if view.phase is Phase.PLAY and view.turn != seat and not _bombs_now(view):
+    if not has_choice(view):
         return None  # (the hard player is not asked: it would only wait)
     player = HardPlayer(budget_ms=None)
     move = player.decide(view, moment.know, decide)
@@ -302,6 +300,25 @@ def _exchanges(view: TichuView, best: Exchange) -> list[Exchange]:
 def _strength(card: int) -> tuple[int, int]:
     """Order of cards for a partner: Dragon, Phoenix, then by rank, the Dog last."""
     return (card == DRAGON, (19 if card == PHOENIX else -5 if card == DOG else RANK[card]))
+
+
+def has_choice(view: TichuView) -> bool:
+    """Whether the seat of ``view`` has a decision now that a hint speaks of: its Grand
+    Tichu call, its exchange, the Dragon's gift, a play with more than one option on its
+    turn, or, out of turn, a bomb that beats the open trick."""
+    seat = view.seat
+    assert seat is not None
+    if view.phase is Phase.GRAND:
+        return not view.grand_decided[seat]
+    if view.phase is Phase.EXCHANGE:
+        return not view.exchanged[seat]
+    if view.phase is Phase.GIFT:
+        return view.turn == seat
+    if view.phase is Phase.PLAY and view.hand:
+        if view.turn == seat:
+            return len(legal_plays(view)) + can_pass(view) > 1
+        return _bombs_now(view)
+    return False
 
 
 def _bombs_now(view: TichuView) -> bool:

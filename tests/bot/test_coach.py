@@ -53,12 +53,8 @@ async def play_until(bot: Any, table: Table, people: dict[int, Person], done: An
         due = await settle(bot, table, timeout=60)
         if done() or not due:
             return
-        await people[due[0]].act(table_message(bot_emu(people), table))
+        await people[due[0]].act()
     raise AssertionError("the table did not get there")
-
-
-def bot_emu(people: dict[int, Person]) -> Any:
-    return next(iter(people.values())).emu
 
 
 async def test_hints_at_a_practice_table_in_both_languages(world: World,
@@ -98,14 +94,16 @@ async def test_hints_at_a_practice_table_in_both_languages(world: World,
             return table.game.phase is Phase.PLAY and table.game.turn == 0 \
                 and coach_module.has_decision(table, 0)
         await play_until(bot, table, people, alice_plays)
-        if alice_plays():
-            panel = await people[0].open_hand(table_message(emu, table))
-            hand = {int(c) for c in table.game.hands[0]}
-            answer = await reply_to(await emu.click(alice, panel,
-                                                    component(panel, "hint").custom_id))
-            assert answer.content.startswith(t("en", "coach.hint_title"))
-            assert cards_named(answer.content) <= hand
-            assert table.seat_of(alice.id) == 0 and table.status is TableStatus.PLAYING
+        assert alice_plays()
+        panel = people[0].panel  # the panel she plays from, kept up to date by the bot
+        await emu.wait_for(lambda: component(panel, "hint") is not None, 10.0,
+                           what="the Hint button on her turn")
+        hand = {int(c) for c in table.game.hands[0]}
+        answer = await reply_to(await emu.click(alice, panel,
+                                                component(panel, "hint").custom_id))
+        assert answer.content.startswith(t("en", "coach.hint_title"))
+        assert cards_named(answer.content) <= hand
+        assert table.status is TableStatus.PLAYING
     emu.assert_clean()
 
 

@@ -34,15 +34,13 @@ from bot.tables import SeatKind, Table, TableError, TableService
 from bot.workers import offload, offload_background
 from engine.duplicate.play import BoardsGame
 from engine.errors import EngineError
+from engine.review import DEFAULT_SAMPLES, HINT_SAMPLES, has_choice, review_game
 from engine.review import hint as engine_hint
-from engine.review import review_game
 from engine.tichu.actions import Action, Exchange, Gift, Play, action_from_json
 from engine.tichu.cards import MAHJONG
 from engine.tichu.combos import readings
 from engine.tichu.game import TichuGame
-from engine.tichu.legal import can_pass, legal_plays
 from engine.tichu.replay import read_file, to_replay
-from engine.tichu.view import Phase
 
 log = logging.getLogger(__name__)
 
@@ -80,17 +78,14 @@ def deal_replay(game: TichuGame, number: int) -> dict[str, Any]:
 def hint_job(data: dict[str, Any], seat: int, seed: str,
              samples: int | None) -> dict[str, Any] | None:
     """The engine's hint for ``seat`` at the end of ``data``, as JSON (None: no decision)."""
-    found = engine_hint(data, seat, seed=seed) if samples is None \
-        else engine_hint(data, seat, samples, seed=seed)
+    found = engine_hint(data, seat, samples or HINT_SAMPLES, seed)
     return None if found is None else found.to_json()
 
 
 def review_job(data: dict[str, Any], seat: int, seed: str,
                samples: int | None) -> dict[str, Any]:
     """The engine's review of ``seat``'s decisions in the one deal of ``data``, as JSON."""
-    found = review_game(data, [seat], seed=seed) if samples is None \
-        else review_game(data, [seat], samples, seed)
-    return found.to_json()
+    return review_game(data, [seat], samples or DEFAULT_SAMPLES, seed).to_json()
 
 
 def position_images(data: dict[str, Any], index: int, seat: int, names: Sequence[str],
@@ -204,24 +199,11 @@ def hints_allowed(table: Table) -> bool:
 
 
 def has_decision(table: Table, seat: int) -> bool:
-    """Whether the seat has something to decide now (a hint has something to say)."""
+    """Whether the seat has something to decide now that a hint speaks of (the engine's
+    :func:`~engine.review.has_choice`; a seat the computer plays for has not)."""
     game = table.game
-    if not isinstance(game, TichuGame) or table.seats[seat].away:
-        return False
-    view = game.view(seat)
-    if view.phase is Phase.GRAND:
-        return not view.grand_decided[seat]
-    if view.phase is Phase.EXCHANGE:
-        return not view.exchanged[seat]
-    if view.phase is Phase.GIFT:
-        return view.turn == seat
-    if view.phase is Phase.PLAY and view.hand:
-        plays = legal_plays(view)
-        if view.turn == seat:  # a choice, not a forced pass or a single play
-            return len(plays) + can_pass(view) > 1
-        # Out of turn, a bomb that beats the trick: bomb or wait.
-        return view.top is not None and any(p.is_bomb for p in plays)
-    return False
+    return isinstance(game, TichuGame) and not table.seats[seat].away \
+        and has_choice(game.view(seat))
 
 
 class Coach:

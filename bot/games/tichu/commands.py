@@ -38,12 +38,12 @@ def new_command(open_table: OpenTable) -> Any:
                   practice: bool = False) -> None:
         options: dict[str, Any] = {"target": target, "turn_timer": turn_timer,
                                    "players": players}
-        if practice:
-            # Unrated, with the coach's hints on each person's panel.
-            options["practice"] = True
         if duplicate is not None or event is not None:
             # A duplicate table: fresh boards (a new event), or those of an event's code.
             options = {"turn_timer": turn_timer, "players": players, "duplicate": duplicate,
-                       "event": event, **({"practice": True} if practice else {})}
+                       "event": event}
+        if practice:
+            # Unrated, with the coach's hints on each person's panel (never duplicate).
+            options["practice"] = True
         await open_table(interaction, options)
     return new

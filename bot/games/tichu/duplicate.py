@@ -215,9 +215,7 @@ class Duplicate:
         if self.field_tables <= 0 or not self.service.owns(DAILY_OWNER):
             return
         for board in self.day_boards(day):
-            task = self._fields.get(board.id)
-            if task is not None and not (task.done() and (task.cancelled()
-                                                          or task.exception())):
+            if self._under_way(board) is not None:
                 continue
             if not await self.repo.field(board.id):
                 self.field_soon(board)
@@ -380,11 +378,17 @@ class Duplicate:
         read it from the store."""
         if self.field_tables <= 0 or not self.service.owns(owner):
             return
-        task = self._fields.get(board.id)
-        if task is None or (task.done() and (task.cancelled() or task.exception())):
+        if self._under_way(board) is None:
             task = asyncio.get_running_loop().create_task(self._play_field(board))
             task.add_done_callback(_field_done)
             self._fields[board.id] = task
+
+    def _under_way(self, board: Board) -> asyncio.Task[list[FieldResult]] | None:
+        """The board's field being played or played here (None: not, or it failed)."""
+        task = self._fields.get(board.id)
+        if task is None or (task.done() and (task.cancelled() or task.exception())):
+            return None
+        return task
 
     async def close(self) -> None:
         """Stop the fields being played (a field not stored is played again later)."""
