@@ -1,7 +1,7 @@
 """How good is the review (``python -m engine review``)? Figures, measured (issue 25).
 
 ``python -m tools.review_quality [--per-kind 20] [--hard-deals 10] [--samples K]
-[--hard-samples 24] [--seed S] [--jobs 2]`` prints three sets of figures:
+[--hard-samples 96] [--seed S] [--jobs 2]`` prints three sets of figures:
 
 1. **Blunders first.** Deals between ``hard`` players (seeded), in which one
    decision of one seat is replaced by an obvious blunder before the deal is played
@@ -48,6 +48,7 @@ from engine.review import DEFAULT_SAMPLES, Review, review_game
 from engine.tichu.actions import Action, CallTichu, Exchange, Pass
 from engine.tichu.ai import bidding
 from engine.tichu.ai.base import Player
+from engine.tichu.ai.hard import DEFAULT_MAX_SAMPLES
 from engine.tichu.ai.selfplay import play_deal
 from engine.tichu.cards import DRAGON
 from engine.tichu.game import TichuGame
@@ -307,8 +308,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hard-deals", type=int, default=10, help="hard v hard deals reviewed")
     parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
                         help="the review's samples per decision")
-    parser.add_argument("--hard-samples", type=int, default=24,
-                        help="samples per search of the hard players who play the deals")
+    parser.add_argument("--hard-samples", type=int, default=DEFAULT_MAX_SAMPLES,
+                        help="samples per search of the hard players who play the deals "
+                             "(default: the hard player's own)")
     parser.add_argument("--seed", default="1")
     parser.add_argument("--jobs", type=int, default=1, help="processes")
     args = parser.parse_args(argv)

@@ -6,6 +6,9 @@ stands. By kind of decision:
 - Grand Tichu: call / decline.
 - Tichu (in the exchange or in play): calling now / not calling in this deal
   (:class:`Abstain`).
+- A Tichu not called (:func:`silent_call`): at the seat's first card, when the
+  ``hard`` player would at least weigh a call on its hand, not calling (chosen) /
+  calling before that card.
 - Exchange: the one chosen, and the ``hard`` player's exchange for the seat
   meaning to call and not meaning to (:func:`~engine.tichu.ai.bidding.choose_exchange`).
 - A play or pass on the seat's turn: the chosen one, the ``hard`` player's best
@@ -37,9 +40,9 @@ from engine.tichu.actions import (
     action_to_json,
 )
 from engine.tichu.ai import bidding, tactics
-from engine.tichu.ai.hard import PRUNE_BELOW
+from engine.tichu.ai.hard import PRUNE_BELOW, TICHU_DOUBT
 from engine.tichu.cards import DOG, MAHJONG
-from engine.tichu.legal import can_pass, legal_plays
+from engine.tichu.legal import can_call_tichu, can_pass, legal_plays
 from engine.tichu.view import Phase
 
 CANDIDATES = 4
@@ -95,6 +98,23 @@ def options(moment: Moment, chosen: Action) -> list[Option]:
     elif isinstance(chosen, (Play, Pass)):
         found += _plays(moment, chosen)
     return distinct(found)
+
+
+def silent_call(moment: Moment, chosen: Action) -> list[Option]:
+    """The options of the Tichu call the seat did not make, or none.
+
+    A seat may call Tichu until it plays its first card: that play is its last
+    chance, and the decision of not calling is reviewed there, when the ``hard``
+    player would at least weigh a call on the hand (its heuristic strength within
+    :data:`~engine.tichu.ai.hard.TICHU_DOUBT` of its threshold, or above). Not calling
+    comes first, as the choice made; calling is played on from the same card's turn."""
+    seat = moment.seat
+    view = moment.view
+    if not isinstance(chosen, Play) or not can_call_tichu(view):
+        return []
+    if not bidding.wants_tichu(view, bidding.TICHU_THRESHOLD - TICHU_DOUBT):
+        return []
+    return [Abstain(seat, "tichu"), CallTichu(seat)]
 
 
 def _plays(moment: Moment, chosen: Play | Pass) -> list[Option]:

@@ -1,12 +1,14 @@
 """A coach's review of a Tichu replay: the decisions whose choice cost the most.
 
 For each reviewed decision (an action of a reviewed seat with more than one
-option, :mod:`~engine.review.options`), every option is valued by
+option, :mod:`~engine.review.options`, and the Tichu a seat did not call, weighed
+at its first card), every option is valued by
 :func:`~engine.review.value.option_scores` from the seat's
 :class:`~engine.review.moment.Moment` alone; ``best`` is the option of the highest
 mean score (the chosen one on a tie) and ``cost`` the mean points the choice lost
 against it, rounded to 0.1. Only decisions of positive cost are listed, the
-costliest first; equal costs in the order of play (deal, then index).
+costliest first; equal costs in the order of play (deal, then index, a call before
+the card it preceded).
 
 Each decision has its own random numbers, seeded by ``seed``, the deal and the
 action's index, so the same file and seed give the same review whichever seats are
@@ -24,7 +26,7 @@ from typing import Any, TextIO
 
 from engine.errors import EngineError, GameOverError
 from engine.review.moment import DealWatch, Moment
-from engine.review.options import Option, option_json, options
+from engine.review.options import Abstain, Option, option_json, options, silent_call
 from engine.review.value import option_scores
 from engine.run import ReplayFormatError
 from engine.tichu.actions import (
@@ -111,16 +113,30 @@ def kind_of(chosen: Action, moment: Moment) -> str:
 def review_decision(moment: Moment, chosen: Action, deal: int, index: int, samples: int,
                     rng: random.Random) -> Decision | None:
     """The review of one decision (None when there was nothing to choose)."""
-    found = options(moment, chosen)
+    return _valued(moment, options(moment, chosen), kind_of(chosen, moment), deal, index,
+                   samples, rng)
+
+
+def review_silence(moment: Moment, chosen: Action, deal: int, index: int, samples: int,
+                   rng: random.Random) -> Decision | None:
+    """The review of the Tichu the seat did not call before ``chosen``, its first card
+    (None when there is no such decision, :func:`~engine.review.options.silent_call`)."""
+    return _valued(moment, silent_call(moment, chosen), "tichu", deal, index, samples, rng)
+
+
+def _valued(moment: Moment, found: list[Option], kind: str, deal: int, index: int,
+            samples: int, rng: random.Random) -> Decision | None:
     if len(found) < 2:
         return None
-    if isinstance(chosen, (GrandTichu, DeclineGrand, CallTichu)):
+    chosen = found[0]
+    if isinstance(chosen, (GrandTichu, DeclineGrand, CallTichu)) or (
+            isinstance(chosen, Abstain) and chosen.what == "tichu"):
         samples *= CALL_FACTOR
     scores = option_scores(moment, found, samples, rng)
     means = tuple(sum(s) / len(s) for s in scores)
     best = max(range(len(found)), key=lambda i: (means[i], -i))
     cost = round(max(0.0, means[best] - means[0]), 1)
-    return Decision(deal, index, moment.seat, kind_of(chosen, moment), chosen,
+    return Decision(deal, index, moment.seat, kind, chosen,
                     found[best] if cost > 0 else chosen, cost, means)
 
 
@@ -178,17 +194,19 @@ def review_game(data: Mapping[str, Any], seats: Sequence[int] | None = None,
                 error = {"index": i, "deal": d, "message": str(exc), "code": exc.code}
                 break
             if action.seat in wanted and (valued is None or d in valued):
-                rng = random.Random(f"review:{seed}:{d}:{i}")
-                decision = review_decision(watch.moment(action.seat), action, d, i, samples, rng)
-                if decision is not None:
-                    reviewed += 1
-                    if decision.cost > 0:
-                        decisions.append(decision)
+                moment = watch.moment(action.seat)
+                for review, salt in ((review_silence, ":tichu"), (review_decision, "")):
+                    rng = random.Random(f"review:{seed}:{d}:{i}{salt}")
+                    decision = review(moment, action, d, i, samples, rng)
+                    if decision is not None:
+                        reviewed += 1
+                        if decision.cost > 0:
+                            decisions.append(decision)
             game.apply(action)
             watch.after(action)
         if error is not None:
             break
-    decisions.sort(key=lambda x: (-x.cost, x.deal, x.index))
+    decisions.sort(key=lambda x: (-x.cost, x.deal, x.index, x.kind != "tichu"))
     return Review(decisions, error, reviewed)
 
 

@@ -1,12 +1,15 @@
 """What a seat knows beyond its current view: the cards it has seen played.
 
-A :class:`~engine.tichu.view.TichuView` shows only the open trick, so a player
-that wants to count cards must remember the tricks it saw, as a person at the
-table does. :class:`Memory` is that memory, fed with every view the seat is
-shown. A seat is asked on each of its turns (and, at a table with computer
-players, out of turn whenever a trick is open), and every seat with cards must
-pass before a trick is taken, so it sees every play except the Dog's. Anything
-it missed simply stays "unseen", which only makes it more cautious.
+A :class:`~engine.tichu.view.TichuView` shows only the open trick and the last
+one taken, so a player that wants to count cards must remember the tricks it
+saw, as a person at the table does. :class:`Memory` is that memory, fed with
+every view the seat is shown. A seat is asked on each of its turns, and every
+seat with cards must pass before another takes a trick, so it sees every play
+of the others in the open or the last trick (but the Dog, which makes no trick
+a view shows once it is gone); its own plays it knows from its
+hand (the cards gone from it since the last view), even when it took the trick
+with them and was next asked to lead on an empty table. Anything it missed
+simply stays "unseen", which only makes it more cautious.
 
 :class:`Knowledge` is what the policies read: unseen cards, the cards each seat
 played, ranks a seat is known not to hold (from the wish), and the cards this
@@ -64,22 +67,34 @@ class Memory:
         self.played: set[int] = set()
         self.played_by: dict[int, set[int]] = {}
         self.voids: dict[int, set[int]] = {}
+        self._hand: set[int] | None = None
+        """The hand at the last view in play (the cards gone since were played by the seat)."""
 
     def _reset(self, key: tuple[object, ...], n_seats: int) -> None:
         self._deal = key
         self.played = set()
         self.played_by = {s: set() for s in range(n_seats)}
         self.voids = {s: set() for s in range(n_seats)}
+        self._hand = None
 
     def observe(self, view: TichuView) -> None:
-        """Take in what ``view`` shows: new plays in the open trick, and wish inferences."""
+        """Take in what ``view`` shows: the cards gone from the hand, the plays of the
+        last and the open trick, and wish inferences."""
         key = (view.deal_number, view.scores, len(view.history))
         hand = set(view.hand)
         if (key != self._deal or view.phase in (Phase.GRAND, Phase.EXCHANGE)
                 or not hand.isdisjoint(self.played)):
             # A new deal (or a new game with the same numbering): start over.
             self._reset(key, view.n_seats)
-        for play in view.trick:
+        if view.phase in (Phase.GRAND, Phase.EXCHANGE):
+            return
+        now = {int(c) for c in view.hand}
+        if self._hand is not None and self._hand - now:
+            gone = self._hand - now  # played by the seat since its last view
+            self.played |= gone
+            self.played_by.setdefault(self.seat, set()).update(gone)
+        self._hand = now
+        for play in (*view.last_trick, *view.trick):
             cards = {int(c) for c in play.combo.cards}
             self.played |= cards
             self.played_by.setdefault(play.seat, set()).update(cards)

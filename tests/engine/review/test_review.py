@@ -17,7 +17,7 @@ import pytest
 from engine.__main__ import main as engine_main
 from engine.review import Hidden, Review, review_game
 from engine.review.moment import DealWatch
-from engine.review.options import options
+from engine.review.options import options, silent_call
 from engine.review.review import main as review_main
 from engine.tichu.actions import Action, DeclineGrand, Exchange, GrandTichu, Play
 from engine.tichu.ai import bidding
@@ -25,8 +25,8 @@ from engine.tichu.ai.normal import NormalPlayer
 from engine.tichu.ai.selfplay import play_deal
 from engine.tichu.cards import DRAGON
 from engine.tichu.game import TichuGame
+from engine.tichu.replay import read_file, to_replay
 from engine.tichu.replay import replay as run_tichu_replay
-from engine.tichu.replay import to_replay
 from engine.tichu.view import Phase, TichuView
 
 SAMPLES = 4
@@ -219,8 +219,6 @@ def test_the_options_of_a_dragon_gift_in_the_exchange_include_the_hard_exchange(
 
 
 def test_a_moment_hides_the_other_seats_exchanges(deal4: dict[str, Any]) -> None:
-    from engine.tichu.replay import read_file
-
     read = read_file(deal4)
     game = TichuGame(hands=read.deals[0].hands)
     watch = DealWatch(game)
@@ -296,3 +294,63 @@ def test_only_the_deals_asked_for_are_valued() -> None:
     first = review_game(data, [2], SAMPLES, "3", deals=[0])
     assert first.reviewed + second.reviewed == whole.reviewed
     assert review_game(data, [2], SAMPLES, "3", deals=[]).reviewed == 0
+
+
+class _Silent:
+    """Normal players, seat 0 never calling (neither Grand Tichu nor Tichu)."""
+
+    def __init__(self) -> None:
+        self.normal = NormalPlayer()
+        self.silent = NormalPlayer(grand_threshold=99.0, tichu_threshold=99.0)
+
+    def act(self, view: TichuView, rng: random.Random) -> Action | None:
+        return (self.silent if view.seat == 0 else self.normal).act(view, rng)
+
+
+def _strong_hand_seed() -> str:
+    """A deal whose seat 0 holds a hand to call Tichu on, dealt whole (14 cards)."""
+    for i in range(400):
+        seed = f"strong-{i}"
+        if bidding.call_strength([int(c) for c in TichuGame(seed=seed).dealt[0]]) > 3.0:
+            return seed
+    raise AssertionError("no strong hand")
+
+
+def test_a_tichu_not_called_on_a_strong_hand_is_reviewed_at_the_first_card() -> None:
+    data = played(_strong_hand_seed(), player=_Silent())
+    actions = data["deals"][0]["actions"]
+    first = next(i for i, a in enumerate(actions) if a["do"] == "play" and a["seat"] == 0)
+    del actions[first + 1:]
+    assert not any(a["do"] in ("tichu", "grand_tichu") and a["seat"] == 0 for a in actions)
+    review = review_game(data, [0], 16, "1")
+    silence = [d for d in review.decisions if d.kind == "tichu"]
+    assert len(silence) == 1
+    assert silence[0].index == first and silence[0].cost > 50
+    assert silence[0].to_json()["chosen"] == {"seat": 0, "do": "no_tichu"}
+    assert silence[0].to_json()["best"] == {"seat": 0, "do": "tichu"}
+    # The first card itself is reviewed too, apart from the call.
+    assert review.reviewed >= 2
+
+
+def _silent_call_points(data: dict[str, Any], seat: int) -> list[int]:
+    """The action indexes at which ``seat``'s review weighs a Tichu it did not call."""
+    deal = read_file(data).deals[0]
+    game = TichuGame(hands=deal.hands)
+    watch = DealWatch(game)
+    points = []
+    for i, action in enumerate(deal.actions):
+        if action.seat == seat and silent_call(watch.moment(seat), action):
+            points.append(i)
+        game.apply(action)
+        watch.after(action)
+    return points
+
+
+def test_a_silent_call_is_weighed_once_and_only_on_a_hand_worth_calling() -> None:
+    strong = played(_strong_hand_seed(), player=_Silent())
+    first = next(i for i, a in enumerate(strong["deals"][0]["actions"])
+                 if a["do"] == "play" and a["seat"] == 0)
+    assert _silent_call_points(strong, 0) == [first]
+    weak = next(s for s in (f"weak-hand-{i}" for i in range(400))
+                if bidding.call_strength([int(c) for c in TichuGame(seed=s).dealt[0]]) < -2.0)
+    assert _silent_call_points(played(weak, player=_Silent()), 0) == []

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+from engine.tichu.actions import Action
 from engine.tichu.ai.knowledge import Memories
+from engine.tichu.ai.normal import NormalPlayer
 from engine.tichu.ai.sampling import sample_hands
+from engine.tichu.ai.selfplay import play_deal
+from engine.tichu.cards import DOG
+from engine.tichu.game import TichuGame
+from engine.tichu.view import Phase, TichuView
 from tests.engine.tichu.ai.tables import cards, view_of
 
 
@@ -52,3 +60,38 @@ def test_one_player_object_at_two_tables_keeps_two_memories() -> None:
     memories.see(table_a)
     know_b = memories.see(table_b)
     assert set(cards("Kc")) <= know_b.unseen  # played at table A only
+
+
+class _Watching:
+    """Normal players that check, each time a seat is asked, that its memory misses no
+    card played but the Dog (whose trick no view shows once it is gone): what it has
+    not seen is exactly what the other seats hold."""
+
+    def __init__(self, game: TichuGame) -> None:
+        self.game = game
+        self.normal = NormalPlayer()
+        self.memories = Memories()
+        self.checked = 0
+
+    def act(self, view: TichuView, rng: random.Random) -> Action | None:
+        seat = view.seat
+        assert seat is not None
+        know = self.memories.see(view)
+        if view.phase is Phase.PLAY:
+            held = {int(c) for s, hand in enumerate(self.game.hands) if s != seat
+                    for c in hand}
+            assert know.unseen - {int(DOG)} == held - {int(DOG)}, \
+                (seat, len(self.game.deal_log[-1][1]))
+            self.checked += 1
+        return self.normal.act(view, rng)
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_a_seat_asked_only_on_its_turns_misses_no_card_played(players: int) -> None:
+    # A seat that takes a trick with its own play is next asked to lead on an empty
+    # table: it knows its own cards from its hand, the others' from the last trick.
+    for deal in range(3):
+        game = TichuGame(seed=f"memory-{players}-{deal}", players=players)
+        watching = _Watching(game)
+        play_deal(game, [watching] * players, random.Random(deal))
+        assert watching.checked > 20
