@@ -5,11 +5,11 @@ one taken, so a player that wants to count cards must remember the tricks it
 saw, as a person at the table does. :class:`Memory` is that memory, fed with
 every view the seat is shown. A seat is asked on each of its turns, and every
 seat with cards must pass before another takes a trick, so it sees every play
-of the others in the open or the last trick (but the Dog, which makes no trick
-a view shows once it is gone); its own plays it knows from its
-hand (the cards gone from it since the last view), even when it took the trick
-with them and was next asked to lead on an empty table. Anything it missed
-simply stays "unseen", which only makes it more cautious.
+of the others in the open or the last trick (all but the Dog, which no view
+shows once the next seat has led); its own plays it knows from its hand (the
+cards gone from it since the last view), even when it took the trick with them
+and was next asked to lead on an empty table. Anything it missed simply stays
+"unseen", which only makes it more cautious.
 
 :class:`Knowledge` is what the policies read: unseen cards, the cards each seat
 played, ranks a seat is known not to hold (from the wish), and the cards this
@@ -81,19 +81,18 @@ class Memory:
         """Take in what ``view`` shows: the cards gone from the hand, the plays of the
         last and the open trick, and wish inferences."""
         key = (view.deal_number, view.scores, len(view.history))
-        hand = set(view.hand)
-        if (key != self._deal or view.phase in (Phase.GRAND, Phase.EXCHANGE)
-                or not hand.isdisjoint(self.played)):
+        hand = {int(c) for c in view.hand}
+        before_play = view.phase in (Phase.GRAND, Phase.EXCHANGE)
+        if key != self._deal or before_play or not hand.isdisjoint(self.played):
             # A new deal (or a new game with the same numbering): start over.
             self._reset(key, view.n_seats)
-        if view.phase in (Phase.GRAND, Phase.EXCHANGE):
+        if before_play:
             return
-        now = {int(c) for c in view.hand}
-        if self._hand is not None and self._hand - now:
-            gone = self._hand - now  # played by the seat since its last view
+        if self._hand is not None and self._hand - hand:
+            gone = self._hand - hand  # played by the seat since its last view
             self.played |= gone
             self.played_by.setdefault(self.seat, set()).update(gone)
-        self._hand = now
+        self._hand = hand
         for play in (*view.last_trick, *view.trick):
             cards = {int(c) for c in play.combo.cards}
             self.played |= cards
