@@ -26,8 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import Card
-from engine.tichu.actions import Action, Exchange, Play
-from engine.tichu.ai.knowledge import ALL_CARDS, Knowledge, Memory
+from engine.tichu.actions import Action, Exchange
+from engine.tichu.ai.knowledge import Knowledge, Memory
 from engine.tichu.game import TichuGame
 from engine.tichu.view import Phase, TichuView
 
@@ -78,20 +78,7 @@ class DealWatch:
 
     def moment(self, seat: int) -> Moment:
         view = self.game.view(seat)
-        played_by: dict[int, set[int]] = {s: set() for s in range(view.n_seats)}
-        for action in self.log:
-            if isinstance(action, Play):
-                played_by[action.seat].update(int(c) for c in action.cards)
-        played = set().union(*played_by.values())
-        hand = {int(c) for c in view.hand}
-        memory = self.memories[seat]
-        know = Knowledge(
-            seat=seat,
-            unseen=frozenset(ALL_CARDS - hand - played),
-            played_by={s: frozenset(cs) for s, cs in played_by.items()},
-            voids={s: frozenset(rs) for s, rs in memory.voids.items() if rs},
-            given={t: int(c) for t, c in view.given.items()},
-        )
+        know = self.memories[seat].knowledge(view)
         seen = tuple(Hidden(a.seat) if isinstance(a, Exchange) and a.seat != seat else a
                      for a in self.log)
         own = tuple(view.hand) + tuple(view.given.values()) if view.phase is Phase.EXCHANGE \

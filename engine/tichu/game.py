@@ -232,6 +232,9 @@ class TichuGame(CheckedGame[Action]):
         self.dog_led = False
         self.gift_cards: list[Card] = []
         self.bombs_played = [0] * n
+        self.played: list[list[Card]] = [[] for _ in range(n)]
+        """Per seat: the cards it played in this deal (public: every play is shown)."""
+        self._played_tuple: tuple[tuple[Card, ...], ...] | None = None
         self.last_trick: tuple[TrickPlay, ...] = ()
         self.last_trick_taker: int | None = None
 
@@ -345,6 +348,10 @@ class TichuGame(CheckedGame[Action]):
         draft.last_trick_taker = self.last_trick_taker
         draft.dealer = self.dealer
         draft.grand_packet = packet
+        played = self._played_tuple
+        if played is None:
+            played = self._played_tuple = tuple(map(tuple, self.played))
+        draft.played = played
         draft.__class__ = TichuView  # sealed (engine.fastinit.seal, written out)
         view: TichuView = draft
         self._views[seat] = view
@@ -357,6 +364,7 @@ class TichuGame(CheckedGame[Action]):
         self._slow = None
         self._mid = None
         self._private = [None] * self.n_seats
+        self._played_tuple = None
 
     def _slow_fields(self) -> tuple[tuple[Any, ...], ...]:
         """The view tuples that change least (kept by passes and most plays)."""
@@ -641,6 +649,8 @@ class TichuGame(CheckedGame[Action]):
         hand = self.hands[seat]
         for c in action.cards:
             hand.remove(c)
+        self.played[seat].extend(action.cards)
+        self._played_tuple = None
         if not self.has_played[seat]:
             self.has_played[seat] = True
             self._slow = None

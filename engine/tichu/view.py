@@ -119,6 +119,11 @@ class TichuView:
     cards). None with four players, whose deal has no dealer."""
     grand_packet: int = 8
     """Cards a seat sees before its Grand Tichu decision: 8 with four players, 6 with six."""
+    played: tuple[tuple[Card, ...], ...] = ()
+    """Per seat: the cards it has played in this deal, in order, the Dog included.
+    Every play is shown to the whole table, so this is what a seat that watched the
+    deal remembers; a computer reads it rather than its own history of views, which
+    a restart, a takeover or another worker process would lose."""
 
     @property
     def top(self) -> Combo | None:

@@ -1,9 +1,16 @@
-"""What a seat knows beyond its current view: the cards it has seen played.
+"""What a seat knows beyond its hand: the cards it has seen played.
 
-A :class:`~engine.tichu.view.TichuView` shows only the open trick and the last
-one taken, so a player that wants to count cards must remember the tricks it
-saw, as a person at the table does. :class:`Memory` is that memory, fed with
-every view the seat is shown. A seat is asked on each of its turns, and every
+A :class:`~engine.tichu.view.TichuView` from the engine lists every card each
+seat played in the deal (:attr:`~engine.tichu.view.TichuView.played`), so one
+view is enough to count cards: a computer that takes over mid-deal, or whose
+previous decision ran in another worker process or before a restart, knows as
+much as one that watched every play. :class:`Memory` reads that list, and what
+the view alone cannot say it remembers from the views it was shown: the ranks a
+seat is known not to hold (from the wish).
+
+A view made by hand may leave ``played`` empty; then the memory counts the
+cards the seat saw in the open and the last trick at each view, as a person at
+the table does. A seat is asked on each of its turns, and every
 seat with cards must pass before another takes a trick, so it sees every play
 of the others in the open or the last trick (all but the Dog, which no view
 shows once the next seat has led); its own plays it knows from its hand (the
@@ -97,6 +104,11 @@ class Memory:
             cards = {int(c) for c in play.combo.cards}
             self.played |= cards
             self.played_by.setdefault(play.seat, set()).update(cards)
+        for seat, by_seat in enumerate(view.played):
+            if by_seat:
+                taken = {int(c) for c in by_seat}
+                self.played |= taken
+                self.played_by.setdefault(seat, set()).update(taken)
         if view.wish is not None:
             self._infer_wish_voids(view, view.wish)
 

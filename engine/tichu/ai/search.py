@@ -114,6 +114,8 @@ def game_at(view: TichuView, hands: Sequence[Sequence[int]]) -> TichuGame:
     game.out = list(view.out)
     game.wish = view.wish
     game.bombs_played = list(view.bombs_played) if view.bombs_played else [0] * n
+    if view.played:
+        game.played = [list(p) for p in view.played]
     if hasattr(game, "touch"):
         game.touch()  # fields edited directly: drop any view built before
     return game

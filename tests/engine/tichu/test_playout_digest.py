@@ -30,7 +30,7 @@ from engine.tichu.game import TichuGame
 from engine.tichu.legal import dog_targets, gift_targets, legal_plays, play_options
 from engine.tichu.view import Phase
 
-EXPECTED = "3216824310f7e5d1f39c134273bb35c53404bb30a6baf90c2c9eb2b301a20f38"
+EXPECTED = "4bcea0e490ee91a0daba5fb5c15c3251146f6da5da9878cf85a1241923c0d849"
 
 
 def _choose(game: TichuGame, rng: random.Random) -> Action:

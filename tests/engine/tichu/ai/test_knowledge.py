@@ -6,12 +6,11 @@ import random
 
 import pytest
 
-from engine.tichu.actions import Action
+from engine.tichu.actions import Action, Play
 from engine.tichu.ai.knowledge import Memories
 from engine.tichu.ai.normal import NormalPlayer
 from engine.tichu.ai.sampling import sample_hands
 from engine.tichu.ai.selfplay import play_deal
-from engine.tichu.cards import DOG
 from engine.tichu.game import TichuGame
 from engine.tichu.view import Phase, TichuView
 from tests.engine.tichu.ai.tables import cards, view_of
@@ -63,12 +62,14 @@ def test_one_player_object_at_two_tables_keeps_two_memories() -> None:
 
 
 class _Watching:
-    """Normal players that check, each time a seat is asked, that its memory misses no
-    card played but the Dog (whose trick no view shows once it is gone): what it has
-    not seen is exactly what the other seats hold."""
+    """Normal players that check, each time a seat is asked, that it misses no card
+    played: what it has not seen is exactly what the other seats hold, and it knows
+    who played what. With ``fresh``, every decision starts from an empty memory, as
+    one does in another worker process, after a restart or on a takeover."""
 
-    def __init__(self, game: TichuGame) -> None:
+    def __init__(self, game: TichuGame, *, fresh: bool) -> None:
         self.game = game
+        self.fresh = fresh
         self.normal = NormalPlayer()
         self.memories = Memories()
         self.checked = 0
@@ -76,22 +77,30 @@ class _Watching:
     def act(self, view: TichuView, rng: random.Random) -> Action | None:
         seat = view.seat
         assert seat is not None
-        know = self.memories.see(view)
+        memories = Memories() if self.fresh else self.memories
+        know = memories.see(view)
         if view.phase is Phase.PLAY:
             held = {int(c) for s, hand in enumerate(self.game.hands) if s != seat
                     for c in hand}
-            assert know.unseen - {int(DOG)} == held - {int(DOG)}, \
-                (seat, len(self.game.deal_log[-1][1]))
+            where = (seat, len(self.game.deal_log[-1][1]))
+            assert know.unseen == held, where
+            played: dict[int, set[int]] = {}
+            for action in self.game.deal_log[-1][1]:
+                if isinstance(action, Play):
+                    played.setdefault(action.seat, set()).update(int(c) for c in action.cards)
+            assert {s: set(cs) for s, cs in know.played_by.items() if cs} == played, where
             self.checked += 1
         return self.normal.act(view, rng)
 
 
+@pytest.mark.parametrize("fresh", [False, True], ids=["one-memory", "fresh-each-time"])
 @pytest.mark.parametrize("players", [4, 6])
-def test_a_seat_asked_only_on_its_turns_misses_no_card_played(players: int) -> None:
+def test_a_seat_asked_only_on_its_turns_misses_no_card_played(players: int, fresh: bool) -> None:
     # A seat that takes a trick with its own play is next asked to lead on an empty
-    # table: it knows its own cards from its hand, the others' from the last trick.
+    # table, and the Dog's trick is gone once the next seat leads: the view's record
+    # of the deal's plays keeps them all.
     for deal in range(3):
         game = TichuGame(seed=f"memory-{players}-{deal}", players=players)
-        watching = _Watching(game)
+        watching = _Watching(game, fresh=fresh)
         play_deal(game, [watching] * players, random.Random(deal))
         assert watching.checked > 20
