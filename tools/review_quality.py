@@ -16,8 +16,14 @@
    - ``pass``: a pass on the seat's turn when one legal play would take it out at
      once, the trick being an opponent's (the first seat of the deal to meet that),
      while going out is worth something: no opponent is out yet (out first, or
-     second after the partner for a 1-2), no partner's call stands, and an opponent
-     has called or holds at most :data:`PASS_NEAR` cards.
+     second after the partner for a 1-2), no partner's call stands, an opponent
+     has called or holds at most :data:`PASS_NEAR` cards, and, with the real
+     cards, the pass loses at least :data:`TRUE_COST` points against going out
+     (:func:`true_cost`: both played on by ``hard`` players at
+     :data:`TRUTH_SAMPLES` samples a search, with :data:`TRUTH_SEEDS` seeds). A
+     pass that does not lose so much is no blunder (it can even win: see
+     ``docs/review.md``); the seat then plays on as ``hard``, and a later moment or
+     the next deal is tried. The figures say how many moments were turned down.
 
    The review of the blundering seat passes when it lists the blunder first, at a
    cost at least 1.5 times the next decision's, or 30 points more. The rate is
@@ -45,7 +51,7 @@ from typing import Any
 
 from engine.duplicate.play import board_player
 from engine.review import DEFAULT_SAMPLES, Review, review_game
-from engine.tichu.actions import Action, CallTichu, Exchange, Pass
+from engine.tichu.actions import Action, CallTichu, Exchange, Pass, Play
 from engine.tichu.ai import bidding
 from engine.tichu.ai.base import Player
 from engine.tichu.ai.hard import DEFAULT_MAX_SAMPLES
@@ -64,9 +70,15 @@ WEAK_TICHU = -2.0
 """Call strength (:func:`~engine.tichu.ai.bidding.call_strength`) below which a hand is
 weak (the hard player calls at 0.25)."""
 PASS_NEAR = 2
-"""A ``pass`` blunder is made only when an opponent has called or holds at most this
-many cards: otherwise the seat often goes out first a trick later anyway, and the
-pass costs nothing (see ``docs/review.md``)."""
+"""A ``pass`` blunder is tried only when an opponent has called or holds at most this
+many cards: otherwise the seat often goes out first a trick later anyway."""
+TRUE_COST = 30.0
+"""Points a ``pass`` must lose, with the real cards, to be a blunder."""
+TRUTH_SEEDS = 4
+"""Seeds of the play-outs that measure a pass's real cost."""
+TRUTH_SAMPLES = 24
+"""Samples a search of the ``hard`` players of those play-outs (fewer than the deals'
+own: a deal may meet several moments to check)."""
 MAX_TRIES = 60
 """Deals tried per case before giving up on finding one with the blunder's conditions."""
 
@@ -78,21 +90,38 @@ Blunder = Callable[[TichuView], Action | None]
 class Blundering:
     """The hard player, except for one decision of one seat: the blunder, once."""
 
-    def __init__(self, player: Player, seat: int | None, blunder: Blunder) -> None:
+    def __init__(self, player: Player, seat: int | None, blunder: Blunder,
+                 too_late: Callable[[TichuView], bool] = lambda view: False,
+                 confirm: Callable[[TichuGame, Action], bool] | None = None) -> None:
         self.player = player
         self.seat = seat
         self.blunder = blunder
+        self.too_late = too_late
+        """Whether the deal has gone past any moment of the blunder (then the deal is
+        dropped at once: the next one is tried)."""
+        self.confirm = confirm
+        """Whether the blunder, about to be made in the game, truly is one (None: it is)."""
+        self.rejected = 0
+        """Moments of the blunder that ``confirm`` turned down."""
         self.done: tuple[int, Action] | None = None
         self.game: TichuGame | None = None
 
     def act(self, view: TichuView, rng: random.Random) -> Action | None:
+        if self.done is None and self.too_late(view):
+            raise _TooLate
         if self.done is None and view.seat is not None and self.seat in (None, view.seat):
             action = self.blunder(view)
             if action is not None:
                 assert self.game is not None
-                self.done = (len(self.game.deal_log[-1][1]), action)
-                return action
+                if self.confirm is None or self.confirm(self.game, action):
+                    self.done = (len(self.game.deal_log[-1][1]), action)
+                    return action
+                self.rejected += 1
         return self.player.act(view, rng)
+
+
+class _TooLate(Exception):
+    """The deal has gone past any moment of the blunder: try the next one."""
 
 
 def _grand(view: TichuView) -> Action | None:
@@ -141,9 +170,64 @@ def _pass(view: TichuView) -> Action | None:
     if not any(view.calls[o] is not None or 0 < view.hand_counts[o] <= PASS_NEAR
                for o in view.opponents(seat)):
         return None  # nobody to lose the first place to: passing may cost nothing
-    if any(len(p.cards) == len(view.hand) for p in legal_plays(view)):
+    if _going_out(view) is not None:
         return Pass(seat)
     return None
+
+
+def _going_out(view: TichuView) -> Play | None:
+    """The play that takes the seat on turn out at once, if there is one."""
+    assert view.seat is not None
+    for p in legal_plays(view):
+        if len(p.cards) == len(view.hand):
+            return Play(view.seat, p.cards, None, p.phoenix)
+    return None
+
+
+def true_cost(game: TichuGame, blunder: Action, better: Action, hard_samples: int,
+              seeds: int = TRUTH_SEEDS) -> float:
+    """What ``blunder`` loses against ``better`` in ``game`` with the real cards: the
+    mean difference of the deal's score (the seat's team minus the other), both played
+    on by ``hard`` players with the same ``seeds`` seeds."""
+    team = blunder.seat % 2
+    total = 0
+    for r in range(seeds):
+        for sign, action in ((-1, blunder), (1, better)):
+            copy = _copy(game)
+            copy.apply(action)
+            players: list[Player] = [board_player("hard", hard_samples)] * copy.n_seats
+            play_deal(copy, players, random.Random(f"truth:{r}"))
+            scores = copy.history[-1].scores
+            total += sign * (scores[team] - scores[1 - team])
+    return total / seeds
+
+
+def _copy(game: TichuGame) -> TichuGame:
+    """The game's current deal, replayed on a new game."""
+    dealt, actions = game.deal_log[-1]
+    copy = TichuGame(target=game.target, hands=[list(h) for h in dealt],
+                     players=game.n_seats, dealer=game.dealer)
+    copy.scores = list(game.scores)
+    copy.touch()
+    for action in actions:
+        copy.apply(action)
+    return copy
+
+
+def _truly_costly_pass(game: TichuGame, blunder: Action, hard_samples: int) -> bool:
+    better = _going_out(game.view(blunder.seat))
+    samples = min(hard_samples, TRUTH_SAMPLES)
+    return better is not None and true_cost(game, blunder, better, samples) >= TRUE_COST
+
+
+def _in_play(view: TichuView) -> bool:
+    return view.phase is not Phase.GRAND and view.phase is not Phase.EXCHANGE
+
+
+def _past_pass(view: TichuView) -> bool:
+    """An opponent of every seat is out (in four-player deals: two seats of a team, or
+    one of each)."""
+    return _in_play(view) and len({s % 2 for s in view.out}) == 2
 
 
 def _weak_grand(game: TichuGame, seat: int) -> bool:
@@ -159,12 +243,15 @@ def _has_dragon(game: TichuGame, seat: int) -> bool:
     return DRAGON in game.dealt[seat]
 
 
-BLUNDERS: dict[str, tuple[Blunder, Callable[[TichuGame, int], bool] | None]] = {
-    "grand": (_grand, _weak_grand),
-    "tichu": (_tichu, _weak_tichu),
-    "dragon": (_dragon, _has_dragon),
-    "pass": (_pass, None),
+BLUNDERS: dict[str, tuple[Blunder, Callable[[TichuGame, int], bool] | None,
+                          Callable[[TichuView], bool]]] = {
+    "grand": (_grand, _weak_grand, _in_play),
+    "tichu": (_tichu, _weak_tichu, _in_play),
+    "dragon": (_dragon, _has_dragon, _in_play),
+    "pass": (_pass, None, _past_pass),
 }
+"""Per kind: the blunder, which seats may make it on a deal (None: any, the first to
+meet it), and when it is too late in a deal to make it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,12 +261,15 @@ class Case:
     seat: int
     index: int
     replay: dict[str, Any]
+    turned_down: int = 0
+    """Moments of the blunder turned down on the way (a pass that truly cost too little)."""
 
 
 def make_case(kind: str, number: int, seed: str, hard_samples: int) -> Case | None:
     """The ``number``-th deal with a ``kind`` blunder: the first seed (tried in order)
     whose deal lets one seat make it."""
-    blunder, fits = BLUNDERS[kind]
+    blunder, fits, too_late = BLUNDERS[kind]
+    turned_down = 0
     for attempt in range(MAX_TRIES):
         deal_seed = f"review-quality:{seed}:{kind}:{number}:{attempt}"
         game = TichuGame(seed=deal_seed)
@@ -190,14 +280,21 @@ def make_case(kind: str, number: int, seed: str, hard_samples: int) -> Case | No
             continue
         seat = seats[0] if fits is not None else None
         hard = board_player("hard", hard_samples)
-        wrapper = Blundering(hard, seat, blunder)
+        confirm = None if kind != "pass" else (
+            lambda game, action: _truly_costly_pass(game, action, hard_samples))
+        wrapper = Blundering(hard, seat, blunder, too_late, confirm)
         wrapper.game = game
         players: list[Player] = [wrapper if seat in (None, s) else hard for s in range(4)]
-        play_deal(game, players, random.Random(deal_seed))
+        try:
+            play_deal(game, players, random.Random(deal_seed))
+        except _TooLate:
+            continue
+        finally:
+            turned_down += wrapper.rejected
         if wrapper.done is None:
             continue
         index, action = wrapper.done
-        return Case(kind, deal_seed, action.seat, index, to_replay(game))
+        return Case(kind, deal_seed, action.seat, index, to_replay(game), turned_down)
     return None
 
 
@@ -237,7 +334,8 @@ def _blunder_job(args: tuple[str, int, str, int, int]) -> dict[str, Any]:
     print(f"{kind} {number}: {'ok' if ok else 'missed'} {first:.1f} v {second:.1f} "
           f"({seconds:.1f} s)", file=sys.stderr, flush=True)
     return {"kind": kind, "found": True, "ok": ok, "cost": first, "next": second,
-            "seconds": seconds, "seed": case.seed, "seat": case.seat, "index": case.index}
+            "seconds": seconds, "seed": case.seed, "seat": case.seat, "index": case.index,
+            "turned_down": case.turned_down}
 
 
 def _hard_job(args: tuple[int, str, int, int]) -> dict[str, Any]:
@@ -278,6 +376,10 @@ def run(per_kind: int, hard_deals: int, samples: int, hard_samples: int, seed: s
         median = statistics.median(costs) if costs else 0.0
         lines.append(f"   {kind:7} {ok:3}/{len(rows):<3} ({_pct(ok, len(rows))})  "
                      f"median cost {median:6.1f}")
+        turned_down = sum(r["turned_down"] for r in rows)
+        if turned_down:
+            lines.append(f"      ({turned_down} moments turned down on the way: with the real "
+                         f"cards the blunder lost under {TRUE_COST:.0f} points)")
         for r in rows:
             if not r["ok"]:
                 lines.append(f"      missed: {r['seed']} seat {r['seat']} action {r['index']}: "

@@ -3,8 +3,16 @@ its three figures (run here on one tiny case, with few samples)."""
 
 from __future__ import annotations
 
-from engine.tichu.replay import replay
-from tools.review_quality import make_case, run
+import random
+
+from engine.duplicate.play import board_player
+from engine.tichu.actions import Action, Pass, Play
+from engine.tichu.ai.selfplay import play_deal
+from engine.tichu.game import TichuGame
+from engine.tichu.legal import legal_plays
+from engine.tichu.replay import read_file, replay
+from engine.tichu.view import Phase, TichuView
+from tools.review_quality import TRUE_COST, Blundering, make_case, run, true_cost
 
 
 def test_a_dragon_case_gives_the_dragon_to_an_opponent() -> None:
@@ -22,3 +30,37 @@ def test_the_tool_prints_the_three_figures() -> None:
                kinds=("grand",))
     assert "1. blunders ranked first" in text and "grand" in text
     assert "2. hard v hard" in text and "3. CPU seconds" in text
+
+
+def test_a_pass_case_passes_where_one_play_goes_out_and_truly_loses() -> None:
+    case = make_case("pass", 0, "t", hard_samples=2)
+    assert case is not None
+    read = read_file(case.replay)
+    deal = read.deals[0]
+    game = TichuGame(target=read.target, hands=deal.hands, players=read.players)
+    for action in deal.actions[:case.index]:
+        game.apply(action)
+    blunder = deal.actions[case.index]
+    assert isinstance(blunder, Pass) and blunder.seat == case.seat
+    view = game.view(case.seat)
+    out = [p for p in legal_plays(view) if len(p.cards) == len(view.hand)]
+    assert out and view.trick[-1].seat % 2 != case.seat % 2
+    better = Play(case.seat, out[0].cards, None, out[0].phoenix)
+    assert true_cost(game, blunder, better, hard_samples=2) >= TRUE_COST
+
+
+def test_a_pass_that_loses_nothing_is_turned_down() -> None:
+    # With nothing to lose the pass is no blunder: the seat plays on as hard does.
+    wrapper = Blundering(board_player("hard", 2), None, _pass_always, confirm=lambda g, a: False)
+    game = TichuGame(seed="turned-down")
+    wrapper.game = game
+    play_deal(game, [wrapper] * 4, random.Random(0))
+    assert wrapper.done is None and wrapper.rejected > 0
+    assert game.phase is not Phase.PLAY
+
+
+def _pass_always(view: TichuView) -> Action | None:
+    if view.phase is Phase.PLAY and view.turn == view.seat and view.trick:
+        assert view.seat is not None
+        return Pass(view.seat)
+    return None
