@@ -378,8 +378,8 @@ def run(per_kind: int, hard_deals: int, samples: int, hard_samples: int, seed: s
                      f"median cost {median:6.1f}")
         turned_down = sum(r["turned_down"] for r in rows)
         if turned_down:
-            lines.append(f"      ({turned_down} moments turned down on the way: with the real "
-                         f"cards the blunder lost under {TRUE_COST:.0f} points)")
+            lines.append(f"      ({turned_down} moments turned down on the way to these cases: "
+                         f"with the real cards the blunder lost under {TRUE_COST:.0f} points)")
         for r in rows:
             if not r["ok"]:
                 lines.append(f"      missed: {r['seed']} seat {r['seat']} action {r['index']}: "
