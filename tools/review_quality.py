@@ -17,13 +17,16 @@
      once, the trick being an opponent's (the first seat of the deal to meet that),
      while going out is worth something: no opponent is out yet (out first, or
      second after the partner for a 1-2), no partner's call stands, an opponent
-     has called or holds at most :data:`PASS_NEAR` cards, and, with the real
-     cards, the pass loses at least :data:`TRUE_COST` points against going out
-     (:func:`true_cost`: both played on by ``hard`` players at
-     :data:`TRUTH_SAMPLES` samples a search, with :data:`TRUTH_SEEDS` seeds). A
-     pass that does not lose so much is no blunder (it can even win: see
-     ``docs/review.md``); the seat then plays on as ``hard``, and a later moment or
-     the next deal is tried. The figures say how many moments were turned down.
+     has called or holds at most :data:`PASS_NEAR` cards.
+
+   Every blunder must also lose, with the real cards, at least :data:`TRUE_COST`
+   points against the ``hard`` player's own decision (for a pass: against going
+   out): :func:`true_cost` plays both on with ``hard`` players at
+   :data:`TRUTH_SAMPLES` samples a search, with :data:`TRUTH_SEEDS` seeds. One
+   that does not lose so much is no blunder (a pass or a Dragon given away can even
+   win: see ``docs/review.md``); the seat then plays on as ``hard``, and a later
+   moment (a pass) or the next deal is tried. The figures say how many moments were
+   turned down.
 
    The review of the blundering seat passes when it lists the blunder first, at a
    cost at least 1.5 times the next decision's, or 30 points more. The rate is
@@ -73,9 +76,9 @@ PASS_NEAR = 2
 """A ``pass`` blunder is tried only when an opponent has called or holds at most this
 many cards: otherwise the seat often goes out first a trick later anyway."""
 TRUE_COST = 30.0
-"""Points a ``pass`` must lose, with the real cards, to be a blunder."""
+"""Points a blunder must lose, with the real cards, to be one."""
 TRUTH_SEEDS = 4
-"""Seeds of the play-outs that measure a pass's real cost."""
+"""Seeds of the play-outs that measure a blunder's real cost."""
 TRUTH_SAMPLES = 24
 """Samples a search of the ``hard`` players of those play-outs (fewer than the deals'
 own: a deal may meet several moments to check)."""
@@ -214,9 +217,13 @@ def _copy(game: TichuGame) -> TichuGame:
     return copy
 
 
-def _truly_costly_pass(game: TichuGame, blunder: Action, hard_samples: int) -> bool:
-    better = _going_out(game.view(blunder.seat))
+def truly_costly(game: TichuGame, blunder: Action, hard_samples: int) -> bool:
+    """Whether ``blunder`` loses at least :data:`TRUE_COST` with the real cards against
+    going out (a pass) or the ``hard`` player's own decision (the other kinds)."""
     samples = min(hard_samples, TRUTH_SAMPLES)
+    view = game.view(blunder.seat)
+    better = _going_out(view) if isinstance(blunder, Pass) else \
+        board_player("hard", samples).act(view, random.Random("truth:better"))
     return better is not None and true_cost(game, blunder, better, samples) >= TRUE_COST
 
 
@@ -262,7 +269,7 @@ class Case:
     index: int
     replay: dict[str, Any]
     turned_down: int = 0
-    """Moments of the blunder turned down on the way (a pass that truly cost too little)."""
+    """Moments of the blunder turned down on the way (it truly cost too little)."""
 
 
 def make_case(kind: str, number: int, seed: str, hard_samples: int) -> Case | None:
@@ -280,9 +287,8 @@ def make_case(kind: str, number: int, seed: str, hard_samples: int) -> Case | No
             continue
         seat = seats[0] if fits is not None else None
         hard = board_player("hard", hard_samples)
-        confirm = None if kind != "pass" else (
-            lambda game, action: _truly_costly_pass(game, action, hard_samples))
-        wrapper = Blundering(hard, seat, blunder, too_late, confirm)
+        wrapper = Blundering(hard, seat, blunder, too_late,
+                             lambda game, action: truly_costly(game, action, hard_samples))
         wrapper.game = game
         players: list[Player] = [wrapper if seat in (None, s) else hard for s in range(4)]
         try:

@@ -12,7 +12,15 @@ from engine.tichu.game import TichuGame
 from engine.tichu.legal import legal_plays
 from engine.tichu.replay import read_file, replay
 from engine.tichu.view import Phase, TichuView
-from tools.review_quality import TRUE_COST, Blundering, make_case, run, true_cost
+from tools.review_quality import (
+    TRUE_COST,
+    Blundering,
+    Case,
+    make_case,
+    run,
+    true_cost,
+    truly_costly,
+)
 
 
 def test_a_dragon_case_gives_the_dragon_to_an_opponent() -> None:
@@ -23,6 +31,8 @@ def test_a_dragon_case_gives_the_dragon_to_an_opponent() -> None:
     to = next(int(t) for t, c in action["give"].items() if c == "DRAGON")
     assert to % 2 != case.seat % 2
     assert replay(case.replay)["ok"]
+    game, blunder = _at(case)
+    assert truly_costly(game, blunder, hard_samples=2)  # it loses with the real cards
 
 
 def test_the_tool_prints_the_three_figures() -> None:
@@ -35,12 +45,7 @@ def test_the_tool_prints_the_three_figures() -> None:
 def test_a_pass_case_passes_where_one_play_goes_out_and_truly_loses() -> None:
     case = make_case("pass", 0, "t", hard_samples=2)
     assert case is not None
-    read = read_file(case.replay)
-    deal = read.deals[0]
-    game = TichuGame(target=read.target, hands=deal.hands, players=read.players)
-    for action in deal.actions[:case.index]:
-        game.apply(action)
-    blunder = deal.actions[case.index]
+    game, blunder = _at(case)
     assert isinstance(blunder, Pass) and blunder.seat == case.seat
     view = game.view(case.seat)
     out = [p for p in legal_plays(view) if len(p.cards) == len(view.hand)]
@@ -57,6 +62,16 @@ def test_a_pass_that_loses_nothing_is_turned_down() -> None:
     play_deal(game, [wrapper] * 4, random.Random(0))
     assert wrapper.done is None and wrapper.rejected > 0
     assert game.phase is not Phase.PLAY
+
+
+def _at(case: Case) -> tuple[TichuGame, Action]:
+    """The case's game just before its blunder, and the blunder."""
+    read = read_file(case.replay)
+    deal = read.deals[0]
+    game = TichuGame(target=read.target, hands=deal.hands, players=read.players)
+    for action in deal.actions[:case.index]:
+        game.apply(action)
+    return game, deal.actions[case.index]
 
 
 def _pass_always(view: TichuView) -> Action | None:
