@@ -1,22 +1,12 @@
 """What a seat knows beyond its hand: the cards it has seen played.
 
-A :class:`~engine.tichu.view.TichuView` from the engine lists every card each
-seat played in the deal (:attr:`~engine.tichu.view.TichuView.played`), so one
-view is enough to count cards: a computer that takes over mid-deal, or whose
-previous decision ran in another worker process or before a restart, knows as
-much as one that watched every play. :class:`Memory` reads that list, and what
-the view alone cannot say it remembers from the views it was shown: the ranks a
+A :class:`~engine.tichu.view.TichuView` lists every card each seat played in the
+deal (:attr:`~engine.tichu.view.TichuView.played`: every play is shown to the whole
+table), so one view is enough to count cards: a computer that takes over mid-deal,
+or whose previous decision ran in another worker process or before a restart,
+knows as much as one that watched every play. :class:`Memory` reads that list,
+and remembers from the views it was shown what one view cannot say: the ranks a
 seat is known not to hold (from the wish).
-
-A view made by hand may leave ``played`` empty; then the memory counts the
-cards the seat saw in the open and the last trick at each view, as a person at
-the table does. A seat is asked on each of its turns, and every
-seat with cards must pass before another takes a trick, so it sees every play
-of the others in the open or the last trick (all but the Dog, which no view
-shows once the next seat has led); its own plays it knows from its hand (the
-cards gone from it since the last view), even when it took the trick with them
-and was next asked to lead on an empty table. Anything it missed simply stays
-"unseen", which only makes it more cautious.
 
 :class:`Knowledge` is what the policies read: unseen cards, the cards each seat
 played, ranks a seat is known not to hold (from the wish), and the cards this
@@ -74,36 +64,24 @@ class Memory:
         self.played: set[int] = set()
         self.played_by: dict[int, set[int]] = {}
         self.voids: dict[int, set[int]] = {}
-        self._hand: set[int] | None = None
-        """The hand at the last view in play (the cards gone since were played by the seat)."""
 
     def _reset(self, key: tuple[object, ...], n_seats: int) -> None:
         self._deal = key
         self.played = set()
         self.played_by = {s: set() for s in range(n_seats)}
         self.voids = {s: set() for s in range(n_seats)}
-        self._hand = None
 
     def observe(self, view: TichuView) -> None:
-        """Take in what ``view`` shows: the cards gone from the hand, the plays of the
-        last and the open trick, and wish inferences."""
+        """Take in what ``view`` shows: the cards played in the deal, and wish
+        inferences."""
         key = (view.deal_number, view.scores, len(view.history))
-        hand = {int(c) for c in view.hand}
         before_play = view.phase in (Phase.GRAND, Phase.EXCHANGE)
-        if key != self._deal or before_play or not hand.isdisjoint(self.played):
+        if key != self._deal or before_play or not \
+                {int(c) for c in view.hand}.isdisjoint(self.played):
             # A new deal (or a new game with the same numbering): start over.
             self._reset(key, view.n_seats)
         if before_play:
             return
-        if self._hand is not None and self._hand - hand:
-            gone = self._hand - hand  # played by the seat since its last view
-            self.played |= gone
-            self.played_by.setdefault(self.seat, set()).update(gone)
-        self._hand = hand
-        for play in (*view.last_trick, *view.trick):
-            cards = {int(c) for c in play.combo.cards}
-            self.played |= cards
-            self.played_by.setdefault(play.seat, set()).update(cards)
         for seat, by_seat in enumerate(view.played):
             if by_seat:
                 taken = {int(c) for c in by_seat}

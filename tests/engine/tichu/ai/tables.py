@@ -25,8 +25,10 @@ def view_of(hand: str, *, seat: int = 0, counts: tuple[int, ...] | None = None,
             calls: dict[int, str] | None = None, has_played: tuple[bool, ...] | None = None,
             given: dict[int, str] | None = None, wish: int | None = None,
             passed: tuple[bool, ...] | None = None, out: tuple[int, ...] = (),
-            phase: Phase = Phase.PLAY) -> TichuView:
+            phase: Phase = Phase.PLAY, played: dict[int, str] | None = None) -> TichuView:
     """A play-phase view for ``seat`` holding ``hand``; others hold ``counts``.
+
+    The cards played in the deal are the trick's, and ``played`` (seat -> cards) before it.
 
     Six ``counts`` make a six-player view (seat 5 dealt, so seats 0 and 1 had 10).
     """
@@ -41,6 +43,10 @@ def view_of(hand: str, *, seat: int = 0, counts: tuple[int, ...] | None = None,
         combo = best_reading(cards(text), plays[-1].combo if plays else None)
         assert combo is not None, text
         plays.append(TrickPlay(s, combo))
+    by_seat: list[list[Card]] = [list(cards(t)) for t in
+                                 (((played or {}).get(s, "")) for s in range(seats))]
+    for p in plays:
+        by_seat[p.seat].extend(p.combo.cards)
     call_list: list[Call | None] = [None] * seats
     for s, c in (calls or {}).items():
         call_list[s] = CALLS[c]
@@ -55,6 +61,7 @@ def view_of(hand: str, *, seat: int = 0, counts: tuple[int, ...] | None = None,
         received={}, trick=tuple(plays), passed=passed or (False,) * seats, wish=wish, out=out,
         trick_points=(0,) * seats, scores=(0, 0), target=1000, history=(), winner=None,
         bombs_played=(0,) * seats, dealer=dealer, grand_packet=8 if seats == 4 else 6,
+        played=tuple(map(tuple, by_seat)),
     )
 
 

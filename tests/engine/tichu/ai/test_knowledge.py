@@ -16,12 +16,10 @@ from engine.tichu.view import Phase, TichuView
 from tests.engine.tichu.ai.tables import cards, view_of
 
 
-def test_memory_keeps_tricks_that_are_gone_from_the_view() -> None:
-    memories = Memories()
-    first = view_of("3c 4d 9h", trick=[(1, "Kc"), (2, "Ac")], counts=(3, 10, 10, 10))
-    memories.see(first)
-    later = view_of("3c 4d 9h", counts=(3, 9, 9, 10))
-    know = memories.see(later)
+def test_one_view_knows_the_tricks_that_are_gone_from_it() -> None:
+    # A fresh memory (another process, a restart) shown a single later view.
+    later = view_of("3c 4d 9h", counts=(3, 9, 9, 10), played={1: "Kc", 2: "Ac"})
+    know = Memories().see(later)
     assert not set(cards("Kc Ac")) & know.unseen
     assert set(cards("Kd")) <= know.unseen
     assert know.played_by[1] == frozenset(cards("Kc"))
