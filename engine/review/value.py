@@ -272,8 +272,9 @@ def _early_call(game: TichuGame, seat: int) -> bool:
 
 def _finish_pre_play(game: TichuGame, quiet: int | None) -> None:
     """Grand Tichu decisions, exchanges and Tichu calls by the hard player's
-    heuristics, until the first card is due (if play has not started yet)."""
-    if game.phase not in (Phase.GRAND, Phase.EXCHANGE):
+    heuristics, until the first card is due (if no card has been played yet: the
+    option may have been the last exchange)."""
+    if game.phase not in (Phase.GRAND, Phase.EXCHANGE, Phase.PLAY) or any(game.has_played):
         return
     while game.phase is Phase.GRAND:
         seat = game.grand_decided.index(False)

@@ -7,8 +7,9 @@ import random
 from engine.cards import Card
 from engine.review.moment import DealWatch
 from engine.review.options import options
-from engine.review.value import CLOSE_FACTOR, option_scores, settled
+from engine.review.value import CLOSE_FACTOR, _finish_pre_play, option_scores, settled
 from engine.tichu.actions import DeclineGrand
+from engine.tichu.ai import bidding
 from engine.tichu.ai.normal import NormalPlayer
 from engine.tichu.cards import DECK
 from engine.tichu.game import TichuGame
@@ -51,3 +52,20 @@ def test_a_clear_decision_stops_early_and_a_close_one_goes_on() -> None:
         game.apply(action)
         watch.after(action)
     assert lengths == {True, False}
+
+
+def test_the_calls_before_the_first_card_follow_the_last_exchange() -> None:
+    """An option that is the deal's last exchange starts play: the seats still call
+    Tichu on their new hands before the first card, as the hard player does."""
+    game = TichuGame(seed="value-last-exchange-19")
+    for s in range(4):
+        game.apply(DeclineGrand(s))
+    for s in range(4):
+        game.apply(bidding.choose_exchange(game.view(s), False))
+    assert game.phase is Phase.PLAY and not any(game.has_played)
+    wanting = [s for s in range(4) if bidding.wants_tichu(game.view(s), bidding.TICHU_THRESHOLD)]
+    assert wanting
+    quiet = wanting[0]
+    _finish_pre_play(game, quiet)
+    assert [s for s in range(4) if game.calls[s] is not None] == wanting[1:]
+    assert game.calls[quiet] is None
