@@ -19,14 +19,21 @@
      second after the partner for a 1-2), no partner's call stands, an opponent
      has called or holds at most :data:`PASS_NEAR` cards.
 
-   Every blunder must also lose, with the real cards, at least :data:`TRUE_COST`
-   points against the ``hard`` player's own decision (for a pass: against going
-   out): :func:`true_cost` plays both on with ``hard`` players at
-   :data:`TRUTH_SAMPLES` samples a search, with :data:`TRUTH_SEEDS` seeds. One
-   that does not lose so much is no blunder (a pass or a Dragon given away can even
-   win: see ``docs/review.md``); the seat then plays on as ``hard``, and a later
-   moment (a pass) or the next deal is tried. The figures say how many moments were
-   turned down.
+   Every blunder must also lose at least :data:`TRUE_COST` points, both options
+   played on by ``hard`` players at :data:`TRUTH_SAMPLES` samples a search:
+
+   - a Grand Tichu, a Tichu or a Dragon given away, against the ``hard`` player's
+     own decision, with the real cards (:func:`true_cost`, :data:`TRUTH_SEEDS`
+     seeds);
+   - a pass, against going out, from what the seat knew (:func:`expected_cost`): on
+     :data:`EXPECTED_DEALS` deals of the cards it could not see, dealt as the
+     review deals them. With the real cards alone, a pass that lost only because
+     the hidden cards happened to punish it counted as a blunder, while nobody
+     could have known it (see ``docs/review.md``).
+
+   One that does not lose so much is no blunder (a pass or a Dragon given away can
+   even win); the seat then plays on as ``hard``, and a later moment (a pass) or the
+   next deal is tried. The figures say how many moments were turned down.
 
    The review of the blundering seat passes when it lists the blunder first, at a
    cost at least 1.5 times the next decision's, or 30 points more. The rate is
@@ -54,6 +61,8 @@ from typing import Any
 
 from engine.duplicate.play import board_player
 from engine.review import DEFAULT_SAMPLES, Review, review_game
+from engine.review.moment import DealWatch
+from engine.review.value import positions
 from engine.tichu.actions import Action, CallTichu, Exchange, Pass, Play
 from engine.tichu.ai import bidding
 from engine.tichu.ai.base import Player
@@ -76,9 +85,11 @@ PASS_NEAR = 2
 """A ``pass`` blunder is tried only when an opponent has called or holds at most this
 many cards: otherwise the seat often goes out first a trick later anyway."""
 TRUE_COST = 30.0
-"""Points a blunder must lose, with the real cards, to be one."""
+"""Points a blunder must lose to be one (see :func:`truly_costly`)."""
 TRUTH_SEEDS = 4
 """Seeds of the play-outs that measure a blunder's real cost."""
+EXPECTED_DEALS = 32
+"""Deals of the unseen cards that measure a pass's cost from what the seat knew."""
 TRUTH_SAMPLES = 24
 """Samples a search of the ``hard`` players of those play-outs (fewer than the deals'
 own: a deal may meet several moments to check)."""
@@ -205,6 +216,37 @@ def true_cost(game: TichuGame, blunder: Action, better: Action, hard_samples: in
     return total / seeds
 
 
+def expected_cost(game: TichuGame, blunder: Action, better: Action, hard_samples: int,
+                  deals: int = EXPECTED_DEALS) -> float:
+    """What ``blunder`` loses against ``better`` in ``game`` from what the seat knew:
+    the mean difference of the deal's score (the seat's team minus the other) over
+    ``deals`` deals of the cards it could not see, dealt as the review deals them
+    (:func:`~engine.review.value.positions`), both played on by ``hard`` players."""
+    seat = blunder.seat
+    team = seat % 2
+    dealt, actions = game.deal_log[-1]
+    replay = TichuGame(target=game.target, hands=[list(h) for h in dealt],
+                       players=game.n_seats, dealer=game.dealer)
+    replay.scores = list(game.scores)
+    replay.touch()
+    watch = DealWatch(replay)
+    for action in actions:
+        replay.apply(action)
+        watch.after(action)
+    made = positions(watch.moment(seat), random.Random(f"expected:{len(actions)}"))
+    total = 0
+    for r in range(deals):
+        make = next(made)
+        for sign, action in ((-1, blunder), (1, better)):
+            copy = make()
+            copy.apply(action)
+            players: list[Player] = [board_player("hard", hard_samples)] * copy.n_seats
+            play_deal(copy, players, random.Random(f"truth:{r}"))
+            scores = copy.history[-1].scores
+            total += sign * (scores[team] - scores[1 - team])
+    return total / deals
+
+
 def _copy(game: TichuGame) -> TichuGame:
     """The game's current deal, replayed on a new game."""
     dealt, actions = game.deal_log[-1]
@@ -218,12 +260,15 @@ def _copy(game: TichuGame) -> TichuGame:
 
 
 def truly_costly(game: TichuGame, blunder: Action, hard_samples: int) -> bool:
-    """Whether ``blunder`` loses at least :data:`TRUE_COST` with the real cards against
-    going out (a pass) or the ``hard`` player's own decision (the other kinds)."""
+    """Whether ``blunder`` loses at least :data:`TRUE_COST`: a pass against going out,
+    from what the seat knew (:func:`expected_cost`); the other kinds against the
+    ``hard`` player's own decision, with the real cards (:func:`true_cost`)."""
     samples = min(hard_samples, TRUTH_SAMPLES)
     view = game.view(blunder.seat)
-    better = _going_out(view) if isinstance(blunder, Pass) else \
-        board_player("hard", samples).act(view, random.Random("truth:better"))
+    if isinstance(blunder, Pass):
+        out = _going_out(view)
+        return out is not None and expected_cost(game, blunder, out, samples) >= TRUE_COST
+    better = board_player("hard", samples).act(view, random.Random("truth:better"))
     return better is not None and true_cost(game, blunder, better, samples) >= TRUE_COST
 
 

@@ -40,7 +40,8 @@ A seat whose option is not calling Tichu stays silent for the rest of the deal.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from functools import partial
 
 from engine.cards import Card
 from engine.review.moment import Hidden, Moment
@@ -139,40 +140,43 @@ def settled(scores: list[list[int]]) -> bool:
     return lead > 0.0 and error <= max(PRECISE[0], PRECISE[1] * lead)
 
 
-def _dealer(moment: Moment, team: int, rng: random.Random
-            ) -> Callable[[list[Option]], list[int]]:
-    """One sampled deal played out for every option: the scores, in the options' order."""
+def positions(moment: Moment, rng: random.Random) -> Iterator[Callable[[], TichuGame]]:
+    """Endlessly, one deal of the cards the seat could not see, dealt consistently with
+    its moment (see the module's notes): a maker of fresh games in the moment's
+    position on that deal, the option not yet carried out."""
     if moment.pre_play:
         sampler = _pre_play_sampler(moment)
-
-        def pre_play(options: list[Option]) -> list[int]:
+        while True:
             hands = _pre_play_hands(moment, sampler, rng)
-            _memo.clear()
-            out = []
-            for option in options:
-                game = _pre_play_game(moment, hands)
-                quiet = _apply(game, option)
-                _finish_pre_play(game, quiet)
-                out.append(rollout(game, team, _POLICY))
-            return out
-
-        return pre_play
+            yield partial(_pre_play_game, moment, hands)
     sampler_play = hand_sampler(moment.view, moment.know)
     seat = moment.seat
     view = moment.view
-
-    def in_play(options: list[Option]) -> list[int]:
+    while True:
         dealt = sampler_play.deal(rng)
-        hands = [[int(c) for c in view.hand] if s == seat else [int(c) for c in dealt[s]]
-                 for s in range(view.n_seats)]
+        played = [[int(c) for c in view.hand] if s == seat else [int(c) for c in dealt[s]]
+                  for s in range(view.n_seats)]
+        yield partial(_play_game, moment, played)
+
+
+def _dealer(moment: Moment, team: int, rng: random.Random
+            ) -> Callable[[list[Option]], list[int]]:
+    """One sampled deal played out for every option: the scores, in the options' order."""
+    deals = positions(moment, rng)
+
+    def one(options: list[Option]) -> list[int]:
+        make = next(deals)
+        _memo.clear()
         out = []
         for option in options:
-            game = _play_game(moment, hands)
-            _apply(game, option)
+            game = make()
+            quiet = _apply(game, option)
+            if moment.pre_play:
+                _finish_pre_play(game, quiet)
             out.append(rollout(game, team, _POLICY))
         return out
 
-    return in_play
+    return one
 
 
 # ------------------------------------------------------------------ in play
