@@ -88,7 +88,7 @@ TRUE_COST = 30.0
 """Points a blunder must lose to be one (see :func:`truly_costly`)."""
 TRUTH_SEEDS = 4
 """Seeds of the play-outs that measure a blunder's real cost."""
-EXPECTED_DEALS = 32
+EXPECTED_DEALS = 96
 """Deals of the unseen cards that measure a pass's cost from what the seat knew."""
 TRUTH_SAMPLES = 24
 """Samples a search of the ``hard`` players of those play-outs (fewer than the deals'
