@@ -429,8 +429,13 @@ def run(per_kind: int, hard_deals: int, samples: int, hard_samples: int, seed: s
                      f"median cost {median:6.1f}")
         turned_down = sum(r["turned_down"] for r in rows)
         if turned_down:
+            how = "from what the seat knew" if kind == "pass" else "with the real cards"
             lines.append(f"      ({turned_down} moments turned down on the way to these cases: "
-                         f"with the real cards the blunder lost under {TRUE_COST:.0f} points)")
+                         f"{how} the blunder lost under {TRUE_COST:.0f} points)")
+        missing = sum(1 for r in blunders if r["kind"] == kind and not r["found"])
+        if missing:
+            lines.append(f"      ({missing} cases not found: no deal of {MAX_TRIES} tried "
+                         f"let a seat make the blunder)")
         for r in rows:
             if not r["ok"]:
                 lines.append(f"      missed: {r['seed']} seat {r['seat']} action {r['index']}: "
