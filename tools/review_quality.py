@@ -203,17 +203,8 @@ def true_cost(game: TichuGame, blunder: Action, better: Action, hard_samples: in
     """What ``blunder`` loses against ``better`` in ``game`` with the real cards: the
     mean difference of the deal's score (the seat's team minus the other), both played
     on by ``hard`` players with the same ``seeds`` seeds."""
-    team = blunder.seat % 2
-    total = 0
-    for r in range(seeds):
-        for sign, action in ((-1, blunder), (1, better)):
-            copy = _copy(game)
-            copy.apply(action)
-            players: list[Player] = [board_player("hard", hard_samples)] * copy.n_seats
-            play_deal(copy, players, random.Random(f"truth:{r}"))
-            scores = copy.history[-1].scores
-            total += sign * (scores[team] - scores[1 - team])
-    return total / seeds
+    return sum(_gap(lambda: _copy(game), blunder, better, hard_samples, r)
+               for r in range(seeds)) / seeds
 
 
 def expected_cost(game: TichuGame, blunder: Action, better: Action, hard_samples: int,
@@ -222,39 +213,48 @@ def expected_cost(game: TichuGame, blunder: Action, better: Action, hard_samples
     the mean difference of the deal's score (the seat's team minus the other) over
     ``deals`` deals of the cards it could not see, dealt as the review deals them
     (:func:`~engine.review.value.positions`), both played on by ``hard`` players."""
-    seat = blunder.seat
-    team = seat % 2
-    dealt, actions = game.deal_log[-1]
-    replay = TichuGame(target=game.target, hands=[list(h) for h in dealt],
-                       players=game.n_seats, dealer=game.dealer)
-    replay.scores = list(game.scores)
-    replay.touch()
+    replay = _fresh(game)
     watch = DealWatch(replay)
+    actions = game.deal_log[-1][1]
     for action in actions:
         replay.apply(action)
         watch.after(action)
-    made = positions(watch.moment(seat), random.Random(f"expected:{len(actions)}"))
-    total = 0
-    for r in range(deals):
-        make = next(made)
-        for sign, action in ((-1, blunder), (1, better)):
-            copy = make()
-            copy.apply(action)
-            players: list[Player] = [board_player("hard", hard_samples)] * copy.n_seats
-            play_deal(copy, players, random.Random(f"truth:{r}"))
-            scores = copy.history[-1].scores
-            total += sign * (scores[team] - scores[1 - team])
-    return total / deals
+    made = positions(watch.moment(blunder.seat), random.Random(f"expected:{len(actions)}"))
+    return sum(_gap(next(made), blunder, better, hard_samples, r)
+               for r in range(deals)) / deals
 
 
-def _copy(game: TichuGame) -> TichuGame:
-    """The game's current deal, replayed on a new game."""
-    dealt, actions = game.deal_log[-1]
+def _gap(make: Callable[[], TichuGame], blunder: Action, better: Action, hard_samples: int,
+         seed: int) -> int:
+    """The deal's score of ``better`` minus ``blunder``'s for the seat's team (its team
+    minus the other), each carried out on a game from ``make`` and played on by
+    ``hard`` players seeded by ``seed``."""
+    team = blunder.seat % 2
+    gap = 0
+    for sign, action in ((-1, blunder), (1, better)):
+        game = make()
+        game.apply(action)
+        players: list[Player] = [board_player("hard", hard_samples)] * game.n_seats
+        play_deal(game, players, random.Random(f"truth:{seed}"))
+        scores = game.history[-1].scores
+        gap += sign * (scores[team] - scores[1 - team])
+    return gap
+
+
+def _fresh(game: TichuGame) -> TichuGame:
+    """The game's current deal as it was dealt, on a new game."""
+    dealt = game.deal_log[-1][0]
     copy = TichuGame(target=game.target, hands=[list(h) for h in dealt],
                      players=game.n_seats, dealer=game.dealer)
     copy.scores = list(game.scores)
     copy.touch()
-    for action in actions:
+    return copy
+
+
+def _copy(game: TichuGame) -> TichuGame:
+    """The game's current deal, replayed on a new game."""
+    copy = _fresh(game)
+    for action in game.deal_log[-1][1]:
         copy.apply(action)
     return copy
 
