@@ -19,6 +19,7 @@ from tools.review_quality import (
     expected_cost,
     make_case,
     run,
+    true_cost,
     truly_costly,
 )
 
@@ -55,15 +56,19 @@ def test_a_pass_case_passes_where_one_play_goes_out_and_truly_loses() -> None:
 
 
 def test_a_pass_costs_what_the_seat_knew_not_what_the_hidden_cards_were() -> None:
-    case = make_case("pass", 2, "t", hard_samples=2)  # two other seats hold unseen cards
+    case = make_case("pass", 2, "t", hard_samples=2)
     assert case is not None
     game, blunder = _at(case)
+    # Seats 1 and 2 swap a card the reviewed seat never saw (neither played nor given).
+    swapped, _ = _at(case, swap=("Kc", "3h"))
+    assert swapped.hands != game.hands
     view = game.view(case.seat)
+    assert swapped.view(case.seat) == view
     out = next(p for p in legal_plays(view) if len(p.cards) == len(view.hand))
     better = Play(case.seat, out.cards, None, out.phoenix)
-    swapped = _swapped(case)
-    assert [sorted(h) for h in swapped.hands] != [sorted(h) for h in game.hands]
-    assert swapped.view(case.seat) == view
+    # With the real cards the swap matters; from what the seat knew it cannot.
+    assert true_cost(swapped, blunder, better, hard_samples=2) != \
+        true_cost(game, blunder, better, hard_samples=2)
     assert expected_cost(swapped, blunder, better, hard_samples=2, deals=4) == \
         expected_cost(game, blunder, better, hard_samples=2, deals=4)
 
@@ -78,33 +83,21 @@ def test_a_pass_that_loses_nothing_is_turned_down() -> None:
     assert game.phase is not Phase.PLAY
 
 
-def _at(case: Case) -> tuple[TichuGame, Action]:
-    """The case's game just before its blunder, and the blunder."""
+def _at(case: Case, swap: tuple[str, str] | None = None) -> tuple[TichuGame, Action]:
+    """The case's game just before its blunder, and the blunder; ``swap`` exchanges two
+    cards (named) between the hands they were dealt in."""
     read = read_file(case.replay)
     deal = read.deals[0]
-    game = TichuGame(target=read.target, hands=deal.hands, players=read.players)
+    hands = [list(h) for h in deal.hands]
+    if swap is not None:
+        x, y = (next(c for h in hands for c in h if str(c) == name) for name in swap)
+        a = next(h for h in hands if x in h)
+        b = next(h for h in hands if y in h)
+        a[a.index(x)], b[b.index(y)] = y, x
+    game = TichuGame(target=read.target, hands=hands, players=read.players)
     for action in deal.actions[:case.index]:
         game.apply(action)
     return game, deal.actions[case.index]
-
-
-def _swapped(case: Case) -> TichuGame:
-    """The case's deal just before its blunder, with one card swapped between two other
-    seats: a card neither played nor given in the exchange (so every action stands)."""
-    read = read_file(case.replay)
-    deal = read.deals[0]
-    actions = deal.actions[:case.index]
-    used = {c for a in actions for c in getattr(a, "cards", ())} | {
-        c for a in actions for _, c in getattr(a, "give", ())}
-    hands = [list(h) for h in deal.hands]
-    a, b = [s for s in range(4) if s != case.seat and any(c not in used for c in hands[s])][:2]
-    x = next(c for c in hands[a] if c not in used)
-    y = next(c for c in hands[b] if c not in used)
-    hands[a][hands[a].index(x)], hands[b][hands[b].index(y)] = y, x
-    game = TichuGame(target=read.target, hands=hands, players=read.players)
-    for action in actions:
-        game.apply(action)
-    return game
 
 
 def _pass_always(view: TichuView) -> Action | None:
