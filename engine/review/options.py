@@ -20,6 +20,9 @@ stands. By kind of decision:
 - The Dragon's gift: each opponent.
 
 A decision with a single option (a forced pass) is not a decision.
+
+:func:`hard_choice` says which option the ``hard`` player's heuristics take, and
+whether its search may overrule them: the review's reference, ``best``.
 """
 
 from __future__ import annotations
@@ -40,8 +43,9 @@ from engine.tichu.actions import (
     action_to_json,
 )
 from engine.tichu.ai import bidding, tactics
-from engine.tichu.ai.hard import PRUNE_BELOW, TICHU_DOUBT
+from engine.tichu.ai.hard import TICHU_DOUBT, needs_search, search_candidates
 from engine.tichu.cards import DOG, MAHJONG
+from engine.tichu.combos import Combo
 from engine.tichu.legal import can_call_tichu, can_pass, legal_plays
 from engine.tichu.view import Phase
 
@@ -120,28 +124,80 @@ def silent_call(moment: Moment, chosen: Action) -> list[Option]:
 def _plays(moment: Moment, chosen: Play | Pass) -> list[Option]:
     seat = moment.seat
     view = moment.view
-    know = moment.know
     plays = legal_plays(view)
-    may_pass = can_pass(view)
-    found: list[Option] = []
     if not plays:
-        return found
-    wish = tactics.choose_wish(view, know)
+        return []
+    wish = tactics.choose_wish(view, moment.know)
     dog_to = tactics.choose_dog_target(view)
-    ranked = tactics.rank_plays(view, know, plays, may_pass)
-    top = ranked[0][0]
-    for score, combo in ranked[:CANDIDATES]:
-        if combo is None:
-            found.append(Pass(seat))
-        elif score == top or score > PRUNE_BELOW:
-            found.append(Play(seat, combo.cards, wish if MAHJONG in combo.cards else None,
-                              combo.phoenix, dog_to if combo.cards == (DOG,) else None))
-    if may_pass:
-        found.append(Pass(seat))
+    ranked = tactics.rank_plays(view, moment.know, plays, can_pass(view))
+    found = [_as_option(seat, combo, wish, dog_to)
+             for combo in search_candidates(ranked, can_pass(view), CANDIDATES)]
     if isinstance(chosen, Play) and MAHJONG in chosen.cards:
         for w in (wish, None):
             found.append(Play(seat, chosen.cards, w, chosen.phoenix, chosen.to))
     return found
+
+
+def _as_option(seat: int, combo: Combo | None, wish: int | None, dog_to: int | None
+               ) -> Option:
+    """A candidate play as the hard player makes it (None: the pass): a Mahjong with its
+    wish, a Dog with the partner it chooses."""
+    if combo is None:
+        return Pass(seat)
+    return Play(seat, combo.cards, wish if MAHJONG in combo.cards else None, combo.phoenix,
+                dog_to if combo.cards == (DOG,) else None)
+
+
+@dataclass(frozen=True, slots=True)
+class HardChoice:
+    """What the ``hard`` player would have chosen among a decision's options."""
+
+    index: int | None
+    """Its choice by its heuristics; None for a Tichu call it would settle by search
+    alone (a hand within :data:`~engine.tichu.ai.hard.TICHU_DOUBT` of its threshold)."""
+    searched: bool
+    """Whether its search may overrule the heuristics (a play with a real choice, or
+    that borderline call): another option then replaces ``index`` when it gains
+    :data:`~engine.tichu.ai.hard.MIN_GAIN` points and two standard errors."""
+
+
+def hard_choice(moment: Moment, found: list[Option]) -> HardChoice:
+    """The ``hard`` player's own choice among ``found`` (the options of
+    :func:`options` or :func:`silent_call`), as its heuristics make it from the moment:
+    Grand Tichu (:func:`~engine.tichu.ai.bidding.wants_grand`), Tichu, the exchange
+    (meaning to call or not), the gift, a bomb out of turn and the heuristics'
+    favourite play. Its search is left to the caller, on the options' values."""
+    seat = moment.seat
+    view = moment.view
+    chosen = found[0]
+    pick: Option
+    searched = False
+    if isinstance(chosen, (GrandTichu, DeclineGrand)):
+        pick = GrandTichu(seat) if bidding.wants_grand(view) else DeclineGrand(seat)
+    elif isinstance(chosen, CallTichu) or (isinstance(chosen, Abstain) and chosen.what == "tichu"):
+        if bidding.wants_tichu(view, bidding.TICHU_THRESHOLD + TICHU_DOUBT):
+            pick = CallTichu(seat)
+        elif bidding.wants_tichu(view, bidding.TICHU_THRESHOLD - TICHU_DOUBT):
+            return HardChoice(None, True)
+        else:
+            pick = Abstain(seat, "tichu")
+    elif isinstance(chosen, Exchange):
+        calling = view.calls[seat] is not None or bidding.wants_tichu(view)
+        pick = bidding.choose_exchange(view, calling)
+    elif isinstance(chosen, Gift):
+        pick = tactics.choose_gift(view)
+    elif view.phase is Phase.PLAY and view.turn != seat:
+        bomb = tactics.choose_out_of_turn(view, moment.know)
+        pick = chosen if bomb is not None else Abstain(seat, "bomb")  # (bombing, whichever)
+    else:
+        may_pass = can_pass(view)
+        ranked = tactics.rank_plays(view, moment.know, legal_plays(view), may_pass)
+        pick = _as_option(seat, ranked[0][1], tactics.choose_wish(view, moment.know),
+                          tactics.choose_dog_target(view))
+        searched = needs_search(ranked) and len(search_candidates(ranked, may_pass)) > 1
+    key = option_key(pick)
+    index = next((i for i, o in enumerate(found) if option_key(o) == key), None)
+    return HardChoice(index, searched or index is None)
 
 
 def distinct(found: list[Option]) -> list[Option]:

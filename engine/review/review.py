@@ -4,11 +4,17 @@ For each reviewed decision (an action of a reviewed seat with more than one
 option, :mod:`~engine.review.options`, and the Tichu a seat did not call, weighed
 at its first card), every option is valued by
 :func:`~engine.review.value.option_scores` from the seat's
-:class:`~engine.review.moment.Moment` alone; ``best`` is the option of the highest
-mean score (the chosen one on a tie) and ``cost`` the mean points the choice lost
-against it, rounded to 0.1. Only decisions of positive cost are listed, the
-costliest first; equal costs in the order of play (deal, then index, a call before
-the card it preceded).
+:class:`~engine.review.moment.Moment` alone. ``best`` is what the ``hard`` player
+would have chosen (:func:`~engine.review.options.hard_choice`): its heuristics'
+choice, overruled where it searches (a play with a real choice) by the option that
+gains :data:`~engine.tichu.ai.hard.MIN_GAIN` points on it at two standard errors over
+the review's deals, as its own search decides; for a borderline Tichu, which it
+settles by search alone, the option of the highest mean. ``cost`` is
+the mean points the choice lost against ``best``, never negative, rounded to 0.1: a
+choice the valuation rates above ``best`` costs nothing, and the ``hard`` player's own
+choice costs nothing unless its search, run on the review's deals, would overrule it.
+Only decisions of positive cost are listed, the costliest first; equal costs in the
+order of play (deal, then index, a call before the card it preceded).
 
 Each decision has its own random numbers, seeded by ``seed``, the deal and the
 action's index, so the same file and seed give the same review whichever seats are
@@ -26,7 +32,15 @@ from typing import Any, TextIO
 
 from engine.errors import EngineError, GameOverError
 from engine.review.moment import DealWatch, Moment
-from engine.review.options import Abstain, Option, option_json, options, silent_call
+from engine.review.options import (
+    Abstain,
+    HardChoice,
+    Option,
+    hard_choice,
+    option_json,
+    options,
+    silent_call,
+)
 from engine.review.value import option_scores
 from engine.run import ReplayFormatError
 from engine.tichu.actions import (
@@ -39,6 +53,7 @@ from engine.tichu.actions import (
     Pass,
     Play,
 )
+from engine.tichu.ai.hard import MIN_GAIN, mean_error
 from engine.tichu.cards import MAHJONG
 from engine.tichu.game import TichuGame
 from engine.tichu.replay import ReplayFile, read_file
@@ -134,10 +149,30 @@ def _valued(moment: Moment, found: list[Option], kind: str, deal: int, index: in
         samples *= CALL_FACTOR
     scores = option_scores(moment, found, samples, rng)
     means = tuple(sum(s) / len(s) for s in scores)
-    best = max(range(len(found)), key=lambda i: (means[i], -i))
+    best = hard_best(hard_choice(moment, found), scores, means)
     cost = round(max(0.0, means[best] - means[0]), 1)
     return Decision(deal, index, moment.seat, kind, chosen,
                     found[best] if cost > 0 else chosen, cost, means)
+
+
+def hard_best(choice: HardChoice, scores: list[list[int]], means: Sequence[float]) -> int:
+    """The option the ``hard`` player would have chosen, its search run on the review's
+    deals: its heuristics' choice, unless it searches and another option gains
+    :data:`~engine.tichu.ai.hard.MIN_GAIN` points on it and two standard errors (the
+    greatest such gain wins); with no heuristic choice, the option of the highest mean
+    (the first on a tie)."""
+    if choice.index is None:
+        return max(range(len(means)), key=lambda i: (means[i], -i))
+    best = choice.index
+    if not choice.searched:
+        return best
+    base = scores[best]
+    gain = 0.0
+    for i, other in enumerate(scores):
+        mean, error = mean_error([a - b for a, b in zip(other, base, strict=True)])
+        if mean > max(MIN_GAIN, 2.0 * error) and mean > gain:
+            best, gain = i, mean
+    return best
 
 
 def load_replay(data: Mapping[str, Any]) -> ReplayFile:

@@ -49,6 +49,7 @@ from engine.review.options import Abstain, Option
 from engine.sampling import DealSampler
 from engine.tichu.actions import CallTichu, DeclineGrand, Exchange, GrandTichu
 from engine.tichu.ai import bidding
+from engine.tichu.ai.hard import mean_error
 from engine.tichu.ai.knowledge import ALL_CARDS
 from engine.tichu.ai.sampling import hand_sampler
 from engine.tichu.ai.search import RolloutPolicy, game_at, rollout
@@ -128,9 +129,7 @@ def settled(scores: list[list[int]]) -> bool:
     upper = float("-inf")
     best = (0.0, 0.0)
     for other in scores[1:]:
-        diffs = [a - b for a, b in zip(other, chosen, strict=True)]
-        mean = sum(diffs) / n
-        error = (sum((d - mean) ** 2 for d in diffs) / (n - 1) / n) ** 0.5
+        mean, error = mean_error([a - b for a, b in zip(other, chosen, strict=True)])
         upper = max(upper, mean + 2.0 * error)
         if mean > best[0]:
             best = (mean, error)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 
 from engine.tichu.actions import Action, Pass, Play
 from engine.tichu.ai import bidding, tactics
@@ -44,13 +45,34 @@ DEFAULT_CANDIDATES = 4
 MIN_GAIN = 8.0
 """Points a deal another candidate must gain over the heuristic's choice."""
 CLEAR_MARGIN = 50.0
+"""A heuristic score this far ahead (going out) needs no search."""
 TICHU_DOUBT = 0.4
 """Hands within this of the Tichu threshold are checked by search."""
 TICHU_FIRST_OUT = 0.5
 """Share of sampled deals the seat must finish first to call a borderline Tichu."""
 PRUNE_BELOW = -2.5
 """Heuristic scores this low mark plays the heuristics rule out (see ``tactics``)."""
-"""A heuristic score this far ahead (going out) needs no search."""
+
+
+def needs_search(ranked: Sequence[tuple[float, Combo | None]]) -> bool:
+    """Whether the heuristics' ranking (:func:`~engine.tichu.ai.tactics.rank_plays`)
+    leaves a choice to search: more than one play, and no favourite
+    :data:`CLEAR_MARGIN` ahead (going out)."""
+    return len(ranked) > 1 and ranked[0][0] < CLEAR_MARGIN
+
+
+def search_candidates(ranked: Sequence[tuple[float, Combo | None]], may_pass: bool,
+                      k: int = DEFAULT_CANDIDATES) -> list[Combo | None]:
+    """The plays a search compares (None: the pass), the heuristics' favourite first:
+    the ``k`` best, less the plays the heuristics rule out (taking the partner's
+    trick, leading a bomb, going out before a calling partner: not worth rollouts),
+    and the pass when it is allowed."""
+    top_score = ranked[0][0]
+    candidates = [c for score, c in ranked[:k]
+                  if c is None or score == top_score or score > PRUNE_BELOW]
+    if may_pass and None not in candidates:
+        candidates.append(None)
+    return candidates
 
 
 class HardPlayer(NormalPlayer):
@@ -86,15 +108,9 @@ class HardPlayer(NormalPlayer):
         ranked = tactics.rank_plays(view, know, plays, may_pass)
         self.last_samples = 0
         self.last_search = ()
-        if len(ranked) == 1 or ranked[0][0] >= CLEAR_MARGIN:
+        if not needs_search(ranked):
             return self._action(view, know, ranked[0][1])
-        # Plays the heuristics rule out (taking the partner's trick, leading a
-        # bomb, going out before a calling partner) are not worth rollouts.
-        top_score = ranked[0][0]
-        candidates = [c for score, c in ranked[:self.candidates]
-                      if c is None or score == top_score or score > PRUNE_BELOW]
-        if may_pass and None not in candidates:
-            candidates.append(None)
+        candidates = search_candidates(ranked, may_pass, self.candidates)
         if len(candidates) == 1:
             return self._action(view, know, candidates[0])
         best = self.search(view, know, candidates, rng)
@@ -178,13 +194,13 @@ class HardPlayer(NormalPlayer):
         self.last_search = tuple((c, t / samples) for c, t in zip(candidates, totals, strict=True))
         best, best_mean = 0, 0.0
         for i in range(1, k):
-            mean, error = _mean_error(diffs[i])
+            mean, error = mean_error(diffs[i])
             if mean > max(MIN_GAIN, 2.0 * error) and mean > best_mean:
                 best, best_mean = i, mean
         return candidates[best]
 
 
-def _mean_error(values: list[float]) -> tuple[float, float]:
+def mean_error(values: Sequence[float]) -> tuple[float, float]:
     """Mean and standard error of the mean."""
     n = len(values)
     mean = sum(values) / n

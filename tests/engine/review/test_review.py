@@ -17,10 +17,20 @@ import pytest
 from engine.__main__ import main as engine_main
 from engine.review import Hidden, Review, review_game
 from engine.review.moment import DealWatch
-from engine.review.options import options, silent_call
+from engine.review.options import Abstain, HardChoice, hard_choice, options, silent_call
+from engine.review.review import hard_best
 from engine.review.review import main as review_main
-from engine.tichu.actions import Action, DeclineGrand, Exchange, GrandTichu, Play
+from engine.tichu.actions import (
+    Action,
+    CallTichu,
+    DeclineGrand,
+    Exchange,
+    GrandTichu,
+    Pass,
+    Play,
+)
 from engine.tichu.ai import bidding
+from engine.tichu.ai.hard import MIN_GAIN
 from engine.tichu.ai.normal import NormalPlayer
 from engine.tichu.ai.selfplay import play_deal
 from engine.tichu.cards import DRAGON
@@ -352,3 +362,58 @@ def test_a_silent_call_is_weighed_once_and_only_on_a_hand_worth_calling() -> Non
     weak = next(s for s in (f"weak-hand-{i}" for i in range(400))
                 if bidding.call_strength([int(c) for c in TichuGame(seed=s).dealt[0]]) < -2.0)
     assert _silent_call_points(played(weak, player=_Silent()), 0) == []
+
+
+def test_the_reference_is_the_hard_players_heuristic_choice(deal4: dict[str, Any]) -> None:
+    """A ``normal`` player decides by the same heuristics as the ``hard`` player, so
+    every one of its decisions is the hard player's own choice among the options (a
+    borderline Tichu aside: the hard player settles it by search); its plays are
+    searched only where the hard player would search."""
+    deal = read_file(deal4).deals[0]
+    game = TichuGame(hands=deal.hands)
+    watch = DealWatch(game)
+    picked = searched = 0
+    for action in deal.actions:
+        moment = watch.moment(action.seat)
+        for found in (options(moment, action), silent_call(moment, action)):
+            if len(found) < 2:
+                continue
+            choice = hard_choice(moment, found)
+            if choice.index is None:
+                assert choice.searched and isinstance(found[0], (CallTichu, Abstain))
+                continue
+            assert choice.index == 0, (action, found)
+            picked += 1
+            searched += choice.searched
+            assert not choice.searched or isinstance(action, (Play, Pass))
+        game.apply(action)
+        watch.after(action)
+    assert picked > 10 and 0 < searched < picked
+
+
+def test_a_grand_tichu_on_weak_cards_is_measured_against_declining() -> None:
+    game = TichuGame(seed=_weak_packet_seed())
+    moment = DealWatch(game).moment(0)
+    found = options(moment, GrandTichu(0))
+    assert hard_choice(moment, found) == HardChoice(found.index(DeclineGrand(0)), False)
+
+
+def test_the_hard_players_search_overrules_its_heuristics_only_by_a_clear_gain() -> None:
+    base = [0, 100, -50, 40] * 8
+    n = len(base)
+
+    def best(index: int | None, searched: bool, *others: list[int]) -> int:
+        scores = [base, *others]
+        means = [sum(s) / n for s in scores]
+        return hard_best(HardChoice(index, searched), scores, means)
+
+    gain = [v + 20 for v in base]  # 20 points better on every deal
+    assert best(0, True, gain) == 1
+    assert best(0, False, gain) == 0  # not searched: the heuristics' choice stands
+    assert best(1, True, gain) == 1
+    small = [v + int(MIN_GAIN) - 1 for v in base]
+    assert best(0, True, small) == 0  # a gain below MIN_GAIN
+    noisy = [v + (120 if i % 2 else -80) for i, v in enumerate(base)]  # +20 on average
+    assert best(0, True, noisy) == 0  # not two standard errors
+    assert best(0, True, gain, [v + 30 for v in base]) == 2  # the greatest gain
+    assert best(None, True, gain, gain) == 1  # no heuristic choice: the highest mean
