@@ -20,6 +20,8 @@ import asyncio
 import contextlib
 import ctypes
 import functools
+import heapq
+import itertools
 import multiprocessing
 import os
 import signal
@@ -59,9 +61,10 @@ def start(processes: int) -> None:
 def start_background(processes: int) -> None:
     """Run background work (:func:`offload_background`) in ``processes`` processes at the
     lowest CPU priority from now on (0: in a thread)."""
-    global _background
+    global _background, _gate
     stop_background()
     if processes > 0:
+        _gate = Gate(processes)
         context = multiprocessing.get_context("spawn")
         _background = ProcessPoolExecutor(max_workers=processes, mp_context=context,
                                           initializer=_init_background,
@@ -129,8 +132,11 @@ def stop_background() -> None:
     """Stop the background processes at once: queued work is dropped and work under way
     is killed, so a stopping bot never waits for a field table or a review (neither is
     stored until it is done, and both are made again when next needed)."""
-    global _background
+    global _background, _gate
     release_background()
+    if _gate is not None:
+        _gate.drop()
+        _gate = None
     if _background is not None:
         pool, _background = _background, None
         for process in list(pool._processes.values()):
@@ -140,15 +146,74 @@ def stop_background() -> None:
     _lowered.clear()
 
 
-async def offload_background(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+class Gate:
+    """Background work waits here for a free process, the work a person waits for
+    first: a review queued behind a duplicate field (a dozen tables of computers) would
+    otherwise wait for all of it. In the order of ``rank``, then of arrival."""
+
+    def __init__(self, slots: int) -> None:
+        self.slots = slots
+        self.busy = 0
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._arrivals = itertools.count()
+
+    @property
+    def waiting(self) -> int:
+        return sum(1 for _, _, future in self._waiting if not future.done())
+
+    async def enter(self, rank: int) -> None:
+        """Wait for a free slot (then call :meth:`leave` when done)."""
+        if self.busy < self.slots and not self.waiting:
+            self.busy += 1
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (rank, next(self._arrivals), future))
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self.leave()  # handed the slot just as it was cancelled: pass it on
+            raise
+
+    def leave(self) -> None:
+        """Free a slot: the first waiting work takes it."""
+        while self._waiting:
+            _, _, future = heapq.heappop(self._waiting)
+            if not future.done():
+                future.set_result(None)
+                return
+        self.busy -= 1
+
+    def drop(self) -> None:
+        """Cancel all the waiting work (the background is stopping)."""
+        for _, _, future in self._waiting:
+            future.cancel()
+        self._waiting.clear()
+
+
+FOR_A_PERSON = 0
+"""Rank of background work a person waits for (a review they asked for)."""
+UNATTENDED = 1
+"""Rank of background work nobody is waiting on (a duplicate board's field)."""
+_gate: Gate | None = None
+
+
+async def offload_background(fn: Callable[..., T], /, *args: Any, rank: int = UNATTENDED,
+                             **kwargs: Any) -> T:
     """Run ``fn(*args, **kwargs)`` in the background processes if configured, else in a
-    thread: work that must never slow a live table."""
-    if _background is None:
+    thread: work that must never slow a live table. With processes, the work waits for
+    a free one, in the order of ``rank`` (:data:`FOR_A_PERSON` first), then of arrival."""
+    if _background is None or _gate is None:
         return await asyncio.to_thread(fn, *args, **kwargs)
-    loop = asyncio.get_running_loop()
-    future = loop.run_in_executor(_background, functools.partial(fn, *args, **kwargs))
-    _lower_new_background()
-    return await future
+    gate = _gate
+    await gate.enter(rank)
+    try:
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(_background, functools.partial(fn, *args, **kwargs))
+        _lower_new_background()
+        return await future
+    finally:
+        gate.leave()
 
 
 def _lower_new_background() -> None:

@@ -182,3 +182,60 @@ async def test_live_work_holds_the_background_until_it_is_done() -> None:
         workers.stop_background()
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+def wait_for_file(started: str, go: str) -> None:
+    Path(started).touch()
+    while not Path(go).exists():
+        time.sleep(0.01)
+
+
+def append_line(path: str, line: str) -> None:
+    with open(path, "a") as file:
+        file.write(line + "\n")
+
+
+async def test_a_review_does_not_wait_behind_a_duplicate_field(tmp_path: Path) -> None:
+    """The background's one process is busy; a field's tables are queued, then a
+    review: the review runs next, the field's tables after it, in their order."""
+    workers.start_background(1)
+    try:
+        started, go, log = (str(tmp_path / name) for name in ("started", "go", "log"))
+        busy = asyncio.ensure_future(workers.offload_background(wait_for_file, started, go))
+        while not Path(started).exists():
+            await asyncio.sleep(0.01)
+        field = [asyncio.ensure_future(workers.offload_background(append_line, log, f"field {i}"))
+                 for i in range(3)]
+        review = asyncio.ensure_future(workers.offload_background(
+            append_line, log, "review", rank=workers.FOR_A_PERSON))
+        await asyncio.sleep(0)  # every job has reached the gate
+        Path(go).touch()
+        await asyncio.gather(busy, review, *field)
+    finally:
+        workers.stop_background()
+    assert Path(log).read_text().split("\n") == ["review", "field 0", "field 1", "field 2", ""]
+
+
+async def test_the_gate_skips_work_cancelled_while_waiting() -> None:
+    gate = workers.Gate(1)
+    await gate.enter(workers.UNATTENDED)  # the slot is taken
+    order: list[str] = []
+
+    async def job(name: str, rank: int) -> None:
+        await gate.enter(rank)
+        order.append(name)
+        gate.leave()
+
+    tasks = {name: asyncio.ensure_future(job(name, rank))
+             for name, rank in (("field", workers.UNATTENDED), ("gone", workers.FOR_A_PERSON),
+                                ("review", workers.FOR_A_PERSON))}
+    await asyncio.sleep(0)
+    assert gate.waiting == 3
+    tasks["gone"].cancel()
+    await asyncio.sleep(0)
+    assert gate.waiting == 2
+    gate.leave()
+    await asyncio.gather(tasks["field"], tasks["review"])
+    assert order == ["review", "field"] and gate.busy == 0 and gate.waiting == 0
+    with pytest.raises(asyncio.CancelledError):
+        await tasks["gone"]

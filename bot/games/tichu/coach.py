@@ -31,7 +31,7 @@ from bot.i18n.names import card_labels, combo_name, rank_name
 from bot.render import render_hand, render_table
 from bot.store.models import GameResult, ReviewRecord
 from bot.tables import SeatKind, Table, TableError, TableService
-from bot.workers import offload, offload_background
+from bot.workers import FOR_A_PERSON, offload, offload_background
 from engine.duplicate.play import BoardsGame
 from engine.errors import EngineError
 from engine.review import DEFAULT_SAMPLES, HINT_SAMPLES, has_choice, review_game
@@ -293,7 +293,7 @@ class Coach:
     async def _review(self, table_id: int, number: int, seat: int, user_id: int,
                       data: dict[str, Any], names: list[str]) -> None:
         found = await offload_background(review_job, data, seat, f"{table_id}:{number}",
-                                         self.samples)
+                                         self.samples, rank=FOR_A_PERSON)
         review = {**found, "replay": data, "names": names}
         await self.service.repo.save_review(ReviewRecord(table_id=table_id, deal=number,
                                                          seat=seat, user_id=user_id,
