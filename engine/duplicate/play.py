@@ -32,8 +32,6 @@ from engine.errors import BadActionError, GameOverError, WrongPhaseError
 from engine.tichu.actions import Action, action_to_json
 from engine.tichu.ai import make_player
 from engine.tichu.ai.base import Player
-from engine.tichu.ai.knowledge import Memories
-from engine.tichu.ai.normal import NormalPlayer
 from engine.tichu.ai.selfplay import play_deal
 from engine.tichu.game import Applied, TichuGame
 from engine.tichu.view import Phase, TichuView
@@ -284,19 +282,13 @@ def decide(board: Board, actions: Sequence[Action], seat: int, level: str = FIEL
     """What a computer of ``level`` at ``seat`` does on ``board`` after ``actions``.
 
     Decided from nothing but these arguments: a fresh player (:func:`board_player`)
-    remembers every view its seat was shown after each action so far (as a person
-    at the table sees every play), and decides with :func:`computer_seed`'s rng. So
+    reads its seat's view after the actions (which lists every play of the deal, as a
+    person at the table saw them), and decides with :func:`computer_seed`'s rng. So
     any process, before or after a restart, makes the same decision, and two
     people who made the same choices on a board meet the same computer play."""
     game = board_game(board)
     player = board_player(level, samples)
-    memories = Memories()
-    memories.see(game.view(seat))
     for action in actions:
         game.apply(action)
-        memories.see(game.view(seat))
     view = game.view(seat)
-    rng = random.Random(computer_seed(board.id, actions, salt))
-    if isinstance(player, NormalPlayer):
-        return player.decide(view, memories.see(view), rng)
-    return player.act(view, rng)
+    return player.act(view, random.Random(computer_seed(board.id, actions, salt)))

@@ -8,9 +8,8 @@ nothing the seat could not see:
   public table; before its Grand Tichu decision only its first packet);
 - ``know``: the cards it has seen played (every play of the deal is public, the
   Dog's included), who played them, the cards it gave in the exchange, and the
-  ranks a seat is known not to hold (the wish inferences of
-  :class:`~engine.tichu.ai.knowledge.Memory`, fed with the seat's view after every
-  action);
+  ranks a seat showed it does not hold by not fulfilling the wish
+  (:func:`~engine.tichu.ai.knowledge.knowledge_of`: all of it is in the seat's view);
 - ``seen``: the deal's actions so far as the seat saw them: public actions and its
   own as they were, another seat's exchange only as :class:`Hidden` (that it gave,
   not what);
@@ -27,7 +26,7 @@ from dataclasses import dataclass
 
 from engine.cards import Card
 from engine.tichu.actions import Action, Exchange
-from engine.tichu.ai.knowledge import Knowledge, Memory
+from engine.tichu.ai.knowledge import Knowledge, knowledge_of
 from engine.tichu.game import TichuGame
 from engine.tichu.view import Phase, TichuView
 
@@ -65,20 +64,14 @@ class DealWatch:
 
     def __init__(self, game: TichuGame) -> None:
         self.game = game
-        n = game.n_seats
         self.log: list[Action] = []
-        self.memories = [Memory(s) for s in range(n)]
-        for s in range(n):
-            self.memories[s].observe(game.view(s))
 
     def after(self, action: Action) -> None:
         self.log.append(action)
-        for s, memory in enumerate(self.memories):
-            memory.observe(self.game.view(s))
 
     def moment(self, seat: int) -> Moment:
         view = self.game.view(seat)
-        know = self.memories[seat].knowledge(view)
+        know = knowledge_of(view)
         seen = tuple(Hidden(a.seat) if isinstance(a, Exchange) and a.seat != seat else a
                      for a in self.log)
         own = tuple(view.hand) + tuple(view.given.values()) if view.phase is Phase.EXCHANGE \

@@ -47,7 +47,7 @@ from engine.tichu.actions import (
     Play,
 )
 from engine.tichu.cards import DECK, DOG, DRAGON, MAHJONG, POINTS, RANK
-from engine.tichu.combos import ACE, BOMB_KINDS, KIND_DOG, Combo, beats, readings
+from engine.tichu.combos import ACE, BOMB_KINDS, KIND_DOG, KIND_SINGLE, Combo, beats, readings
 from engine.tichu.errors import (
     AlreadyCalledError,
     AlreadyPlayedError,
@@ -235,6 +235,10 @@ class TichuGame(CheckedGame[Action]):
         self.played: list[list[Card]] = [[] for _ in range(n)]
         """Per seat: the cards it played in this deal (public: every play is shown)."""
         self._played_tuple: tuple[tuple[Card, ...], ...] | None = None
+        self.wish_voids: list[set[int]] = [set() for _ in range(n)]
+        """Per seat: wished ranks it showed it does not hold (public: see
+        :attr:`~engine.tichu.view.TichuView.wish_voids`)."""
+        self._voids_tuple: tuple[frozenset[int], ...] | None = None
         self.last_trick: tuple[TrickPlay, ...] = ()
         self.last_trick_taker: int | None = None
 
@@ -352,6 +356,10 @@ class TichuGame(CheckedGame[Action]):
         if played is None:
             played = self._played_tuple = tuple(map(tuple, self.played))
         draft.played = played
+        voids = self._voids_tuple
+        if voids is None:
+            voids = self._voids_tuple = tuple(map(frozenset, self.wish_voids))
+        draft.wish_voids = voids
         draft.__class__ = TichuView  # sealed (engine.fastinit.seal, written out)
         view: TichuView = draft
         self._views[seat] = view
@@ -365,6 +373,7 @@ class TichuGame(CheckedGame[Action]):
         self._mid = None
         self._private = [None] * self.n_seats
         self._played_tuple = None
+        self._voids_tuple = None
 
     def _slow_fields(self) -> tuple[tuple[Any, ...], ...]:
         """The view tuples that change least (kept by passes and most plays)."""
@@ -663,6 +672,8 @@ class TichuGame(CheckedGame[Action]):
         fulfilled = wish is not None and any(RANK[c] == wish for c in combo.cards)
         if fulfilled:
             self.wish = None
+        elif wish is not None and kind not in BOMB_KINDS and self._wish_beats_top(wish):
+            self._void(seat, wish)  # it led, or could have beaten a single, without the rank
         if MAHJONG in combo.cards:
             self.wish = action.wish
         went_out = not hand
@@ -690,6 +701,20 @@ class TichuGame(CheckedGame[Action]):
         self.turn = self.next_with_cards(seat)
         return _applied(action, combo, out_of_turn, fulfilled, went_out)
 
+    def _wish_beats_top(self, wish: int) -> bool:
+        """Whether any natural card of the wished rank could be played now: on a lead,
+        or on a single below it. A seat that then plays without the rank (no bomb),
+        or passes, shows the whole table it holds no such card: the wish would have
+        bound it (:meth:`_wish_binds`)."""
+        top = self.top
+        return top is None or (top.kind is KIND_SINGLE and top.rank < wish)
+
+    def _void(self, seat: int, rank: int) -> None:
+        voids = self.wish_voids[seat]
+        if rank not in voids:
+            voids.add(rank)
+            self._voids_tuple = None
+
     def _maybe_end_deal(self, action: Action, combo: Combo, *, went_out: bool) -> Applied | None:
         if self._sweep() is not None or len(self.out) >= self.n_seats - 1:
             return self._end_deal(_applied(action, combo, went_out=went_out))
@@ -698,6 +723,9 @@ class TichuGame(CheckedGame[Action]):
     def _apply_pass(self, action: Pass) -> Applied:
         seat = action.seat
         self.passed[seat] = True
+        wish = self.wish
+        if wish is not None and self.trick and self._wish_beats_top(wish):
+            self._void(seat, wish)
         owner = self.trick[-1].seat
         hands = self.hands
         passed = self.passed

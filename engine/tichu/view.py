@@ -124,6 +124,12 @@ class TichuView:
     Every play is shown to the whole table, so this is what a seat that watched the
     deal remembers; a computer reads it rather than its own history of views, which
     a restart, a takeover or another worker process would lose."""
+    wish_voids: tuple[frozenset[int], ...] = ()
+    """Per seat: the wished ranks it showed the table it does not hold in this deal. A
+    seat bound by an open wish must play the rank if it can; one that led without it,
+    played on a single below it without it (no bomb), or passed on such a single, holds
+    no natural card of that rank (the wish may have been fulfilled since: cards never
+    come back in play). Derived from public actions alone, like :attr:`played`."""
 
     @property
     def top(self) -> Combo | None:

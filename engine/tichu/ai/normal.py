@@ -1,8 +1,7 @@
 """The ``normal`` level: strong heuristics, no search.
 
-The player remembers the cards its seat has seen played
-(:class:`~engine.tichu.ai.knowledge.Memories`) and otherwise reads only the
-seat's view. What it does in each phase:
+The player reads only the seat's view, the cards played in the deal and the
+wish's inferences included (:func:`~engine.tichu.ai.knowledge.knowledge_of`). What it does in each phase:
 
 * grand: Grand Tichu on a hand of top cards (:func:`~engine.tichu.ai.bidding.wants_grand`);
 * exchange: calls Tichu first on a very strong hand, then passes low singles to
@@ -19,7 +18,7 @@ import random
 
 from engine.tichu.actions import Action, CallTichu, DeclineGrand, GrandTichu
 from engine.tichu.ai import bidding, tactics
-from engine.tichu.ai.knowledge import Knowledge, Memories
+from engine.tichu.ai.knowledge import Knowledge, knowledge_of
 from engine.tichu.legal import can_call_tichu
 from engine.tichu.view import Phase, TichuView
 
@@ -37,13 +36,11 @@ class NormalPlayer:
                  tichu_threshold: float = bidding.TICHU_THRESHOLD) -> None:
         self.grand_threshold = grand_threshold
         self.tichu_threshold = tichu_threshold
-        self._memories = Memories()
 
     def act(self, view: TichuView, rng: random.Random) -> Action | None:
         if view.seat is None:
             return None
-        know = self._memories.see(view)
-        return self.decide(view, know, rng)
+        return self.decide(view, knowledge_of(view), rng)
 
     def decide(self, view: TichuView, know: Knowledge, rng: random.Random) -> Action | None:
         """The decision proper, from the view and what the seat remembers."""

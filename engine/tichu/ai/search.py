@@ -116,6 +116,8 @@ def game_at(view: TichuView, hands: Sequence[Sequence[int]]) -> TichuGame:
     game.bombs_played = list(view.bombs_played) if view.bombs_played else [0] * n
     if view.played:
         game.played = [list(p) for p in view.played]
+    if view.wish_voids:
+        game.wish_voids = [set(v) for v in view.wish_voids]
     if hasattr(game, "touch"):
         game.touch()  # fields edited directly: drop any view built before
     return game

@@ -22,7 +22,7 @@ from engine.run import ReplayFormatError
 from engine.tichu.actions import CallTichu, Pass, Play
 from engine.tichu.ai import bidding
 from engine.tichu.ai.hard import TICHU_DOUBT, HardPlayer
-from engine.tichu.ai.knowledge import Memories
+from engine.tichu.ai.knowledge import knowledge_of
 from engine.tichu.game import TichuGame
 from engine.tichu.legal import bombs_in, can_call_tichu, legal_plays, play_options
 from engine.tichu.replay import read_file
@@ -65,18 +65,15 @@ def find(test: Callable[[TichuGame, int], int | None], tries: int = 40,
 
 def hard_decides(data: dict[str, Any], seat: int, seed: str,
                  player: HardPlayer | None = None) -> Any:
-    """The hard player's move, asked as a table asks it: its memory fed with every
-    view of the seat, its rng seeded as :func:`hint` seeds it."""
+    """The hard player's move, asked as a table asks it: from the seat's view, its rng
+    seeded as :func:`hint` seeds it."""
     read = read_file(data)
     game = TichuGame(hands=read.deals[0].hands)
-    memories = Memories()
-    memories.see(game.view(seat))
     for action in read.deals[0].actions:
         game.apply(action)
-        memories.see(game.view(seat))
     view = game.view(seat)
     rng = random.Random(f"hint:{seed}:0:{len(read.deals[0].actions)}:{seat}:decide")
-    return (player or HardPlayer(budget_ms=None)).decide(view, memories.see(view), rng)
+    return (player or HardPlayer(budget_ms=None)).decide(view, knowledge_of(view), rng)
 
 
 def check(found: Hint | None, data: dict[str, Any], seat: int, seed: str = "0") -> Hint:

@@ -30,7 +30,7 @@ from engine.tichu.game import TichuGame
 from engine.tichu.legal import dog_targets, gift_targets, legal_plays, play_options
 from engine.tichu.view import Phase
 
-EXPECTED = "4bcea0e490ee91a0daba5fb5c15c3251146f6da5da9878cf85a1241923c0d849"
+EXPECTED = "1674c9431d0e99ba9ee20c4f71d37d224a381942f22428fad1e62079e61d91bb"
 
 
 def _choose(game: TichuGame, rng: random.Random) -> Action:

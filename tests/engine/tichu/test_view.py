@@ -6,6 +6,7 @@ from engine.tichu.ai import EasyPlayer
 from engine.tichu.ai.selfplay import play_game
 from engine.tichu.game import TichuGame
 from engine.tichu.view import Phase
+from tests.engine.tichu.helpers import position, run
 
 
 def test_public_view_has_no_hand_and_seat_views_only_their_own() -> None:
@@ -101,3 +102,15 @@ def test_views_kept_across_passes_match_views_built_afresh() -> None:
             game = TichuGame(seed=seed, players=n)
             play_deal(game, [EasyPlayer()] * n, random.Random(seed), compare)
     assert checked > 5000
+
+
+def test_the_wish_voids_are_public_and_only_what_the_wish_proves() -> None:
+    game = run(position(["MAHJONG 4h 5s 9c", "7s 7h 7d 7c 6d", "", "9s 9h 9d"]),
+               "0 play MAHJONG wish=9", "1 play 7s 7h 7d 7c", "2 pass", "3 pass")
+    # A bomb need not fulfil the wish, and no 9 could be played on a bomb: nothing known.
+    assert game.view(None).wish_voids == (frozenset(),) * 4
+    run(game, "0 pass", "1 play 6d")  # seat 1 leads (it took the trick) without a 9
+    assert game.view(None).wish_voids == (frozenset(), frozenset({9}), frozenset(), frozenset())
+    assert game.view(2).wish_voids == game.view(None).wish_voids
+    run(game, "2 pass", "3 play 9s")  # fulfilled: what was shown stays known
+    assert game.view(0).wish_voids[1:3] == (frozenset({9}), frozenset({9}))

@@ -25,10 +25,12 @@ def view_of(hand: str, *, seat: int = 0, counts: tuple[int, ...] | None = None,
             calls: dict[int, str] | None = None, has_played: tuple[bool, ...] | None = None,
             given: dict[int, str] | None = None, wish: int | None = None,
             passed: tuple[bool, ...] | None = None, out: tuple[int, ...] = (),
-            phase: Phase = Phase.PLAY, played: dict[int, str] | None = None) -> TichuView:
+            phase: Phase = Phase.PLAY, played: dict[int, str] | None = None,
+            wish_voids: dict[int, set[int]] | None = None) -> TichuView:
     """A play-phase view for ``seat`` holding ``hand``; others hold ``counts``.
 
     The cards played in the deal are the trick's, and ``played`` (seat -> cards) before it.
+    ``wish_voids``: seat -> the wished ranks it showed it lacks.
 
     Six ``counts`` make a six-player view (seat 5 dealt, so seats 0 and 1 had 10).
     """
@@ -62,6 +64,7 @@ def view_of(hand: str, *, seat: int = 0, counts: tuple[int, ...] | None = None,
         trick_points=(0,) * seats, scores=(0, 0), target=1000, history=(), winner=None,
         bombs_played=(0,) * seats, dealer=dealer, grand_packet=8 if seats == 4 else 6,
         played=tuple(map(tuple, by_seat)),
+        wish_voids=tuple(frozenset((wish_voids or {}).get(s, ())) for s in range(seats)),
     )
 
 

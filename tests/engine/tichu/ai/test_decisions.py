@@ -18,7 +18,7 @@ from engine.tichu.actions import (
 )
 from engine.tichu.ai import make_player
 from engine.tichu.ai.hard import HardPlayer
-from engine.tichu.ai.knowledge import Memories
+from engine.tichu.ai.knowledge import knowledge_of
 from engine.tichu.ai.normal import NormalPlayer
 from engine.tichu.ai.tactics import choose_wish
 from engine.tichu.cards import DOG, DRAGON, RANK
@@ -102,7 +102,7 @@ def test_plays_the_wished_rank_when_bound(level: str) -> None:
 
 def test_wishes_for_the_card_given_to_the_next_opponent() -> None:
     view = view_of("MAHJONG 3c 9d Kh", given={1: "7h", 2: "Ac", 3: "2s"}, counts=(4, 10, 9, 10))
-    know = Memories().see(view)
+    know = knowledge_of(view)
     assert choose_wish(view, know) == 7
 
 

@@ -84,10 +84,10 @@ def test_rollout_scores_match_the_engine() -> None:
 
 
 def test_first_out_chance_is_a_share_of_capped_samples() -> None:
-    from engine.tichu.ai.knowledge import Memories
+    from engine.tichu.ai.knowledge import knowledge_of
 
     player = HardPlayer(budget_ms=None, max_samples=6)
     view = view_of("DRAGON Ac Ad Kc Kd Qh Jh Th 9s 8c 3d 3h 2c 2s", has_played=(False,) * 4)
-    chance = player.first_out_chance(view, Memories().see(view), random.Random(3))
+    chance = player.first_out_chance(view, knowledge_of(view), random.Random(3))
     assert player.last_samples == 6
     assert chance in {i / 6 for i in range(7)}
