@@ -59,6 +59,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.games.tichu.coach import MIN_COST
 from engine.duplicate.play import board_player
 from engine.review import DEFAULT_SAMPLES, Review, review_game
 from engine.review.moment import DealWatch
@@ -427,6 +428,10 @@ def run(per_kind: int, hard_deals: int, samples: int, hard_samples: int, seed: s
         median = statistics.median(costs) if costs else 0.0
         lines.append(f"   {kind:7} {ok:3}/{len(rows):<3} ({_pct(ok, len(rows))})  "
                      f"median cost {median:6.1f}")
+        faint = sum(1 for r in rows if r["ok"] and r["cost"] < MIN_COST)
+        if faint:
+            lines.append(f"      ({faint} of them first at under {MIN_COST:.0f} points, which the "
+                         f"bot does not show)")
         turned_down = sum(r["turned_down"] for r in rows)
         if turned_down:
             how = "from what the seat knew" if kind == "pass" else "with the real cards"
