@@ -97,7 +97,7 @@ from engine.tichu.actions import (
     Play,
 )
 from engine.tichu.ai import tactics
-from engine.tichu.ai.bidding import choose_exchange, wants_tichu
+from engine.tichu.ai.bidding import choose_exchange, means_to_call
 from engine.tichu.ai.hand import find_bombs
 from engine.tichu.ai.hard import HardPlayer
 from engine.tichu.cards import DECK, DOG, DRAGON, PHOENIX, RANK
@@ -278,7 +278,7 @@ def _exchanges(view: TichuView, best: Exchange) -> list[Exchange]:
     partners' cards swapped)."""
     seat = view.seat
     assert seat is not None
-    calling = view.calls[seat] is not None or wants_tichu(view)
+    calling = means_to_call(view)
     found = [choose_exchange(view, not calling)]
     give = dict(best.give)
     if view.n_seats == 6:

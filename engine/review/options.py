@@ -43,7 +43,11 @@ from engine.tichu.actions import (
     action_to_json,
 )
 from engine.tichu.ai import bidding, tactics
-from engine.tichu.ai.hard import TICHU_DOUBT, needs_search, search_candidates
+from engine.tichu.ai.hard import (
+    needs_search,
+    search_candidates,
+    tichu_by_heuristics,
+)
 from engine.tichu.cards import DOG, MAHJONG
 from engine.tichu.combos import Combo
 from engine.tichu.legal import can_call_tichu, can_pass, legal_plays
@@ -116,7 +120,7 @@ def silent_call(moment: Moment, chosen: Action) -> list[Option]:
     view = moment.view
     if not isinstance(chosen, Play) or not can_call_tichu(view):
         return []
-    if not bidding.wants_tichu(view, bidding.TICHU_THRESHOLD - TICHU_DOUBT):
+    if tichu_by_heuristics(view) is False:
         return []
     return [Abstain(seat, "tichu"), CallTichu(seat)]
 
@@ -175,15 +179,12 @@ def hard_choice(moment: Moment, found: list[Option]) -> HardChoice:
     if isinstance(chosen, (GrandTichu, DeclineGrand)):
         pick = GrandTichu(seat) if bidding.wants_grand(view) else DeclineGrand(seat)
     elif isinstance(chosen, CallTichu) or (isinstance(chosen, Abstain) and chosen.what == "tichu"):
-        if bidding.wants_tichu(view, bidding.TICHU_THRESHOLD + TICHU_DOUBT):
-            pick = CallTichu(seat)
-        elif bidding.wants_tichu(view, bidding.TICHU_THRESHOLD - TICHU_DOUBT):
+        calls = tichu_by_heuristics(view)
+        if calls is None:
             return HardChoice(None, True)
-        else:
-            pick = Abstain(seat, "tichu")
+        pick = CallTichu(seat) if calls else Abstain(seat, "tichu")
     elif isinstance(chosen, Exchange):
-        calling = view.calls[seat] is not None or bidding.wants_tichu(view)
-        pick = bidding.choose_exchange(view, calling)
+        pick = bidding.choose_exchange(view, bidding.means_to_call(view))
     elif isinstance(chosen, Gift):
         pick = tactics.choose_gift(view)
     elif view.phase is Phase.PLAY and view.turn != seat:

@@ -110,6 +110,14 @@ def wants_tichu(view: TichuView, threshold: float = TICHU_THRESHOLD) -> bool:
     return call_strength(hand) >= bar
 
 
+def means_to_call(view: TichuView, threshold: float = TICHU_THRESHOLD) -> bool:
+    """Whether the seat gives its exchange as a caller: it has called, or its hand is
+    one to call on (:func:`wants_tichu`)."""
+    seat = view.seat
+    assert seat is not None
+    return view.calls[seat] is not None or wants_tichu(view, threshold)
+
+
 def _gift_value(c: int) -> float:
     """How much a card helps the partner, for the partner's card."""
     if c == DRAGON:

@@ -54,6 +54,18 @@ PRUNE_BELOW = -2.5
 """Heuristic scores this low mark plays the heuristics rule out (see ``tactics``)."""
 
 
+def tichu_by_heuristics(view: TichuView, threshold: float = bidding.TICHU_THRESHOLD
+                        ) -> bool | None:
+    """Whether the hard player calls Tichu on the hand by its heuristics alone: yes
+    above ``threshold`` + :data:`TICHU_DOUBT`, no below ``threshold`` - it; None for a
+    borderline hand between, which it settles by search."""
+    if not bidding.wants_tichu(view, threshold - TICHU_DOUBT):
+        return False
+    if bidding.wants_tichu(view, threshold + TICHU_DOUBT):
+        return True
+    return None
+
+
 def needs_search(ranked: Sequence[tuple[float, Combo | None]]) -> bool:
     """Whether the heuristics' ranking (:func:`~engine.tichu.ai.tactics.rank_plays`)
     leaves a choice to search: more than one play, and no favourite
@@ -119,10 +131,9 @@ class HardPlayer(NormalPlayer):
     def wants_tichu(self, view: TichuView, know: Knowledge, rng: random.Random) -> bool:
         """A clear Tichu hand calls at once; a borderline one calls only if the
         seat goes out first in enough sampled deals played out from here."""
-        if not bidding.wants_tichu(view, self.tichu_threshold - TICHU_DOUBT):
-            return False
-        if bidding.wants_tichu(view, self.tichu_threshold + TICHU_DOUBT):
-            return True
+        calls = tichu_by_heuristics(view, self.tichu_threshold)
+        if calls is not None:
+            return calls
         return self.first_out_chance(view, know, rng) >= TICHU_FIRST_OUT
 
     def first_out_chance(self, view: TichuView, know: Knowledge, rng: random.Random) -> float:

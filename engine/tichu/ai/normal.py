@@ -59,8 +59,7 @@ class NormalPlayer:
             early = self.tichu_threshold + bidding.EARLY_TICHU_MARGIN
             if can_call_tichu(view) and bidding.wants_tichu(view, early):
                 return CallTichu(seat)
-            calling = view.calls[seat] is not None or bidding.wants_tichu(view, self.tichu_threshold)
-            return bidding.choose_exchange(view, calling)
+            return bidding.choose_exchange(view, bidding.means_to_call(view, self.tichu_threshold))
         if phase is _GIFT:
             return tactics.choose_gift(view) if view.turn == seat else None
         if phase is not _PLAY or not view.hand:
