@@ -44,12 +44,16 @@
    settings (the review's defaults unless told), median and max (goal: 20 s).
 
 Deals are made from ``--seed`` and the kind, so a run is reproducible; ``--jobs``
-plays them in that many processes (figures do not depend on it).
+plays them in that many processes (figures do not depend on it). ``--cases DIR``
+keeps the deals made in DIR and takes them from there on the next run, so that a
+change to the review alone is measured again in minutes.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import multiprocessing
 import random
 import statistics
@@ -57,6 +61,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from bot.games.tichu.coach import MIN_COST
@@ -376,9 +381,31 @@ def ranked_first(review: Review, index: int) -> tuple[bool, float, float]:
     return first >= 1.5 * second or first >= second + 30.0, first, second
 
 
-def _blunder_job(args: tuple[str, int, str, int, int]) -> dict[str, Any]:
-    kind, number, seed, hard_samples, samples = args
-    case = make_case(kind, number, seed, hard_samples)
+def _stored(cases: str | None, name: str, make: Callable[[], Any]) -> Any:
+    """``make()``, or what it gave when a run with ``--cases`` last made it."""
+    if cases is None:
+        return make()
+    path = Path(cases) / f"{name}.json"
+    if path.exists():
+        return json.loads(path.read_text())
+    made = make()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(made))
+    return made
+
+
+def _stored_case(kind: str, number: int, seed: str, hard_samples: int, cases: str | None
+                 ) -> Case | None:
+    def make() -> dict[str, Any] | None:
+        case = make_case(kind, number, seed, hard_samples)
+        return None if case is None else dataclasses.asdict(case)
+    found = _stored(cases, f"{seed}-{hard_samples}-{kind}-{number}", make)
+    return None if found is None else Case(**found)
+
+
+def _blunder_job(args: tuple[str, int, str, int, int, str | None]) -> dict[str, Any]:
+    kind, number, seed, hard_samples, samples, cases = args
+    case = _stored_case(kind, number, seed, hard_samples, cases)
     if case is None:
         return {"kind": kind, "found": False}
     review, seconds = timed_review(case.replay, case.seat, samples, seed)
@@ -390,9 +417,10 @@ def _blunder_job(args: tuple[str, int, str, int, int]) -> dict[str, Any]:
             "turned_down": case.turned_down}
 
 
-def _hard_job(args: tuple[int, str, int, int]) -> dict[str, Any]:
-    number, seed, hard_samples, samples = args
-    replay = hard_deal(number, seed, hard_samples)
+def _hard_job(args: tuple[int, str, int, int, str | None]) -> dict[str, Any]:
+    number, seed, hard_samples, samples, cases = args
+    replay = _stored(cases, f"{seed}-{hard_samples}-hard-{number}",
+                     lambda: hard_deal(number, seed, hard_samples))
     costly = 0
     seconds = []
     for seat in range(4):
@@ -404,9 +432,10 @@ def _hard_job(args: tuple[int, str, int, int]) -> dict[str, Any]:
 
 
 def run(per_kind: int, hard_deals: int, samples: int, hard_samples: int, seed: str,
-        jobs: int, kinds: Sequence[str] = KINDS) -> str:
-    blunder_args = [(k, i, seed, hard_samples, samples) for k in kinds for i in range(per_kind)]
-    hard_args = [(i, seed, hard_samples, samples) for i in range(hard_deals)]
+        jobs: int, kinds: Sequence[str] = KINDS, cases: str | None = None) -> str:
+    blunder_args = [(k, i, seed, hard_samples, samples, cases)
+                    for k in kinds for i in range(per_kind)]
+    hard_args = [(i, seed, hard_samples, samples, cases) for i in range(hard_deals)]
     if jobs > 1:
         with multiprocessing.Pool(jobs) as pool:
             blunders = pool.map(_blunder_job, blunder_args, chunksize=1)
@@ -476,13 +505,18 @@ def main(argv: list[str] | None = None) -> int:
                              "(default: the hard player's own)")
     parser.add_argument("--seed", default="1")
     parser.add_argument("--jobs", type=int, default=1, help="processes")
+    parser.add_argument("--cases", metavar="DIR",
+                        help="keep the deals made (blunder cases, hard v hard deals) in DIR "
+                             "and take them from there next time: a change to the review is "
+                             "measured again in minutes. They are the deals of the code that "
+                             "made them: empty DIR after changing the hard player")
     args = parser.parse_args(argv)
     kinds = [k for k in args.kinds.split(",") if k]
     unknown = set(kinds) - set(KINDS)
     if unknown:
         parser.error(f"unknown kinds {sorted(unknown)} (known: {', '.join(KINDS)})")
     print(run(args.per_kind, args.hard_deals, args.samples, args.hard_samples, args.seed,
-              args.jobs, kinds))
+              args.jobs, kinds, args.cases))
     return 0
 
 
