@@ -55,6 +55,7 @@ import argparse
 import dataclasses
 import json
 import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -386,11 +387,15 @@ def _stored(cases: str | None, name: str, make: Callable[[], Any]) -> Any:
     if cases is None:
         return make()
     path = Path(cases) / f"{name}.json"
-    if path.exists():
+    try:
         return json.loads(path.read_text())
+    except (OSError, ValueError):
+        pass  # not made yet, or unreadable: made (again)
     made = make()
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(made))
+    part = path.with_suffix(f".{os.getpid()}.part")
+    part.write_text(json.dumps(made))
+    part.replace(path)  # whole or not at all, even if the run is stopped
     return made
 
 
