@@ -13,6 +13,7 @@ from tools import (
     bench_store,
     bench_table,
     chaos,
+    legibility,
 )
 
 
@@ -20,6 +21,8 @@ def main() -> None:
     for title, module in (("Engine", bench_engine),
                           (f"Engine against {bench_compare.BASELINE}, side by side", bench_compare),
                           ("Images", bench_render),
+                          ("Images as Discord shows them: the smallest glyph, before and "
+                           "after", legibility),
                           ("Store: SQLite and PostgreSQL", bench_store),
                           ("A table of people: menus, panels, REST", bench_table),
                           ("Bot through the local Discord", bench_bot),
@@ -47,6 +50,9 @@ def main() -> None:
             # 30 hints and 4 reviews at the defaults, on deals played for it: about
             # two CPU-minutes.
             bench_coach.main([])
+        elif module is legibility:
+            # Every image kind, then the same at the baseline commit (a git worktree).
+            legibility.main(["--baseline"])
         elif module is chaos:
             # Every scenario with the full 10 s outage: about a minute each.
             chaos.main(["--outage", "10"])

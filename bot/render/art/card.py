@@ -21,6 +21,9 @@ W, H = CARD_SIZE[0] * SCALE, CARD_SIZE[1] * SCALE
 RADIUS = 22
 INDEX_X = 38
 """Centre of the corner index column, at drawing scale."""
+INDEX_SIZE, INDEX_SIZE_WIDE = 60, 50
+"""The font size of a one-character corner index (bold) and of ``10`` (condensed bold),
+at drawing scale."""
 
 RANK_LABELS = {11: "J", 12: "Q", 13: "K", 14: "A"}
 
@@ -47,6 +50,17 @@ BACKGROUNDS = {
 }
 EDGES = {Deck.TICHU: (74, 50, 28), Deck.FRENCH: (44, 46, 58)}
 FRAME_LINES = {Deck.TICHU: (206, 164, 84), Deck.FRENCH: (196, 202, 216)}
+
+
+def _index_cap() -> float:
+    """The cap height of the smallest corner index (``10``), as a share of the card's width."""
+    _, top, _, bottom = font(INDEX_SIZE_WIDE, "condensed-bold").getbbox("10", anchor="ls")
+    return (bottom - top) / W
+
+
+INDEX_CAP = _index_cap()
+"""How tall a card's corner index is, as a share of the card's width: a card drawn ``w``
+pixels wide shows its rank ``INDEX_CAP * w`` pixels tall."""
 
 
 def rank_label(rank: int) -> str:
@@ -78,7 +92,8 @@ def corner_index(img: Image.Image, deck: Deck, text: str, color: tuple[int, int,
     layer = Image.new("RGBA", (76, 150), (0, 0, 0, 0))
     lpen = Pen(layer)
     d = ImageDraw.Draw(layer)
-    f = font(60 if len(text) == 1 else 50, "bold" if len(text) == 1 else "condensed-bold")
+    f = (font(INDEX_SIZE, "bold") if len(text) == 1
+         else font(INDEX_SIZE_WIDE, "condensed-bold"))
     cx = INDEX_X
     d.text((cx, 46), text, font=f, fill=color, anchor="mm")
     if suit is not None:
