@@ -122,11 +122,16 @@ def recording() -> Iterator[list[Glyph]]:
                  **kwargs: Any) -> Any:
         fill = kwargs.get("fill", args[0] if args else None)
         face = kwargs.get("font")
-        if fill != SHADOW and str(what).strip() and isinstance(face, ImageFont.FreeTypeFont):
+        if fill != SHADOW and not inside[0] and str(what).strip() and isinstance(face, ImageFont.FreeTypeFont):
             glyphs.append(Glyph(str(what), cap_height(str(face.path), int(face.size))))
         return text(self, xy, what, *args, **kwargs)
 
     inside = [False]  # a shadowed sprite draws its card through _scaled: count it once
+    try:
+        from bot.render import tiles
+    except ImportError:  # a baseline tree from before tiles
+        tiles = None  # type: ignore[assignment]
+    tile = tiles._tile if tiles is not None else None
 
     def card(token: str, width: int) -> None:
         if token != "back" and not inside[0]:
@@ -144,6 +149,18 @@ def recording() -> Iterator[list[Glyph]]:
         finally:
             inside[0] = False
 
+    def spy_tile(card: int, width: int, deck: Any) -> Image.Image:
+        if not inside[0]:
+            glyphs.append(Glyph(f"tile {card}", tiles.index_height(width)))
+        inside[0] = True
+        try:
+            assert tile is not None
+            return tile(card, width, deck)
+        finally:
+            inside[0] = False
+
+    if tiles is not None:
+        tiles._tile = spy_tile  # type: ignore[assignment]
     ImageDraw.ImageDraw.text = spy_text  # type: ignore[method-assign,assignment]
     card_module._scaled = spy_scaled  # type: ignore[assignment]
     card_module._shadowed = spy_shadowed  # type: ignore[assignment]
@@ -153,6 +170,8 @@ def recording() -> Iterator[list[Glyph]]:
         ImageDraw.ImageDraw.text = text  # type: ignore[method-assign]
         card_module._scaled = scaled
         card_module._shadowed = shadowed
+        if tiles is not None:
+            tiles._tile = tile
 
 
 def measure(name: str, draw: Callable[[], bytes], kind: Kind = "attachment") -> Measure:

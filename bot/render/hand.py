@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.render.cards import (
-    CARD_W,
     SHADOW_PAD,
     back_sprite,
     card_height,
@@ -25,7 +24,9 @@ from bot.render.draw import (
     RGB,
     TEXT,
     canvas,
+    draw_fitted,
     draw_text,
+    fit,
     fit_size,
     glow,
     paste,
@@ -34,18 +35,26 @@ from bot.render.draw import (
     text_width,
 )
 from bot.render.encoding import encode
-from bot.render.fonts import font
+from bot.render.fonts import Weight, font
 from bot.render.labels import label
 from bot.render.seats import Side, seat_at, seat_name, side_of
 from engine.cards import Card
 from engine.tichu.cards import PHOENIX, RANK, SUIT, sort_key
 from engine.tichu.view import Call, TichuView
 
-HAND_W = 1040
-MARGIN = 28
-CARD_TOP = 128
-RAISE = 28
-H_HAND = 470
+HAND_W = 1100
+"""Twice the 550 px Discord shows a lone image in on desktop; on a phone it is shown about
+320 px wide, so every text is at least :data:`SMALL` and a card :data:`HAND_CARD_W` wide:
+their capitals and ranks show 8 px tall there."""
+SMALL = 38
+HAND_CARD_W = 258
+"""A card's corner index is 0.108 of its width: 28 px, as :data:`SMALL` texts."""
+MARGIN = 24
+LEGEND_Y = 99
+"""The middle of the legend's line, under the header."""
+CARD_TOP = 180
+RAISE = 30
+H_HAND = 640
 ARROWS = {Side.LEFT: "◀", Side.PARTNER: "▲", Side.RIGHT: "▶"}
 SIDE_COLORS: dict[Side, RGB] = {
     Side.LEFT: (186, 130, 255),
@@ -96,17 +105,25 @@ def find_bombs(cards: Collection[Card]) -> list[Bomb]:
     return bombs
 
 
-def _legend(d: ImageDraw.ImageDraw, items: list[tuple[str, RGB, str]], right: float,
-            y: float) -> None:
-    """Legend chips (symbol, colour, text) right-aligned at ``right``."""
-    x = right
-    for symbol, color, text in reversed(items):
-        w = text_width(text, 18, "bold") + text_width(symbol, 18, "bold") + 30
-        box = (x - w, y, x, y + 32)
-        d.rounded_rectangle(box, radius=16, fill=(0, 0, 0, 110))
-        d.text((box[0] + 12, y + 17), symbol, font=font(18, "bold"), fill=color, anchor="lm")
-        d.text((box[2] - 12, y + 17), text, font=font(18, "bold"), fill=TEXT, anchor="rm")
-        x -= w + 8
+def _legend(d: ImageDraw.ImageDraw, items: list[tuple[str, RGB, str]], left: float,
+            right: float, cy: float) -> None:
+    """Legend chips (symbol, colour, text) from ``left``, as many as fit before ``right``
+    (the last one cut to fit)."""
+    x = left
+    weight: Weight = "condensed-bold"
+    f = font(SMALL, weight)
+    _, cap, _, _ = f.getbbox("H", anchor="ls")
+    for symbol, color, text in items:
+        sym_w = text_width(symbol, SMALL, weight)
+        room = right - x - sym_w - 36
+        if room < text_width("Ab…", SMALL, weight):
+            break
+        text = fit(text, room, SMALL, weight)
+        w = text_width(text, SMALL, weight) + sym_w + 36
+        d.rounded_rectangle((x, cy - 22, x + w, cy + 22), radius=22, fill=(0, 0, 0, 120))
+        d.text((x + 12, cy - cap / 2), symbol, font=f, fill=color, anchor="ls")
+        d.text((x + w - 12, cy - cap / 2), text, font=f, fill=TEXT, anchor="rs")
+        x += w + 10
 
 
 Mark = tuple[str, RGB, str]
@@ -146,66 +163,73 @@ def draw_hand(view: TichuView, locale: str = "en",
     chosen = {int(c) for c in selected}
     received = _received_marks(view, locale)
     bombs = find_bombs(cards)
-    # header: title, count and call; legend on the right
+    # header: title, count and call; the legend on the line under it
     count = label(locale, "cards_n" if n != 1 else "card_n", n=n)
     title = f"{label(locale, 'your_hand')} · {count}"
-    d.rounded_rectangle((12, 12, HAND_W - 12, 68), radius=14, fill=PANEL_STRONG)
-    d.ellipse((28, 31, 46, 49), fill=team_color(me % 2))
-    draw_text(d, (56, 40), title, 24, "bold", TEXT, "lm")
-    x_call = 56 + text_width(title, 24, "bold") + 14
+    d.rounded_rectangle((12, 10, HAND_W - 12, 72), radius=14, fill=PANEL_STRONG)
+    d.ellipse((28, 30, 50, 52), fill=team_color(me % 2))
     call = view.calls[me] if me < len(view.calls) else None
+    call_text = label(locale, "grand_tichu" if call is Call.GRAND_TICHU else "tichu")
+    call_w = text_width(call_text, SMALL, "condensed-bold") + 24 if call is not None else 0
+    title, size = fit_size(title, HAND_W - 90 - call_w - 30, 44, "bold", SMALL)
+    draw_text(d, (62, 41), title, size, "bold", TEXT, "lm")
     if call is not None:
         big = call is Call.GRAND_TICHU
-        pill(d, x_call, 24, label(locale, "grand_tichu" if big else "tichu"), 18,
-             (214, 40, 46, 235) if big else (*GOLD, 240), TEXT if big else INK, height=32)
+        x_call = 62 + text_width(title, size, "bold") + 18
+        pill(d, x_call, 20, call_text, SMALL, (214, 40, 46, 235) if big else (*GOLD, 240),
+             TEXT if big else INK, weight="condensed-bold", pad=12, height=44)
     legend: list[tuple[str, RGB, str]] = []
     if bombs:
         legend.append(("▬", BOMB_COLORS[0], label(locale, "bomb")))
     for mark in sorted(set(received.values()), key=lambda m: "◀▲▶".index(m[0])):
         legend.append(mark)
-    _legend(d, legend, HAND_W - 24, 24)
+    _legend(d, legend, 20, HAND_W - 20, LEGEND_Y)
     if n == 0:
         return img
-    step = min(96.0, (HAND_W - 2 * MARGIN - CARD_W) / max(n - 1, 1))
-    total = CARD_W + step * (n - 1)
+    cw = HAND_CARD_W
+    step = min(110.0, (HAND_W - 2 * MARGIN - cw) / max(n - 1, 1))
+    total = cw + step * (n - 1)
     x0 = (HAND_W - total) / 2
-    ch = card_height(CARD_W)
+    ch = card_height(cw)
+    tag_f = font(SMALL, "bold")
     for i, c in enumerate(cards):
         x = x0 + i * step
         top = CARD_TOP - (RAISE if int(c) in chosen else 0)
         if c == PHOENIX:
-            paste(img, glow((CARD_W + 120, ch + 120), (255, 120, 30), 200), (x - 60, top - 60))
-        paste(img, shadowed_sprite(c, CARD_W), (x - SHADOW_PAD, top - SHADOW_PAD))
+            paste(img, glow((cw + 120, ch + 120), (255, 120, 30), 200), (x - 60, top - 60))
+        paste(img, shadowed_sprite(c, cw), (x - SHADOW_PAD, top - SHADOW_PAD))
         if int(c) in chosen:
-            d.rounded_rectangle((x - 2, top - 2, x + CARD_W + 1, top + ch + 1), radius=12,
-                                outline=GOLD, width=4)
+            d.rounded_rectangle((x - 2, top - 2, x + cw + 1, top + ch + 1), radius=16,
+                                outline=GOLD, width=5)
         got = received.get(int(c))
         if got is not None:
             arrow, color, _ = got
-            d.rounded_rectangle((x - 2, top - 2, x + CARD_W + 1, top + ch + 1), radius=12,
-                                outline=color, width=4)
-            tag_w = min(step - 6, 52)
-            d.rounded_rectangle((x + 2, top - 36, x + 2 + tag_w, top - 6), radius=10,
+            d.rounded_rectangle((x - 2, top - 2, x + cw + 1, top + ch + 1), radius=16,
+                                outline=color, width=5)
+            tag_w = min(step - 6, 64)
+            d.rounded_rectangle((x + 2, top - 50, x + 2 + tag_w, top - 6), radius=12,
                                 fill=(*color, 255))
-            d.text((x + 2 + tag_w / 2, top - 20), arrow, font=font(20, "bold"),
-                   fill=INK, anchor="mm")
+            d.text((x + 2 + tag_w / 2, top - 28), arrow, font=tag_f, fill=INK, anchor="mm")
     # bomb bars and menu indices under each card's visible strip
-    strip = min(step, CARD_W)
-    bar_y = CARD_TOP + ch + 10
+    strip = min(step, cw)
+    bar_y = CARD_TOP + ch + 8
     for b_index, bomb in enumerate(bombs):
         color = BOMB_COLORS[b_index % len(BOMB_COLORS)]
-        y = bar_y + 9 * (b_index % 2)
+        y = bar_y + 10 * (b_index % 2)
         for i, c in enumerate(cards):
             if c in bomb.cards:
                 x = x0 + i * step
-                d.rounded_rectangle((x + 3, y, x + strip - 3, y + 6), radius=3, fill=color)
-    num_y = bar_y + 46
+                d.rounded_rectangle((x + 3, y, x + strip - 3, y + 7), radius=3, fill=color)
+    num_y = H_HAND - 40
+    num_f = font(SMALL, "condensed-bold")
+    _, cap, _, _ = num_f.getbbox("H", anchor="ls")
+    radius = min(28.0, strip / 2 - 1)
     for i, c in enumerate(cards):
         cx = x0 + i * step + strip / 2
         sel = int(c) in chosen
-        d.ellipse((cx - 18, num_y - 18, cx + 18, num_y + 18),
+        d.ellipse((cx - radius, num_y - radius, cx + radius, num_y + radius),
                   fill=GOLD if sel else (250, 248, 240), outline=(0, 0, 0, 120), width=2)
-        d.text((cx, num_y + 1), str(i + 1), font=font(20, "bold"), fill=INK, anchor="mm")
+        d.text((cx, num_y - cap / 2), str(i + 1), font=num_f, fill=INK, anchor="ms")
     return img
 
 
@@ -221,8 +245,8 @@ def render_hand(view: TichuView, *, locale: str = "en",
     return encode(draw_hand(view, locale, selected))
 
 
-EX_W, EX_H = 1000, 540
-_EX_SLOTS = ((Side.LEFT, 200), (Side.PARTNER, 500), (Side.RIGHT, 800))
+EX_W, EX_H = 1100, 680
+_EX_SLOTS = ((Side.LEFT, 190), (Side.PARTNER, 550), (Side.RIGHT, 910))
 
 
 def _exchange_slots(me: int, n_seats: int) -> list[tuple[str, int, RGB, str, str, float]]:
@@ -233,9 +257,9 @@ def _exchange_slots(me: int, n_seats: int) -> list[tuple[str, int, RGB, str, str
     """
     if n_seats == 6:
         return [("left", (me - 2) % 6, SIDE_COLORS[Side.LEFT], "◀ left_partner",
-                 "to_left_partner", 300),
+                 "to_left_partner", 310),
                 ("right", (me + 2) % 6, SIDE_COLORS[Side.RIGHT], "▶ right_partner",
-                 "to_right_partner", 700)]
+                 "to_right_partner", 790)]
     return [(side.value, seat_at(me, side, n_seats), SIDE_COLORS[side],
              f"{ARROWS[side]} {side.value}", f"to_{side.value}", cx) for side, cx in _EX_SLOTS]
 
@@ -261,40 +285,46 @@ def draw_exchange(view: TichuView, left: Card | None, partner: Card | None,
         raise ValueError("with six seats the exchange goes to the left and right partners")
     me = view.seat
     img, d = canvas((EX_W, EX_H))
-    d.rounded_rectangle((12, 12, EX_W - 12, 68), radius=14, fill=PANEL_STRONG)
+    d.rounded_rectangle((12, 10, EX_W - 12, 72), radius=14, fill=PANEL_STRONG)
     title = label(locale, "exchange_title_six" if six else "exchange_title")
-    draw_text(d, (EX_W / 2, 40), title, 26, "bold", TEXT, "mm")
+    title, size = fit_size(title, EX_W - 48, 44, "bold", SMALL)
+    draw_text(d, (EX_W / 2, 41), title, size, "bold", TEXT, "mm")
     chosen = {"left": left, "partner": partner, "right": right}
     slots = _exchange_slots(me, view.n_seats)
-    ch = card_height(CARD_W)
+    cw = HAND_CARD_W
+    ch = card_height(cw)
     top = 142
     for key, seat, color, caption_key, to_key, cx in slots:
         arrow, _, word = caption_key.partition(" ")
-        caption = f"{arrow} {label(locale, word)}"
-        name, name_size = fit_size(seat_name(names, seat), _name_room(slots, cx), 22, "bold",
-                                   18)
-        pill(d, cx, 86, caption, 20, (*color, 240), INK, height=34, align="center")
+        room = _name_room(slots, cx)
+        caption = fit(f"{arrow} {label(locale, word)}", room - 24, SMALL, "condensed-bold")
+        name, name_size = fit_size(seat_name(names, seat), room, 44, "bold", SMALL)
+        pill(d, cx, 82, caption, SMALL, (*color, 240), INK, weight="condensed-bold", pad=12,
+             height=46, align="center")
         card = chosen[key]
-        x = cx - CARD_W / 2
+        x = cx - cw / 2
         if card is None:
-            d.rounded_rectangle((x, top, x + CARD_W, top + ch), radius=14, fill=(0, 0, 0, 70),
+            d.rounded_rectangle((x, top, x + cw, top + ch), radius=18, fill=(0, 0, 0, 70),
                                 outline=(255, 255, 255, 110), width=3)
-            back = back_sprite(CARD_W // 2)
+            back = back_sprite(cw // 2)
             paste(img, back, (cx - back.width / 2, top + 40))
-            draw_text(d, (cx, top + ch - 48), label(locale, "not_chosen"), 20, "bold", MUTED,
-                      "mm")
+            draw_text(d, (cx, top + ch - 52), fit(label(locale, "not_chosen"), cw - 16, SMALL,
+                                                  "condensed-bold"), SMALL, "condensed-bold",
+                      MUTED, "mm")
         else:
-            paste(img, shadow_sprite(CARD_W, 6, 120), (x - 12 + 3, top - 12 + 6))
-            paste(img, card_sprite(card, CARD_W), (x, top))
-            d.rounded_rectangle((x - 3, top - 3, x + CARD_W + 2, top + ch + 2), radius=13,
-                                outline=color, width=4)
-        draw_text(d, (cx, top + ch + 30), name, name_size, "bold", team_color(seat % 2), "mm")
-        draw_text(d, (cx, top + ch + 60), label(locale, to_key), 18, "regular", MUTED, "mm")
+            paste(img, shadow_sprite(cw, 6, 120), (x - 12 + 3, top - 12 + 6))
+            paste(img, card_sprite(card, cw), (x, top))
+            d.rounded_rectangle((x - 3, top - 3, x + cw + 2, top + ch + 2), radius=17,
+                                outline=color, width=5)
+        draw_text(d, (cx, top + ch + 36), name, name_size, "bold", team_color(seat % 2), "mm")
+        draw_text(d, (cx, top + ch + 80), fit(label(locale, to_key), room, SMALL,
+                                              "condensed-bold"), SMALL, "condensed-bold",
+                  MUTED, "mm")
     done = sum(chosen[slot[0]] is not None for slot in slots)
     total = len(slots)
     hint = label(locale, "exchange_hint") if done == total else f"{done}/{total}"
-    draw_text(d, (EX_W / 2, EX_H - 36), hint, 20, "bold", GREEN if done == total else MUTED,
-              "mm")
+    draw_fitted(d, (EX_W / 2, EX_H - 36), hint, EX_W - 48, SMALL, "bold",
+                GREEN if done == total else MUTED, "mm")
     return img
 
 

@@ -1,5 +1,9 @@
-"""The public Tichu table of four or six seats: seats, card counts, calls, the trick, the
-last trick taken, the wish, and the scores with each team's score in the last deal.
+"""The public Tichu table of four or six seats: seats, card counts, calls, the play to
+beat, who took the last trick, the wish, and the scores.
+
+Drawn for the size Discord shows it at (:mod:`bot.render.display`): 1100 × 700, shown at
+half size on desktop and about 0.29 on a phone, so every text is at least :data:`SMALL`
+pixels and the trick's cards are tiles (:mod:`bot.render.tiles`) whose ranks are as tall.
 
 Only public fields of a public view are read; a seat's view is refused, and
 ``hand``, ``given`` and ``received`` are never touched.
@@ -13,16 +17,13 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.render.cards import SHADOW_PAD, back_sprite, card_height, card_sprite, shadowed_sprite
+from bot.render.cards import back_sprite
 from bot.render.draw import (
-    DIM,
     GOLD,
-    GREEN,
     INK,
     MUTED,
     PANEL,
     PANEL_STRONG,
-    RED,
     TEXT,
     Box,
     Color,
@@ -33,12 +34,11 @@ from bot.render.draw import (
     fit_size,
     glow,
     paste,
-    pill,
     team_color,
     text_width,
 )
 from bot.render.encoding import encode
-from bot.render.fonts import font
+from bot.render.fonts import Weight, font
 from bot.render.labels import label, ordinal
 from bot.render.seats import (
     check_names,
@@ -46,21 +46,28 @@ from bot.render.seats import (
     number,
     rank_text,
     seat_name,
-    signed,
     team_name,
 )
-from engine.tichu.cards import MAHJONG, POINTS
+from bot.render.tiles import card_tile, tile_height
+from engine.tichu.cards import POINTS
 from engine.tichu.view import Call, Phase, TichuView, TrickPlay
 
-PANEL_W, PANEL_H = 250, 172
-SEAT_NAME_X = 36
-"""Where a seat's name starts in its panel (after the team dot)."""
+SIZE = (1100, 700)
+"""The table's size: twice the 550 × 350 that Discord shows a lone image in on desktop."""
+SMALL = 38
+"""The smallest text: its cap height (28 px) shows 8 px tall on a phone, where the table is
+shown 320 px wide, and 14 px on desktop."""
+PANEL_W, PANEL_H = 340, 160
+SEAT_NAME_X = 44
+"""Where a seat's name starts in its panel (after the team dot or the turn arrow)."""
 SEAT_PAD = 14
 """Room kept between a panel's text and its right edge."""
-LAST_H = 150
-"""Height of the last-trick strip."""
 HEADER_BOTTOM = 76
-"""Everything the header draws (team names, totals, last deal, deal and target) lies above."""
+"""Everything the header draws (both totals, the deal and the target) lies above."""
+CORNER_H = 66
+"""Height of the corner strips under the header (the wish, the trick's points or the
+phase); the last trick taken, in the bottom-left corner, is two of its lines tall."""
+LAST_H = 112
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,10 +78,14 @@ class Layout:
     panels: dict[int, tuple[int, int]]
     """Top-left corner of each seat's panel, by seat."""
     top_seats: frozenset[int]
-    """Seats at the top edge: their turn tag hangs below the panel, not above."""
+    """Seats at the top edge."""
     trick_zone: Box
     last_trick_box: Box
     """The strip of the last trick taken (bottom-left corner)."""
+    wish_box: Box
+    """The wish (top-left corner)."""
+    banner_box: Box
+    """The trick's points or the phase (top-right corner)."""
 
     @property
     def width(self) -> int:
@@ -89,28 +100,29 @@ class Layout:
         return (x0, y0, x0 + PANEL_W, y0 + PANEL_H)
 
 
-def _layout4() -> Layout:
-    w, h = 1000, 860
+def _layout(n_seats: int) -> Layout:
+    w, h = SIZE
+    mid = (w - PANEL_W) // 2
+    left, right = 14, w - 14 - PANEL_W
+    top, bottom = HEADER_BOTTOM + 8, h - 12 - PANEL_H
+    if n_seats == 4:
+        side = (h - PANEL_H) // 2 + 14
+        panels = {0: (mid, bottom), 1: (right, side), 2: (mid, top), 3: (left, side)}
+        top_seat = 2
+    else:
+        upper, lower = 166, 368
+        panels = {0: (mid, bottom), 1: (right, lower), 2: (right, upper), 3: (mid, top),
+                  4: (left, upper), 5: (left, lower)}
+        top_seat = 3
+    corner_top = top
     return Layout(
         size=(w, h),
-        panels={0: ((w - PANEL_W) // 2, h - 18 - PANEL_H), 1: (w - 16 - PANEL_W, 380),
-                2: ((w - PANEL_W) // 2, 84), 3: (16, 380)},
-        top_seats=frozenset({2}),
-        trick_zone=(282, 278, 718, 664),
-        last_trick_box=(26, h - 26 - LAST_H, 356, h - 26),
-    )
-
-
-def _layout6() -> Layout:
-    w, h = 1000, 1000
-    return Layout(
-        size=(w, h),
-        panels={0: ((w - PANEL_W) // 2, h - 18 - PANEL_H), 1: (w - 16 - PANEL_W, 540),
-                2: (w - 16 - PANEL_W, 276), 3: ((w - PANEL_W) // 2, 84),
-                4: (16, 276), 5: (16, 540)},
-        top_seats=frozenset({3}),
-        trick_zone=(282, 300, 718, 740),
-        last_trick_box=(26, h - 26 - LAST_H, 356, h - 26),
+        panels=panels,
+        top_seats=frozenset({top_seat}),
+        trick_zone=(left + PANEL_W + 12, top + PANEL_H + 6, right - 12, bottom - 6),
+        last_trick_box=(left, h - 12 - LAST_H, left + PANEL_W, h - 12),
+        wish_box=(left, corner_top, left + PANEL_W, corner_top + CORNER_H),
+        banner_box=(right, corner_top, right + PANEL_W, corner_top + CORNER_H),
     )
 
 
@@ -130,36 +142,21 @@ def layout(n_seats: int) -> Layout:
     raise ValueError(f"the Tichu table seats 4 or 6 players, not {n_seats}")
 
 
-LAYOUT4 = _layout4()
-LAYOUT6 = _layout6()
+LAYOUT4 = _layout(4)
+LAYOUT6 = _layout(6)
 
 CENTER_PHASES = frozenset({Phase.GRAND, Phase.EXCHANGE, Phase.DEAL_OVER, Phase.GAME_OVER})
 """Phases whose progress is announced in the middle of the table (no trick there)."""
-BACK_W = 46
+BACK_W = 34
 MEDALS = {1: (250, 204, 70), 2: (206, 214, 224), 3: (214, 140, 84)}
 MEDAL_OTHER = (150, 150, 150)
-
-
-@lru_cache(maxsize=16)
-def _fan(count: int) -> Image.Image:
-    """``count`` card backs fanned like a held hand (cached)."""
-    back = back_sprite(BACK_W)
-    size = (190, 90)
-    img = Image.new("RGBA", size, (0, 0, 0, 0))
-    if count <= 0:
-        return img
-    step = min(16.0, (size[0] - BACK_W - 24) / max(count - 1, 1))
-    spread = min(5.0, 40.0 / max(count, 1))
-    width = BACK_W + step * (count - 1)
-    x0 = (size[0] - width) / 2
-    for i in range(count):
-        angle = (i - (count - 1) / 2) * spread
-        rotated = back.rotate(-angle, resample=Image.Resampling.BICUBIC, expand=True)
-        lift = abs(i - (count - 1) / 2) * spread * 0.35
-        x = x0 + i * step - (rotated.width - BACK_W) / 2
-        y = 10 + lift - (rotated.height - back.height) / 2
-        img.alpha_composite(rotated, (round(x), max(0, round(y))))
-    return img
+TILE_W = 84
+"""The width of a trick's card tiles (:mod:`bot.render.tiles`); narrower for a long play,
+never under :data:`TILE_MIN`."""
+TILE_MIN = 76
+"""The narrowest tile: its ``10`` is 28 px tall, as :data:`SMALL` texts."""
+TILE_STEP = 52
+"""The least step between two overlapping tiles: a rank stays whole in view."""
 
 
 @lru_cache(maxsize=2)
@@ -168,141 +165,132 @@ def _background(n_seats: int) -> Image.Image:
     lay = layout(n_seats)
     w = lay.width
     img, d = canvas(lay.size)
-    d.rounded_rectangle((12, 12, w - 12, 72), radius=14, fill=PANEL_STRONG)
-    d.ellipse((28, 33, 46, 51), fill=team_color(0))
-    d.ellipse((w - 46, 33, w - 28, 51), fill=team_color(1))
+    d.rounded_rectangle((12, 10, w - 12, HEADER_BOTTOM - 4), radius=14, fill=PANEL_STRONG)
+    d.ellipse((30, 32, 52, 54), fill=team_color(0))
+    d.ellipse((w - 52, 32, w - 30, 54), fill=team_color(1))
     for seat, (x0, y0) in lay.panels.items():
         color = team_color(seat % 2)
         d.rounded_rectangle((x0, y0, x0 + PANEL_W, y0 + PANEL_H), radius=16, fill=PANEL,
-                            outline=(*color, 150), width=2)
-        d.ellipse((x0 + 14, y0 + 17, x0 + 28, y0 + 31), fill=color)
+                            outline=(*color, 170), width=3)
     return img
 
 
-SCORE_EDGE = 420
-"""How far from its side of the header a team's total may reach (its far edge)."""
-NAME_X = 56
-"""Where a team's name starts, from its side of the header (after the team dot)."""
+TOTAL_SIZE = 52
+"""The size of the team totals in the header."""
 HEADER_GAP = 18
-"""Least room between a team's name and its total, and between a total and the middle."""
+"""Least room between a total and the deal and target in the middle."""
 
 
 @dataclass(frozen=True, slots=True)
 class HeaderSide:
-    """What the header shows for one team: its name, its total and its last deal's score,
-    each already fitted, with its size; ``name_width`` is the room the name had."""
+    """What the header shows for one team: its total, fitted to the room it has, and the
+    room's outer edge."""
 
-    name: str
-    name_size: int
     total: str
     total_size: int
-    last: str | None
-    name_width: float
     total_edge: float
-    """x of the total's outer edge (its right edge for team 0, its left edge for team 1)."""
+    """x of the total's inner edge (its right edge for team 0, its left edge for team 1)."""
 
 
-def header_middle(view: TichuView, locale: str, boards: int | None) -> tuple[str, str]:
+def header_middle(view: TichuView, locale: str, boards: int | None) -> str:
     """The header's middle: the deal and the target, or at a table of duplicate boards
     (``boards`` of them, each from 0–0) the board's number."""
     if boards is not None:
-        return (label(locale, "board_n", n=view.deal_number + 1, total=boards),
-                label(locale, "duplicate"))
-    return label(locale, "deal_n", n=view.deal_number + 1), label(locale, "target_n",
-                                                                  n=view.target)
+        return label(locale, "board_n", n=view.deal_number + 1, total=boards)
+    return (f"{label(locale, 'deal_n', n=view.deal_number + 1)} · "
+            f"{label(locale, 'target_n', n=view.target)}")
 
 
-def header_sides(view: TichuView, names: Sequence[str], locale: str,
-                 width: int, boards: int | None = None) -> tuple[HeaderSide, HeaderSide]:
-    """Lay out both teams of the header: each total keeps clear of the deal number and
-    target in the middle, and each name gets all the room left between its team dot and
-    its total (a long name first shrinks a little, then is cut)."""
-    top, below = header_middle(view, locale, boards)
-    middle = max(text_width(top, 20, "bold"), text_width(below, 18))
-    edge = min(float(SCORE_EDGE), width / 2 - middle / 2 - HEADER_GAP)
-    last = view.last_deal
+def header_sides(view: TichuView, locale: str, width: int,
+                 boards: int | None = None) -> tuple[str, float, HeaderSide, HeaderSide]:
+    """The middle text (fitted), its width, and each team's total: a total keeps clear of the
+    middle, which gives way first (cut), then the totals shrink."""
+    middle = header_middle(view, locale, boards)
+    totals = [number(view.scores[team]) if team < len(view.scores) else "0" for team in (0, 1)]
+    widest = max(text_width(t, TOTAL_SIZE, "bold") for t in totals)
+    room = width - 2 * (62 + widest + HEADER_GAP)
+    middle = fit(middle, max(room, text_width("…", SMALL, "bold")), SMALL, "bold")
+    middle_w = text_width(middle, SMALL, "bold")
+    edge = width / 2 - middle_w / 2 - HEADER_GAP
     sides = []
-    for team in (0, 1):
-        total = number(view.scores[team]) if team < len(view.scores) else "0"
-        total, total_size = fit_size(total, edge - NAME_X - 120, 34, "bold", 24)
-        room = edge - text_width(total, total_size, "bold") - HEADER_GAP - NAME_X
-        name, name_size = fit_size(team_name(names, team, view.n_seats), room, 22, "bold", 18)
-        deal_text = None
-        if last is not None and team < len(last.scores):
-            deal_text = fit(label(locale, "last_deal_score", n=last.number + 1,
-                                  score=signed(last.scores[team])), room, 18, "bold")
-        sides.append(HeaderSide(name, name_size, total, total_size, deal_text, room,
-                                edge if team == 0 else width - edge))
-    return sides[0], sides[1]
+    for team, total in enumerate(totals):
+        text, size = fit_size(total, edge - 62, TOTAL_SIZE, "bold", SMALL)
+        sides.append(HeaderSide(text, size, 62.0 if team == 0 else width - 62.0))
+    return middle, middle_w, sides[0], sides[1]
 
 
-def _header(d: ImageDraw.ImageDraw, view: TichuView, names: Sequence[str], locale: str,
-            width: int, boards: int | None = None) -> None:
-    """Team names and totals; under each name, that team's score in the last deal."""
-    last = view.last_deal
-    name_y = 32 if last is not None else 42
-    for team, side in enumerate(header_sides(view, names, locale, width, boards)):
-        color = team_color(team)
-        left = team == 0
-        name_x = NAME_X if left else width - NAME_X
-        anchor = "lm" if left else "rm"
-        draw_text(d, (name_x, name_y), side.name, side.name_size, "bold", TEXT, anchor)
-        draw_text(d, (side.total_edge, 42), side.total, side.total_size, "bold", color,
-                  "rm" if left else "lm")
-        if last is not None and side.last is not None:
-            points = last.scores[team]
-            draw_text(d, (name_x, 57), side.last, 18, "bold",
-                      GREEN if points > 0 else RED if points < 0 else MUTED, anchor)
-    top, below = header_middle(view, locale, boards)
-    draw_text(d, (width / 2, 30), top, 20, "bold", TEXT, "mm")
-    draw_text(d, (width / 2, 55), below, 18, "regular", MUTED, "mm")
-
-
-def medal_radius(locale: str, size: int, n_places: int, least: float) -> float:
-    """The radius of the out-order medals of a table or sheet: ``least``, or more when an
-    ordinal of ``locale`` (1st..``n_places``th) would not sit clear inside it."""
-    widest = max(text_width(ordinal(locale, p), size, "bold") for p in range(1, n_places + 1))
-    return max(least, widest / 2 + 8)
-
-
-def _medal(d: ImageDraw.ImageDraw, cx: float, cy: float, place: int, locale: str,
-           radius: float) -> None:
-    color = MEDALS.get(place, MEDAL_OTHER)
-    r = radius
-    d.ellipse((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), fill=(0, 0, 0, 90))
-    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=color, outline=(255, 255, 255, 160),
-              width=3)
-    d.text((cx, cy + 1), ordinal(locale, place), font=font(22, "bold"), fill=INK, anchor="mm")
+def _header(d: ImageDraw.ImageDraw, view: TichuView, locale: str, width: int,
+            boards: int | None = None) -> None:
+    """Each team's total by its colour dot, and the deal and target in the middle."""
+    middle, _, left, right = header_sides(view, locale, width, boards)
+    y = (10 + HEADER_BOTTOM - 4) / 2
+    draw_text(d, (left.total_edge, y), left.total, left.total_size, "bold", team_color(0), "lm")
+    draw_text(d, (right.total_edge, y), right.total, right.total_size, "bold", team_color(1),
+              "rm")
+    draw_text(d, (width / 2, y), middle, SMALL, "bold", TEXT, "mm")
 
 
 Chip = tuple[str, Color, Color]
 
 
 def _status_chips(view: TichuView, seat: int, locale: str) -> list[Chip]:
-    """(text, background, foreground) of the chips under a seat, most important first."""
+    """(text, background, foreground) of the chips beside a seat's cards, most important
+    first."""
     chips: list[Chip] = []
-    call = view.calls[seat] if seat < len(view.calls) else None
-    if call is Call.GRAND_TICHU:
-        chips.append((label(locale, "grand_tichu"), (214, 40, 46, 235), (255, 255, 255)))
-    elif call is Call.TICHU:
-        chips.append((label(locale, "tichu"), (250, 200, 70, 240), INK))
     phase = view.phase
     if phase is Phase.GRAND:
         done = view.grand_decided[seat]
         chips.append((label(locale, "decided" if done else "deciding"),
-                      (110, 214, 120, 200) if done else (255, 255, 255, 40),
+                      (110, 214, 120, 220) if done else (255, 255, 255, 40),
                       INK if done else TEXT))
     elif phase is Phase.EXCHANGE:
         done = view.exchanged[seat]
         chips.append((label(locale, "gave" if done else "choosing"),
-                      (110, 214, 120, 200) if done else (255, 255, 255, 40),
+                      (110, 214, 120, 220) if done else (255, 255, 255, 40),
                       INK if done else TEXT))
     elif phase is Phase.GIFT and view.turn == seat:
         chips.append((label(locale, "must_give_dragon"), (214, 40, 46, 235), (255, 255, 255)))
+    if phase is Phase.PLAY and seat < len(view.passed) and view.passed[seat]:
+        chips.append((label(locale, "passed"), (255, 255, 255, 60), TEXT))
     points = view.trick_points[seat] if seat < len(view.trick_points) else 0
     if points and phase in (Phase.PLAY, Phase.GIFT):
-        chips.append((label(locale, "points_n", n=points), (0, 0, 0, 90), MUTED))
+        chips.append((label(locale, "points_n", n=number(points)), (0, 0, 0, 110), MUTED))
     return chips
+
+
+def _call_chip(view: TichuView, seat: int, locale: str) -> Chip | None:
+    call = view.calls[seat] if seat < len(view.calls) else None
+    if call is Call.GRAND_TICHU:
+        return label(locale, "grand_tichu"), (214, 40, 46, 240), (255, 255, 255)
+    if call is Call.TICHU:
+        return label(locale, "tichu"), (250, 200, 70, 245), INK
+    return None
+
+
+CHIP_H = 42
+
+
+def tag(d: ImageDraw.ImageDraw, x: float, cy: float, text: str, bg: Color, fg: Color, *,
+        weight: Weight = "condensed-bold", height: int = CHIP_H, align: str = "left",
+        outline: Color | None = None) -> Box:
+    """A rounded label of :data:`SMALL` text whose capitals sit in its middle; ``x`` is its
+    left edge (or its centre, ``align="center"``), ``cy`` its middle. Returns its box."""
+    f = font(SMALL, weight)
+    w = text_width(text, SMALL, weight) + 20
+    x0 = x - w / 2 if align == "center" else x
+    box = (x0, cy - height / 2, x0 + w, cy + height / 2)
+    d.rounded_rectangle(box, radius=height / 2, fill=bg, outline=outline,
+                        width=3 if outline else 0)
+    _, top, _, _ = f.getbbox("H", anchor="ls")
+    d.text((x0 + w / 2, cy - top / 2), text, font=f, fill=fg, anchor="ms")
+    return box
+
+
+def _chip(d: ImageDraw.ImageDraw, x: float, cy: float, chip: Chip, room: float) -> float:
+    """Draw ``chip`` from ``x`` (its text cut to ``room``); returns its width."""
+    text, bg, fg = chip
+    box = tag(d, x, cy, fit(text, room - 20, SMALL, "condensed-bold"), bg, fg)
+    return box[2] - box[0]
 
 
 def _seat(img: Image.Image, d: ImageDraw.ImageDraw, view: TichuView, seat: int,
@@ -312,66 +300,71 @@ def _seat(img: Image.Image, d: ImageDraw.ImageDraw, view: TichuView, seat: int,
     color = team_color(seat % 2)
     is_turn = view.turn == seat and view.phase in (Phase.PLAY, Phase.GIFT)
     if is_turn:
-        for i, alpha in enumerate((40, 70, 110)):
-            grow = 9 - i * 3
+        for i, alpha in enumerate((50, 90, 130)):
+            grow = 10 - i * 3
             d.rounded_rectangle((box[0] - grow, box[1] - grow, box[2] + grow, box[3] + grow),
                                 radius=18 + grow, outline=(*GOLD, alpha), width=3)
-    if is_turn:  # the panel itself is part of the cached background
-        d.rounded_rectangle(box, radius=16, outline=GOLD, width=4)
-    draw_fitted(d, (x0 + SEAT_NAME_X, y0 + 24), seat_name(names, seat),
-                PANEL_W - SEAT_NAME_X - SEAT_PAD, 24, "bold", TEXT, "lm", min_size=20)
-    # cards held, or the place this seat went out in
-    count = view.hand_counts[seat] if seat < len(view.hand_counts) else 0
-    fan_y = y0 + 44
+        d.rounded_rectangle(box, radius=16, fill=(250, 204, 70, 40), outline=GOLD, width=6)
+        d.polygon([(x0 + 14, y0 + 16), (x0 + 14, y0 + 48), (x0 + 36, y0 + 32)], fill=GOLD)
+    else:
+        d.ellipse((x0 + 16, y0 + 22, x0 + 34, y0 + 40), fill=color)
+    right = x0 + PANEL_W - SEAT_PAD
+    draw_fitted(d, (x0 + SEAT_NAME_X, y0 + 32), seat_name(names, seat), right - x0 - SEAT_NAME_X,
+                44, "bold", TEXT, "lm", min_size=SMALL)
+    # line 2: the cards held (or the place this seat went out in), then the status chips
+    cy = y0 + 82
+    x: float = x0 + 14
     if seat in view.out:
         place = view.out.index(seat) + 1
-        radius = medal_radius(locale, 22, view.n_seats, 30)
-        _medal(d, x0 + 60, fan_y + 40, place, locale, radius)
-        word_x = x0 + 60 + radius + 14
-        draw_fitted(d, (word_x, fan_y + 40), label(locale, "out"),
-                    x0 + PANEL_W - SEAT_PAD - word_x, 24, "bold", TEXT, "lm", min_size=18)
+        medal = MEDALS.get(place, MEDAL_OTHER)
+        word = label(locale, f"out_{place}") if place <= 3 else ordinal(locale, place)
+        x += _chip(d, x, cy, (word, (*medal, 250), INK), right - x) + 8
     else:
-        fan = _fan(count)
-        paste(img, fan, (x0 + 4, fan_y - 4))
-        if view.phase is Phase.PLAY and seat < len(view.passed) and view.passed[seat]:
-            d.rounded_rectangle((x0 + 10, fan_y + 6, x0 + 190, fan_y + 78), radius=10,
-                                fill=(10, 30, 20, 150))
-            pill(d, x0 + 100, fan_y + 26, label(locale, "passed"), 20, (255, 255, 255, 60),
-                 TEXT, height=32, align="center")
-        cx, cy = x0 + PANEL_W - 30, fan_y + 42
-        d.ellipse((cx - 23, cy - 23, cx + 23, cy + 23), fill=(250, 248, 240),
-                  outline=(*color, 255), width=3)
-        d.text((cx, cy + 1), str(count), font=font(24, "bold"), fill=INK, anchor="mm")
-    # chips
-    x: float = x0 + 12
-    y = y0 + PANEL_H - 40
-    for text, bg, fg in _status_chips(view, seat, locale):
-        width = text_width(text, 18, "bold") + 18
-        if x + width > x0 + PANEL_W - 10:
+        count = view.hand_counts[seat] if seat < len(view.hand_counts) else 0
+        back = back_sprite(BACK_W)
+        paste(img, back, (x, cy - back.height / 2))
+        x += BACK_W + 8
+        draw_text(d, (x, cy), str(count), 44, "bold", TEXT, "lm")
+        x += text_width(str(count), 44, "bold") + 14
+    for chip in _status_chips(view, seat, locale):
+        if right - x < 90:
             break
-        pill(d, x, y, text, 18, bg, fg, height=30)
-        x += width + 6
-    if is_turn:
-        tag = label(locale, "turn")
-        tw = text_width(tag, 20, "bold") + 40
-        ty = y0 + PANEL_H - 14 if seat in lay.top_seats else y0 - 30
-        pill(d, x0 + PANEL_W / 2, ty, "▶ " + tag, 20, GOLD, INK, height=32,
-             align="center", pad=int((tw - text_width(tag, 20, "bold")) / 2))
+        x += _chip(d, x, cy, chip, right - x) + 8
+    # line 3: the call
+    call = _call_chip(view, seat, locale)
+    if call is not None:
+        _chip(d, x0 + 14, y0 + PANEL_H - 6 - CHIP_H / 2, call, PANEL_W - 28)
 
 
-def _cards_row(img: Image.Image, cards: Sequence[int], cx: float, top: float, width: int,
-               max_w: float, max_step: float, shadow: bool = True) -> Box:
-    """A centred row of overlapping cards; returns its box."""
+def _tile_rows(n: int, zone_w: float) -> tuple[int, int, float]:
+    """(rows, tile width, step) for a play of ``n`` cards in a zone ``zone_w`` wide: one row
+    while the step between tiles keeps a rank whole, else two."""
+    for rows in (1, 2):
+        per_row = -(-n // rows)
+        for width in range(TILE_W, TILE_MIN - 1, -2):
+            step = (zone_w - width) / (per_row - 1) if per_row > 1 else 0
+            if per_row == 1 or step >= TILE_STEP:
+                return rows, width, min(step, width + 10.0)
+    per_row = -(-n // 2)
+    return 2, TILE_MIN, (zone_w - TILE_MIN) / max(per_row - 1, 1)
+
+
+def _tiles(img: Image.Image, cards: Sequence[int], cx: float, top: float, zone_w: float) -> Box:
+    """The cards of a play as tiles, centred on ``cx`` from ``top``; returns their box."""
     n = len(cards)
-    step = min(max_step, (max_w - width) / (n - 1)) if n > 1 else 0
-    total = width + step * (n - 1)
-    x = cx - total / 2
-    for i, c in enumerate(cards):
-        if shadow:
-            paste(img, shadowed_sprite(c, width), (x + i * step - SHADOW_PAD, top - SHADOW_PAD))
-        else:
-            paste(img, card_sprite(c, width), (x + i * step, top))
-    return (x, top, x + total, top + card_height(width))
+    rows, width, step = _tile_rows(n, zone_w)
+    per_row = -(-n // rows)
+    h = tile_height(width)
+    box: Box = (cx, top, cx, top)
+    for r in range(rows):
+        row = cards[r * per_row:(r + 1) * per_row]
+        total = width + step * (len(row) - 1)
+        x = cx - total / 2
+        y = top + r * (h + 8)
+        for i, c in enumerate(row):
+            paste(img, card_tile(c, width), (x + i * step, y))
+        box = (min(box[0], x), box[1], max(box[2], x + total), y + h)
+    return box
 
 
 def _trick(img: Image.Image, d: ImageDraw.ImageDraw, view: TichuView, names: Sequence[str],
@@ -383,77 +376,59 @@ def _trick(img: Image.Image, d: ImageDraw.ImageDraw, view: TichuView, names: Seq
         cy = (y0 + y1) / 2
         if view.phase is Phase.PLAY and view.turn is not None:
             text = label(locale, "leads", name=seat_name(names, view.turn))
-            draw_text(d, (cx, cy), fit(text, x1 - x0, 28, "bold"), 28, "bold", MUTED, "mm")
+            draw_fitted(d, (cx, cy), text, x1 - x0, 44, "bold", TEXT, "mm", min_size=SMALL)
         elif view.phase in CENTER_PHASES:
             title, detail = _phase_texts(view, names, locale)
-            d.rounded_rectangle((x0 + 10, cy - 62, x1 - 10, cy + 62), radius=18,
-                                fill=PANEL_STRONG)
-            draw_text(d, (cx, cy - 22), fit(title, x1 - x0 - 50, 32, "bold"), 32, "bold", TEXT,
-                      "mm")
+            d.rounded_rectangle((x0, cy - 80, x1, cy + 80), radius=18, fill=PANEL_STRONG)
+            draw_fitted(d, (cx, cy - 30), title, x1 - x0 - 30, 44, "bold", TEXT, "mm",
+                        min_size=SMALL)
             if detail:
-                draw_text(d, (cx, cy + 26), fit(detail, x1 - x0 - 50, 22), 22, "regular", GOLD,
-                          "mm")
+                draw_fitted(d, (cx, cy + 32), detail, x1 - x0 - 30, SMALL, "bold", GOLD, "mm")
         return
     last = plays[-1]
-    earlier = plays[:-1]
-    shown = earlier[-3:]
-    hidden = len(earlier) - len(shown)
-    if shown:
-        slot = (x1 - x0) / len(shown)
-        for i, play in enumerate(shown):
-            scx = x0 + slot * (i + 0.5)
-            _cards_row(img, play.combo.cards, scx, y0, 58, slot - 16, 22, shadow=False)
-            name = fit(seat_name(names, play.seat), slot - 12, 18, "bold")
-            draw_text(d, (scx, y0 + 82 + 14), name, 18, "bold", team_color(play.seat % 2), "mm")
-            if i:
-                draw_text(d, (x0 + slot * i, y0 + 40), "›", 30, "bold", DIM, "mm")
-        if hidden:
-            pill(d, x0, y0 - 6, label(locale, "earlier_plays", n=hidden), 18,
-                 (0, 0, 0, 120), MUTED, height=28, align="center")
-    top = y0 + (130 if shown else 70)
-    # the play to beat: big, with a glow and a label
     color = team_color(last.seat % 2)
-    caption = f"{seat_name(names, last.seat)} · {combo_text(last.combo, locale)}"
-    caption = fit(caption, x1 - x0 - 20, 20, "bold")
     bomb = last.combo.is_bomb
-    paste(img, glow((460, 260), (255, 80, 50) if bomb else GOLD, 110 if bomb else 70),
-          (cx - 230, top - 4))
+    name = fit(seat_name(names, last.seat), x1 - x0 - 24, SMALL, "bold")
+    paste(img, glow((520, 300), (255, 80, 50) if bomb else GOLD, 120 if bomb else 80),
+          (cx - 260, y0 + 20))
     if bomb:
-        pill(d, cx, top - 4, caption, 20, (214, 40, 46, 240), TEXT, height=32, align="center",
-             outline=(*color, 255))
+        tag(d, cx, y0 + 22, name, (214, 40, 46, 240), TEXT, weight="bold", height=44,
+            align="center", outline=(*color, 255))
     else:
-        pill(d, cx, top - 4, caption, 20, (*color, 235), INK, height=32, align="center")
-    row = _cards_row(img, last.combo.cards, cx, top + 36, 120, x1 - x0, 40)
+        tag(d, cx, y0 + 22, name, (*color, 240), INK, weight="bold", height=44,
+            align="center")
+    row = _tiles(img, last.combo.cards, cx, y0 + 54, x1 - x0)
     notes = []
     if last.combo.phoenix is not None:
         notes.append(label(locale, "phoenix_as", rank=rank_text(last.combo.phoenix)))
     if last.out_of_turn:
         notes.append(label(locale, "out_of_turn"))
-    if notes:
-        draw_text(d, (cx, row[3] + 16), fit(" · ".join(notes), x1 - x0, 18, "bold"), 18, "bold",
-                  (255, 190, 110), "mm")
+    y = row[3] + 26
+    for line in (combo_text(last.combo, locale), " · ".join(notes)):
+        if line and y + 14 <= y1 + 6:  # a two-row play leaves no room: the alt text has it
+            draw_fitted(d, (cx, y), line, x1 - x0 + 16, SMALL, "bold", (255, 214, 150), "mm")
+            y += 42
 
 
-def _corner_panels(img: Image.Image, d: ImageDraw.ImageDraw, view: TichuView,
-                   names: Sequence[str], locale: str, table_w: int) -> None:
+def _corner_panels(d: ImageDraw.ImageDraw, view: TichuView, names: Sequence[str],
+                   locale: str, lay: Layout) -> None:
+    """The wish (top left) and the trick's points or the phase (top right)."""
     if view.wish is not None:
-        box = (26, 92, 250, 172)
-        d.rounded_rectangle(box, radius=14, fill=PANEL_STRONG, outline=(*GOLD, 200), width=2)
-        paste(img, card_sprite(MAHJONG, 46), (38, 99))
-        draw_text(d, (98, 116), label(locale, "wish"), 20, "bold", MUTED, "lm")
-        draw_text(d, (98, 150), rank_text(view.wish), 36, "bold", GOLD, "lm")
+        x0, y0, x1, y1 = lay.wish_box
+        d.rounded_rectangle(lay.wish_box, radius=14, fill=PANEL_STRONG, outline=(*GOLD, 220),
+                            width=3)
+        wish = rank_text(view.wish)
+        room = x1 - x0 - 36 - text_width(wish, 48, "bold")
+        draw_text(d, (x0 + 18, (y0 + y1) / 2), fit(label(locale, "wish"), room, SMALL, "bold"),
+                  SMALL, "bold", MUTED, "lm")
+        draw_text(d, (x1 - 18, (y0 + y1) / 2), wish, 48, "bold", GOLD, "rm")
     title, detail = _phase_texts(view, names, locale)
     if title and not (view.phase in CENTER_PHASES and not view.trick):
-        right = table_w - 26
-        width = max(text_width(title, 22, "bold"), text_width(detail, 18)) + 32
-        width = min(max(width, 180), 330)
-        banner: Box = (right - width, 92, right, 172 if detail else 134)
-        d.rounded_rectangle(banner, radius=14, fill=PANEL_STRONG)
-        draw_text(d, (banner[0] + 16, 114), fit(title, width - 28, 22, "bold"), 22, "bold", TEXT,
-                  "lm")
-        if detail:
-            draw_text(d, (banner[0] + 16, 148), fit(detail, width - 28, 18), 18, "regular", MUTED,
-                      "lm")
+        x0, y0, x1, y1 = lay.banner_box
+        d.rounded_rectangle(lay.banner_box, radius=14, fill=PANEL_STRONG)
+        text = f"{title} · {detail}" if detail else title
+        draw_fitted(d, ((x0 + x1) / 2, (y0 + y1) / 2), text, x1 - x0 - 28, SMALL, "bold",
+                    TEXT, "mm")
 
 
 def _phase_texts(view: TichuView, names: Sequence[str], locale: str) -> tuple[str, str]:
@@ -481,29 +456,27 @@ def _phase_texts(view: TichuView, names: Sequence[str], locale: str) -> tuple[st
     return "", ""
 
 
-def _last_trick(img: Image.Image, d: ImageDraw.ImageDraw, view: TichuView,
-                names: Sequence[str], locale: str, lay: Layout) -> None:
-    """The last trick taken, small, in the bottom-left corner: who took it, the play
-    that won it, its kind and the points in the whole trick. Nothing before the first."""
+def _last_trick(d: ImageDraw.ImageDraw, view: TichuView, names: Sequence[str], locale: str,
+                lay: Layout) -> None:
+    """Who took the last trick, and its points, in the bottom-left corner: nothing before
+    the first trick is taken."""
     plays = view.last_trick
     if not plays:
         return
     taker = view.last_trick_taker if view.last_trick_taker is not None else plays[-1].seat
     x0, y0, x1, y1 = lay.last_trick_box
-    d.rounded_rectangle((x0, y0, x1, y1), radius=14, fill=PANEL_STRONG,
-                        outline=(*team_color(taker % 2), 160), width=2)
-    title = label(locale, "last_trick")
-    draw_text(d, (x0 + 14, y0 + 20), title, 18, "bold", MUTED, "lm")
-    tx = x0 + 14 + text_width(title, 18, "bold") + 10
-    draw_text(d, (tx, y0 + 20), fit(seat_name(names, taker), x1 - tx - 12, 20, "bold"), 20,
-              "bold", team_color(taker % 2), "lm")
-    win = plays[-1]
-    _cards_row(img, win.combo.cards, (x0 + x1) / 2, y0 + 38, 52, x1 - x0 - 28, 34,
-               shadow=False)
+    d.rounded_rectangle(lay.last_trick_box, radius=14, fill=PANEL_STRONG,
+                        outline=(*team_color(taker % 2), 170), width=3)
     points = sum(POINTS[c] for play in plays for c in play.combo.cards)
-    caption = f"{combo_text(win.combo, locale)} · {label(locale, 'points_n', n=number(points))}"
-    draw_text(d, ((x0 + x1) / 2, y1 - 18), fit(caption, x1 - x0 - 24, 18, "bold"), 18, "bold",
-              TEXT, "mm")
+    tail = f" · {label(locale, 'points_n', n=number(points))}"
+    tail_w = text_width(tail, SMALL, "bold")
+    draw_text(d, (x0 + 16, y0 + 32), fit(label(locale, "last_trick"), x1 - x0 - 32, SMALL,
+                                          "bold"), SMALL, "bold", MUTED, "lm")
+    cy = y1 - 34
+    name = fit(seat_name(names, taker), x1 - x0 - 32 - tail_w, SMALL, "bold")
+    draw_text(d, (x0 + 16, cy), name, SMALL, "bold", team_color(taker % 2), "lm")
+    draw_text(d, (x0 + 16 + text_width(name, SMALL, "bold"), cy), tail, SMALL, "bold", TEXT,
+              "lm")
 
 
 def draw_table(view: TichuView, names: Sequence[str], locale: str = "en",
@@ -516,11 +489,11 @@ def draw_table(view: TichuView, names: Sequence[str], locale: str = "en",
     lay = layout(view.n_seats)
     img = _background(view.n_seats).copy()
     d = ImageDraw.Draw(img, "RGBA")
-    _header(d, view, names, locale, lay.width, boards)
-    _corner_panels(img, d, view, names, locale, lay.width)
+    _header(d, view, locale, lay.width, boards)
+    _corner_panels(d, view, names, locale, lay)
     for seat in range(view.n_seats):
         _seat(img, d, view, seat, names, locale, lay)
-    _last_trick(img, d, view, names, locale, lay)
+    _last_trick(d, view, names, locale, lay)
     _trick(img, d, view, names, locale, lay)
     return img
 
@@ -529,10 +502,10 @@ def render_table(view: TichuView, names: Sequence[str], *, locale: str = "en",
                  boards: int | None = None) -> bytes:
     """The public table (4 or 6 seats, see :func:`layout`): seats and names, cards
     held, Tichu and Grand Tichu calls, who is out and in what order, whose turn it
-    is, the trick with the last play most prominent, the last trick taken (who took
-    it, with what), the open wish, team totals with each team's score in the last
-    deal, the target, and the phase's progress (Grand Tichu decisions, exchange,
-    Dragon gift). Bytes in :data:`bot.render.encoding.IMAGE_FORMAT`. At a table of
+    is, the play to beat (its cards as tiles, its kind), who took the last trick and
+    its points, the trick's points, the open wish, team totals, the deal and the target,
+    and the phase's progress (Grand Tichu decisions, exchange, Dragon gift). Drawn at
+    1100 × 700 for Discord's 550 × 350 box: no text is smaller than :data:`SMALL`. Bytes in :data:`bot.render.encoding.IMAGE_FORMAT`. At a table of
     duplicate boards (``boards`` of them, each from 0–0) the header names the board
     instead of the target.
 

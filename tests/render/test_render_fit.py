@@ -19,7 +19,7 @@ from PIL import ImageDraw, ImageFont
 
 from bot.render import examples as ex
 from bot.render.draw import Box, fit, fit_size, share, text_width
-from bot.render.hand import draw_exchange
+from bot.render.hand import HAND_CARD_W, draw_exchange
 from bot.render.labels import ordinal
 from bot.render.ratings import BoardLine, name_room, render_leaderboard
 from bot.render.summary import (
@@ -32,10 +32,15 @@ from bot.render.summary import (
 )
 from bot.render.table import (
     HEADER_BOTTOM,
+    HEADER_GAP,
     PANEL_W,
     SEAT_NAME_X,
     SEAT_PAD,
+    SIZE,
+    SMALL,
+    TOTAL_SIZE,
     draw_table,
+    header_middle,
     header_sides,
     layout,
 )
@@ -54,6 +59,8 @@ class Drawn:
     font: ImageFont.FreeTypeFont
     anchor: str
     fill: Any
+    on: tuple[int, int] = (0, 0)
+    """The size of the image it was drawn on."""
 
     @property
     def box(self) -> Box:
@@ -75,7 +82,7 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Drawn]]:
         fill = kwargs.get("fill", args[0] if args else None)
         if fill != SHADOW:
             calls.append(Drawn((float(xy[0]), float(xy[1])), str(text), kwargs["font"],
-                               kwargs.get("anchor") or "la", fill))
+                               kwargs.get("anchor") or "la", fill, tuple(self.im.size)))
         return original(self, xy, text, *args, **kwargs)
 
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
@@ -142,37 +149,24 @@ def test_header_texts_never_overlap(drawn: list[Drawn], view: TichuView,
                                     locale: str) -> None:
     view = replace(view, scores=scores)
     draw_table(view, names, locale)
-    header = [c for c in drawn if c.box[3] <= HEADER_BOTTOM]
-    totals = [c for c in header if c.size >= 24]
+    header = [c for c in drawn if c.box[3] <= HEADER_BOTTOM and c.on == SIZE]
+    totals = [c for c in header if c.text != header_middle(view, locale, None)]
     assert len(totals) == 2, texts(header)
+    assert len(header) == 3, texts(header)  # the totals and the deal and target
     for a, b in combinations(header, 2):
-        assert not overlap(a.box, b.box), (a.text, a.box, b.text, b.box)
-    for total in totals:  # at least a gap between a total and any other header text
-        for other in header:
-            if other is not total:
-                grown = (total.box[0] - 12, total.box[1], total.box[2] + 12, total.box[3])
-                assert not overlap(grown, other.box), (total.text, other.text)
+        grown = (a.box[0] - HEADER_GAP + 2, a.box[1], a.box[2] + HEADER_GAP - 2, a.box[3])
+        assert not overlap(grown, b.box), (a.text, b.text)
+    for call in header:
+        assert call.box[0] >= 12 and call.box[2] <= layout(view.n_seats).width - 12
     assert "".join(t.text for t in totals).count("-") == 0  # a true minus sign
 
 
-def test_four_digit_total_clears_the_team_name_box() -> None:
-    """The layout itself: the name's room ends before the total begins."""
-    view = replace(ex.table_view(), scores=(1234, -1020))
-    lay = layout(4)
-    left, right = header_sides(view, ex.LONG_NAMES, "en", lay.width)
-    left_total = left.total_edge - text_width(left.total, left.total_size, "bold")
-    assert 56 + left.name_width < left_total
-    assert text_width(left.name, left.name_size, "bold") <= left.name_width
-    right_total = right.total_edge + text_width(right.total, right.total_size, "bold")
-    assert lay.width - 56 - right.name_width > right_total
-    assert right.total == "−1020"
-
-
-def test_a_team_name_that_fits_beside_its_total_is_not_cut() -> None:
-    names = ("Maximilian", "Bob", "Jean-Christophe", "Dmitri")
-    side, _ = header_sides(replace(ex.table_view(), scores=(5, 0)), names, "en", 1000)
-    assert side.name == "Maximilian & Jean-Christophe"  # wider than the former 290 px cut
-    assert text_width(side.name, side.name_size, "bold") > 290
+def test_header_middle_gives_way_before_the_totals_shrink() -> None:
+    view = replace(ex.table_view(), scores=(10650, -14350), target=10000)
+    middle, width, left, right = header_sides(view, "fr", layout(4).width)
+    assert left.total == "10650" and right.total == "−14350"
+    assert left.total_size == right.total_size == TOTAL_SIZE
+    assert text_width(middle, SMALL, "bold") == width
 
 
 # --- seat names -----------------------------------------------------------------------
@@ -191,22 +185,23 @@ def test_a_seat_name_that_fits_its_panel_is_drawn_whole(drawn: list[Drawn],
     view = ex.table_views()["grand"] if n_seats == 4 else ex.six_table_views()["grand"]
     base = ex.NAMES if n_seats == 4 else ex.NAMES6
     room = PANEL_W - SEAT_NAME_X - SEAT_PAD
-    full = widest_fitting(room, 24)
-    smaller = widest_fitting(room, 20)  # drawn whole at a smaller size
+    full = widest_fitting(room, 44)
+    smaller = widest_fitting(room, SMALL)  # drawn whole at a smaller size
     names = [full, smaller, *base[2:]]
     draw_table(view, names)
     lay = layout(n_seats)
     for seat, name in enumerate(names[:2]):
         [call] = [c for c in drawn if c.text == name]
         assert inside(call.box, lay.panel_box(seat)), (name, call.box)
-    assert next(c for c in drawn if c.text == full).size == 24
+    assert next(c for c in drawn if c.text == full).size == 44
+    assert SMALL <= next(c for c in drawn if c.text == smaller).size < 44
 
 
 def test_a_name_too_long_for_its_panel_is_cut_inside_it(drawn: list[Drawn]) -> None:
     names = ["W" * 40, *ex.NAMES[1:]]
     draw_table(ex.table_views()["grand"], names)
     [call] = [c for c in drawn if c.text.startswith("WWW") and c.xy[1] > HEADER_BOTTOM]
-    assert call.text.endswith("…") and call.size == 20
+    assert call.text.endswith("…") and call.size == SMALL
     box = layout(4).panel_box(0)
     assert call.box[2] <= box[2] - SEAT_PAD + 1
 
@@ -384,8 +379,9 @@ def test_trick_table_seat_name_that_fits_is_drawn_whole(drawn: list[Drawn]) -> N
 
 def test_six_seat_exchange_names_use_the_room_between_slots(drawn: list[Drawn]) -> None:
     names = list(ex.NAMES6)
-    names[1] = names[5] = "Wilhelmina Fairweather"  # Dmitri's partners (seats 1 and 5)
+    names[1] = names[5] = "Wilhelmina F."  # Dmitri's partners (seats 1 and 5)
     draw_exchange(ex.six_exchange_view(), None, None, None, names)
-    whole = [c for c in drawn if c.text == "Wilhelmina Fairweather"]
-    assert len(whole) == 2 and whole[0].size == 22
+    whole = [c for c in drawn if c.text == "Wilhelmina F."]
+    assert len(whole) == 2 and whole[0].size == 44
+    assert whole[0].box[2] - whole[0].box[0] > HAND_CARD_W  # wider than its card
     assert not overlap(whole[0].box, whole[1].box)

@@ -16,8 +16,9 @@ from PIL import Image
 import bot.render as render
 from bot.render import examples as ex
 from bot.render.encoding import IMAGE_EXT, IMAGE_FORMAT, filename
-from bot.render.hand import find_bombs, sorted_hand
+from bot.render.hand import EX_H, EX_W, H_HAND, HAND_W, find_bombs, sorted_hand
 from bot.render.seats import Side, seat_at, side_of
+from bot.render.table import SIZE
 from bot.render.trick import SeatInfo
 from engine.cards import parse_cards
 from engine.tichu.cards import DECK, DOG, DRAGON, MAHJONG, PHOENIX
@@ -43,11 +44,14 @@ def test_format_is_named_in_one_place() -> None:
     assert data[:4] == b"RIFF" and data[8:12] == b"WEBP"
 
 
+TABLE_SIZE = SIZE
+HAND_SIZE = (HAND_W, H_HAND)
+EXCHANGE_SIZE = (EX_W, EX_H)
 EXPECTED_SIZES = {
-    "table": (1000, 860),
-    "table-six": (1000, 1000),
-    "hand": (1040, 470),
-    "exchange": (1000, 540),
+    "table": TABLE_SIZE,
+    "table-six": TABLE_SIZE,
+    "hand": HAND_SIZE,
+    "exchange": EXCHANGE_SIZE,
     "deal-summary": (1000, 660),
     "trick-table": (1000, 790),
 }
@@ -70,14 +74,14 @@ def test_gallery_image_decodes_small_and_wide(name: str) -> None:
 @pytest.mark.parametrize("locale", ["en", "en-US", "fr", "fr_CA", "de", ""])
 def test_table_every_phase_and_locale(phase: str, locale: str) -> None:
     img = decode(render.render_table(ex.table_views()[phase], ex.NAMES, locale=locale))
-    assert img.size == (1000, 860)
+    assert img.size == TABLE_SIZE
 
 
 @pytest.mark.parametrize("phase", sorted(ex.six_table_views()))
 @pytest.mark.parametrize("locale", ["en", "fr"])
 def test_six_seat_table_every_phase(phase: str, locale: str) -> None:
     data = render.render_table(ex.six_table_views()[phase], ex.NAMES6, locale=locale)
-    assert decode(data).size == (1000, 1000)
+    assert decode(data).size == TABLE_SIZE
     assert len(data) < TABLE_MAX_BYTES
 
 
@@ -97,7 +101,7 @@ def test_table_refuses_other_seat_counts(n_seats: int) -> None:
 
 def test_table_survives_odd_names() -> None:
     names = ["", "A" * 80, "名前", "x\ny"]
-    assert decode(render.render_table(ex.table_view(), names)).size == (1000, 860)
+    assert decode(render.render_table(ex.table_view(), names)).size == TABLE_SIZE
 
 
 def test_hand_refuses_public_view() -> None:
@@ -116,14 +120,14 @@ def test_exchange_refuses_public_view_and_short_names() -> None:
 def test_six_seat_exchange_goes_to_the_two_partners_only() -> None:
     view = ex.six_exchange_view()
     card = view.hand[0]
-    assert decode(render.render_exchange(view, card, None, None, ex.NAMES6)).size == (1000, 540)
+    assert decode(render.render_exchange(view, card, None, None, ex.NAMES6)).size == EXCHANGE_SIZE
     with pytest.raises(ValueError):
         render.render_exchange(view, None, card, None, ex.NAMES6)
 
 
 def test_exchange_with_nothing_chosen() -> None:
     img = decode(render.render_exchange(ex.exchange_view(), None, None, None, ex.NAMES))
-    assert img.size == (1000, 540)
+    assert img.size == EXCHANGE_SIZE
 
 
 def test_deal_summary_needs_a_finished_deal() -> None:
@@ -150,7 +154,7 @@ def test_game_over_without_history_or_winner() -> None:
 def test_any_hand_renders(cards: list, selected: list) -> None:
     view = replace(ex.hand_view(), hand=tuple(cards), received={})
     img = decode(render.render_hand(view, selected=selected))
-    assert img.size == (1040, 470)
+    assert img.size == HAND_SIZE
 
 
 def test_sorted_hand_follows_the_menu_order() -> None:
@@ -197,7 +201,7 @@ def test_six_seat_hand_with_cards_from_both_partners() -> None:
     hand = ex.cards("DOG 3h 5c 5d 5h 5s 7s 8s 9s Ts Js PHOENIX")
     view = replace(ex.hand_view(), n_seats=6, hand=tuple(hand), hand_counts=(12,) * 6,
                    calls=(None,) * 6, received={0: hand[1], 4: hand[2]}, given={})
-    assert decode(render.render_hand(view)).size == (1040, 470)
+    assert decode(render.render_hand(view)).size == HAND_SIZE
 
 
 def test_trick_table_three_and_four_seats_only() -> None:

@@ -10,6 +10,14 @@ from bot.render.display import SMALLEST_GLYPH
 from tools.legibility import kinds, measure
 
 LEGIBLE: dict[str, int] = {
+    "table": 65_000,
+    "table-six": 65_000,
+    "table-long-names": 70_000,
+    "hand": 80_000,
+    "hand-ten": 75_000,
+    "hand-six": 75_000,
+    "exchange": 60_000,
+    "exchange-six": 60_000,
     "prikup": 20_000,
 }
 """The image kinds drawn for Discord's size, and each one's budget in bytes (WebP)."""
