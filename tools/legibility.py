@@ -202,7 +202,7 @@ def kinds() -> dict[str, tuple[Callable[[], bytes], Kind]]:
         name: (gallery[name], "attachment") for name in (
             "table", "table-six", "table-long-names", "hand", "hand-six", "exchange",
             "exchange-six", "deal-summary", "deal-summary-six", "game-over", "game-over-six",
-            "trick-table", "trick-table-3", "score-grid")}
+            "trick-table", "trick-table-3", "score-grid", "position", "position-full")}
     from bot.render import render_hand
 
     out["hand-ten"] = (lambda: render_hand(ten), "attachment")

@@ -15,9 +15,9 @@ Trick-taking games: :func:`render_trick_table` with :class:`SeatInfo`, and
 :func:`render_score_grid`. Labels are in :mod:`bot.render.labels` (en, fr).
 
 The package is a one-way stack: ``fonts``, ``labels``, ``encoding`` ->
-``draw`` -> ``cards`` -> ``seats`` -> the images (``hand``, ``table``,
+``draw`` -> ``cards``, ``tiles`` -> ``seats`` -> the images (``hand``, ``table``,
 ``summary``, ``trick``, ``french``, ``ratings``) and ``palette`` (warm-up) ->
-this facade -> ``examples`` (fixed inputs for docs, tests and benchmarks). No
+``position`` (the table and a seat's hand as one picture) -> this facade -> ``examples`` (fixed inputs for docs, tests and benchmarks). No
 module imports one beside or above it.
 """
 
@@ -30,6 +30,7 @@ from bot.render.encoding import IMAGE_EXT, IMAGE_FORMAT, IMAGE_MIME, filename
 from bot.render.hand import find_bombs, render_exchange, render_hand, sorted_hand
 from bot.render.labels import label
 from bot.render.palette import warm_up
+from bot.render.position import render_position
 from bot.render.seats import Side, side_of
 from bot.render.summary import render_deal_summary, render_game_over
 from bot.render.table import render_table
@@ -54,6 +55,7 @@ __all__ = [
     "render_game_over_async",
     "render_hand",
     "render_hand_async",
+    "render_position",
     "render_score_grid",
     "render_score_grid_async",
     "render_table",

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from bot.render.hand import render_exchange, render_hand
+from bot.render.position import render_position
 from bot.render.ratings import BoardLine, render_leaderboard
 from bot.render.summary import render_deal_summary, render_game_over
 from bot.render.table import render_table
@@ -205,6 +206,14 @@ def hand_view() -> TichuView:
 HAND_SELECTED: tuple[Card, ...] = cards("7s 8s 9s Ts Js")
 
 
+def position_view() -> TichuView:
+    """Bob's view (seat 1) of the table of :func:`table_view`, on turn with five cards:
+    the position a review shows, or a daily board's panel."""
+    return replace(table_view(), seat=1, hand=cards("4s 8d 8h Ad DRAGON"),
+                   received={0: cards("Ad")[0], 2: cards("8h")[0], 3: cards("4s")[0]},
+                   given={0: cards("3c")[0], 2: cards("Kc")[0], 3: cards("2d")[0]})
+
+
 def exchange_view() -> TichuView:
     """Alice's view (seat 0) while choosing her three gifts."""
     hand = cards("MAHJONG 2c 3d 4h 6c 7d 9h Tc Qs Kd Kh Ah As PHOENIX")
@@ -368,6 +377,11 @@ def gallery() -> dict[str, Callable[[], bytes]]:
         "table-gift": lambda: render_table(views["gift"], NAMES),
         "table-lead": lambda: render_table(views["lead"], NAMES),
         "hand": lambda: render_hand(hand_view(), selected=HAND_SELECTED),
+        "position": lambda: render_position(views["play"], position_view(), NAMES),
+        "position-full": lambda: render_position(
+            replace(views["grand"], trick=(), last_trick=()), replace(
+                hand_view(), phase=views["grand"].phase, trick=(), out=()), NAMES,
+            locale="fr", selected=HAND_SELECTED),
         "hand-fr": lambda: render_hand(hand_view(), locale="fr"),
         "exchange": lambda: render_exchange(exchange_view(), left, partner, right, NAMES),
         "exchange-partial": lambda: render_exchange(exchange_view(), left, None, None, NAMES,

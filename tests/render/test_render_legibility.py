@@ -18,6 +18,8 @@ LEGIBLE: dict[str, int] = {
     "hand-six": 75_000,
     "exchange": 60_000,
     "exchange-six": 60_000,
+    "position": 75_000,
+    "position-full": 85_000,
     "prikup": 20_000,
 }
 """The image kinds drawn for Discord's size, and each one's budget in bytes (WebP)."""
