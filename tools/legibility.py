@@ -183,7 +183,7 @@ def kinds() -> dict[str, tuple[Callable[[], bytes], Kind]]:
         name: (gallery[name], "attachment") for name in (
             "table", "table-six", "table-long-names", "hand", "hand-six", "exchange",
             "exchange-six", "deal-summary", "deal-summary-six", "game-over", "game-over-six",
-            "trick-table", "trick-table-3", "score-grid")
+            "game-over-long", "trick-table", "trick-table-3", "score-grid")
         if name in gallery}  # a baseline from before an example was added lacks it
     from bot.render import render_hand
 

@@ -11,6 +11,11 @@ from tools.legibility import kinds, measure
 
 LEGIBLE: dict[str, int] = {
     "prikup": 20_000,
+    "deal-summary": 56_000,
+    "deal-summary-six": 60_000,
+    "game-over": 63_000,
+    "game-over-six": 58_000,
+    "game-over-long": 85_000,
 }
 """The image kinds drawn for Discord's size, and each one's budget in bytes (WebP)."""
 
