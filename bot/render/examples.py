@@ -265,6 +265,41 @@ def game_over_view() -> TichuView:
                    out=(0, 2), hand_counts=(0, 5, 0, 3))
 
 
+_T, _G = Call.TICHU, Call.GRAND_TICHU
+HISTORY_LONG: tuple[DealResult, ...] = tuple(
+    DealResult(i, out, cards_, calls_, seats, sweep) for i, (out, cards_, calls_, seats, sweep)
+    in enumerate((
+        ((1, 0, 3), (40, 60), (0, 100), (None, _T, None, None), None),
+        ((0, 1, 2), (55, 45), (0, 0), (None,) * 4, None),
+        ((3, 1), (0, 200), (0, 0), (None,) * 4, 1),
+        ((2, 3, 0), (70, 30), (100, -100), (None, None, _T, _T), None),
+        ((0, 2), (200, 0), (0, 0), (None,) * 4, 0),
+        ((1, 2, 3), (35, 65), (-100, 100), (_T, _T, None, None), None),
+        ((2, 1, 0), (60, 40), (0, 0), (None,) * 4, None),
+        ((3, 0, 1), (45, 55), (0, -200), (None, _G, None, None), None),
+        ((0, 3, 2), (80, 20), (200, 0), (_G, None, None, None), None),
+        ((1, 0, 2), (25, 75), (0, 0), (None,) * 4, None),
+        ((2, 0), (200, 0), (100, 0), (None, None, _T, None), 0),
+        ((3, 2, 1), (50, 50), (0, 100), (None, None, None, _T), None),
+        ((0, 1, 3), (65, 35), (-100, 0), (None, None, _T, None), None),
+        ((1, 3), (0, 200), (0, 100), (None, _T, None, None), 1),
+        ((2, 3, 1), (55, 45), (0, 0), (None,) * 4, None),
+        ((3, 0, 2), (30, 70), (-200, 100), (_G, None, None, _T), None),
+        ((0, 2, 1), (75, 25), (0, 0), (None,) * 4, None),
+        ((1, 0, 3), (40, 60), (0, 100), (None, _T, None, None), None),
+        ((2, 1, 0), (60, 40), (0, -100), (None, None, None, _T), None),
+        ((3, 1), (0, 200), (0, 200), (None, None, None, _G), 1),
+    )))
+"""Twenty deals of a game to 1500 that Bob and Dmitri win at the last one, 1715 to 1185."""
+
+
+def long_game_over_view() -> TichuView:
+    """Public view of a long finished game: twenty deals, more than the sheet shows one by
+    one (Bob and Dmitri win)."""
+    return replace(_base(HISTORY_LONG), phase=Phase.GAME_OVER, turn=None, winner=1,
+                   target=1500, out=(3, 1), hand_counts=(4, 0, 6, 0))
+
+
 LONG_NAMES = ("Maximilian Hohenstein", "xX_DragonSlayer_Xx", "Анастасия Петрова",
               "Jean-Christophe")
 """Names as Discord users pick them: long, with underscores, in Cyrillic."""
@@ -411,6 +446,7 @@ def gallery() -> dict[str, Callable[[], bytes]]:
         "game-over-six-second": lambda: render_game_over(six_game_over_second_view(), NAMES6),
         "game-over-long-names": lambda: render_game_over(game_over_view(), LONG_NAMES,
                                                          locale="fr"),
+        "game-over-long": lambda: render_game_over(long_game_over_view(), NAMES),
         "trick-table-long-names": lambda: render_trick_table(
             long_trick_seats(), TRICK, leader=TRICK_LEADER, trump_suit=TRICK_TRUMP_SUIT,
             header="Chinois · Round 5 (7 cards)"),
@@ -432,7 +468,8 @@ SNAPSHOTS = ("table", "table-fr", "table-grand", "table-gift", "table-bomb", "ta
              "exchange-six", "deal-summary", "deal-summary-six", "game-over", "game-over-six",
              "trick-table", "trick-table-3", "score-grid", "table-long-names",
              "table-six-long-names", "deal-summary-long-names", "deal-summary-six-long-names",
-             "game-over-six-second", "game-over-long-names", "trick-table-long-names",
+             "game-over-six-second", "game-over-long-names", "game-over-long",
+             "trick-table-long-names",
              "leaderboard")
 """The gallery images kept as snapshot references under ``tests/render/snapshots``."""
 

@@ -1,11 +1,15 @@
-"""End-of-deal and end-of-game images: the deal's score breakdown, the score sheet
-and a chart of both teams' running totals."""
+"""End-of-deal and end-of-game images: the deal's score breakdown and the final score sheet.
+
+Both are drawn for the size Discord shows them (:mod:`bot.render.display`): 1100 px wide,
+shown 550 px wide on desktop and 320 px on a phone, so no text is smaller than
+:data:`LEAST` (a cap height of 28 px: 8 px on a phone) and neither image is taller than
+:data:`MAX_H` (past it, desktop shows it smaller than half its size)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, combinations, pairwise
 
 from PIL import Image, ImageDraw
 
@@ -20,15 +24,15 @@ from bot.render.draw import (
     RED,
     RGB,
     TEXT,
+    Box,
+    Color,
     canvas,
-    draw_fitted,
     draw_text,
     encode,
     fit,
-    fit_size,
     pill,
-    share,
     team_color,
+    text_box,
     text_width,
 )
 from bot.render.fonts import Weight, font
@@ -36,10 +40,30 @@ from bot.render.labels import label, ordinal
 from bot.render.seats import check_names, number, seat_name, signed, team_name
 from engine.tichu.view import Call, DealResult, TichuView
 
-SUMMARY_W, SUMMARY_H = 1000, 660
+SUMMARY_W = 1100
+"""The width of both images: twice the 550 px Discord shows an attachment at on desktop."""
+GAME_W = SUMMARY_W
+LEAST = 38
+"""The smallest text size: a cap height of 28 px, 8 px as a phone shows 1100 px in 320."""
+MAX_H = 890
+"""The tallest either image gets: desktop shows it in 350 px of height, and 28 px of cap
+height stays 11 px as shown up to 350 * 28 / 11 = 890 px."""
+
 CALL_VALUES = {Call.TICHU: 100, Call.GRAND_TICHU: 200}
 MEDALS: dict[int, RGB] = {1: (250, 204, 70), 2: (206, 214, 224), 3: (214, 140, 84)}
 MEDAL_OTHER: RGB = (150, 150, 150)
+CONDENSED: dict[Weight, Weight] = {"regular": "condensed", "bold": "condensed-bold",
+                                   "condensed": "condensed",
+                                   "condensed-bold": "condensed-bold"}
+
+EDGE = 20
+"""Where the panels start, from the image's sides."""
+PAD = 28
+"""Where texts start inside a panel, from the image's sides (panel edge and padding)."""
+HEAD_BOTTOM = 100
+"""The bottom of the header band (title, sweep or winners, target)."""
+GAP = 12
+"""Room between two panels."""
 
 
 def sweep_label(n_seats: int) -> str:
@@ -63,204 +87,261 @@ def placings(deal: DealResult, n_seats: int) -> list[tuple[int, int | None]]:
     return [(seat, i + 1 if seat in deal.out else None) for i, seat in enumerate(order)]
 
 
-def call_lines(deal: DealResult, team: int, names: Sequence[str],
-               locale: str) -> list[tuple[str, bool]]:
-    """(text, made) for each call of ``team`` in ``deal``."""
-    lines = []
-    first = deal.out[0] if deal.out else None
-    for seat, call in enumerate(deal.calls):
-        if call is None or seat % 2 != team:
-            continue
-        made = seat == first
-        value = CALL_VALUES.get(call, 0)
-        text = (f"{seat_name(names, seat)} · {label(locale, call.value)} "
-                f"{'✓' if made else '✗'} {signed(value if made else -value)}")
-        lines.append((text, made))
-    return lines
+def call_text(deal: DealResult, seat: int, locale: str) -> tuple[str, bool] | None:
+    """(``Tichu ✓ +100``, made) for the call of ``seat`` in ``deal``, or None."""
+    call = deal.calls[seat] if seat < len(deal.calls) else None
+    if call is None:
+        return None
+    made = bool(deal.out) and deal.out[0] == seat
+    value = CALL_VALUES.get(call, 0)
+    return (f"{label(locale, call.value)} {'✓' if made else '✗'} "
+            f"{signed(value if made else -value)}", made)
 
 
-MEDAL_SIZE = 18
-"""Text size of the ordinals in the out-order medals."""
-
-
-def medal_radius(locale: str, n_places: int) -> float:
-    """The medals' radius: 22 px, or more when an ordinal of ``locale`` would not sit
-    clear inside (``2nd`` is wider than ``2e``)."""
-    widest = max(text_width(ordinal(locale, p), MEDAL_SIZE, "bold")
-                 for p in range(1, n_places + 1))
-    return max(22.0, widest / 2 + 8)
-
-
-def _medal(d: ImageDraw.ImageDraw, cx: float, cy: float, place: int | None, locale: str,
-           radius: float) -> None:
-    """A medal with the ordinal of ``place``; for no place, an empty ring with a dash."""
-    r = radius
-    if place is None:
-        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(0, 0, 0, 70),
-                  outline=(*DIM, 200), width=2)
-        d.line((cx - 8, cy, cx + 8, cy), fill=DIM, width=3)
-        return
-    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=MEDALS.get(place, MEDAL_OTHER),
-              outline=(255, 255, 255, 150), width=2)
-    d.text((cx, cy + 1), ordinal(locale, place), font=font(MEDAL_SIZE, "bold"), fill=INK,
-           anchor="mm")
-
-
-OUT_RIGHT = SUMMARY_W - 36
-"""Where the out-order line ends."""
-OUT_GAP = 22
-"""Least room between two entries of the out-order line."""
-
-
-def _row_size(texts: Sequence[str], room: float, size: int, least: int,
-              floor: float = 0.0, weight: Weight = "bold") -> int | None:
-    """The largest size from ``size`` down to ``least`` at which ``texts`` fit side by
-    side in ``room`` pixels, each taking at least ``floor``; None if they do not even
-    at ``least``."""
+def fit_line(text: str, room: float, size: int, weight: Weight = "bold",
+             least: int = LEAST) -> tuple[str, int, Weight]:
+    """``text``, its size and weight so that it fits in ``room`` pixels: the largest size
+    from ``size`` down to ``least`` at which it fits whole; then condensed at ``least``;
+    only then cut with an ellipsis (condensed)."""
     for s in range(size, least - 1, -1):
-        if sum(max(text_width(t, s, weight), floor) for t in texts) <= room:
-            return s
-    return None
+        if text_width(text, s, weight) <= room:
+            return text, s, weight
+    narrow = CONDENSED[weight]
+    return fit(text, room, least, narrow), least, narrow
+
+
+def _fitted(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, room: float,
+            size: int, weight: Weight, fill: Color, anchor: str, shadow: bool = True) -> Box:
+    """Draw ``text`` made to fit ``room`` (:func:`fit_line`); returns its ink box."""
+    text, size, weight = fit_line(text, room, size, weight)
+    draw_text(d, xy, text, size, weight, fill, anchor, shadow)
+    return text_box(xy, text, size, weight, anchor)
+
+
+def member_lines(members: Sequence[str], cuts: Sequence[int]) -> list[str]:
+    """A team's name (``Alice, Chloé & Eve``) broken before the members at ``cuts``:
+    ``["Alice,", "Chloé & Eve"]``, ``["Alice, Chloé", "& Eve"]``."""
+    bounds = [0, *cuts, len(members)]
+    lines = []
+    for a, b in pairwise(bounds):
+        group = list(members[a:b])
+        if b == len(members) and len(members) > 1:
+            head = ", ".join(group[:-1])
+            lines.append(f"{head} & {group[-1]}" if head else f"& {group[-1]}")
+        else:
+            lines.append(", ".join(group))
+    return [line if i == len(lines) - 1 or lines[i + 1].startswith("&") else f"{line},"
+            for i, line in enumerate(lines)]
+
+
+def team_header(names: Sequence[str], team: int, n_seats: int, room: float,
+                size: int = 40) -> tuple[list[str], int, Weight]:
+    """The lines of a team's name over its columns of the score sheet, their size and
+    weight: one line when it fits whole (``size`` down to :data:`LEAST`, then condensed);
+    else its members over the fewest lines that hold them whole (``Alice`` / ``& Chloé``),
+    condensed if need be; else one member a line, each cut only if it still does not fit."""
+    whole = team_name(names, team, n_seats)
+    text, s, weight = fit_line(whole, room, size)
+    if text == whole:
+        return [text], s, weight
+    members = [seat_name(names, seat) for seat in range(n_seats) if seat % 2 == team]
+    for n_lines in range(2, len(members) + 1):
+        best = min((member_lines(members, cuts)
+                    for cuts in combinations(range(1, len(members)), n_lines - 1)),
+                   key=lambda lines: max(text_width(line, LEAST, "bold") for line in lines))
+        for weight in ("bold", "condensed-bold"):
+            if all(text_width(line, LEAST, weight) <= room for line in best):
+                return best, LEAST, weight
+    lines = member_lines(members, range(1, len(members)))
+    return [fit(line, room, LEAST, "condensed-bold") for line in lines], LEAST, \
+        "condensed-bold"
+
+
+MEDAL_H = 50
+"""The height of an out-order medal (a rounded badge holding the ordinal)."""
+
+
+def medal_width(locale: str, n_places: int) -> float:
+    """The width of the medals: the widest ordinal of ``locale`` (``2nd`` is wider than
+    ``2e``) at :data:`LEAST` with room on both sides."""
+    widest = max(text_width(ordinal(locale, p), LEAST, "bold") for p in range(1, n_places + 1))
+    return widest + 28
+
+
+def _medal(d: ImageDraw.ImageDraw, x: float, cy: float, place: int | None, locale: str,
+           width: float) -> None:
+    """A medal from ``x`` with the ordinal of ``place``; for no place, an empty badge
+    with a dash."""
+    box = (x, cy - MEDAL_H / 2, x + width, cy + MEDAL_H / 2)
+    if place is None:
+        d.rounded_rectangle(box, radius=MEDAL_H / 2, fill=(0, 0, 0, 70),
+                            outline=(*DIM, 200), width=3)
+        d.line((x + width / 2 - 12, cy, x + width / 2 + 12, cy), fill=DIM, width=4)
+        return
+    d.rounded_rectangle(box, radius=MEDAL_H / 2, fill=MEDALS.get(place, MEDAL_OTHER),
+                        outline=(255, 255, 255, 150), width=2)
+    d.text((x + width / 2, cy + 1), ordinal(locale, place), font=font(LEAST, "bold"),
+           fill=INK, anchor="mm")
+
+
+def draw_centered(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
+                  weight: Weight, fill: Color) -> Box:
+    """:func:`draw_text` of ``text`` centred on ``xy``; returns its ink box."""
+    draw_text(d, xy, text, size, weight, fill, "mm")
+    return text_box(xy, text, size, weight, "mm")
+
+
+def _header(d: ImageDraw.ImageDraw, width: int, title: str, title_fill: Color,
+            right: str) -> tuple[float, float]:
+    """The header band: ``title`` on the left, ``right`` (the target) on the right.
+    Returns the free room between them (left, right)."""
+    d.rounded_rectangle((EDGE - 6, EDGE - 6, width - EDGE + 6, HEAD_BOTTOM), radius=16,
+                        fill=PANEL_STRONG)
+    cy = (EDGE - 6 + HEAD_BOTTOM) / 2
+    right_w = text_width(right, LEAST, "regular")
+    draw_text(d, (width - PAD - 6, cy), right, LEAST, "regular", MUTED, "rm")
+    room = width - 2 * PAD - 12 - right_w - 32
+    box = _fitted(d, (PAD + 6, cy), title, room, 48, "bold", title_fill, "lm")
+    return box[2] + 24, width - PAD - 6 - right_w - 24
+
+
+# --- Deal summary ---------------------------------------------------------------------
+
+BOARD_ROW = 56
+"""The pitch of the scoreboard's rows."""
+TEAM_LINE = 46
+"""The pitch of the lines of a team's name."""
+OUT_ROW = 60
+"""The pitch of the out order's rows."""
 
 
 @dataclass(frozen=True, slots=True)
 class OutEntry:
-    """One seat of the out-order line, as drawn."""
+    """One seat of the out order, as drawn: a row of its own."""
 
     seat: int
     place: int | None
     """1st, 2nd... or None for a seat that never went out after a double or triple victory."""
-    cx: float
-    """Centre of the medal."""
+    cy: float
+    """The middle of its row."""
     name: str
-    """The name as drawn (cut with an ellipsis only when the line is full)."""
+    """The name as drawn (condensed, then cut with an ellipsis, only when it does not fit)."""
     size: int
+    weight: Weight
     room: float
-    """The width the name may take."""
-    under: bool
-    """Whether the name is centred under the medal (else it follows it on the right)."""
+    """The width the name may take: from the medal to the call, or to the panel's edge."""
+    call: tuple[str, bool] | None
 
 
 def out_order_layout(deal: DealResult, names: Sequence[str], locale: str, n_seats: int,
-                     left: float) -> list[OutEntry]:
-    """The out-order line from ``left`` to :data:`OUT_RIGHT`.
-
-    Medals and names in one line when the names fit whole at 20 px or more (four seats);
-    otherwise names under the medals. Either way names share the line by need: a short
-    one leaves its spare room to a long one, and a name is cut only when the whole line
-    is full (all the names then drawn at 18 px)."""
-    entries = placings(deal, n_seats)
-    texts = [seat_name(names, seat) for seat, _ in entries]
-    radius = medal_radius(locale, n_seats)
-    n = len(entries)
-    room = OUT_RIGHT - left
+                     top: float) -> list[OutEntry]:
+    """The out order from ``top``: one row per seat, a medal, the name in full when it
+    fits, and the seat's call (Tichu or Grand Tichu, made or failed, and its points) on
+    the right."""
+    medal = medal_width(locale, n_seats)
+    name_x = PAD + 12 + medal + 18
     out = []
-    medal = 2 * radius + 8  # a medal and the room before its name
-    inline_room = room - n * medal - (n - 1) * OUT_GAP
-    size = _row_size(texts, inline_room, 22, 20) if n <= 4 else None
-    if size is not None:
-        widths = [text_width(t, size, "bold") for t in texts]
-        spare = (inline_room - sum(widths)) / n
-        x = left
-        for (seat, place), text, w in zip(entries, texts, widths, strict=True):
-            out.append(OutEntry(seat, place, x + radius, text, size, w + spare, False))
-            x += medal + w + OUT_GAP + spare
-        return out
-    gap = 12
-    names_room = room - (n - 1) * gap
-    size = _row_size(texts, names_room, 20, 18, 2 * radius) or 18
-    needs = [max(text_width(t, size, "bold"), 2 * radius) for t in texts]
-    widths = share(needs, names_room)
-    spare = (names_room - sum(widths)) / n
-    x = left
-    for (seat, place), text, w in zip(entries, texts, widths, strict=True):
-        slot = w + spare
-        out.append(OutEntry(seat, place, x + slot / 2, fit(text, w, size, "bold"), size, w,
-                            True))
-        x += slot + gap
+    for i, (seat, place) in enumerate(placings(deal, n_seats)):
+        call = call_text(deal, seat, locale)
+        right: float = SUMMARY_W - PAD - 12
+        if call is not None:
+            right -= text_width(call[0], LEAST, "bold") + 28
+        room = right - name_x
+        name, size, weight = fit_line(seat_name(names, seat), room, 40)
+        out.append(OutEntry(seat, place, top + OUT_ROW * (i + 0.5), name, size, weight, room,
+                            call))
     return out
 
 
+BOARD_H = 12 + TEAM_LINE + 8 + 4 * BOARD_ROW + 10
+"""The height of the scoreboard: the team names, then four rows."""
+BOARD_NAME_ROOM = SUMMARY_W / 2 - PAD - 12 - 24
+"""Room for a team's name at the top of the scoreboard (each from its side)."""
+OUT_TOP = HEAD_BOTTOM + GAP + BOARD_H + GAP
+"""The top of the out order's panel, under the scoreboard."""
+
+
+def deal_summary_height(n_seats: int) -> int:
+    """The height of the deal summary: the scoreboard and one row per seat."""
+    return OUT_TOP + n_seats * OUT_ROW + 20 + EDGE
+
+
 def draw_deal_summary(view: TichuView, names: Sequence[str], locale: str = "en") -> Image.Image:
-    """The deal summary image, before encoding."""
+    """The deal summary image, before encoding: a scoreboard of both teams (card points,
+    call bonus, deal score, running total) and the out order with each seat's call."""
     deal = view.last_deal
     if deal is None:
         raise ValueError("no finished deal in this view (history is empty)")
     check_names(view, names)
-    img, d = canvas((SUMMARY_W, SUMMARY_H))
-    d.rounded_rectangle((12, 12, SUMMARY_W - 12, 76), radius=14, fill=PANEL_STRONG)
-    draw_text(d, (SUMMARY_W / 2, 44), label(locale, "deal_n", n=deal.number + 1), 32, "bold",
-              TEXT, "mm")
-    draw_text(d, (SUMMARY_W - 32, 44), label(locale, "target_n", n=view.target), 20, "regular",
-              MUTED, "rm")
-    top = 92
+    width = SUMMARY_W
+    height = deal_summary_height(view.n_seats)
+    img, d = canvas((width, height))
+    left, right = _header(d, width, label(locale, "deal_n", n=deal.number + 1), TEXT,
+                          label(locale, "target_n", n=view.target))
     if deal.sweep is not None:
-        team = deal.sweep
-        winners = team_name(names, team, view.n_seats)
-        text = f"★ {label(locale, sweep_label(view.n_seats))} · {winners} ★"
-        pill(d, SUMMARY_W / 2, top, fit(text, 900, 24, "bold"), 24, (*GOLD, 245), INK,
-             height=44, align="center")
-        top += 60
-    totals = view.scores
+        text = f"★ {label(locale, sweep_label(view.n_seats))} ★"
+        text, size, weight = fit_line(text, right - left - 36, LEAST)
+        w = text_width(text, size, weight) + 36
+        cx = min(max(width / 2, left + w / 2), right - w / 2)
+        pill(d, cx, (EDGE - 6 + HEAD_BOTTOM) / 2 - 29, text, size, (*GOLD, 245), INK,
+             weight=weight, pad=18, height=58, align="center")
+    # the scoreboard: team names and values at the sides, what they are in the middle;
+    # a team's name is cut if need be (the out order below names every player whole)
+    top = HEAD_BOTTOM + GAP
+    bottom = top + BOARD_H
+    d.rounded_rectangle((EDGE, top, width - EDGE, bottom), radius=16, fill=PANEL)
+    y = top + 12 + TEAM_LINE / 2
     for team in (0, 1):
-        x0 = 28 if team == 0 else SUMMARY_W / 2 + 10
-        x1 = SUMMARY_W / 2 - 10 if team == 0 else SUMMARY_W - 28
-        color = team_color(team)
-        box = (x0, top, x1, top + 372)
-        d.rounded_rectangle(box, radius=16, fill=PANEL, outline=(*color, 200), width=3)
-        d.ellipse((x0 + 18, top + 22, x0 + 36, top + 40), fill=color)
-        draw_fitted(d, (x0 + 46, top + 31), team_name(names, team, view.n_seats),
-                    x1 - x0 - 64, 24, "bold", TEXT, "lm", min_size=20)
-        y = top + 76
-        draw_text(d, (x0 + 20, y), label(locale, "card_points"), 22, "regular", MUTED, "lm")
-        draw_text(d, (x1 - 20, y), signed(deal.card_points[team]), 26, "bold", TEXT, "rm")
-        y += 42
-        draw_text(d, (x0 + 20, y), label(locale, "call_points"), 22, "regular", MUTED, "lm")
-        draw_text(d, (x1 - 20, y), signed(deal.call_points[team]), 26, "bold", TEXT, "rm")
-        y += 32
-        lines = call_lines(deal, team, names, locale) or [(label(locale, "no_calls"), True)]
-        for text, made in lines[:3]:  # one call per seat: up to three with six seats
-            fg = DIM if text == label(locale, "no_calls") else GREEN if made else RED
-            draw_text(d, (x0 + 36, y), fit(text, x1 - x0 - 56, 20), 20, "regular", fg, "lm")
-            y += 27
-        y = top + 250
-        d.line((x0 + 20, y - 22, x1 - 20, y - 22), fill=(255, 255, 255, 60), width=2)
-        score = deal.scores[team]
-        draw_text(d, (x0 + 20, y), label(locale, "deal_score"), 22, "bold", TEXT, "lm")
-        draw_text(d, (x1 - 20, y), signed(score), 30, "bold",
-                  GREEN if score > 0 else RED if score < 0 else TEXT, "rm")
-        y += 48
-        total = totals[team] if team < len(totals) else 0
-        draw_text(d, (x0 + 20, y), label(locale, "total"), 22, "bold", TEXT, "lm")
-        draw_text(d, (x1 - 20, y), number(total), 32, "bold", color, "rm")
-        # progress towards the target
-        bar = (x0 + 20, y + 30, x1 - 20, y + 44)
-        d.rounded_rectangle(bar, radius=7, fill=(0, 0, 0, 120))
-        frac = max(0.0, min(1.0, total / view.target)) if view.target else 0.0
-        if frac > 0:
-            d.rounded_rectangle((bar[0], bar[1], bar[0] + (bar[2] - bar[0]) * frac, bar[3]),
-                                radius=7, fill=color)
-    # out order: one line of medals and names with four seats; with six, names under
-    y = top + 412
-    title = label(locale, "out_order")
-    draw_text(d, (40, y), title, 22, "bold", MUTED, "lm")
-    left = max(240.0, 40 + text_width(title, 22, "bold") + 28)
-    radius = medal_radius(locale, view.n_seats)
-    entries = out_order_layout(deal, names, locale, view.n_seats, left)
-    for e in entries:
-        _medal(d, e.cx, y, e.place, locale, radius)
-        color = team_color(e.seat % 2)
-        if e.under:
-            draw_text(d, (e.cx, y + radius + 18), e.name, e.size, "bold", color, "mm")
-        else:
-            draw_text(d, (e.cx + radius + 8, y), e.name, e.size, "bold", color, "lm")
+        x, anchor = (PAD + 12, "lm") if team == 0 else (width - PAD - 12, "rm")
+        _fitted(d, (x, y), team_name(names, team, view.n_seats), BOARD_NAME_ROOM, 40, "bold",
+                team_color(team), anchor)
+    y += TEAM_LINE / 2 + 8
+    d.line((PAD, y, width - PAD, y), fill=(255, 255, 255, 60), width=2)
+    totals = view.scores
+    rows: list[tuple[str, Weight, tuple[int, int], int]] = [
+        ("card_points", "regular", (deal.card_points[0], deal.card_points[1]), 40),
+        ("call_points", "regular", (deal.call_points[0], deal.call_points[1]), 40),
+        ("deal_score", "bold", (deal.scores[0], deal.scores[1]), 44),
+        ("total", "bold", (totals[0] if totals else 0, totals[1] if len(totals) > 1 else 0),
+         48),
+    ]
+    for i, (key, weight, values, size) in enumerate(rows):
+        cy = y + BOARD_ROW * (i + 0.5)
+        if i % 2 == 0:
+            d.rectangle((PAD, cy - BOARD_ROW / 2, width - PAD, cy + BOARD_ROW / 2),
+                        fill=(255, 255, 255, 14))
+        widths = []
+        for team, value in enumerate(values):
+            text = number(value) if key == "total" else signed(value)
+            fill: Color = (team_color(team) if key == "total" else
+                           (GREEN if value > 0 else RED if value < 0 else TEXT)
+                           if key == "deal_score" else TEXT)
+            x, anchor = (PAD + 12, "lm") if team == 0 else (width - PAD - 12, "rm")
+            draw_text(d, (x, cy), text, size, "bold", fill, anchor)
+            widths.append(text_width(text, size, "bold"))
+        room = width - 2 * (PAD + 12 + max(widths) + 28)
+        _fitted(d, (width / 2, cy), label(locale, key), room, LEAST, weight,
+                TEXT if weight == "bold" else MUTED, "mm")
+    # the out order: one row per seat, in order, with its call
+    top = OUT_TOP
+    d.rounded_rectangle((EDGE, top, width - EDGE, top + view.n_seats * OUT_ROW + 20),
+                        radius=16, fill=PANEL)
+    medal = medal_width(locale, view.n_seats)
+    for e in out_order_layout(deal, names, locale, view.n_seats, top + 10):
+        _medal(d, PAD + 12, e.cy, e.place, locale, medal)
+        draw_text(d, (PAD + 12 + medal + 18, e.cy), e.name, e.size, e.weight,
+                  team_color(e.seat % 2), "lm")
+        if e.call is not None:
+            text, made = e.call
+            draw_text(d, (width - PAD - 12, e.cy), text, LEAST, "bold", GREEN if made else RED,
+                      "rm")
     return img
 
 
 def render_deal_summary(view: TichuView, names: Sequence[str], *, locale: str = "en") -> bytes:
     """Image of the last finished deal (``view.last_deal``): card points and call bonuses
-    per team, each call made or failed, the double victory if any, the out order,
-    the deal's score and the running totals against the target.
+    per team, the deal's score and the running totals, the double or triple victory if
+    any, and the out order with each seat's call, made or failed.
 
     Raises ValueError when the view has no finished deal.
     """
@@ -269,107 +350,20 @@ def render_deal_summary(view: TichuView, names: Sequence[str], *, locale: str = 
 
 # --- Game over ------------------------------------------------------------------------
 
-GAME_W = 1000
-ROW_H = 36
-CHART_H = 330
-
-
-def _notes(deal: DealResult, names: Sequence[str], locale: str, n_seats: int) -> str:
-    parts = []
-    if deal.sweep is not None:
-        parts.append(label(locale, sweep_label(n_seats)))
-    first = deal.out[0] if deal.out else None
-    for seat, call in enumerate(deal.calls):
-        if call is not None:
-            parts.append(f"{seat_name(names, seat)} {label(locale, call.value)} "
-                         f"{'✓' if seat == first else '✗'}")
-    return " · ".join(parts)
-
-
-def _nice_step(span: float) -> int:
-    for step in (50, 100, 200, 250, 500, 1000, 2000):
-        if span / step <= 6:
-            return step
-    return 5000
-
-
-def _chart(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
-           series: list[list[int]], target: int, locale: str,
-           on_top: Sequence[int] = (0, 1)) -> None:
-    x0, y0, x1, y1 = box
-    d.rounded_rectangle(box, radius=16, fill=PANEL)
-    draw_text(d, (x0 + 20, y0 + 24), label(locale, "chart"), 22, "bold", TEXT, "lm")
-    px0, py0, px1, py1 = x0 + 80, y0 + 52, x1 - 30, y1 - 44
-    values = [v for s in series for v in s] + [target, 0]
-    lo, hi = min(values), max(values)
-    step = _nice_step(hi - lo)
-    lo = (lo // step) * step
-    hi = -((-hi) // step) * step
-    if hi == lo:
-        hi = lo + step
-    n = max(len(series[0]) - 1, 1)
-
-    def pt(i: int, v: float) -> tuple[float, float]:
-        return (px0 + (px1 - px0) * i / n, py1 - (py1 - py0) * (v - lo) / (hi - lo))
-
-    v = lo
-    while v <= hi:
-        y = pt(0, v)[1]
-        d.line((px0, y, px1, y), fill=(255, 255, 255, 40 if v else 90), width=1 if v else 2)
-        draw_text(d, (px0 - 12, y), number(v), 18, "regular", MUTED, "rm", shadow=False)
-        v += step
-    label_every = max(1, n // 12)
-    for i in range(n + 1):
-        if i % label_every == 0 or i == n:
-            draw_text(d, (pt(i, lo)[0], py1 + 22), str(i), 18, "regular", MUTED, "mm",
-                      shadow=False)
-    ty = pt(0, target)[1]
-    x = px0
-    while x < px1:
-        d.line((x, ty, min(x + 14, px1), ty), fill=GOLD, width=3)
-        x += 24
-    # on the left, where every line starts at 0: on the right the winners' line ends
-    # at the target and would run through it
-    draw_text(d, (px0 + 10, ty - 16), label(locale, "target_n", n=target), 18, "bold", GOLD,
-              "lm")
-    for team in reversed(on_top):  # the first of ``on_top`` is drawn last, over the other
-        values_ = series[team]
-        color = team_color(team)
-        points = [pt(i, val) for i, val in enumerate(values_)]
-        if len(points) > 1:
-            d.line(points, fill=color, width=5, joint="curve")
-        for x, y in points:
-            d.ellipse((x - 6, y - 6, x + 6, y + 6), fill=color, outline=(20, 20, 20), width=2)
-
-
-TEAM_HEADER_W = 224
-"""Room for a team's name over its two columns of the score sheet."""
-
-
-def team_header(names: Sequence[str], team: int,
-                n_seats: int) -> tuple[list[str], int, Weight]:
-    """The lines of a team's name over its columns of the score sheet, their size and
-    weight: one line when it fits whole (20 px, or down to 18), else its members over two
-    lines (``Alice`` / ``& Chloé``), condensed if need be, each cut only if it still does
-    not fit."""
-    whole = team_name(names, team, n_seats)
-    text, size = fit_size(whole, TEAM_HEADER_W, 20, "bold", 18)
-    if text == whole:
-        return [text], size, "bold"
-    members = [seat_name(names, s) for s in range(n_seats) if s % 2 == team]
-    best: list[str] = [text]
-    widest = float("inf")
-    for k in range(1, len(members)):
-        if k == len(members) - 1:
-            split = [", ".join(members[:k]), f"& {members[-1]}"]
-        else:
-            split = [", ".join(members[:k]) + ",",
-                     f"{', '.join(members[k:-1])} & {members[-1]}"]
-        wide = max(text_width(line, 18, "bold") for line in split)
-        if wide < widest:
-            best, widest = split, wide
-    weight: Weight = "bold" if widest <= TEAM_HEADER_W else "condensed-bold"
-    return [fit(line, TEAM_HEADER_W, 18, weight) for line in best], 18, weight
+SHEET_ROW = 48
+"""The pitch of the score sheet's rows."""
+TOTAL_ROW = 66
+"""The height of the sheet's total row."""
+DEAL_COL = 150
+"""The right end of the deal numbers' column."""
+HEAD_GAP = 12
+"""Least room between the names of the teams over their columns."""
+STAR = "★"
+"""The mark of a double or triple victory, before the deal score of the team that made it."""
+STAR_GAP = 12
+SCORE_AT = 0.48
+"""Where a team's deal scores end, as a share of its pair of columns (the running totals
+end at its right)."""
 
 
 def sheet_teams(view: TichuView) -> tuple[int, int]:
@@ -377,71 +371,136 @@ def sheet_teams(view: TichuView) -> tuple[int, int]:
     return (1, 0) if view.winner == 1 else (0, 1)
 
 
-def draw_game_over(view: TichuView, names: Sequence[str], locale: str = "en") -> Image.Image:
-    """The final score sheet and chart, before encoding."""
-    check_names(view, names)
-    history = view.history
-    rows = len(history)
-    sheet_top = 96 + (0 if view.winner is None else 56)
-    sheet_h = 48 + ROW_H * (rows + 1) + 16
-    height = sheet_top + sheet_h + 24 + CHART_H + 24
-    img, d = canvas((GAME_W, height))
-    d.rounded_rectangle((12, 12, GAME_W - 12, 76), radius=14, fill=PANEL_STRONG)
-    draw_text(d, (GAME_W / 2, 44), label(locale, "game_over"), 32, "bold", TEXT, "mm")
-    draw_text(d, (GAME_W - 32, 44), label(locale, "target_n", n=view.target), 20, "regular",
-              MUTED, "rm")
-    if view.winner is not None:
-        text = f"★ {label(locale, 'wins', name=team_name(names, view.winner, view.n_seats))} ★"
-        pill(d, GAME_W / 2, 92, fit(text, 900, 26, "bold"), 26, (*team_color(view.winner), 245),
-             INK, height=46, align="center")
-    # score sheet
-    box = (24, sheet_top, GAME_W - 24, sheet_top + sheet_h)
-    d.rounded_rectangle(box, radius=16, fill=PANEL)
-    cols = (70, 190, 300, 430, 540)
-    header_y = sheet_top + 30
-    draw_text(d, (cols[0], header_y), label(locale, "deal"), 20, "bold", MUTED, "mm")
-    teams = sheet_teams(view)
-    for col, team in enumerate(teams):
-        cx = (cols[1 + 2 * col] + cols[2 + 2 * col]) / 2
-        lines, size, weight = team_header(names, team, view.n_seats)
-        for i, line in enumerate(lines):
-            dy = (i - (len(lines) - 1) / 2) * 21
-            draw_text(d, (cx, header_y + dy), line, size, weight, team_color(team), "mm")
-    draw_text(d, (610, header_y), label(locale, "calls"), 20, "bold", MUTED, "lm")
+@dataclass(frozen=True, slots=True)
+class SheetRow:
+    """One row of the score sheet: a deal, or the first deals folded into one."""
+
+    name: str
+    """``7``, or ``1–9`` for folded deals."""
+    scores: tuple[int, int]
+    """Per team: the deal's score (folded: the sum of the deals' scores)."""
+    totals: tuple[int, int]
+    """Per team: the running total after the row."""
+    folded: bool
+    sweep: int | None = None
+    """The team of the deal's double or triple victory, if any (marked with a star)."""
+
+
+def sheet_rows(history: Sequence[DealResult], most: int) -> list[SheetRow]:
+    """The sheet's rows, at most ``most``: every deal, or when there are more, the first
+    deals folded into one row (their summed scores and the total after them) and the
+    last ``most - 1`` deals one by one."""
     running = [list(accumulate(deal.scores[t] for deal in history)) for t in (0, 1)]
-    y = header_y + 44
-    for i, deal in enumerate(history):
+    rows = []
+    folded = len(history) - (most - 1) if len(history) > most else 0
+    if folded:
+        first, last = history[0].number + 1, history[folded - 1].number + 1
+        rows.append(SheetRow(f"{first}–{last}",
+                             (running[0][folded - 1], running[1][folded - 1]),
+                             (running[0][folded - 1], running[1][folded - 1]), True))
+    for i in range(folded, len(history)):
+        rows.append(SheetRow(str(history[i].number + 1),
+                             (history[i].scores[0], history[i].scores[1]),
+                             (running[0][i], running[1][i]), False, history[i].sweep))
+    return rows
+
+
+def _sheet_columns(width: int) -> list[tuple[float, float]]:
+    """The (left, right) of both teams' pairs of columns (deal score, running total)."""
+    room = (width - PAD - 12 - DEAL_COL) / 2
+    return [(DEAL_COL + room * i, DEAL_COL + room * (i + 1)) for i in (0, 1)]
+
+
+def _sheet_top() -> float:
+    return HEAD_BOTTOM + GAP
+
+
+TEAM_HEADER_W = (GAME_W - PAD - 12 - DEAL_COL) / 2 - HEAD_GAP
+"""Room for a team's name over its pair of columns of the score sheet."""
+
+
+def game_over_layout(view: TichuView, names: Sequence[str]) -> tuple[int, int, int]:
+    """(lines of the team headers, rows of the sheet, height of the image): as many rows
+    as there are deals, up to what fits under :data:`MAX_H`."""
+    lines = max(len(team_header(names, t, view.n_seats, TEAM_HEADER_W)[0]) for t in (0, 1))
+    fixed = _sheet_top() + 12 + lines * TEAM_LINE + 10 + TOTAL_ROW + 12 + EDGE
+    most = max(1, int((MAX_H - fixed) // SHEET_ROW))
+    rows = min(len(view.history), most)
+    return lines, most, int(fixed + rows * SHEET_ROW)
+
+
+def draw_game_over(view: TichuView, names: Sequence[str], locale: str = "en") -> Image.Image:
+    """The final score sheet, before encoding: the winners, each deal's score and the
+    running totals, winners' columns first, and the final totals."""
+    check_names(view, names)
+    lines, most, height = game_over_layout(view, names)
+    width = GAME_W
+    img, d = canvas((width, height))
+    if view.winner is not None:
+        title = f"★ {label(locale, 'wins', name=team_name(names, view.winner, view.n_seats))}"
+        fill: Color = team_color(view.winner)
+    else:
+        title, fill = label(locale, "game_over"), TEXT
+    _header(d, width, title, fill, label(locale, "target_n", n=view.target))
+    top = _sheet_top()
+    d.rounded_rectangle((EDGE, top, width - EDGE, height - EDGE), radius=16, fill=PANEL)
+    teams = sheet_teams(view)
+    cols = _sheet_columns(width)
+    first = cols[0][0]
+    score_right = first + (cols[0][1] - first) * SCORE_AT
+    x = PAD + 12  # the first column: "Deal", the deal numbers and "Total", from the left
+    y = top + 12
+    head_mid = y + lines * TEAM_LINE / 2
+    lefts = []
+    for (x0, x1), team in zip(cols, teams, strict=True):
+        text_lines, size, weight = team_header(names, team, view.n_seats, TEAM_HEADER_W)
+        for i, line in enumerate(text_lines):
+            cy = head_mid + (i - (len(text_lines) - 1) / 2) * TEAM_LINE
+            box = draw_centered(d, ((x0 + x1) / 2, cy), line, size, weight, team_color(team))
+            if x0 == first:
+                lefts.append(box[0])
+    deal = label(locale, "deal")  # over the deal numbers, when long team names leave room
+    text, size, weight = fit_line(deal, min(lefts) - 24 - x, LEAST)
+    if text == deal:
+        draw_text(d, (x, head_mid), text, size, weight, MUTED, "lm")
+    y += lines * TEAM_LINE + 10
+    for i, row in enumerate(sheet_rows(view.history, most)):
+        cy = y + SHEET_ROW * (i + 0.5)
         if i % 2 == 0:
-            d.rectangle((36, y - ROW_H / 2, GAME_W - 36, y + ROW_H / 2), fill=(255, 255, 255, 14))
-        draw_text(d, (cols[0], y), str(deal.number + 1), 20, "bold", TEXT, "mm", shadow=False)
-        for col, team in enumerate(teams):
-            score = deal.scores[team]
-            draw_text(d, (cols[1 + 2 * col] + 30, y), signed(score), 20, "regular",
-                      GREEN if score > 0 else RED if score < 0 else MUTED, "rm", shadow=False)
-            draw_text(d, (cols[2 + 2 * col] + 40, y), number(running[team][i]), 22, "bold",
+            d.rectangle((PAD, cy - SHEET_ROW / 2, width - PAD, cy + SHEET_ROW / 2),
+                        fill=(255, 255, 255, 14))
+        if row.folded:
+            d.line((PAD, cy + SHEET_ROW / 2, width - PAD, cy + SHEET_ROW / 2),
+                   fill=(255, 255, 255, 60), width=2)
+        for (x0, x1), team in zip(cols, teams, strict=True):
+            score = row.scores[team]
+            right = x0 + (x1 - x0) * SCORE_AT
+            draw_text(d, (right, cy), signed(score), LEAST, "regular",
+                      MUTED if row.folded else GREEN if score > 0 else RED if score < 0
+                      else MUTED, "rm", shadow=False)
+            if row.sweep == team:
+                draw_text(d, (right - text_width(signed(score), LEAST) - STAR_GAP, cy), STAR,
+                          LEAST, "bold", GOLD, "rm", shadow=False)
+            draw_text(d, (x1 - 20, cy), number(row.totals[team]), 40, "bold",
                       team_color(team), "rm", shadow=False)
-        notes = _notes(deal, names, locale, view.n_seats)
-        if notes:
-            draw_text(d, (610, y), fit(notes, GAME_W - 660, 18), 18, "regular", MUTED, "lm",
-                      shadow=False)
-        y += ROW_H
-    d.line((40, y - ROW_H / 2 + 2, GAME_W - 40, y - ROW_H / 2 + 2), fill=(255, 255, 255, 80),
-           width=2)
-    draw_text(d, (cols[0], y + 4), label(locale, "total"), 20, "bold", TEXT, "mm")
-    for col, team in enumerate(teams):
+        lead = text_width(signed(row.scores[teams[0]]), LEAST, "regular")
+        if row.sweep == teams[0]:
+            lead += STAR_GAP + text_width(STAR, LEAST, "bold")
+        _fitted(d, (x, cy), row.name, score_right - lead - 24 - x, LEAST, "bold",
+                MUTED if row.folded else TEXT, "lm", shadow=False)
+    y += SHEET_ROW * min(len(view.history), most)
+    d.line((PAD, y + 2, width - PAD, y + 2), fill=(255, 255, 255, 80), width=2)
+    cy = y + TOTAL_ROW / 2 + 2
+    _fitted(d, (x, cy), label(locale, "total"), score_right - x, LEAST, "bold", TEXT, "lm")
+    for (_, x1), team in zip(cols, teams, strict=True):
         total = view.scores[team] if team < len(view.scores) else 0
-        draw_text(d, (cols[2 + 2 * col] + 40, y + 4), number(total), 26, "bold", team_color(team),
-                  "rm")
-    series = [[0, *running[t]] for t in (0, 1)]
-    chart_top = sheet_top + sheet_h + 24
-    _chart(d, (24, chart_top, GAME_W - 24, chart_top + CHART_H), series, view.target, locale,
-           teams)
+        draw_text(d, (x1 - 20, cy), number(total), 52, "bold", team_color(team), "rm")
     return img
 
 
 def render_game_over(view: TichuView, names: Sequence[str], *, locale: str = "en") -> bytes:
-    """Image of the finished game: the winner, the score sheet deal by deal (each deal's
-    score, running totals, calls and double victories, from ``view.history``) and a
-    line chart of both teams' running totals with the target line.
+    """Image of the finished game: the winners, the score sheet deal by deal (each deal's
+    score and the running totals, from ``view.history``; past what fits, the first deals
+    folded into one row) and the final totals.
     """
     return encode(draw_game_over(view, names, locale))

@@ -1,7 +1,8 @@
 """Texts keep to their room: totals clear of team names in the table header, names cut
 only when they do not fit the room they really have (measured with the font), out-order
 medals wide enough for their ordinal, no place for the losers of a double or triple
-victory, the winners first on the game-over sheet, and true minus signs.
+victory, each seat's call on its row of the out order, the winners first on the
+game-over sheet, a long game's first deals folded into one row, and true minus signs.
 
 A spy on ``ImageDraw.text`` records every text drawn with its font and anchor, so the
 tests measure the boxes the images really have."""
@@ -11,22 +12,29 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import Any
 
 import pytest
 from PIL import ImageDraw, ImageFont
 
 from bot.render import examples as ex
-from bot.render.draw import Box, fit, fit_size, share, text_width
+from bot.render.draw import GREEN, RED, Box, fit, fit_size, share, text_width
 from bot.render.hand import HAND_CARD_W, draw_exchange
-from bot.render.labels import ordinal
+from bot.render.labels import label, ordinal
 from bot.render.ratings import BoardLine, name_room, render_leaderboard
 from bot.render.summary import (
+    LEAST,
+    MAX_H,
+    MEDAL_H,
+    OUT_TOP,
+    TEAM_HEADER_W,
     draw_deal_summary,
     draw_game_over,
-    medal_radius,
+    game_over_layout,
+    medal_width,
     placings,
+    sheet_rows,
     sheet_teams,
     team_header,
 )
@@ -45,7 +53,7 @@ from bot.render.table import (
     layout,
 )
 from bot.render.trick import SeatInfo, draw_trick_table
-from engine.tichu.view import DealResult, TichuView
+from engine.tichu.view import Call, DealResult, TichuView
 
 SHADOW = (0, 0, 0, 150)
 
@@ -241,68 +249,118 @@ def test_a_deal_without_a_sweep_places_everyone(drawn: list[Drawn]) -> None:
 
 
 MEDIUM = ("Maximilian", "xXDragonSlayerXx", "Анастасия", "bob")
-"""Names the former fixed slots cut (``xXDragonSlayerXx``), that fit the line shared."""
 MEDIUM6 = ("Wilhelmina", "xXDragonSlayerXx", "Анастасия", "bob", "Eve", "Jean-Luc")
 NO_SWEEP = replace(ex.deal_over_view(), history=(*ex.HISTORY[:3], DealResult(
     3, (3, 2, 0), (35, 65), (0, 200), (None,) * 4, None)))
+CALLS = replace(ex.deal_over_view(), history=(*ex.HISTORY[:3], DealResult(
+    3, (1, 0, 2), (45, 55), (-300, 100), (Call.TICHU, Call.TICHU, Call.GRAND_TICHU, None),
+    None)))
+"""A deal where three of four seats called: Bob's Tichu made, Alice's and Chloé's lost."""
 
 
-def out_line(calls: list[Drawn]) -> list[Drawn]:
-    """The texts of the out-order line, under the team panels."""
-    return [c for c in calls if c.box[1] > 520]
+def out_rows(calls: list[Drawn]) -> list[Drawn]:
+    """The texts of the out order, under the scoreboard."""
+    return [c for c in calls if c.box[1] > OUT_TOP]
+
+
+def condensed(call: Drawn) -> bool:
+    return "Condensed" in str(call.font.path)
 
 
 @pytest.mark.parametrize(("view", "names"), [
-    (ex.deal_over_view(), MEDIUM), (NO_SWEEP, MEDIUM),
+    (ex.deal_over_view(), MEDIUM), (NO_SWEEP, MEDIUM), (CALLS, ex.LONG_NAMES),
+    (ex.deal_over_view(), ex.LONG_NAMES),
     (ex.six_deal_over_view(), ex.NAMES6), (ex.six_deal_over_view(), MEDIUM6),
+    (ex.six_deal_over_view(), ex.LONG_NAMES6),
 ])
 @pytest.mark.parametrize("locale", ["en", "fr"])
-def test_out_order_names_that_fit_the_line_are_drawn_whole(
+def test_out_order_names_that_fit_their_row_are_drawn_whole(
         drawn: list[Drawn], view: TichuView, names: tuple[str, ...], locale: str) -> None:
     img = draw_deal_summary(view, names, locale)
-    shown = out_line(drawn)
+    shown = out_rows(drawn)
     for name in names[:view.n_seats]:
-        assert name in texts(shown), (name, texts(shown))
+        [call] = [c for c in shown if c.text == name]
+        assert call.size >= LEAST and not condensed(call), name
     for a, b in combinations(shown, 2):
         assert not overlap(a.box, b.box), (a.text, b.text)
     for call in shown:
         assert call.box[0] >= 24 and call.box[2] <= img.width - 24, call.text
+        assert call.box[3] <= img.height - 24, call.text
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+def test_out_order_rows_are_in_order_with_each_seats_call(drawn: list[Drawn],
+                                                          locale: str) -> None:
+    draw_deal_summary(CALLS, ex.NAMES, locale)
+    rows = out_rows(drawn)
+    names = sorted((c for c in rows if c.text in ex.NAMES), key=lambda c: c.xy[1])
+    assert [c.text for c in names] == ["Bob", "Alice", "Chloé", "Dmitri"]
+    medals = sorted((c for c in rows if c.text in [ordinal(locale, p) for p in range(1, 5)]),
+                    key=lambda c: c.xy[1])
+    assert [c.text for c in medals] == [ordinal(locale, p) for p in range(1, 5)]
+    tichu, grand = label(locale, "tichu"), label(locale, "grand_tichu")
+    said = {c.text: next(n.text for n in names if n.xy[1] == c.xy[1])
+            for c in rows if c.text not in ex.NAMES and c not in medals}
+    assert said == {f"{tichu} ✓ +100": "Bob", f"{tichu} ✗ −100": "Alice",
+                    f"{grand} ✗ −200": "Chloé"}
+    for text in said:
+        [call] = [c for c in rows if c.text == text]
+        assert call.fill == (GREEN if "✓" in text else RED), text
 
 
 @pytest.mark.parametrize(("view", "names"), [
-    (ex.deal_over_view(), ex.LONG_NAMES), (ex.six_deal_over_view(), ex.LONG_NAMES6)])
-def test_out_order_cuts_names_only_when_the_line_is_full(
+    (CALLS, ("W" * 40, "Bob", "M" * 40, "Dmitri")),
+    (ex.six_deal_over_view(), (*ex.NAMES6[:5], "Farid " + "Q" * 40))])
+def test_out_order_cuts_a_name_only_when_its_row_is_full(
         drawn: list[Drawn], view: TichuView, names: tuple[str, ...]) -> None:
     img = draw_deal_summary(view, names, "fr")
-    shown = [c for c in out_line(drawn) if c.text.rstrip("…") in " ".join(names)
-             or c.text.endswith("…")]
-    assert any(c.text.endswith("…") for c in shown)
-    assert all(c.size == 18 for c in shown)  # every name made smaller before any is cut
-    for a, b in combinations(shown, 2):
+    rows = out_rows(drawn)
+    cut = [c for c in rows if c.text.endswith("…")]
+    assert cut and all(c.size == LEAST and condensed(c) for c in cut)  # narrower first
+    for a, b in combinations(rows, 2):
         assert not overlap(a.box, b.box), (a.text, b.text)
-    left = min(c.box[0] for c in shown)
-    right = max(c.box[2] for c in shown)
-    used = sum(c.box[2] - c.box[0] for c in shown)
-    assert right <= img.width - 24
-    assert used >= 0.85 * (right - left) - 12 * len(shown), texts(shown)  # little room lost
+    for c in cut:
+        right = min((o.box[0] for o in rows if o.xy[1] == c.xy[1] and o.box[0] > c.box[2]),
+                    default=img.width - 24)
+        assert right - 80 <= c.box[2] <= right - 24, c.text  # little room lost
+
+
+def test_the_scoreboard_gives_both_teams_every_figure(drawn: list[Drawn]) -> None:
+    view = ex.deal_over_view()
+    deal = view.last_deal
+    assert deal is not None
+    img = draw_deal_summary(view, ex.NAMES)
+    board = [c for c in drawn if c.box[3] < OUT_TOP]
+    for a, b in combinations(board, 2):
+        assert not overlap(a.box, b.box), (a.text, b.text)
+    rows: dict[float, list[str]] = {}
+    for c in board:
+        rows.setdefault(c.xy[1], []).append(c.text)
+    assert ["Alice & Chloé", "Bob & Dmitri"] in rows.values()
+    assert ["+200", "0", "Card points"] in rows.values()
+    assert ["+100", "−200", "Call bonus"] in rows.values()
+    assert ["+300", "−200", "Deal score"] in rows.values()
+    assert [str(view.scores[0]), "−15", "Total"] in rows.values()
+    left = [c for c in board if c.text in ("+200", "+100", "+300", "715")]
+    assert all(c.box[2] < img.width / 2 for c in left)  # the first team on the left
 
 
 @pytest.mark.parametrize("locale", ["en", "fr"])
 @pytest.mark.parametrize("n_seats", [4, 6])
 def test_medals_hold_their_ordinal_clear_of_the_rim(locale: str, n_seats: int) -> None:
-    radius = medal_radius(locale, n_seats)
+    width = medal_width(locale, n_seats)
     for place in range(1, n_seats + 1):
-        assert text_width(ordinal(locale, place), 18, "bold") + 12 <= 2 * radius
+        assert text_width(ordinal(locale, place), LEAST, "bold") + 24 <= width
 
 
 def test_summary_medal_ordinals_sit_inside_their_medals(drawn: list[Drawn]) -> None:
-    deal = DealResult(3, (3, 2, 0), (35, 65), (0, 200), (None,) * 4, None)
-    view = replace(ex.deal_over_view(), history=(*ex.HISTORY[:3], deal))
-    draw_deal_summary(view, ex.NAMES)
-    radius = medal_radius("en", 4)
-    for call in drawn:
-        if call.text in ("1st", "2nd", "3rd", "4th"):
-            assert call.box[2] - call.box[0] <= 2 * radius - 12, call.text
+    draw_deal_summary(NO_SWEEP, ex.NAMES)
+    width = medal_width("en", 4)
+    medals = [c for c in drawn if c.text in ("1st", "2nd", "3rd", "4th")]
+    assert len(medals) == 4
+    for call in medals:
+        assert call.box[2] - call.box[0] <= width - 24, call.text
+        assert call.box[3] - call.box[1] <= MEDAL_H - 12, call.text
 
 
 # --- game over ------------------------------------------------------------------------
@@ -314,22 +372,73 @@ def test_game_over_lists_the_winners_first(drawn: list[Drawn]) -> None:
     draw_game_over(view, ex.NAMES6)
     heads = {c.text: c.xy[0] for c in drawn}
     assert heads["Bob, Dmitri & Farid"] < heads["Alice, Chloé & Eve"]
-    totals = [c for c in drawn if c.text in ("560", "−60") and c.size == 26]
+    totals = [c for c in drawn if c.text in ("560", "−60") and c.size > LEAST + 10]
     assert [c.text for c in sorted(totals, key=lambda c: c.xy[0])] == ["560", "−60"]
 
 
 def test_no_hyphen_for_a_minus_anywhere(drawn: list[Drawn]) -> None:
     draw_game_over(ex.six_game_over_second_view(), ex.NAMES6)
+    draw_deal_summary(ex.deal_over_view(), ex.NAMES)
     draw_table(replace(ex.table_view(), scores=(1234, -1020)), ex.NAMES)
     draw_trick_table(ex.long_trick_seats(), ex.TRICK, leader=1)
     for call in drawn:
         assert not re.search(r"(^|[\s(])-\d", call.text), call.text
 
 
-def test_game_over_team_headers_use_a_second_line_rather_than_cut() -> None:
-    lines, _, _ = team_header(ex.LONG_NAMES, 0, 4)
+def test_game_over_team_headers_use_more_lines_rather_than_cut() -> None:
+    lines, _, _ = team_header(ex.LONG_NAMES, 0, 4, TEAM_HEADER_W)
     assert lines == ["Maximilian Hohenstein", "& Анастасия Петрова"]
-    assert team_header(ex.NAMES6, 0, 6) == (["Alice, Chloé & Eve"], 20, "bold")
+    assert team_header(ex.NAMES6, 0, 6, TEAM_HEADER_W) == (["Alice, Chloé & Eve"], 40, "bold")
+    assert team_header(ex.LONG_NAMES6, 1, 6, TEAM_HEADER_W)[0] == [
+        "xX_DragonSlayer_Xx,", "Jean-Christophe", "& Σωκράτης"]
+    lines, size, weight = team_header(ex.LONG_NAMES6, 0, 6, TEAM_HEADER_W)
+    assert len(lines) == 3 and size == LEAST and weight == "condensed-bold"
+    assert lines[1] == "Анастасия Петрова"  # only the lines too long alone are cut
+    for line in lines:
+        assert text_width(line, LEAST, weight) <= TEAM_HEADER_W
+
+
+@pytest.mark.parametrize(("view", "names", "locale"), [
+    (ex.game_over_view(), ex.NAMES, "en"), (ex.game_over_view(), ex.LONG_NAMES, "fr"),
+    (ex.six_game_over_view(), ex.LONG_NAMES6, "fr"), (ex.long_game_over_view(), ex.NAMES, "en"),
+    (ex.six_game_over_second_view(), ex.NAMES6, "fr")])
+def test_game_over_texts_keep_to_their_room(drawn: list[Drawn], view: TichuView,
+                                            names: tuple[str, ...], locale: str) -> None:
+    img = draw_game_over(view, names, locale)
+    assert img.height <= MAX_H
+    for a, b in combinations(drawn, 2):
+        assert not overlap(a.box, b.box), (a.text, b.text)
+    for call in drawn:
+        assert call.box[0] >= 24 and call.box[2] <= img.width - 24, call.text
+        assert call.box[3] <= img.height - 24, call.text
+
+
+def test_a_long_game_folds_its_first_deals_into_one_row(drawn: list[Drawn]) -> None:
+    view = ex.long_game_over_view()
+    assert len(view.history) == 20
+    _, most, height = game_over_layout(view, ex.NAMES)
+    assert most < 20 and height <= MAX_H
+    rows = sheet_rows(view.history, most)
+    assert len(rows) == most and rows[0].folded and not any(r.folded for r in rows[1:])
+    assert [r.name for r in rows] == [f"1–{21 - most}", *map(str, range(22 - most, 21))]
+    assert rows[0].totals == rows[0].scores  # the folded deals' total is their sum
+    assert rows[-1].totals == view.scores
+    for before, row in pairwise(rows):
+        assert tuple(a + s for a, s in zip(before.totals, row.scores, strict=True)) \
+            == row.totals
+    draw_game_over(view, ex.NAMES)
+    shown = texts(drawn)
+    assert rows[0].name in shown and "20" in shown and "1715" in shown
+
+
+def test_game_over_stars_the_deals_won_double(drawn: list[Drawn]) -> None:
+    view = ex.game_over_view()
+    draw_game_over(view, ex.NAMES)
+    stars = [c for c in drawn if c.text == "★"]
+    assert len(stars) == sum(d.sweep is not None for d in view.history) == 3
+    scores = {c.xy[1]: c for c in drawn if c.text in ("+200", "+300", "+400")}
+    for star in stars:
+        assert scores[star.xy[1]].box[0] > star.box[2]  # just before the deal's score
 
 
 # --- leaderboard, Chinois table, exchange ---------------------------------------------

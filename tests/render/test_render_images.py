@@ -52,7 +52,8 @@ EXPECTED_SIZES = {
     "table-six": TABLE_SIZE,
     "hand": HAND_SIZE,
     "exchange": EXCHANGE_SIZE,
-    "deal-summary": (1000, 660),
+    "deal-summary": (1100, 704),
+    "deal-summary-six": (1100, 824),
     "trick-table": (1000, 790),
 }
 
@@ -139,13 +140,23 @@ def test_game_over_grows_with_history() -> None:
     short = decode(render.render_game_over(replace(ex.game_over_view(),
                                                    history=ex.HISTORY[:2]), ex.NAMES))
     long = decode(render.render_game_over(ex.game_over_view(), ex.NAMES))
-    assert short.width == long.width == 1000
+    assert short.width == long.width == 1100
     assert long.height > short.height
+
+
+def test_a_long_game_over_stays_within_the_height_discord_shows_legibly() -> None:
+    from bot.render.summary import MAX_H
+
+    view = ex.long_game_over_view()
+    sixty = tuple(replace(deal, number=i) for i, deal in enumerate(ex.HISTORY_LONG * 3))
+    for history in (ex.HISTORY_LONG[:12], ex.HISTORY_LONG, sixty):
+        img = decode(render.render_game_over(replace(view, history=history), ex.NAMES))
+        assert img.width == 1100 and img.height <= MAX_H
 
 
 def test_game_over_without_history_or_winner() -> None:
     view = replace(ex.game_over_view(), history=(), winner=None, scores=(0, 0))
-    assert decode(render.render_game_over(view, ex.NAMES)).width == 1000
+    assert decode(render.render_game_over(view, ex.NAMES)).width == 1100
 
 
 @given(st.lists(st.sampled_from(DECK), max_size=14, unique=True),

@@ -21,6 +21,11 @@ LEGIBLE: dict[str, int] = {
     "position": 75_000,
     "position-full": 85_000,
     "prikup": 20_000,
+    "deal-summary": 56_000,
+    "deal-summary-six": 60_000,
+    "game-over": 63_000,
+    "game-over-six": 58_000,
+    "game-over-long": 85_000,
 }
 """The image kinds drawn for Discord's size, and each one's budget in bytes (WebP)."""
 

@@ -14,7 +14,7 @@ from PIL import Image, ImageChops
 from bot.render import examples as ex
 from bot.render import render_deal_summary, render_game_over
 from bot.render.draw import Box
-from bot.render.summary import draw_deal_summary, draw_game_over
+from bot.render.summary import deal_summary_height, draw_deal_summary, draw_game_over
 from bot.render.table import HEADER_BOTTOM, Layout, _background, draw_table, layout
 from engine.tichu.view import TichuView, TrickPlay
 
@@ -140,9 +140,9 @@ def test_six_seat_sheets_name_every_player(draw) -> None:  # type: ignore[no-unt
 def test_six_seat_deal_summary_out_order_of_five() -> None:
     deal = replace(ex.HISTORY6[0], out=(1, 0, 2, 4, 5))
     view = replace(ex.six_deal_over_view(), history=(*ex.HISTORY6[:2], deal))
-    assert _decoded(render_deal_summary(view, ex.NAMES6)).size == (1000, 660)
+    assert _decoded(render_deal_summary(view, ex.NAMES6)).size == (1100, deal_summary_height(6))
     over = replace(ex.six_game_over_view(), winner=None)
-    assert _decoded(render_game_over(over, ex.NAMES6)).width == 1000
+    assert _decoded(render_game_over(over, ex.NAMES6)).width == 1100
 
 
 def test_a_table_of_duplicate_boards_names_the_board_instead_of_the_target() -> None:
