@@ -34,6 +34,9 @@ SAFETY = 30
 RENEW_AFTER = 5 * 60
 """A click on a kept panel older than this hands the panel its own, fresh token: a person
 who keeps playing keeps a panel that follows the game, however long the game lasts."""
+FOLLOWED = (TableStatus.PLAYING, TableStatus.FINISHED)
+"""The tables whose open panels follow their game: played, or just finished (the final
+state, the result of a daily board, is the last thing a panel shows)."""
 
 
 class Panels:
@@ -122,8 +125,12 @@ class Panels:
         table.record.panels[panel.user_id] = record
 
     async def push(self, table: Table) -> None:
-        """Redraw every open panel of the table whose options changed."""
-        if table.game is None or table.status is not TableStatus.PLAYING:
+        """Redraw every open panel of the table whose options changed: while its game is
+        played, and at its end. The move that ends a game records it (the table is
+        finished) before its redraws run, whoever made it: a computer's, a timer's or
+        another person's last move is shown by this redraw alone. An abandoned table's
+        panels are left as they were."""
+        if table.game is None or table.status not in FOLLOWED:
             return
         for seat in range(table.n_seats):
             user_id = table.seats[seat].user_id

@@ -460,6 +460,26 @@ async def settle(bot: TichuBot, table: Table, *, timeout: float = 30.0) -> tuple
     raise TimeoutError("the table did not settle")
 
 
+def pace_computers(bot: TichuBot) -> None:
+    """From now on each computer move waits until the bot has shown every change before
+    it (its table message, pings and panel redraws), as at a real table.
+
+    A computer moves ``ai_delay`` (1.2 s) after the last change, long after that change's
+    redraws went out. These tests run with no delay (``ai_delay=0``), so a computer's
+    move often lands while a panel is still being redrawn, and that redraw, which draws
+    the latest state, shows it: what the bot does, or fails to do, on its own after a
+    computer's move goes unseen. Paced, a test sees what people see."""
+    service = bot.service
+    drive_once = service._drive_once
+
+    async def paced(table: Table) -> str:
+        while pending := [task for task in service._notices if not task.done()]:
+            await asyncio.gather(*pending, return_exceptions=True)
+        return await drive_once(table)
+
+    service._drive_once = paced  # type: ignore[method-assign]
+
+
 def table_message(emu: DiscordEmulator, table: Table) -> Any:
     """The table's public message as the emulator holds it now."""
     assert table.record.message_id is not None

@@ -1,18 +1,37 @@
 """Hand panel redraws: one that waits while the person opens a new panel goes to the
-new one; and they never wait for the pacer of the bot's globally limited writes."""
+new one; they never wait for the pacer of the bot's globally limited writes; and a game's
+end reaches every open panel by itself, whoever or whatever ends it (a daily board's
+panel, the only view its person has, shows the board's result)."""
 
 from __future__ import annotations
 
 import asyncio
+import random
+import secrets
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.games.base import GameSpec
+from bot.games.tichu.duplicate import Duplicate
+from bot.store.models import TableStatus
+from bot.tables import SeatKind, Table
+from engine.duplicate.boards import daily_boards
 from engine.tichu.ai import pending_seats
-from tests.bot.conftest import World, until_bob_plays
-from tests.bot.driver import component, running, settle, table_message
+from engine.tichu.view import Phase
+from tests.bot.conftest import World, open_lobby, seat_and_start, until_bob_plays
+from tests.bot.driver import (
+    Person,
+    component,
+    control_ids,
+    pace_computers,
+    running,
+    settle,
+    table_message,
+)
+from tests.bot.test_daily import home, open_board, play_out
 
 
 async def test_a_redraw_waiting_for_the_panel_goes_to_the_newly_opened_one(
@@ -96,4 +115,123 @@ async def test_panel_redraws_do_not_wait_for_the_pacer_of_channel_writes(
         spec: GameSpec = table.spec  # type: ignore[assignment]
         expected = await spec.hand_message(table, 0, bot.panels.locales[alice.user.id])
         assert alice.panel.content == expected.content != before
+    emu.assert_clean()
+
+
+# ------------------------------------------------------------------ a game's end
+ALONE = {"daily_boards": 1, "field_tables": 0, "daily_level": "normal"}
+"""A day of one board, and no computer field (nothing here compares results)."""
+BOARD_DAY = date(2026, 1, 3)
+"""The day whose first board the daily tests below play, whatever day it is: with its
+cards, a seeded person and computers that decide from the board and its actions alone,
+each test plays the same board the same way every time."""
+COMPUTER_ENDS = 2
+"""Alice's seed on that board with which a computer makes its last move (seat 1 goes out
+with the Dog, the 85th action). This one and :data:`SHE_ENDS` were found by playing the
+board with seeds 0 to 3 and noting whose the last action was (the day's end needs none:
+the computers finish the board for her)."""
+SHE_ENDS = 0
+"""Alice's seed on that board with which her own play ends it (the nine of spades, the
+88th action)."""
+DAY_ENDS_AFTER = 12
+"""Alice's decisions before her day ends in the middle of the board."""
+
+
+@pytest.fixture
+def board_day(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Duplicate, "day_boards",
+                        lambda self, day: daily_boards(BOARD_DAY, self.boards))
+
+
+async def assert_shows_the_end(panel: Any, table: Table, seat: int, user: Any) -> None:
+    """The live panel shows the game's end: what the bot draws for the seat now (at a
+    daily board: the board's result line, Result and Review)."""
+    assert table.status is TableStatus.FINISHED and table.game.phase is Phase.GAME_OVER
+    spec: GameSpec = table.spec  # type: ignore[assignment]
+    expected = await spec.hand_message(table, seat, user.locale)
+    assert panel.content == expected.content
+    assert control_ids(panel) == \
+        {c.custom_id for c in expected.view.children}  # type: ignore[attr-defined]
+    if table.private:
+        assert panel.content.startswith("Board 1 is over: your side ")
+        assert component(panel, "dresult") is not None
+        assert component(panel, "review", arg="0") is not None
+
+
+async def test_a_daily_board_a_computer_ends_shows_its_end_in_the_open_panel(
+        world: World, tmp_path: Path, board_day: None) -> None:
+    emu, alice = world.emu, world.users[0]
+    async with running(emu, tmp_path / "db.sqlite3", **ALONE) as bot:
+        pace_computers(bot)  # each computer moves once the move before it is shown
+        panel, table = await open_board(world, bot, alice, await home(world, alice))
+        person = Person(emu, alice, random.Random(COMPUTER_ENDS), panel=panel, table=table)
+        await play_out(bot, person, table)
+        assert table.record.actions[-1].payload["by"] == "ai"
+        # Alice only watches her panel: it shows the end by itself.
+        await assert_shows_the_end(panel, table, 0, alice)
+    emu.assert_clean()
+
+
+async def test_a_daily_board_its_person_ends_shows_its_end_in_the_open_panel(
+        world: World, tmp_path: Path, board_day: None) -> None:
+    emu, alice = world.emu, world.users[0]
+    async with running(emu, tmp_path / "db.sqlite3", **ALONE) as bot:
+        pace_computers(bot)
+        panel, table = await open_board(world, bot, alice, await home(world, alice))
+        person = Person(emu, alice, random.Random(SHE_ENDS), panel=panel, table=table)
+        await play_out(bot, person, table)
+        assert table.record.actions[-1].payload["by"] == "human"
+        # The answer to her last click shows the end (the redraws after it find it shown).
+        await assert_shows_the_end(panel, table, 0, alice)
+    emu.assert_clean()
+
+
+async def test_a_daily_board_its_day_ends_shows_its_end_in_the_open_panel(
+        world: World, tmp_path: Path, board_day: None) -> None:
+    emu, alice = world.emu, world.users[0]
+    async with running(emu, tmp_path / "db.sqlite3", **ALONE) as bot:
+        pace_computers(bot)
+        panel, table = await open_board(world, bot, alice, await home(world, alice))
+        person = Person(emu, alice, random.Random(COMPUTER_ENDS), panel=panel, table=table)
+        for _ in range(DAY_ENDS_AFTER):
+            assert await settle(bot, table) == (0,)
+            await person.act()
+        assert await settle(bot, table) == (0,)
+        # Her day ends with the board half played: the bot's sweep, at that moment, hands
+        # her seat to a computer, and the computers finish the board.
+        assert table.finish_at is not None
+        await bot.service.close_idle_tables(now=table.finish_at)
+        assert table.seats[0].away and table.kind(0) is SeatKind.COMPUTER
+        assert await settle(bot, table) == ()
+        await assert_shows_the_end(panel, table, 0, alice)
+    emu.assert_clean()
+
+
+TABLE_SEED = "panel-end-1"
+"""The deals of the table below: the second reaches its target of 50, and a computer
+(seat 1) makes the game's last move."""
+
+
+async def test_every_open_panel_shows_the_end_of_a_game(
+        world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a table of two people and two computers, both people's open panels show the end
+    of the game, which a computer's move made: no click of theirs redrew them."""
+    emu = world.emu
+    monkeypatch.setattr(secrets, "token_hex", lambda nbytes=None: TABLE_SEED)
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        pace_computers(bot)
+        lobby, table = await open_lobby(world, bot, target=50)
+        await seat_and_start(world, lobby, [0, None, 1, None], {1: "normal", 3: "normal"})
+        people = {0: Person(emu, world.users[0], random.Random(1), table=table),
+                  2: Person(emu, world.users[1], random.Random(2), table=table)}
+        for _ in range(400):
+            due = await settle(bot, table)
+            if not due:
+                break
+            await people[due[0]].act(table_message(emu, table))
+        assert table.game.phase is Phase.GAME_OVER
+        assert table.record.actions[-1].payload["by"] == "ai"
+        for seat, person in people.items():
+            assert person.opened == 1
+            await assert_shows_the_end(person.panel, table, seat, person.user)
     emu.assert_clean()
