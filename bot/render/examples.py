@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from bot.render.french import render_french_hand
 from bot.render.hand import render_exchange, render_hand
 from bot.render.ratings import BoardLine, render_leaderboard
 from bot.render.summary import render_deal_summary, render_game_over
@@ -18,6 +19,7 @@ from bot.render.trick import SeatInfo, render_score_grid, render_trick_table
 from engine.cards import Card, parse_cards
 from engine.tichu.combos import Combo, readings
 from engine.tichu.view import Call, DealResult, Phase, TichuView, TrickPlay
+from engine.trick import by_suit
 
 NAMES = ("Alice", "Bob", "Chloé", "Dmitri")
 """Seat 0..3; Alice and Chloé play together against Bob and Dmitri."""
@@ -400,6 +402,9 @@ def gallery() -> dict[str, Callable[[], bytes]]:
         "trick-table-long-names": lambda: render_trick_table(
             long_trick_seats(), TRICK, leader=TRICK_LEADER, trump_suit=TRICK_TRUMP_SUIT,
             header="Chinois · Round 5 (7 cards)"),
+        "french-hand-max": lambda: render_french_hand(
+            FRENCH_MAX, key=by_suit, playable=FRENCH_MAX_PLAYABLE, title="Atout : sans atout",
+            locale="fr"),
         "leaderboard": lambda: render_leaderboard(
             "Tichu leaderboard", BOARD_HEADERS, BOARD, BOARD_OWN,
             "Page 1/3 · rating = μ − 3σ (openskill)"),
@@ -419,7 +424,7 @@ SNAPSHOTS = ("table", "table-fr", "table-grand", "table-gift", "table-bomb", "ta
              "trick-table", "trick-table-3", "score-grid", "table-long-names",
              "table-six-long-names", "deal-summary-long-names", "deal-summary-six-long-names",
              "game-over-six-second", "game-over-long-names", "trick-table-long-names",
-             "leaderboard")
+             "leaderboard", "french-hand-max")
 """The gallery images kept as snapshot references under ``tests/render/snapshots``."""
 
 
@@ -433,3 +438,8 @@ def three_seats() -> list[SeatInfo]:
 
 
 THREE_TRICK = [(1, cards("As")[0]), (2, cards("Ts")[0])]
+
+FRENCH_MAX = cards("Ac Kc 8c 3c Ad Td 6d 2d Qh Jh 9h 4h Ks")
+"""The largest French hand: thirteen cards, a Chinois round of 13 (Tysiacha holds 10 at
+most)."""
+FRENCH_MAX_PLAYABLE = cards("Qh Jh 9h 4h")

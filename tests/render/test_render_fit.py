@@ -11,14 +11,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import Any
 
 import pytest
 from PIL import ImageDraw, ImageFont
 
+from bot.games.tysiacha.images import render_prikup
 from bot.render import examples as ex
+from bot.render.draw import TEXT as TEXT_COLOR
 from bot.render.draw import Box, fit, fit_size, share, text_width
+from bot.render.french import CARD_W as FRENCH_CARD_W
+from bot.render.french import SMALL as FRENCH_SMALL
+from bot.render.french import draw_french_hand
 from bot.render.hand import HAND_CARD_W, draw_exchange
 from bot.render.labels import ordinal
 from bot.render.ratings import BoardLine, name_room, render_leaderboard
@@ -46,6 +51,7 @@ from bot.render.table import (
 )
 from bot.render.trick import SeatInfo, draw_trick_table
 from engine.tichu.view import DealResult, TichuView
+from engine.trick import by_suit
 
 SHADOW = (0, 0, 0, 150)
 
@@ -385,3 +391,35 @@ def test_six_seat_exchange_names_use_the_room_between_slots(drawn: list[Drawn]) 
     assert len(whole) == 2 and whole[0].size == 44
     assert whole[0].box[2] - whole[0].box[0] > HAND_CARD_W  # wider than its card
     assert not overlap(whole[0].box, whole[1].box)
+
+
+# --- French hand and prikup -----------------------------------------------------------
+
+@pytest.mark.parametrize("n", [1, 7, 10, 13])
+def test_french_hand_numbers_every_card_under_its_index(drawn: list[Drawn], n: int) -> None:
+    cards = ex.FRENCH_MAX[:n]
+    img = draw_french_hand(cards, key=by_suit, playable=cards[:2], title="Atout : 7♠",
+                           locale="fr")
+    shown = [c for c in drawn if c.on == img.size]
+    numbers = [c for c in shown if c.text.isdigit()]
+    assert [c.text for c in numbers] == [str(i + 1) for i in range(n)]
+    for a, b in pairwise(numbers):
+        # a step wide enough that each card's corner index (a fifth of its width) shows
+        assert b.xy[0] - a.xy[0] >= 0.25 * FRENCH_CARD_W, (a.text, b.text)
+        assert a.box[2] < b.box[0]
+    header = [c for c in shown if c.box[3] <= 72]
+    assert len(header) == 1 and header[0].size >= FRENCH_SMALL
+    assert header[0].text.startswith("Votre main · ") and not header[0].text.endswith("…")
+
+
+def test_a_long_prikup_title_takes_two_lines_and_keeps_the_bid(drawn: list[Drawn]) -> None:
+    prikup = tuple(int(c) for c in ex.cards("Ah Ts Qd"))
+    title = "Donne 3 · le prikup, pris par Анастасия Петрова à 120"
+    render_prikup(prikup, title)
+    lines = [c for c in drawn if c.fill == TEXT_COLOR]
+    assert len(lines) == 2 and " ".join(c.text for c in lines) == title
+    assert all(c.size == FRENCH_SMALL for c in lines)
+    assert lines[0].box[3] < lines[1].box[1]
+    drawn.clear()
+    render_prikup(prikup, "Prikup")
+    assert [(c.text, c.size) for c in drawn if c.fill == TEXT_COLOR] == [("Prikup", 44)]

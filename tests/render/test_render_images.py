@@ -16,12 +16,16 @@ from PIL import Image
 import bot.render as render
 from bot.render import examples as ex
 from bot.render.encoding import IMAGE_EXT, IMAGE_FORMAT, filename
+from bot.render.french import HAND_W as FRENCH_W
+from bot.render.french import HEIGHT as FRENCH_H
+from bot.render.french import render_french_hand
 from bot.render.hand import EX_H, EX_W, H_HAND, HAND_W, find_bombs, sorted_hand
 from bot.render.seats import Side, seat_at, side_of
 from bot.render.table import SIZE
 from bot.render.trick import SeatInfo
 from engine.cards import parse_cards
 from engine.tichu.cards import DECK, DOG, DRAGON, MAHJONG, PHOENIX
+from engine.trick import by_suit
 
 MAX_BYTES = 80 * 1024
 """Byte budget of every example image (the palette PNGs they replace weighed 100-180 KB)."""
@@ -54,6 +58,7 @@ EXPECTED_SIZES = {
     "exchange": EXCHANGE_SIZE,
     "deal-summary": (1000, 660),
     "trick-table": (1000, 790),
+    "french-hand-max": (FRENCH_W, FRENCH_H),
 }
 
 
@@ -155,6 +160,18 @@ def test_any_hand_renders(cards: list, selected: list) -> None:
     view = replace(ex.hand_view(), hand=tuple(cards), received={})
     img = decode(render.render_hand(view, selected=selected))
     assert img.size == HAND_SIZE
+
+
+FRENCH_DECK = parse_cards([f"{r}{s}" for r in "23456789TJQKA" for s in "cdhs"])
+
+
+@given(st.lists(st.sampled_from(FRENCH_DECK), min_size=0, max_size=13, unique=True),
+       st.booleans())
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_any_french_hand_renders(cards: list, some_playable: bool) -> None:
+    playable = cards[::2] if some_playable else None
+    img = decode(render_french_hand(cards, key=by_suit, playable=playable, title="Round 5"))
+    assert img.size == (FRENCH_W, FRENCH_H)
 
 
 def test_sorted_hand_follows_the_menu_order() -> None:

@@ -18,7 +18,9 @@ LEGIBLE: dict[str, int] = {
     "hand-six": 75_000,
     "exchange": 60_000,
     "exchange-six": 60_000,
-    "prikup": 20_000,
+    "french-hand": 48_000,
+    "french-hand-max": 54_000,
+    "prikup": 34_000,
 }
 """The image kinds drawn for Discord's size, and each one's budget in bytes (WebP)."""
 
