@@ -402,6 +402,10 @@ def gallery() -> dict[str, Callable[[], bytes]]:
         "trick-table-long-names": lambda: render_trick_table(
             long_trick_seats(), TRICK, leader=TRICK_LEADER, trump_suit=TRICK_TRUMP_SUIT,
             header="Chinois · Round 5 (7 cards)"),
+        "trick-table-max": lambda: render_trick_table(
+            max_trick_seats(), MAX_TRICK, leader=1, winner=1, trump_card=cards("7s")[0],
+            header="Donne 12/28 · cartes : 12 · montée", locale="fr", clockwise=True,
+            footer="Paris 13 pour 12 plis"),
         "french-hand-max": lambda: render_french_hand(
             FRENCH_MAX, key=by_suit, playable=FRENCH_MAX_PLAYABLE, title="Atout : sans atout",
             locale="fr"),
@@ -424,7 +428,7 @@ SNAPSHOTS = ("table", "table-fr", "table-grand", "table-gift", "table-bomb", "ta
              "trick-table", "trick-table-3", "score-grid", "table-long-names",
              "table-six-long-names", "deal-summary-long-names", "deal-summary-six-long-names",
              "game-over-six-second", "game-over-long-names", "trick-table-long-names",
-             "leaderboard", "french-hand-max")
+             "leaderboard", "trick-table-max", "french-hand-max")
 """The gallery images kept as snapshot references under ``tests/render/snapshots``."""
 
 
@@ -443,3 +447,21 @@ FRENCH_MAX = cards("Ac Kc 8c 3c Ad Td 6d 2d Qh Jh 9h 4h Ks")
 """The largest French hand: thirteen cards, a Chinois round of 13 (Tysiacha holds 10 at
 most)."""
 FRENCH_MAX_PLAYABLE = cards("Qh Jh 9h 4h")
+
+
+def max_trick_seats() -> list[SeatInfo]:
+    """The fullest Chinois table (four seats, the most either game has): long names in
+    Cyrillic, Latin and Greek, a bid of two digits, a score below zero, and the dealer
+    who has just taken the trick (so it is his turn to lead) on a side seat."""
+    return [
+        SeatInfo("Анастасия Петрова", bid=2, tricks=1, points=96),
+        SeatInfo("Maximilian Hohenstein", bid=0, tricks=1, points=-138, is_dealer=True,
+                 is_turn=True),
+        SeatInfo("Γεώργιος Παπαδόπουλος", bid=1, tricks=0, points=208),
+        SeatInfo("xX_DragonSlayer_Xx", bid=10, tricks=8, points=412),
+    ]
+
+
+MAX_TRICK = [(1, cards("Ad")[0]), (2, cards("Td")[0]), (3, cards("Qd")[0]),
+             (0, cards("9d")[0])]
+"""A whole trick of four, led and taken by seat 1."""

@@ -22,7 +22,7 @@ from bot.render.french import render_french_hand
 from bot.render.hand import EX_H, EX_W, H_HAND, HAND_W, find_bombs, sorted_hand
 from bot.render.seats import Side, seat_at, side_of
 from bot.render.table import SIZE
-from bot.render.trick import SeatInfo
+from bot.render.trick import SIZE3, SIZE4, SeatInfo
 from engine.cards import parse_cards
 from engine.tichu.cards import DECK, DOG, DRAGON, MAHJONG, PHOENIX
 from engine.trick import by_suit
@@ -57,7 +57,9 @@ EXPECTED_SIZES = {
     "hand": HAND_SIZE,
     "exchange": EXCHANGE_SIZE,
     "deal-summary": (1000, 660),
-    "trick-table": (1000, 790),
+    "trick-table": SIZE4,
+    "trick-table-3": SIZE3,
+    "trick-table-max": SIZE4,
     "french-hand-max": (FRENCH_W, FRENCH_H),
 }
 
@@ -223,8 +225,8 @@ def test_six_seat_hand_with_cards_from_both_partners() -> None:
 
 def test_trick_table_three_and_four_seats_only() -> None:
     seats = ex.trick_seats()
-    assert decode(render.render_trick_table(seats, ex.TRICK, leader=1)).size == (1000, 790)
-    assert decode(render.render_trick_table(seats[:3], [], leader=0, clockwise=True)).width == 1000
+    assert decode(render.render_trick_table(seats, ex.TRICK, leader=1)).size == SIZE4
+    assert decode(render.render_trick_table(seats[:3], [], leader=0, clockwise=True)).size == SIZE3
     with pytest.raises(ValueError):
         render.render_trick_table([*seats, SeatInfo("Eve")], [], leader=0)
     with pytest.raises(ValueError):
