@@ -96,6 +96,22 @@ def fit_size(text: str, max_width: float, size: int, weight: Weight = "regular",
     return fit(text, max_width, low, weight), low
 
 
+def wrap(text: str, width: float, size: int, weight: Weight, lines: int) -> list[str]:
+    """``text`` broken into at most ``lines`` lines of ``width`` pixels at the words; what
+    does not fit the last line is cut with an ellipsis."""
+    out: list[str] = []
+    words = text.split()
+    while words and len(out) < lines:
+        line = words.pop(0)
+        while words and text_width(f"{line} {words[0]}", size, weight) <= width:
+            line += f" {words.pop(0)}"
+        if len(out) == lines - 1 and words:
+            line = fit(f"{line} {' '.join(words)}", width, size, weight)
+            words = []
+        out.append(fit(line, width, size, weight))
+    return out
+
+
 def share(needs: Sequence[float], total: float) -> list[float]:
     """Widths for items that would like ``needs`` pixels out of ``total``: each its need
     when all fit; otherwise the smaller needs in full and the larger ones an equal share

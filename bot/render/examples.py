@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from bot.render.french import render_french_hand
 from bot.render.hand import render_exchange, render_hand
 from bot.render.position import render_position
 from bot.render.ratings import BoardLine, render_leaderboard
@@ -19,6 +20,7 @@ from bot.render.trick import SeatInfo, render_score_grid, render_trick_table
 from engine.cards import Card, parse_cards
 from engine.tichu.combos import Combo, readings
 from engine.tichu.view import Call, DealResult, Phase, TichuView, TrickPlay
+from engine.trick import by_suit
 
 NAMES = ("Alice", "Bob", "Chloé", "Dmitri")
 """Seat 0..3; Alice and Chloé play together against Bob and Dmitri."""
@@ -450,6 +452,13 @@ def gallery() -> dict[str, Callable[[], bytes]]:
         "trick-table-long-names": lambda: render_trick_table(
             long_trick_seats(), TRICK, leader=TRICK_LEADER, trump_suit=TRICK_TRUMP_SUIT,
             header="Chinois · Round 5 (7 cards)"),
+        "trick-table-max": lambda: render_trick_table(
+            max_trick_seats(), MAX_TRICK, leader=1, winner=1, trump_card=cards("7s")[0],
+            header="Donne 12/28 · cartes : 12 · montée", locale="fr", clockwise=True,
+            footer="Paris 13 pour 12 plis"),
+        "french-hand-max": lambda: render_french_hand(
+            FRENCH_MAX, key=by_suit, playable=FRENCH_MAX_PLAYABLE, title="Atout : sans atout",
+            locale="fr"),
         "leaderboard": lambda: render_leaderboard(
             "Tichu leaderboard", BOARD_HEADERS, BOARD, BOARD_OWN,
             "Page 1/3 · rating = μ − 3σ (openskill)"),
@@ -469,8 +478,7 @@ SNAPSHOTS = ("table", "table-fr", "table-grand", "table-gift", "table-bomb", "ta
              "trick-table", "trick-table-3", "score-grid", "table-long-names",
              "table-six-long-names", "deal-summary-long-names", "deal-summary-six-long-names",
              "game-over-six-second", "game-over-long-names", "game-over-long",
-             "trick-table-long-names",
-             "leaderboard")
+             "trick-table-long-names", "leaderboard", "trick-table-max", "french-hand-max")
 """The gallery images kept as snapshot references under ``tests/render/snapshots``."""
 
 
@@ -484,3 +492,26 @@ def three_seats() -> list[SeatInfo]:
 
 
 THREE_TRICK = [(1, cards("As")[0]), (2, cards("Ts")[0])]
+
+FRENCH_MAX = cards("Ac Kc 8c 3c Ad Td 6d 2d Qh Jh 9h 4h Ks")
+"""The largest French hand: thirteen cards, a Chinois round of 13 (Tysiacha holds 10 at
+most)."""
+FRENCH_MAX_PLAYABLE = cards("Qh Jh 9h 4h")
+
+
+def max_trick_seats() -> list[SeatInfo]:
+    """The fullest Chinois table (four seats, the most either game has): long names in
+    Cyrillic, Latin and Greek, a bid of two digits, a score below zero, and the dealer
+    who has just taken the trick (so it is his turn to lead) on a side seat."""
+    return [
+        SeatInfo("Анастасия Петрова", bid=2, tricks=1, points=96),
+        SeatInfo("Maximilian Hohenstein", bid=0, tricks=1, points=-138, is_dealer=True,
+                 is_turn=True),
+        SeatInfo("Γεώργιος Παπαδόπουλος", bid=1, tricks=0, points=208),
+        SeatInfo("xX_DragonSlayer_Xx", bid=10, tricks=8, points=412),
+    ]
+
+
+MAX_TRICK = [(1, cards("Ad")[0]), (2, cards("Td")[0]), (3, cards("Qd")[0]),
+             (0, cards("9d")[0])]
+"""A whole trick of four, led and taken by seat 1."""

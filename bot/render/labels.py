@@ -120,6 +120,8 @@ EN: dict[str, str] = {
     "dealer": "Dealer",
     "bid_tricks": "Bid {bid} · Tricks {tricks}",
     "tricks_only": "Tricks {tricks}",
+    "bid_only": "Bid {bid}",
+    "dealer_mark": "D",
     "takes": "takes",
 }
 
@@ -233,6 +235,8 @@ FR: dict[str, str] = {
     "dealer": "Donneur",
     "bid_tricks": "Contrat {bid} · Plis {tricks}",
     "tricks_only": "Plis {tricks}",
+    "bid_only": "Contrat {bid}",
+    "dealer_mark": "D",
     "takes": "prend",
 }
 

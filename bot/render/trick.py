@@ -1,20 +1,26 @@
 """Trick-taking kit for the French-deck games (Chinois, Tysiacha), on plain data.
 
-:func:`render_trick_table` draws 3 or 4 seats around a trick with who led,
-the trump (or "no trump"), each seat's bid against its tricks and its points;
-:func:`render_score_grid` draws any score sheet. Both use the French card art.
+:func:`render_trick_table` draws 3 or 4 seats around a trick with who led and who takes
+it, the trump (or "no trump"), each seat's bid against its tricks and its points;
+:func:`render_score_grid` draws any score sheet.
+
+The table is drawn for the size Discord shows it at (:mod:`bot.render.display`): 1100 px
+wide (1100 × 800 with four seats, 1100 × 700 with three), shown at about 0.44 and 0.5 of
+its size on desktop and 0.29 on a phone, so every text is at least :data:`SMALL` pixels
+and the trick's cards are tiles (:mod:`bot.render.tiles`) whose ranks are taller still.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Literal
 
 from PIL import Image, ImageDraw
 
 from bot.render.art.suits import suit_icon
-from bot.render.cards import Deck, card_height, card_sprite, shadow_sprite
+from bot.render.cards import Deck
 from bot.render.draw import (
     GOLD,
     GREEN,
@@ -24,6 +30,7 @@ from bot.render.draw import (
     PANEL_STRONG,
     RED,
     TEXT,
+    Box,
     Color,
     canvas,
     draw_fitted,
@@ -33,15 +40,16 @@ from bot.render.draw import (
     glow,
     number,
     paste,
-    pill,
     team_color,
     text_width,
+    wrap,
 )
-from bot.render.fonts import Weight
+from bot.render.fonts import Weight, font
 from bot.render.labels import label
+from bot.render.tiles import card_tile, tile_height
 from engine.cards import Card
 
-__all__ = ["SeatInfo", "render_score_grid", "render_trick_table"]
+__all__ = ["SeatInfo", "note_fits", "render_score_grid", "render_trick_table", "trick_layout"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,116 +68,317 @@ class SeatInfo:
     team: int | None = None
     """Team index for a colour mark (None: no teams)."""
     note: str | None = None
-    """A short extra chip, e.g. a Tysiacha marriage."""
+    """A short extra chip, e.g. a Tysiacha marriage (see :func:`note_fits`)."""
 
 
-TRICK_W, TRICK_H = 1000, 790
-CENTER = (500, 434)
-CARD_W_TRICK = 112
-SEAT_W, SEAT_H = 260, 148
-
-# seat panel centres and the trick card's offset from the centre, by position
-_POS4 = (((500, 700), (0, 100)), ((858, 434), (132, 0)), ((500, 168), (0, -100)),
-         ((142, 434), (-132, 0)))
-_POS3 = (((500, 700), (0, 100)), ((790, 214), (118, -70)), ((210, 214), (-118, -70)))
-_TILT = (-3.0, 4.0, -5.0, 3.0)
-
-
-def _positions(n: int, clockwise: bool) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    if n not in (3, 4):
-        raise ValueError(f"the trick table shows 3 or 4 seats, not {n}")
-    base = list(_POS4 if n == 4 else _POS3)
-    if clockwise:  # seat 1 sits on the left of seat 0
-        base = [base[0], *reversed(base[1:])]
-    return base
-
-
-def _pips(d: ImageDraw.ImageDraw, x: float, y: float, bid: int | None, tricks: int) -> None:
-    """Trick markers: taken tricks filled, the bid's outstanding ones hollow, overtricks red."""
-    total = max(bid or 0, tricks)
-    step = 22 if total <= 9 else max(8, 198 / total)
-    for i in range(total):
-        cx = x + i * step + 8
-        taken = i < tricks
-        over = bid is not None and i >= bid
-        color = RED if over else GREEN if taken else (255, 255, 255)
-        if taken:
-            d.ellipse((cx - 8, y - 8, cx + 8, y + 8), fill=color)
-        else:
-            d.ellipse((cx - 8, y - 8, cx + 8, y + 8), outline=(*color, 200), width=3)
+SMALL = 38
+"""The smallest text: its cap height (28 px) shows 8 px tall on a phone, where the table is
+shown 320 px wide, and 12 px on desktop."""
+NAME_SIZE = 44
+"""A seat's name, shrunk down to :data:`SMALL` before it is cut."""
+CHIP: Weight = "condensed-bold"
+"""The weight of chips and tags (points, notes, led, takes, the dealer's mark)."""
+CHIP_H = 42
+CHIP_PAD = 10
+"""Room on either side of a chip's text."""
+PANEL_W, PANEL_H = 340, 160
+"""A seat's panel on the left or the right."""
+WIDE_W = 440
+"""A seat's panel at the bottom or the top."""
+CORNER_W = 300
+"""The trump's corner (bottom left) and the footer's (bottom right)."""
+SEAT_PAD = 14
+"""Room kept between a panel's texts and its left and right edges."""
+NAME_X = 44
+"""Where a seat's name starts in its panel after the turn arrow or the team dot (else at
+:data:`SEAT_PAD` + 4)."""
+LINE_Y = (32, 84, 134, 184)
+"""The middle of a panel's lines, from its top: the name, then the bid and tricks, the
+points and the note, flowing over the next lines (two, or three in a tall panel)."""
+TALL_H = 210
+"""A panel on the left or the right when one of them needs a fourth line (a Tysiacha
+note that its second and third lines leave no room for)."""
+TILE_W = 96
+"""The trick's tiles: their ``10`` is 36 px tall."""
+TRUMP_TILE_W = 84
+HEADER_BOTTOM = 72
 
 
-def _seat_panel(d: ImageDraw.ImageDraw, seat: SeatInfo, center: tuple[int, int],
-                locale: str) -> None:
-    cx, cy = center
-    box = (cx - SEAT_W / 2, cy - SEAT_H / 2, cx + SEAT_W / 2, cy + SEAT_H / 2)
-    color = team_color(seat.team) if seat.team is not None else (200, 210, 220)
-    if seat.is_turn:
-        for i, alpha in enumerate((40, 70, 110)):
-            g = 9 - i * 3
-            d.rounded_rectangle((box[0] - g, box[1] - g, box[2] + g, box[3] + g), radius=18 + g,
-                                outline=(*GOLD, alpha), width=3)
-    d.rounded_rectangle(box, radius=16, fill=PANEL,
-                        outline=GOLD if seat.is_turn else (*color, 140),
-                        width=4 if seat.is_turn else 2)
-    x0, y0 = box[0], box[1]
-    name_end = box[2] - 14
-    if seat.is_dealer:
-        tag = label(locale, "dealer")
-        tag_box = pill(d, box[2] - 10, y0 + 9, tag, 18, (255, 255, 255, 50), TEXT, height=28,
-                       align="right")
-        name_end = tag_box[0] - 8
-    if seat.team is not None:
-        d.ellipse((x0 + 14, y0 + 16, x0 + 28, y0 + 30), fill=color)
-    nx = x0 + (36 if seat.team is not None else 16)
-    draw_fitted(d, (nx, y0 + 23), seat.name, name_end - nx, 24, "bold", TEXT, "lm", min_size=20)
-    if seat.bid is not None:
-        text = label(locale, "bid_tricks", bid=seat.bid, tricks=seat.tricks)
-    else:
-        text = label(locale, "tricks_only", tricks=seat.tricks)
-    state = MUTED
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where one seat sits: its panel, its card of the trick, and the tag under or over it."""
+
+    panel_box: Box
+    """The seat's panel."""
+    card: tuple[int, int]
+    """Centre of the seat's card of the trick."""
+    tag_side: Literal["above", "below"]
+    tag_room: tuple[int, int]
+    """The span of x a tag of this card may use (clear of the other cards and panels)."""
+    tall_box: Box | None = None
+    """The panel of a narrow seat when the side panels are tall (None: a wide panel)."""
+
+    @property
+    def card_box(self) -> Box:
+        cx, cy = self.card
+        h = tile_height(TILE_W)
+        return (cx - TILE_W / 2, cy - h / 2, cx + TILE_W / 2, cy + h / 2)
+
+    def tag_y(self) -> float:
+        """The middle of the tag's line."""
+        box = self.card_box
+        return box[1] - 4 - CHIP_H / 2 if self.tag_side == "above" else box[3] + 4 + CHIP_H / 2
+
+
+@dataclass(frozen=True, slots=True)
+class TrickLayout:
+    """Where things go on a table of 3 or 4 seats; ``places`` is in seat order."""
+
+    size: tuple[int, int]
+    places: tuple[Place, ...]
+    zone: Box
+    """The middle, between the panels: the trick, or who leads."""
+    trump_box: Box
+    footer_box: Box
+
+    @property
+    def width(self) -> int:
+        return self.size[0]
+
+    @property
+    def height(self) -> int:
+        return self.size[1]
+
+
+# Places counter-clockwise from the bottom (seat 0): four seats bottom, right, top, left;
+# three seats bottom, upper right, upper left. The panels at the bottom and the top are
+# wider (their names have the room the corners leave); a card's tag goes on the side of
+# its seat, or under it when a panel is beside it.
+_FOUR = (
+    Place((330, 628, 330 + WIDE_W, 788), (550, 509), "below", (366, 734)),
+    Place((746, 300, 746 + PANEL_W, 460), (668, 436), "below", (604, 1086),
+          (746, 250, 746 + PANEL_W, 250 + TALL_H)),
+    Place((330, 84, 330 + WIDE_W, 244), (550, 363), "above", (366, 734)),
+    Place((14, 300, 14 + PANEL_W, 460), (432, 436), "below", (14, 496),
+          (14, 250, 14 + PANEL_W, 250 + TALL_H)),
+)
+_THREE = (
+    Place((330, 528, 330 + WIDE_W, 688), (550, 404), "below", (366, 734)),
+    Place((746, 84, 746 + PANEL_W, 244), (662, 300), "below", (602, 1086),
+          (746, 84, 746 + PANEL_W, 84 + TALL_H)),
+    Place((14, 84, 14 + PANEL_W, 244), (438, 300), "below", (14, 498),
+          (14, 84, 14 + PANEL_W, 84 + TALL_H)),
+)
+SIZE4 = (1100, 800)
+SIZE3 = (1100, 700)
+
+
+def trick_layout(n_seats: int, clockwise: bool = False, tall: bool = False) -> TrickLayout:
+    """The layout of a table of ``n_seats`` (3 or 4; ValueError otherwise). Seat 0 sits at
+    the bottom; seat 1 on its right (counter-clockwise play) or, ``clockwise``, on its left.
+    ``tall``: the panels on the left and the right have four lines."""
+    if n_seats not in (3, 4):
+        raise ValueError(f"the trick table shows 3 or 4 seats, not {n_seats}")
+    places = [replace(p, panel_box=p.tall_box) if tall and p.tall_box else p
+              for p in (_FOUR if n_seats == 4 else _THREE)]
+    if clockwise:
+        places = [places[0], *reversed(places[1:])]
+    w, h = SIZE4 if n_seats == 4 else SIZE3
+    bottom = h - 12 - PANEL_H
+    zone = (366, 250, 734, 622) if n_seats == 4 else (366, HEADER_BOTTOM + 12, 734, bottom - 12)
+    return TrickLayout(
+        size=(w, h), places=tuple(places), zone=zone,
+        trump_box=(14, bottom, 14 + CORNER_W, h - 12),
+        footer_box=(w - 14 - CORNER_W, bottom, w - 14, h - 12))
+
+
+def tag(d: ImageDraw.ImageDraw, x: float, cy: float, text: str, bg: Color, fg: Color, *,
+        align: str = "left", height: int = CHIP_H, weight: Weight = CHIP,
+        min_width: float = 0) -> Box:
+    """A rounded label of :data:`SMALL` text whose capitals sit in its middle; ``x`` is its
+    left edge (its centre with ``align="center"``, its right edge with ``"right"``), ``cy``
+    its middle. Returns its box."""
+    f = font(SMALL, weight)
+    w = max(text_width(text, SMALL, weight) + 2 * CHIP_PAD, min_width)
+    x0 = x - w / 2 if align == "center" else x - w if align == "right" else x
+    box = (x0, cy - height / 2, x0 + w, cy + height / 2)
+    d.rounded_rectangle(box, radius=height / 2, fill=bg)
+    _, top, _, _ = f.getbbox("H", anchor="ls")
+    d.text((x0 + w / 2, cy - top / 2), text, font=f, fill=fg, anchor="ms")
+    return box
+
+
+def chip_width(text: str) -> float:
+    """The width of a chip holding ``text``."""
+    return text_width(text, SMALL, CHIP) + 2 * CHIP_PAD
+
+
+def line_room(width: float) -> float:
+    """The room of a line of a panel ``width`` pixels wide."""
+    return width - 2 * SEAT_PAD - 2
+
+
+NOTE_ROOM = line_room(PANEL_W)
+"""The widest chip every seat's panel holds: a note wider than this may be cut."""
+
+
+def note_fits(note: str) -> bool:
+    """Whether a seat's note fits its panel whole (a longer one is cut with an ellipsis)."""
+    return chip_width(note) <= NOTE_ROOM
+
+
+Item = tuple[str, Color, Color | None, bool]
+"""A text of a seat's panel: (text, its colour, its chip's background or None: plain
+text, whether it starts a line)."""
+
+
+def _items(seat: SeatInfo, locale: str, room: float) -> list[Item]:
+    """The bid and tricks, the points and the note, in the order they flow in a panel
+    whose lines are ``room`` pixels long."""
+    items: list[Item] = []
     if seat.bid is not None:
         state = GREEN if seat.tricks == seat.bid else RED if seat.tricks > seat.bid else MUTED
-    draw_text(d, (x0 + 16, y0 + 56), fit(text, SEAT_W - 32, 20, "bold"), 20, "bold", state, "lm")
-    _pips(d, x0 + 16, y0 + 88, seat.bid, seat.tricks)
-    chips = []
+        both = label(locale, "bid_tricks", bid=seat.bid, tricks=seat.tricks)
+        if text_width(both, SMALL, CHIP) <= room:
+            items.append((both, state, None, False))
+        else:  # too wide for one line: the bid, then the tricks on the next line
+            items.append((label(locale, "bid_only", bid=seat.bid), state, None, False))
+            items.append((label(locale, "tricks_only", tricks=seat.tricks), state, None, True))
+    else:
+        items.append((label(locale, "tricks_only", tricks=seat.tricks), MUTED, None, False))
     if seat.points is not None:
-        chips.append(label(locale, "points_n", n=number(seat.points)))
+        items.append((label(locale, "points_n", n=number(seat.points)), TEXT, (0, 0, 0, 120),
+                      False))
     if seat.note:
-        chips.append(seat.note)
-    x = box[2] - 10
-    for chip in chips:
-        b = pill(d, x, y0 + SEAT_H - 40, fit(chip, 150, 18, "bold"), 18, (0, 0, 0, 110), TEXT,
-                 height=30, align="right")
-        x = b[0] - 6
+        items.append((seat.note, TEXT, (255, 255, 255, 46), False))
+    return items
+
+
+Placed = tuple[int, float, str, Color, Color | None]
+"""An item as the panel draws it: (line, x from the line's start, text, colour, chip)."""
+
+
+def _plan(items: list[Item], room: float, lines: int) -> tuple[list[Placed], bool]:
+    """Where the items go on ``lines`` lines of ``room`` pixels: each on the line it
+    starts or on the next when that one has no room left; on the last line, an item too
+    wide is cut (a chip) or left out. Also whether every item is drawn whole."""
+    placed: list[Placed] = []
+    line, x = 0, 0.0
+    for text, fg, bg, new_line in items:
+        w = chip_width(text) if bg is not None else text_width(text, SMALL, CHIP)
+        if x > 0 and (new_line or x + w > room) and line + 1 < lines:
+            line, x = line + 1, 0.0
+        if x + w > room:
+            if bg is None or room - x < chip_width("Ab…"):
+                return placed, False
+            text = fit(text, room - x - 2 * CHIP_PAD, SMALL, CHIP)
+            placed.append((line, x, text, fg, bg))
+            return placed, False
+        placed.append((line, x, text, fg, bg))
+        x += w + 12
+    return placed, True
+
+
+def _flow(d: ImageDraw.ImageDraw, items: list[Item], box: Box) -> None:
+    """The items in the panel ``box``, from its second line on (see :func:`_plan`)."""
+    x0, y0, x1, y1 = box
+    lines = 3 if y1 - y0 > PANEL_H else 2
+    placed, _ = _plan(items, line_room(x1 - x0), lines)
+    f = font(SMALL, CHIP)
+    _, top, _, _ = f.getbbox("H", anchor="ls")
+    for line, dx, text, fg, bg in placed:
+        x, cy = x0 + SEAT_PAD + 2 + dx, y0 + LINE_Y[1 + line]
+        if bg is None:
+            d.text((x + 1, cy - top / 2 + 2), text, font=f, fill=(0, 0, 0, 150), anchor="ls")
+            d.text((x, cy - top / 2), text, font=f, fill=fg, anchor="ls")
+        else:
+            tag(d, x, cy, text, bg, fg)
+
+
+def needs_tall(seats: Sequence[SeatInfo], locale: str, clockwise: bool = False) -> bool:
+    """Whether the texts of a seat on the left or the right need a fourth line."""
+    places = trick_layout(len(seats), clockwise).places
+    return any(place.tall_box is not None
+               and not _plan(_items(seat, locale, NOTE_ROOM), NOTE_ROOM, 2)[1]
+               for seat, place in zip(seats, places, strict=True))
+
+
+def name_room(seat: SeatInfo, locale: str, width: float) -> tuple[float, float]:
+    """Where a seat's name starts in its panel (``width`` pixels wide) and the room it has,
+    up to the dealer's mark, if any."""
+    x = NAME_X if seat.is_turn or seat.team is not None else SEAT_PAD + 4
+    end = width - SEAT_PAD
+    if seat.is_dealer:
+        end -= max(chip_width(label(locale, "dealer_mark")), CHIP_H) + 10
+    return x, end - x
+
+
+def _seat_panel(d: ImageDraw.ImageDraw, seat: SeatInfo, place: Place, locale: str) -> None:
+    x0, y0, x1, y1 = box = place.panel_box
+    color = team_color(seat.team) if seat.team is not None else (200, 210, 220)
     if seat.is_turn:
-        tag = "▶ " + label(locale, "turn")
-        ty = box[3] - 14 if cy < CENTER[1] - 100 else box[1] - 30
-        pill(d, cx, ty, tag, 20, GOLD, INK, height=32, align="center")
+        for i, alpha in enumerate((50, 90, 130)):
+            grow = 10 - i * 3
+            d.rounded_rectangle((x0 - grow, y0 - grow, x1 + grow, y1 + grow), radius=18 + grow,
+                                outline=(*GOLD, alpha), width=3)
+        d.rounded_rectangle(box, radius=16, fill=(250, 204, 70, 40), outline=GOLD, width=6)
+        d.polygon([(x0 + 14, y0 + 16), (x0 + 14, y0 + 48), (x0 + 36, y0 + 32)], fill=GOLD)
+    else:
+        d.rounded_rectangle(box, radius=16, fill=PANEL, outline=(*color, 150), width=3)
+        if seat.team is not None:
+            d.ellipse((x0 + 16, y0 + 23, x0 + 34, y0 + 41), fill=color)
+    if seat.is_dealer:
+        tag(d, x1 - SEAT_PAD, y0 + LINE_Y[0], label(locale, "dealer_mark"), (250, 248, 240),
+            INK, align="right", height=CHIP_H, weight="bold", min_width=CHIP_H)
+    nx, room = name_room(seat, locale, x1 - x0)
+    draw_fitted(d, (x0 + nx, y0 + LINE_Y[0]), seat.name, room, NAME_SIZE, "bold", TEXT, "lm",
+                min_size=SMALL)
+    _flow(d, _items(seat, locale, line_room(x1 - x0)), box)
 
 
-def _trump_panel(img: Image.Image, d: ImageDraw.ImageDraw, trump_card: Card | None,
-                 trump_suit: int | None, locale: str) -> None:
-    box = (24, 594, 232, 770)
+def _trump(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, trump_card: Card | None,
+           trump_suit: int | None, locale: str) -> None:
+    """The trump card as a tile, and the trump suit when no card shows it; or "no trump"."""
+    x0, y0, x1, y1 = box
     d.rounded_rectangle(box, radius=16, fill=PANEL_STRONG)
+    cy = (y0 + y1) / 2
     if trump_card is None and trump_suit is None:
-        draw_text(d, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), label(locale, "no_trump"),
-                  24, "bold", MUTED, "mm")
+        draw_fitted(d, ((x0 + x1) / 2, cy), label(locale, "no_trump"), x1 - x0 - 2 * SEAT_PAD,
+                    SMALL, "bold", MUTED, "mm")
         return
-    draw_text(d, (box[0] + 16, box[1] + 24), label(locale, "trump"), 22, "bold", TEXT, "lm")
-    x = box[0] + 16
+    x = x1 - SEAT_PAD
+    if trump_suit is not None and (trump_card is None or trump_card.suit != trump_suit):
+        size = 84
+        d.ellipse((x - size - 16, cy - size / 2 - 8, x, cy + size / 2 + 8),
+                  fill=(255, 255, 255, 235))
+        paste(img, suit_icon(Deck.FRENCH, trump_suit, size), (x - size - 8, cy - size / 2))
+        x -= size + 16 + 12
     if trump_card is not None:
-        paste(img, card_sprite(trump_card, 88, Deck.FRENCH), (x, box[1] + 44))
-        x += 100
-    suit = trump_suit if trump_suit is not None else (
-        trump_card.suit if trump_card is not None else None)
-    if suit is not None:
-        size = 64 if trump_card is not None else 96
-        icon = suit_icon(Deck.FRENCH, suit, size)
-        cx = (x + box[2] - 10) / 2 if trump_card is not None else (box[0] + box[2]) / 2
-        d.ellipse((cx - size / 2 - 10, box[1] + 104 - size / 2 - 10, cx + size / 2 + 10,
-                   box[1] + 104 + size / 2 + 10), fill=(255, 255, 255, 230))
-        paste(img, icon, (cx - size / 2, box[1] + 104 - size / 2))
+        paste(img, card_tile(trump_card, TRUMP_TILE_W, Deck.FRENCH),
+              (x - TRUMP_TILE_W, cy - tile_height(TRUMP_TILE_W) / 2))
+        x -= TRUMP_TILE_W + 12
+    draw_text(d, (x0 + SEAT_PAD + 4, cy), fit(label(locale, "trump"), x - x0 - SEAT_PAD - 4,
+                                                SMALL, "bold"), SMALL, "bold", TEXT, "lm")
+
+
+def _footer(d: ImageDraw.ImageDraw, box: Box, footer: str) -> None:
+    x0, y0, x1, y1 = box
+    d.rounded_rectangle(box, radius=16, fill=PANEL_STRONG)
+    lines = wrap(footer, x1 - x0 - 2 * SEAT_PAD, SMALL, CHIP, 3)
+    step = 46
+    y = (y0 + y1) / 2 - step * (len(lines) - 1) / 2
+    for line in lines:
+        draw_text(d, (x0 + SEAT_PAD + 4, y), line, SMALL, CHIP, MUTED, "lm")
+        y += step
+
+
+def _card_tag(d: ImageDraw.ImageDraw, place: Place, text: str, bg: Color, fg: Color) -> None:
+    """A tag by a card of the trick, on its side, kept to its room."""
+    lo, hi = place.tag_room
+    text = fit(text, hi - lo - 2 * CHIP_PAD, SMALL, CHIP)
+    w = chip_width(text)
+    x = min(max(place.card[0] - w / 2, lo), hi - w)
+    tag(d, x, place.tag_y(), text, bg, fg)
 
 
 def draw_trick_table(seats: Sequence[SeatInfo], trick: Sequence[tuple[int, Card]], *,
@@ -178,41 +387,49 @@ def draw_trick_table(seats: Sequence[SeatInfo], trick: Sequence[tuple[int, Card]
                      winner: int | None = None, clockwise: bool = False,
                      footer: str | None = None) -> Image.Image:
     """The trick table image, before encoding (see :func:`render_trick_table`)."""
-    positions = _positions(len(seats), clockwise)
-    img, d = canvas((TRICK_W, TRICK_H))
-    d.rounded_rectangle((12, 12, TRICK_W - 12, 76), radius=14, fill=PANEL_STRONG)
-    draw_text(d, (32, 44), fit(header, TRICK_W - 80, 26, "bold"), 26, "bold", TEXT, "lm")
-    for i, seat in enumerate(seats):
-        _seat_panel(d, seat, positions[i][0], locale)
-    _trump_panel(img, d, trump_card, trump_suit, locale)
-    # the trick, in play order; the leader's card is marked, the winner's glows
-    ch = card_height(CARD_W_TRICK)
-    for who, card in trick:
+    lay = trick_layout(len(seats), clockwise, needs_tall(seats, locale, clockwise))
+    for who, _ in trick:
         if not 0 <= who < len(seats):
             raise ValueError(f"seat {who} is not at this table")
-        dx, dy = positions[who][1]
-        cx, cy = CENTER[0] + dx, CENTER[1] + dy
-        sprite = card_sprite(card, CARD_W_TRICK, Deck.FRENCH)
-        tilted = sprite.rotate(_TILT[who % 4], resample=Image.Resampling.BICUBIC, expand=True)
-        if who == winner:
-            paste(img, glow((CARD_W_TRICK + 110, ch + 110), GOLD, 190),
-                  (cx - (CARD_W_TRICK + 110) / 2, cy - (ch + 110) / 2))
-        shadow = shadow_sprite(CARD_W_TRICK, 5, 110)
-        paste(img, shadow, (cx - shadow.width / 2 + 3, cy - shadow.height / 2 + 5))
-        paste(img, tilted, (cx - tilted.width / 2, cy - tilted.height / 2))
-        tag_y = cy + ch / 2 - 8
-        if who == leader:
-            pill(d, cx, tag_y, label(locale, "led"), 18, (255, 255, 255, 230), INK, height=28,
-                 align="center")
-        if who == winner:
-            pill(d, cx, cy - ch / 2 - 20, label(locale, "takes"), 18, (*GOLD, 245), INK,
-                 height=28, align="center")
-    if not trick and leader is not None and 0 <= leader < len(seats):
-        draw_fitted(d, CENTER, label(locale, "leads", name=seats[leader].name),
-                    2 * (CENTER[0] - SEAT_W - 40), 26, "bold", MUTED, "mm", min_size=20)
+    img, d = canvas(lay.size)
+    w = lay.width
+    d.rounded_rectangle((12, 10, w - 12, HEADER_BOTTOM), radius=14, fill=PANEL_STRONG)
+    if header:
+        draw_fitted(d, (w / 2, (10 + HEADER_BOTTOM) / 2), header, w - 64, NAME_SIZE, "bold",
+                    TEXT, "mm", min_size=SMALL)
+    for seat, place in zip(seats, lay.places, strict=True):
+        _seat_panel(d, seat, place, locale)
+    _trump(img, d, lay.trump_box, trump_card, trump_suit, locale)
     if footer:
-        draw_text(d, (TRICK_W - 32, TRICK_H - 36), fit(footer, 330, 20), 20, "regular", MUTED,
-                  "rm")
+        _footer(d, lay.footer_box, footer)
+    # the trick, one tile by each seat that played; the winner's glows
+    th = tile_height(TILE_W)
+    for who, card in trick:
+        place = lay.places[who]
+        x0, y0, x1, y1 = place.card_box
+        if who == winner:
+            paste(img, glow((TILE_W + 120, th + 120), GOLD, 190), (x0 - 60, y0 - 60))
+        d.rounded_rectangle((x0 + 3, y0 + 6, x1 + 3, y1 + 6), radius=TILE_W // 8,
+                            fill=(0, 0, 0, 90))
+        paste(img, card_tile(card, TILE_W, Deck.FRENCH), (x0, y0))
+        if who == winner:
+            d.rounded_rectangle((x0 - 4, y0 - 4, x1 + 4, y1 + 4), radius=TILE_W // 8 + 4,
+                                outline=GOLD, width=5)
+    played = {who for who, _ in trick}
+    for who in sorted(played):
+        words = []
+        if who == leader:
+            words.append(label(locale, "led"))
+        if who == winner:
+            words.append(label(locale, "takes"))
+        if words:
+            bg: Color = (*GOLD, 250) if who == winner else (250, 248, 240, 240)
+            _card_tag(d, lay.places[who], " · ".join(words), bg, INK)
+    if not trick and leader is not None and 0 <= leader < len(seats):
+        x0, y0, x1, y1 = lay.zone
+        draw_fitted(d, ((x0 + x1) / 2, (y0 + y1) / 2), label(locale, "leads",
+                    name=seats[leader].name), x1 - x0, NAME_SIZE, "bold", TEXT, "mm",
+                    min_size=SMALL)
     return img
 
 
@@ -221,13 +438,17 @@ def render_trick_table(seats: Sequence[SeatInfo], trick: Sequence[tuple[int, Car
                        trump_suit: int | None = None, header: str = "", locale: str = "en",
                        winner: int | None = None, clockwise: bool = False,
                        footer: str | None = None) -> bytes:
-    """Image of a trick-taking table with 3 or 4 seats (seat 0 at the bottom).
+    """Image of a trick-taking table with 3 or 4 seats (seat 0 at the bottom; see
+    :func:`trick_layout`), drawn at 1100 px wide for Discord's 550 × 350 box: no text is
+    smaller than :data:`SMALL`.
 
-    ``trick`` lists (seat, card) in play order; ``leader`` is the seat that led
-    (marked "led"), ``winner`` optionally the seat taking the trick (glowing).
-    ``trump_card`` (shown face up) and/or ``trump_suit`` (0..3, c d h s) name
-    the trump; with neither the image says "no trump". Each seat shows its name,
-    bid against tricks taken (with markers), points, dealer and turn. Seat 1
+    ``trick`` lists (seat, card) in play order, each card a tile by its seat; ``leader``
+    is the seat that led (tagged "led"), ``winner`` optionally the seat taking the trick
+    (glowing, tagged "takes"). ``trump_card`` (a tile) and/or ``trump_suit`` (0..3, c d h
+    s) name the trump in the bottom-left corner; with neither it says "no trump". Each
+    seat shows its name (shrunk, then cut), the dealer's mark, whose turn it is, its bid
+    against its tricks (green when equal, red when over), its points and its note;
+    ``footer`` is wrapped in the bottom-right corner, ``header`` heads the image. Seat 1
     sits on the right of seat 0 (counter-clockwise play) unless ``clockwise``.
     """
     return encode(draw_trick_table(seats, trick, leader=leader, trump_card=trump_card,

@@ -16,10 +16,15 @@ from itertools import combinations, pairwise
 from typing import Any
 
 import pytest
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
+from bot.games.tysiacha.images import render_prikup
 from bot.render import examples as ex
-from bot.render.draw import GREEN, RED, Box, fit, fit_size, share, text_width
+from bot.render.draw import GREEN, RED, Box, fit, fit_size, number, share, text_width
+from bot.render.draw import TEXT as TEXT_COLOR
+from bot.render.french import CARD_W as FRENCH_CARD_W
+from bot.render.french import SMALL as FRENCH_SMALL
+from bot.render.french import draw_french_hand
 from bot.render.hand import HAND_CARD_W, draw_exchange
 from bot.render.labels import label, ordinal
 from bot.render.ratings import BoardLine, name_room, render_leaderboard
@@ -52,8 +57,19 @@ from bot.render.table import (
     header_sides,
     layout,
 )
-from bot.render.trick import SeatInfo, draw_trick_table
+from bot.render.trick import (
+    NOTE_ROOM,
+    SeatInfo,
+    TrickLayout,
+    draw_trick_table,
+    needs_tall,
+    note_fits,
+    trick_layout,
+)
+from bot.render.trick import SMALL as SMALL_TRICK
+from bot.render.trick import name_room as trick_name_room
 from engine.tichu.view import Call, DealResult, TichuView
+from engine.trick import by_suit
 
 SHADOW = (0, 0, 0, 150)
 
@@ -469,21 +485,138 @@ def test_leaderboard_name_that_fits_is_not_cut(drawn: list[Drawn]) -> None:
     assert shown.box[2] + 20 <= rating.box[0]
 
 
+TYSIACHA_NOTES = [
+    SeatInfo("Анастасия Петрова", tricks=8, points=-120, note="barrel: 2 left"),
+    SeatInfo("Maximilian Hohenstein", tricks=0, points=1000, note="solo 120 · ♣",
+             is_turn=True),
+    SeatInfo("Γεώργιος", tricks=1, points=-35, note="passed"),
+]
+"""Tysiacha notes that need a fourth line of the side panels (each fits a panel whole, as
+Tysiacha's table makes them, see :func:`note_fits`)."""
+TRICK_TABLES: dict[str, tuple[list[SeatInfo], dict[str, Any]]] = {
+    "four": (ex.trick_seats(), {"trick": ex.TRICK, "leader": 1, "winner": 2,
+                                "trump_card": ex.TRICK_TRUMP_CARD,
+                                "header": "Chinois · Round 5 (7 cards)"}),
+    "three": (ex.three_seats(), {"trick": ex.THREE_TRICK, "leader": 1, "trump_suit": 2,
+                                 "clockwise": True, "footer": "Contrat : 120 (Alice)"}),
+    "long": (ex.long_trick_seats(), {"trick": ex.TRICK, "leader": 1,
+                                     "trump_suit": ex.TRICK_TRUMP_SUIT}),
+    "max": (ex.max_trick_seats(), {"trick": ex.MAX_TRICK, "leader": 1, "winner": 1,
+                                   "trump_card": ex.cards("7s")[0], "clockwise": True,
+                                   "header": "Donne 12/28 · cartes : 12 · montée",
+                                   "footer": "Paris 13 pour 12 plis"}),
+    "notes": ([replace(TYSIACHA_NOTES[0], is_dealer=True), *TYSIACHA_NOTES[1:]], {"trick": ex.THREE_TRICK, "leader": 1, "trump_suit": 0,
+                               "clockwise": True, "header": "Deal 3 · Maximilian plays solo",
+                               "footer": "Marriages: Maximilian ♣ 100, Анастасия ♥ 60"}),
+    "notes-four": ([SeatInfo("Sits out", points=40, note="sits out", is_dealer=True),
+                    *TYSIACHA_NOTES], {"trick": [(2, ex.cards("Ah")[0])], "leader": 2,
+                                       "trump_suit": 3, "clockwise": True}),
+}
+"""Trick tables of three and four seats: short and long names, every tag and corner,
+notes that need a fourth line."""
+
+
+def trick_table(case: str, locale: str) -> tuple[Image.Image, list[SeatInfo], TrickLayout]:
+    """The table of ``case`` drawn, its seats, and its layout."""
+    seats, kwargs = TRICK_TABLES[case]
+    kwargs = dict(kwargs)
+    trick = kwargs.pop("trick")
+    img = draw_trick_table(seats, trick, locale=locale, **kwargs)
+    clockwise = bool(kwargs.get("clockwise"))
+    lay = trick_layout(len(seats), clockwise, needs_tall(seats, locale, clockwise))
+    return img, seats, lay
+
+
+def table_texts(calls: list[Drawn], img: Image.Image) -> list[Drawn]:
+    """The texts drawn on the table itself (not those of its card tiles)."""
+    return [c for c in calls if c.on == img.size]
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+@pytest.mark.parametrize("case", sorted(TRICK_TABLES))
+def test_trick_table_texts_never_overlap_nor_cover_a_card(drawn: list[Drawn], case: str,
+                                                          locale: str) -> None:
+    img, _, lay = trick_table(case, locale)
+    shown = table_texts(drawn, img)
+    for a, b in combinations(shown, 2):
+        assert not overlap(a.box, b.box), (a.text, b.text)
+    for call in shown:
+        assert inside(call.box, (12, 10, img.width - 12, img.height - 12)), call.text
+        for place in lay.places:
+            assert not overlap(call.box, place.card_box), call.text
+    for a, b in combinations([p.panel_box for p in lay.places]
+                             + [lay.trump_box, lay.footer_box], 2):
+        assert not overlap(a, b)
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+@pytest.mark.parametrize("case", sorted(TRICK_TABLES))
+def test_trick_table_seat_texts_stay_in_their_panel(drawn: list[Drawn], case: str,
+                                                    locale: str) -> None:
+    img, seats, lay = trick_table(case, locale)
+    shown = table_texts(drawn, img)
+    for seat, place in zip(seats, lay.places, strict=True):
+        x0, y0, x1, y1 = place.panel_box
+        mine = [c for c in shown if overlap(c.box, place.panel_box)]
+        for call in mine:
+            assert inside(call.box, (x0 + SEAT_PAD - 4, y0, x1 - SEAT_PAD + 1, y1)), call.text
+        names = [c for c in mine if c.text == seat.name or (
+            c.text.endswith("…") and seat.name.startswith(c.text[:-1]))]
+        assert len(names) == 1, (seat.name, texts(mine))
+        # the bid and the tricks, the points and the note: never left out nor cut
+        shown_text = " ".join(texts(mine))
+        assert number(seat.points or 0) + " pts" in shown_text, shown_text
+        assert f" {seat.tricks}" in shown_text
+        if seat.bid is not None:
+            assert f" {seat.bid} " in f"{shown_text} ", shown_text
+        if seat.note:
+            assert note_fits(seat.note) and seat.note in texts(mine), shown_text
+
+
 def test_chinois_names_keep_clear_of_the_dealer_tag(drawn: list[Drawn]) -> None:
-    draw_trick_table(ex.long_trick_seats(), ex.TRICK, leader=1)
-    dealer = next(c for c in drawn if c.text == "Dealer")
-    name = next(c for c in drawn if c.text.startswith("Maximilia"))
+    img = draw_trick_table(ex.long_trick_seats(), ex.TRICK, leader=1)
+    shown = table_texts(drawn, img)
+    dealer = next(c for c in shown if c.text == "D")
+    name = next(c for c in shown if c.text.startswith("Maximilia"))
+    assert name.text.endswith("…") and name.size == SMALL_TRICK
     assert name.box[2] + 12 <= dealer.box[0]
-    shown = texts(drawn)
-    assert "Jean-Christophe" in shown and "Анастасия Петрова" in shown
-    assert "−21 pts" in shown
+    assert abs((name.box[1] + name.box[3]) / 2 - (dealer.box[1] + dealer.box[3]) / 2) < 8
+    assert "−21 pts" in texts(shown)
 
 
-def test_trick_table_seat_name_that_fits_is_drawn_whole(drawn: list[Drawn]) -> None:
-    name = widest_fitting(260 - 16 - 14, 24)
-    seats = [SeatInfo(name), *ex.trick_seats()[1:]]
-    draw_trick_table(seats, ex.TRICK, leader=1)
-    assert name in texts(drawn)
+@pytest.mark.parametrize("n_seats", [3, 4])
+@pytest.mark.parametrize("dealer", [False, True])
+def test_trick_table_seat_name_that_fits_is_drawn_whole(drawn: list[Drawn], n_seats: int,
+                                                        dealer: bool) -> None:
+    lay = trick_layout(n_seats)
+    seats = []
+    for i, place in enumerate(lay.places):
+        seat = SeatInfo("x", bid=1, tricks=0, points=3, is_dealer=dealer, is_turn=i == 1)
+        _, room = trick_name_room(seat, "en", place.panel_box[2] - place.panel_box[0])
+        size = 44 if i % 2 else SMALL_TRICK  # whole at full size, or whole made smaller
+        name = f"{i} Wil"
+        while text_width(name + "x", size, "bold") <= room:
+            name += "x"
+        seats.append(SeatInfo(name, bid=1, tricks=0, points=3, is_dealer=dealer,
+                              is_turn=i == 1))
+    img = draw_trick_table(seats, [], leader=None)
+    shown = table_texts(drawn, img)
+    for i, seat in enumerate(seats):
+        [call] = [c for c in shown if c.text == seat.name]
+        assert (call.size == 44) if i % 2 else (SMALL_TRICK <= call.size < 44), call.size
+
+
+def test_a_note_that_fits_is_drawn_whole_in_every_panel(drawn: list[Drawn]) -> None:
+    note = widest_fitting(NOTE_ROOM - 20, SMALL_TRICK)
+    while not note_fits(note):
+        note = note[:-1]
+    assert not note_fits(note + "xx")
+    for n_seats in (3, 4):
+        seats = [SeatInfo(f"S{i}", tricks=10, points=-1000, note=note, is_dealer=i == 0)
+                 for i in range(n_seats)]
+        img = draw_trick_table(seats, [], leader=0)
+        assert texts(table_texts(drawn, img)).count(note) == n_seats
+        drawn.clear()
 
 
 def test_six_seat_exchange_names_use_the_room_between_slots(drawn: list[Drawn]) -> None:
@@ -494,3 +627,35 @@ def test_six_seat_exchange_names_use_the_room_between_slots(drawn: list[Drawn]) 
     assert len(whole) == 2 and whole[0].size == 44
     assert whole[0].box[2] - whole[0].box[0] > HAND_CARD_W  # wider than its card
     assert not overlap(whole[0].box, whole[1].box)
+
+
+# --- French hand and prikup -----------------------------------------------------------
+
+@pytest.mark.parametrize("n", [1, 7, 10, 13])
+def test_french_hand_numbers_every_card_under_its_index(drawn: list[Drawn], n: int) -> None:
+    cards = ex.FRENCH_MAX[:n]
+    img = draw_french_hand(cards, key=by_suit, playable=cards[:2], title="Atout : 7♠",
+                           locale="fr")
+    shown = [c for c in drawn if c.on == img.size]
+    numbers = [c for c in shown if c.text.isdigit()]
+    assert [c.text for c in numbers] == [str(i + 1) for i in range(n)]
+    for a, b in pairwise(numbers):
+        # a step wide enough that each card's corner index (a fifth of its width) shows
+        assert b.xy[0] - a.xy[0] >= 0.25 * FRENCH_CARD_W, (a.text, b.text)
+        assert a.box[2] < b.box[0]
+    header = [c for c in shown if c.box[3] <= 72]
+    assert len(header) == 1 and header[0].size >= FRENCH_SMALL
+    assert header[0].text.startswith("Votre main · ") and not header[0].text.endswith("…")
+
+
+def test_a_long_prikup_title_takes_two_lines_and_keeps_the_bid(drawn: list[Drawn]) -> None:
+    prikup = tuple(int(c) for c in ex.cards("Ah Ts Qd"))
+    title = "Donne 3 · le prikup, pris par Анастасия Петрова à 120"
+    render_prikup(prikup, title)
+    lines = [c for c in drawn if c.fill == TEXT_COLOR]
+    assert len(lines) == 2 and " ".join(c.text for c in lines) == title
+    assert all(c.size == FRENCH_SMALL for c in lines)
+    assert lines[0].box[3] < lines[1].box[1]
+    drawn.clear()
+    render_prikup(prikup, "Prikup")
+    assert [(c.text, c.size) for c in drawn if c.fill == TEXT_COLOR] == [("Prikup", 44)]

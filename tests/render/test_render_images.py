@@ -16,12 +16,16 @@ from PIL import Image
 import bot.render as render
 from bot.render import examples as ex
 from bot.render.encoding import IMAGE_EXT, IMAGE_FORMAT, filename
+from bot.render.french import HAND_W as FRENCH_W
+from bot.render.french import HEIGHT as FRENCH_H
+from bot.render.french import render_french_hand
 from bot.render.hand import EX_H, EX_W, H_HAND, HAND_W, find_bombs, sorted_hand
 from bot.render.seats import Side, seat_at, side_of
 from bot.render.table import SIZE
-from bot.render.trick import SeatInfo
+from bot.render.trick import SIZE3, SIZE4, SeatInfo
 from engine.cards import parse_cards
 from engine.tichu.cards import DECK, DOG, DRAGON, MAHJONG, PHOENIX
+from engine.trick import by_suit
 
 MAX_BYTES = 80 * 1024
 """Byte budget of every example image (the palette PNGs they replace weighed 100-180 KB)."""
@@ -54,7 +58,10 @@ EXPECTED_SIZES = {
     "exchange": EXCHANGE_SIZE,
     "deal-summary": (1100, 704),
     "deal-summary-six": (1100, 824),
-    "trick-table": (1000, 790),
+    "trick-table": SIZE4,
+    "trick-table-3": SIZE3,
+    "trick-table-max": SIZE4,
+    "french-hand-max": (FRENCH_W, FRENCH_H),
 }
 
 
@@ -168,6 +175,18 @@ def test_any_hand_renders(cards: list, selected: list) -> None:
     assert img.size == HAND_SIZE
 
 
+FRENCH_DECK = parse_cards([f"{r}{s}" for r in "23456789TJQKA" for s in "cdhs"])
+
+
+@given(st.lists(st.sampled_from(FRENCH_DECK), min_size=0, max_size=13, unique=True),
+       st.booleans())
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_any_french_hand_renders(cards: list, some_playable: bool) -> None:
+    playable = cards[::2] if some_playable else None
+    img = decode(render_french_hand(cards, key=by_suit, playable=playable, title="Round 5"))
+    assert img.size == (FRENCH_W, FRENCH_H)
+
+
 def test_sorted_hand_follows_the_menu_order() -> None:
     hand = parse_cards(["DRAGON", "As", "2c", "PHOENIX", "DOG", "MAHJONG", "2s", "Td"])
     assert [str(c) for c in sorted_hand(hand)] == [
@@ -217,8 +236,8 @@ def test_six_seat_hand_with_cards_from_both_partners() -> None:
 
 def test_trick_table_three_and_four_seats_only() -> None:
     seats = ex.trick_seats()
-    assert decode(render.render_trick_table(seats, ex.TRICK, leader=1)).size == (1000, 790)
-    assert decode(render.render_trick_table(seats[:3], [], leader=0, clockwise=True)).width == 1000
+    assert decode(render.render_trick_table(seats, ex.TRICK, leader=1)).size == SIZE4
+    assert decode(render.render_trick_table(seats[:3], [], leader=0, clockwise=True)).size == SIZE3
     with pytest.raises(ValueError):
         render.render_trick_table([*seats, SeatInfo("Eve")], [], leader=0)
     with pytest.raises(ValueError):

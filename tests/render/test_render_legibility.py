@@ -20,12 +20,17 @@ LEGIBLE: dict[str, int] = {
     "exchange-six": 60_000,
     "position": 75_000,
     "position-full": 85_000,
-    "prikup": 20_000,
     "deal-summary": 56_000,
     "deal-summary-six": 60_000,
     "game-over": 63_000,
     "game-over-six": 58_000,
     "game-over-long": 85_000,
+    "trick-table": 50_000,
+    "trick-table-3": 40_000,
+    "trick-table-max": 70_000,
+    "french-hand": 48_000,
+    "french-hand-max": 54_000,
+    "prikup": 34_000,
 }
 """The image kinds drawn for Discord's size, and each one's budget in bytes (WebP)."""
 

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.render.cards import Deck, card_height, card_sprite, shadow_sprite
-from bot.render.draw import PANEL_STRONG, TEXT, canvas, draw_text, encode, fit, paste
+from bot.render.cards import SHADOW_PAD, Deck, card_height, shadowed_sprite
+from bot.render.draw import canvas, encode, paste
+from bot.render.french import CARD_W, HAND_W, draw_header, header_height, header_lines
 from engine.cards import ALL, Card
 from engine.trick import strength
 from engine.tysiacha.cards import ORDER
 
-PRIKUP_W, PRIKUP_H = 640, 330
-PRIKUP_CARD_W = 150
+PRIKUP_GAP = 48
+"""Between two cards of the prikup."""
 
 
 def hand_key(c: Card) -> tuple[int, int]:
@@ -24,19 +25,18 @@ def hand_key(c: Card) -> tuple[int, int]:
 
 
 def render_prikup(cards: Sequence[int], title: str) -> bytes:
-    """PNG of the three prikup cards face up, under ``title``."""
-    img, d = canvas((PRIKUP_W, PRIKUP_H))
-    d.rounded_rectangle((12, 12, PRIKUP_W - 12, 64), radius=14, fill=PANEL_STRONG)
-    draw_text(d, (28, 38), fit(title, PRIKUP_W - 56, 24, "bold"), 24, "bold", TEXT, "lm")
+    """The three prikup cards face up, under ``title``: drawn as the hand draws its cards
+    (:mod:`bot.render.french`, the same width and header), 1100 px wide; a title too long
+    for one line takes two."""
+    lines, size = header_lines(title, HAND_W)
+    top = header_height(len(lines)) + 28
+    ch = card_height(CARD_W)
+    img, d = canvas((HAND_W, top + ch + 36))
+    draw_header(d, HAND_W, lines, size)
     n = len(cards)
-    gap = 24
-    total = n * PRIKUP_CARD_W + (n - 1) * gap
-    x = (PRIKUP_W - total) / 2
-    y = 84 + (PRIKUP_H - 84 - 16 - card_height(PRIKUP_CARD_W)) / 2
+    x = (HAND_W - n * CARD_W - (n - 1) * PRIKUP_GAP) / 2
     for value in cards:
-        shadow = shadow_sprite(PRIKUP_CARD_W, 5, 110)
-        paste(img, shadow, (x - (shadow.width - PRIKUP_CARD_W) / 2 + 3,
-                            y - (shadow.height - card_height(PRIKUP_CARD_W)) / 2 + 5))
-        paste(img, card_sprite(ALL[int(value)], PRIKUP_CARD_W, Deck.FRENCH), (x, y))
-        x += PRIKUP_CARD_W + gap
+        paste(img, shadowed_sprite(ALL[int(value)], CARD_W, Deck.FRENCH),
+              (x - SHADOW_PAD, top - SHADOW_PAD))
+        x += CARD_W + PRIKUP_GAP
     return encode(img)

@@ -15,8 +15,7 @@ from bot.games.ui import view_of
 from bot.i18n import t
 from bot.i18n.names import SUIT_SYMBOLS, card_labels
 from bot.render import filename
-from bot.render.draw import text_width
-from bot.render.trick import SeatInfo, render_score_grid, render_trick_table
+from bot.render.trick import SeatInfo, note_fits, render_score_grid, render_trick_table
 from bot.store.models import TableStatus
 from bot.tables import LogEntry, Table
 from bot.workers import offload
@@ -27,8 +26,6 @@ from engine.tysiacha.scoring import BARREL, TARGET
 from engine.tysiacha.view import DealKind, DealResult, Phase, TysiachaView
 
 LOG_LINES = 6
-NOTE_WIDTH = 150
-"""The width of a seat's note chip in the table image."""
 SHEET_ROWS = 14
 """Deal rows on a deal's score sheet (the final sheet shows every deal)."""
 
@@ -40,7 +37,7 @@ def seat_infos(view: TysiachaView, names: list[str], locale: str) -> list[SeatIn
     seats = []
     for s in range(view.n_seats):
         # By priority: the barrel badge, the seat's part in the deal, its marriages; as
-        # many as fit in the seat's chip (the header names the contract in full).
+        # many as fit in the seat's note chip (the header names the contract in full).
         notes = []
         if view.barrel[s] is not None:
             notes.append(t(locale, "tysiacha.note.barrel", left=view.barrel[s]))
@@ -59,7 +56,7 @@ def seat_infos(view: TysiachaView, names: list[str], locale: str) -> list[SeatIn
         note = ""
         for part in notes:
             longer = f"{note} · {part}" if note else part
-            if note and text_width(longer, 18, "bold") > NOTE_WIDTH:
+            if note and not note_fits(longer):
                 break
             note = longer
         seats.append(SeatInfo(
