@@ -57,6 +57,7 @@ def tiny_png(width: int = 3, height: int = 2) -> bytes:
 
 
 PNG = tiny_png()
+ALT = "A board of three by two squares, all empty."
 CARDS = ["Dragon", "Phoenix", "Dog", "Mah Jong"]
 FRENCH = {"demo": "démo", "new": "nouvelle", "Start a new table": "Commencer une table"}
 
@@ -220,14 +221,16 @@ class Demo(app_commands.Group, name="demo", description="Demo commands"):
         channel = interaction.channel
         assert isinstance(channel, discord.TextChannel)
         draft = await channel.send(
-            "draft", file=discord.File(io.BytesIO(PNG), filename="draft.png")
+            "draft",
+            file=discord.File(io.BytesIO(PNG), filename="draft.png", description=ALT),
         )
         await draft.edit(content="final")
         temporary = await channel.send("temporary")
         await temporary.delete()
         fetched = await channel.fetch_message(draft.id)
         data = await fetched.attachments[0].read()
-        await interaction.followup.send(f"edited to {fetched.content}, {len(data)} bytes")
+        alt = fetched.attachments[0].description
+        await interaction.followup.send(f"edited to {fetched.content}, {len(data)} bytes, {alt}")
 
     @app_commands.command(name="big", description="A select with too many options")
     async def big(self, interaction: discord.Interaction) -> None:
@@ -441,11 +444,13 @@ async def test_thread_and_channel_message_edit_delete(emulator: DiscordEmulator)
         assert [m.content for m in system] == ["side"]
 
         report = await (await emu.slash(t.alice, t.channel, "demo scratch")).response()
-        assert report.content == f"edited to final, {len(PNG)} bytes" and report.ephemeral
+        # The attachment's description (alt text) is kept, and served back to the bot.
+        assert report.content == f"edited to final, {len(PNG)} bytes, {ALT}" and report.ephemeral
         final = next(m for m in emu.channel_messages(t.channel) if m.content == "final")
         assert [h["content"] for h in final.history] == ["draft"] and final.attachment(
             "draft.png"
         ).data == PNG
+        assert final.attachment("draft.png").description == ALT
         assert [m.content for m in emu.channel_messages(t.channel)] == ["game starting", "final"]
         deleted = [m for m in emu.messages.values() if m.deleted]
         assert [m.content for m in deleted] == [

@@ -15,12 +15,12 @@ so a forged ID shows nothing of anyone else's.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from typing import Any, Protocol
 
 import discord
 
+from bot.games.base import image_file
 from bot.games.tichu.coach import Coach, review_pictures
 from bot.render import filename
 from bot.store.models import GameResult
@@ -78,9 +78,9 @@ async def send_review(host: CoachHost, interaction: discord.Interaction[Any], ta
     files: list[discord.File] = []
     for number, decision in enumerate(shown, start=1):
         lines.append(decision.text)
-        files.append(discord.File(io.BytesIO(decision.table_image),
-                                  filename=filename(f"review-{number}-table")))
-        files.append(discord.File(io.BytesIO(decision.hand_image),
-                                  filename=filename(f"review-{number}-hand")))
+        files.append(image_file(decision.table_image, filename(f"review-{number}-table"),
+                                decision.table_alt))
+        files.append(image_file(decision.hand_image, filename(f"review-{number}-hand"),
+                                decision.hand_alt))
     content = "\n".join(lines)
     await interaction.followup.send(content[:2000], files=files, ephemeral=True)

@@ -16,7 +16,6 @@ day) and ``dresult`` (the table's id).
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Sequence
 from datetime import date, timedelta
@@ -25,6 +24,8 @@ from typing import Any, Protocol
 import discord
 from discord import app_commands
 
+from bot.cogs.records import board_alt
+from bot.games.base import image_file
 from bot.games.shared import signed
 from bot.games.tichu.duplicate import (
     DayStanding,
@@ -146,14 +147,26 @@ async def standings_message(host: DailyHost, locale: str, day: date, guild_id: i
     headers = [t(locale, f"daily.col.{c}") for c in ("rank", "name", "score", "boards", "trend")]
     footer = t(locale, "daily.standings_footer" if guild_id is not None
                else "daily.standings_footer_global", count=len(rows))
-    image = await offload(render_leaderboard, title, headers, [line(r) for r in shown],
-                          None if own is None else line(own), footer)
+    lines = [line(r) for r in shown]
+    mine = None if own is None else line(own)
+    image = await offload(render_leaderboard, title, headers, lines, mine, footer)
+    alt = board_alt(locale, t(locale, "alt.standings.title", title=title, count=len(rows)),
+                    lines, mine, standing_row)
     text = [t(locale, "daily.standings_row", rank=r.rank, name=r.name, pct=_pct(r.score),
               boards=r.boards) for r in [*shown, *([own] if own else [])]]
     embed = discord.Embed(title=title, description="\n".join(text)[:4000],
                           colour=discord.Colour.dark_green())
     embed.set_image(url=f"attachment://{filename('standings')}")
-    return {"embed": embed, "file": discord.File(io.BytesIO(image), filename("standings"))}
+    return {"embed": embed, "file": image_file(image, filename("standings"), alt)}
+
+
+def standing_row(locale: str, line: BoardLine) -> str:
+    """A line of the daily standings in words: ``2. mahjong_mike: 68.5%, 4 boards, per
+    board: up, up, down, up``."""
+    trend = ", ".join(t(locale, "alt.standings.up" if mark == UP else "alt.standings.down")
+                      for mark in line.last or "")
+    return t(locale, "alt.standings.row", rank=line.rank, name=line.name,
+             pct=_pct(line.rating or 0.0), boards=line.games, trend=trend or "—")
 
 
 def _trend(marks: dict[str, float], boards: Sequence[str]) -> str:

@@ -17,12 +17,14 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
+from bot.games.base import image_file
 from bot.games.registry import all_specs
+from bot.games.shared import Part, alt_text
 from bot.games.ui import Control, GameButton, GameSelect, view_of
 from bot.i18n import t
 from bot.ratings import TEAM_GAMES
@@ -69,6 +71,48 @@ def _rating(value: float | None) -> str:
     return "—" if value is None else f"{value:.1f}"
 
 
+# -- the pictures in words ---------------------------------------------------------
+
+def decimal(value: float) -> str:
+    """A rating as the pictures write it: one decimal, a true minus sign."""
+    return f"{value:.1f}".replace("-", "−")
+
+
+def rating_row(locale: str, line: BoardLine) -> str:
+    """A leaderboard line in words: ``3. Léa: rating 31.2, 96 games, 56% won``."""
+    rating = "—" if line.rating is None else decimal(line.rating)
+    return t(locale, "alt.board.row", rank=line.rank, name=line.name, rating=rating,
+             games=line.games, rate=round(100 * line.win_rate))
+
+
+def board_alt(locale: str, title: str, lines: Sequence[BoardLine], own: BoardLine | None,
+              row: Callable[[str, BoardLine], str]) -> str:
+    """A leaderboard picture (or the daily standings', which look the same) in words: its
+    ``title``, the clicker's own line if it is below the page, then each line in order,
+    the clicker's marked (the last lines given up first)."""
+    parts: list[Part | str] = [title]
+    if own is not None:
+        parts.append(t(locale, "alt.board.own", row=row(locale, own)))
+    for line in lines:
+        said = row(locale, line)
+        parts.append(Part(t(locale, "alt.board.mine", row=said) if line.mine else said, 1))
+    return alt_text(parts)
+
+
+def chart_alt(locale: str, values: Sequence[float]) -> str:
+    """The rating chart in words: how many games, the first and last ratings, the highest
+    and lowest; then every rating, game after game (given up first)."""
+    if not values:
+        return alt_text([t(locale, "ratings.chart")])
+    parts: list[Part | str] = [t(locale, "alt.chart", title=t(locale, "ratings.chart"),
+                                 games=len(values), first=decimal(values[0]),
+                                 last=decimal(values[-1]), high=decimal(max(values)),
+                                 low=decimal(min(values)))]
+    parts.append(Part(t(locale, "alt.chart_values",
+                        values=", ".join(decimal(v) for v in values)), 1))
+    return alt_text(parts)
+
+
 # -- leaderboard -------------------------------------------------------------------
 
 async def leaderboard_message(bot: Host, locale: str, guild_id: int, game: str,
@@ -93,8 +137,11 @@ async def leaderboard_message(bot: Host, locale: str, guild_id: int, game: str,
     title = t(locale, f"leaderboard.title.{game}")
     headers = [t(locale, f"ratings.col.{c}") for c in ("rank", "name", "rating", "games", "rate")]
     footer = t(locale, "ratings.page", page=page + 1, pages=pages)
-    image = await offload(render_leaderboard, title, headers, [line(r) for r in rows],
-                          None if own is None else line(own), footer)
+    lines = [line(r) for r in rows]
+    mine = None if own is None else line(own)
+    image = await offload(render_leaderboard, title, headers, lines, mine, footer)
+    alt = board_alt(locale, t(locale, "alt.board.title", title=title, page=page + 1,
+                              pages=pages), lines, mine, rating_row)
     text = [t(locale, "leaderboard.header")]
     for row in [*rows, *([own] if own else [])]:
         text.append(t(locale, "leaderboard.row", rank=row.rank, name=row.name, games=row.games,
@@ -109,7 +156,7 @@ async def leaderboard_message(bot: Host, locale: str, guild_id: int, game: str,
         GameButton(ids.button(0, "lbpage", f"{game}.{min(page + 1, pages - 1)}.n"),
                    label=t(locale, "ratings.next"), disabled=page >= pages - 1),
     ]
-    return {"embed": embed, "file": discord.File(io.BytesIO(image), filename("leaderboard")),
+    return {"embed": embed, "file": image_file(image, filename("leaderboard"), alt),
             "view": view_of(*buttons)}
 
 
@@ -168,7 +215,8 @@ async def stats_command(bot: Host, interaction: discord.Interaction[Any], game: 
                               [p.ordinal for p in history],
                               t(locale, "ratings.chart_caption" if len(history) != 1
                                 else "ratings.chart_caption_one", games=len(history)))
-        files.append(discord.File(io.BytesIO(chart), filename("rating")))
+        files.append(image_file(chart, filename("rating"),
+                                chart_alt(locale, [p.ordinal for p in history])))
         embed.set_image(url=f"attachment://{filename('rating')}")
     await interaction.followup.send(embed=embed, files=files)
 
@@ -259,9 +307,11 @@ def game_message(locale: str, result: GameResult,
     return "\n".join(lines), view_of(*items)
 
 
-def replay_file(result: GameResult) -> discord.File:
+def replay_file(result: GameResult, locale: str) -> discord.File:
     data = json.dumps(result.replay, indent=1).encode()
-    return discord.File(io.BytesIO(data), f"replay-{result.id}.json")
+    return discord.File(io.BytesIO(data), f"replay-{result.id}.json",
+                        description=t(locale, "alt.replay", id=result.id,
+                                      game=t(locale, f"game.{result.game}")))
 
 
 # -- components ----------------------------------------------------------------------
@@ -302,7 +352,7 @@ async def handle_component(bot: Host, interaction: discord.Interaction[Any],
             raise TableError("no_game")
         _check_spoiler(found, interaction.user.id)
         await interaction.followup.send(t(locale, "history.exported", id=found.id),
-                                        file=replay_file(found), ephemeral=True)
+                                        file=replay_file(found, locale), ephemeral=True)
         return
     raise TableError("forged")
 

@@ -7,6 +7,7 @@ game brings its rules (through its engine package) and its messages.
 
 from __future__ import annotations
 
+import hashlib
 import io
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast
 
 import discord
 
+from bot.games.shared import cut
 from bot.render import filename as image_name
 from bot.store.models import GameResult
 from bot.tables.computer import computer_move
@@ -35,39 +37,61 @@ OpenTable = Callable[..., Any]
 @dataclass(slots=True)
 class HandMessage:
     """A seat's private message: text, the hand image, the controls; at a private table
-    (a daily board, played alone) the table's image too, above the hand."""
+    (a daily board, played alone) the table's image too, above the hand. Each image goes
+    with its description in words (``alt``, ``table_alt``), in the person's language."""
 
     content: str
     image: bytes | None
     view: discord.ui.View
     table_image: bytes | None = None
+    alt: str = ""
+    """What the hand image shows, in words (its alt text)."""
+    table_alt: str = ""
+    """What the table image shows, in words."""
 
     def images(self) -> bytes:
-        """Every image the message shows, as one value (to see whether they changed)."""
-        return (self.table_image or b"") + b"\0" + (self.image or b"")
+        """Every image the message shows, with its description, as one value (to see
+        whether they changed)."""
+        return b"\0".join((self.table_image or b"", self.table_alt.encode(),
+                            self.image or b"", self.alt.encode()))
 
     def files(self) -> list[discord.File]:
         files = []
         if self.table_image is not None:
-            files.append(discord.File(io.BytesIO(self.table_image), filename=image_name("table")))
+            files.append(image_file(self.table_image, image_name("table"), self.table_alt))
         if self.image is not None:
-            files.append(discord.File(io.BytesIO(self.image), filename=image_name("hand")))
+            files.append(image_file(self.image, image_name("hand"), self.alt))
         return files
 
 
 @dataclass(slots=True)
 class PublicMessage:
-    """A message everyone sees, built only from public information."""
+    """A message everyone sees, built only from public information; its image goes with
+    its description in words (``alt``), in the server's language."""
 
     content: str
     image: bytes | None
     view: discord.ui.View | None
     filename: str = field(default_factory=lambda: image_name("table"))
+    alt: str = ""
+    """What the image shows, in words (its alt text)."""
+
+    def digest(self) -> str:
+        """The image and its description as one value (to see whether they changed)."""
+        return hashlib.sha256((self.image or b"") + b"\0" + self.alt.encode()).hexdigest()
 
     def files(self) -> list[discord.File]:
         if self.image is None:
             return []
-        return [discord.File(io.BytesIO(self.image), filename=self.filename)]
+        return [image_file(self.image, self.filename, self.alt)]
+
+
+def image_file(data: bytes, name: str, alt: str) -> discord.File:
+    """An image to attach, with its description (alt text), which screen readers read:
+    within Discord's limit, and never missing."""
+    if not alt.strip():
+        raise ValueError(f"the image {name} has no description")
+    return discord.File(io.BytesIO(data), filename=name, description=cut(alt))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,16 +1,18 @@
 """What every game's messages share: seat names, the lines of the table log, the public
-buttons under a table message."""
+buttons under a table message, and the pieces of every image's description (its alt
+text, which screen readers read): :class:`Part` and :func:`alt_text`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
 
 from bot.games.ui import Control, GameButton
 from bot.i18n import t
-from bot.i18n.names import card_label, combo_name, rank_name
+from bot.i18n.names import SUIT_SYMBOLS, card_label, combo_name, rank_name
 from bot.tables import LogEntry, ids
 from engine.cards import Card
 from engine.tichu.combos import Combo
@@ -37,6 +39,11 @@ def names_of(table: Table, locale: str) -> list[str]:
 def signed(points: int) -> str:
     """A score as text, with a true minus sign: ``120``, ``−20``."""
     return f"−{-points}" if points < 0 else str(points)
+
+
+def plus(points: int) -> str:
+    """A change of score, its sign always said: ``+120``, ``0``, ``−20``."""
+    return f"+{points}" if points > 0 else signed(points)
 
 
 def team_scores(locale: str, scores: Sequence[int], *, first: int | None = None) -> str:
@@ -91,3 +98,114 @@ def public_buttons(table: Table, locale: str, *, bomb: bool = False) -> list[Con
     items.append(GameButton(ids.button(tid, "rules"), label=t(locale, "button.rules"), emoji="📖",
                             style=discord.ButtonStyle.secondary, row=0))
     return items
+
+
+# ------------------------------------------------------------------ alt text
+ALT_LIMIT = 1024
+"""The most characters Discord takes in an attachment's description (its alt text)."""
+ELLIPSIS = "…"
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One piece of an image's description: its words, how much they matter (``rank`` 0:
+    always kept; the higher, the sooner given up) and a shorter form tried first."""
+
+    text: str
+    rank: int = 0
+    short: str | None = None
+
+
+def alt_text(parts: Iterable[Part | str], limit: int = ALT_LIMIT) -> str:
+    """The description made of ``parts`` in their order, within ``limit`` characters.
+
+    Too long, it gives up the least important parts first (the highest rank; among
+    equals, the last): each first takes its shorter form, if it has one, then goes.
+    Parts of rank 0 only ever take their shorter form. What is still too long is cut
+    at a word, with an ellipsis. Never empty: a description of nothing is refused."""
+    items = [p if isinstance(p, Part) else Part(p) for p in parts]
+    items = [p for p in items if p.text.strip()]
+    texts = [p.text.strip() for p in items]
+
+    def fits() -> bool:
+        return len(" ".join(x for x in texts if x)) <= limit
+
+    for rank in sorted({p.rank for p in items}, reverse=True):
+        chosen = [i for i, p in enumerate(items) if p.rank == rank]
+        for i in reversed(chosen):
+            if fits():
+                break
+            short = items[i].short
+            if short is not None and short.strip():
+                texts[i] = short.strip()
+        for i in reversed(chosen):
+            if fits() or rank == 0:
+                break
+            texts[i] = ""
+    return cut(" ".join(x for x in texts if x) or ELLIPSIS, limit)
+
+
+def cut(text: str, limit: int = ALT_LIMIT) -> str:
+    """``text`` within ``limit`` characters: cut at the last word that fits, with an
+    ellipsis (in the middle of a word only when a word is longer than half of it)."""
+    if len(text) <= limit:
+        return text
+    room = text[:limit]
+    space = room.rfind(" ")
+    kept = room[:space] if space > limit // 2 else room[:limit - len(ELLIPSIS)]
+    return kept.rstrip(" ,;:.·–—(") + ELLIPSIS
+
+
+def listing(locale: str, items: Sequence[str]) -> str:
+    """Items said as a list: ``Alice``, ``Alice and Bob``, ``Alice, Bob and Chloé``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return t(locale, "alt.and", items=", ".join(items[:-1]), last=items[-1])
+
+
+def count_cards(locale: str, n: int) -> str:
+    """``1 card``, ``9 cards``."""
+    return t(locale, "alt.cards.one" if n == 1 else "alt.cards.many", n=n)
+
+
+def cards_said(locale: str, cards: Iterable[int]) -> str:
+    """Cards as the menus name them, a comma between each: ``Dog, 7♣, Q♥``."""
+    return ", ".join(card_label(locale, c) for c in cards)
+
+
+PLACE_KEYS = ("alt.place.1", "alt.place.2", "alt.place.3", "alt.place.4", "alt.place.5",
+              "alt.place.6")
+
+
+def place_said(locale: str, place: int) -> str:
+    """A place in words (1 → ``first``), for places 1 to 6; beyond, its number."""
+    return t(locale, PLACE_KEYS[place - 1]) if 1 <= place <= len(PLACE_KEYS) else str(place)
+
+
+SUIT_KEYS = ("alt.suit.clubs", "alt.suit.diamonds", "alt.suit.hearts", "alt.suit.spades")
+"""A French deck's suits (Chinois, Tysiacha) by their index, the low two bits of a card."""
+
+
+def suit_said(locale: str, suit: int) -> str:
+    """A French deck's suit in words and sign: ``hearts ♥``."""
+    return f"{t(locale, SUIT_KEYS[suit])} {SUIT_SYMBOLS[suit]}"
+
+
+def tricks_said(locale: str, n: int) -> str:
+    """``1 trick``, ``3 tricks``."""
+    return t(locale, "alt.tricks.one" if n == 1 else "alt.tricks.many", n=n)
+
+
+def french_hand_alt(locale: str, cards: Sequence[int], playable: Iterable[int] | None,
+                    *more: Part | str) -> str:
+    """A hand of French cards (Chinois, Tysiacha) in words, for its owner only: its cards
+    in the picture's order, then ``more``, then the cards it may play now (the picture
+    dims the others)."""
+    parts: list[Part | str] = [t(locale, "alt.hand", count=count_cards(locale, len(cards)),
+                                 cards=cards_said(locale, cards)), *more]
+    if playable is not None:
+        allowed = set(playable)
+        shown = [c for c in cards if c in allowed]
+        parts.append(Part(t(locale, "alt.playable_all") if len(shown) == len(cards)
+                          else t(locale, "alt.playable", cards=cards_said(locale, shown)), 1))
+    return alt_text(parts)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import time
 from collections.abc import Callable
@@ -51,7 +50,7 @@ class TablePresenter:
         self._written: dict[int, float] = {}
         """Per table: when its message was last written (monotonic)."""
         self._image: dict[int, str] = {}
-        """Per table: a digest of the image its message shows."""
+        """Per table: a digest of the image its message shows, with its description."""
         self._changes: dict[int, int] = {}
         """Per table: how many changes were announced (:meth:`table_changed` calls)."""
         self._drawn: dict[int, int] = {}
@@ -158,7 +157,7 @@ class TablePresenter:
         changes_seen = self._changes.get(table.id, 0)
         msg = await self._table_message(table)
         message_id = table.record.message_id
-        digest = hashlib.sha256(msg.image or b"").hexdigest()
+        digest = msg.digest()
         self._written[table.id] = time.monotonic()
         if message_id is not None:
             message = channel.get_partial_message(message_id)

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
 from bot.app import TichuBot
+from bot.games.shared import ALT_LIMIT
 from bot.render import encoding
 from bot.tables import Table
 from engine.tichu.view import Phase
 from tests.bot.driver import Person, component, settle, table_message
+from tests.emulator.models import AttachmentRecord
 from tests.emulator.server import DiscordEmulator
+from tests.emulator.state import World as Discord
 
 
 @dataclass
@@ -65,6 +69,28 @@ async def seat_and_start(world: World, lobby: Any, people: list[int | None],
     start = component(lobby, "start")
     assert start is not None
     await (await emu.click(host, lobby, start.custom_id)).response()
+
+
+@pytest.fixture(autouse=True)
+def every_image_described(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every file the bot uploads in these tests carries a description (its alt text,
+    which screen readers read), within Discord's 1,024 characters: checked as the local
+    Discord stores each one, whichever test, game or message it belongs to."""
+    stored: list[AttachmentRecord] = []
+    materialize = Discord._materialize
+
+    def keep(self: Discord, channel_id: int, plan: Any) -> list[AttachmentRecord]:
+        made = materialize(self, channel_id, plan)
+        stored.extend(made)
+        return made
+
+    monkeypatch.setattr(Discord, "_materialize", keep)
+    yield
+    blind = [a.filename for a in stored if not (a.description or "").strip()]
+    assert not blind, f"uploaded without a description: {blind}"
+    long = [(a.filename, len(a.description or "")) for a in stored
+            if len(a.description or "") > ALT_LIMIT]
+    assert not long, f"descriptions over {ALT_LIMIT} characters: {long}"
 
 
 @pytest.fixture(autouse=True)

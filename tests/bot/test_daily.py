@@ -18,6 +18,7 @@ from bot.games.tichu import duplicate as daily_module
 from bot.games.tichu.duplicate import daily_code, utc_today
 from bot.i18n import t
 from bot.i18n.names import card_label
+from bot.render import filename
 from bot.store.models import BoardPlayer, BoardResult, EventRecord, TableStatus
 from bot.tables import Table
 from engine.duplicate.boards import daily_boards
@@ -73,6 +74,12 @@ async def test_two_people_play_the_same_boards_and_meet_the_same_computers(
         assert day.ephemeral and "Tichu daily" in day.content
         panel, table_a = await open_board(world, bot, alice, day)
         assert panel.ephemeral and table_a.private and len(panel.attachments) == 2
+        # Played alone, the panel shows the table above the hand: both said in words.
+        table_words, hand_words = (a.description for a in panel.attachments)
+        assert table_words.startswith(t(alice.locale, "alt.tichu.grand", done=0, total=4,
+                                        names="").split(":")[0])
+        assert hand_words.startswith(t(alice.locale, "alt.tichu.hand_first", count="",
+                                       cards="").split(" ")[0])
         # It takes nothing of the channel's room for tables.
         assert await bot.service.repo.count_active_tables(world.channel.id) == 0
         assert [list(h) for h in table_a.game.dealt] == [list(h) for h in boards[0].hands]
@@ -123,6 +130,9 @@ async def test_two_people_play_the_same_boards_and_meet_the_same_computers(
                 for line in lines} == {"alice": f"{pct['alice']:.1f}%",
                                        "bob": f"{pct['bob']:.1f}%"}
         assert not spoils(standings.embeds[0]["description"])
+        words = standings.attachment(filename("standings")).description
+        assert all(f"{name}: {pct[name]:.1f}%" in words for name in ("alice", "bob"))
+        assert not spoils(words)
         carol_day = await home(world, carol)
         assert not spoils(carol_day.content)
         # History: Alice's own lists her board and exports it; others see nothing of it.

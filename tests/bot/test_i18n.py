@@ -93,3 +93,27 @@ def test_game_catalogs_never_override_one_another() -> None:
                 for key in json.loads(entry.read_text(encoding="utf-8")):
                     assert key not in seen, f"{key} in both {seen.get(key)} and {entry.name}"
                     seen[key] = entry.name
+
+
+def alt_catalogs() -> dict[str, dict[str, str]]:
+    """The catalogs of the images' descriptions (``alt.<lang>.json``), by language: English
+    and French, and the languages on their way (German, Greek) before they join
+    :data:`~bot.i18n.catalog.LANGUAGES`."""
+    import json
+    from importlib import resources
+
+    return {entry.name.split(".")[1]: json.loads(entry.read_text(encoding="utf-8"))
+            for entry in resources.files("bot.i18n").iterdir()
+            if re.fullmatch(r"alt\.[a-z]{2}\.json", entry.name)}
+
+
+def test_the_descriptions_are_written_in_every_language_with_the_same_placeholders() -> None:
+    catalogs = alt_catalogs()
+    assert {"en", "fr", "de", "el"} <= set(catalogs)
+    english = catalogs["en"]
+    assert english and all(key.startswith("alt.") for key in english)
+    for lang, entries in catalogs.items():
+        assert set(entries) == set(english), (lang, set(entries) ^ set(english))
+        for key, text in english.items():
+            assert fields(entries[key]) == fields(text), (lang, key)
+            assert entries[key].strip(), (lang, key)

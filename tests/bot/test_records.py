@@ -82,6 +82,10 @@ async def test_records_of_all_three_games(world: World, tmp_path: Path) -> None:
             png = reply.attachment(filename("leaderboard")).data
             assert Image.open(io.BytesIO(png)).size[0] == 900
             assert "alice" in reply.texts[-1]
+            # Its description says it in words: the title, each line (alice's rating).
+            words = reply.attachment(filename("leaderboard")).description
+            assert words.startswith(t("en", f"leaderboard.title.{game}"))
+            assert t("en", "alt.board.mine", row="").strip() in words and "alice" in words
             save(f"{game}-leaderboard.png", png)
             assert component(reply, "lbpage") is not None
 
@@ -89,6 +93,8 @@ async def test_records_of_all_three_games(world: World, tmp_path: Path) -> None:
             stats = await (await emu.slash(bob, world.channel, f"{game} stats",
                                            user=alice)).response()
             assert any("Classement" in text for text in stats.texts)  # bob reads French
+            chart = stats.attachment(filename("rating")).description
+            assert chart.startswith(t("fr", "ratings.chart"))
             save(f"{game}-rating.png", stats.attachment(filename("rating")).data)
 
             # History: a select opens the game, Export attaches its replay file.
@@ -100,7 +106,9 @@ async def test_records_of_all_three_games(world: World, tmp_path: Path) -> None:
             assert opened.ephemeral and f"#{stored.id}" in opened.content
             export = component(opened, "hexport")
             exported = await (await emu.click(alice, opened, export.custom_id)).response()
-            data = json.loads(exported.attachment(f"replay-{stored.id}.json").data)
+            replay = exported.attachment(f"replay-{stored.id}.json")
+            assert f"{stored.id}" in replay.description and "JSON" in replay.description
+            data = json.loads(replay.data)
             assert data == stored.replay
             summary = run_replay(data)
             assert list(summary["scores"]) == stored.scores, game

@@ -10,6 +10,7 @@ from __future__ import annotations
 import discord
 
 from bot.games.base import HandMessage
+from bot.games.chinois.alt import hand_alt
 from bot.games.shared import names_of
 from bot.games.ui import Control, GameButton, GameSelect, view_of
 from bot.i18n import t
@@ -108,9 +109,11 @@ async def hand_message(table: Table, seat: int, locale: str) -> HandMessage:
     items.append(GameButton(ids.button(tid, "refresh"), label=t(locale, "button.refresh"),
                             emoji="🔄", style=discord.ButtonStyle.secondary, row=1))
     image = None
+    alt = ""
     if view.hand:
+        alt = hand_alt(view, sorted_cards(view.hand), locale, playable=playable)
         image = await offload(render_french_hand, view.hand, key=by_suit, playable=playable,
                               title=t(locale, "chinois.hand.image_title",
                                                              trump=trump_text(view, locale)),
                               locale=locale)
-    return HandMessage("\n".join(lines)[:2000], image, view_of(*items))
+    return HandMessage("\n".join(lines)[:2000], image, view_of(*items), alt=alt)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.games.base import PublicMessage
+from bot.games.chinois.alt import sheet_alt, stage_key, table_alt
 from bot.games.chinois.hand import round_text, trump_text
 from bot.games.shared import log_line, names_of, public_buttons
 from bot.games.ui import view_of
@@ -39,11 +40,7 @@ def _last_trick(table: Table) -> tuple[list[tuple[int, Card]], int] | None:
 
 def stage_text(round_: int, locale: str) -> str:
     """Where the round sits on the 1…13…1 staircase: going up, the 13s, going down."""
-    if round_ <= 12:
-        return t(locale, "chinois.stage.up")
-    if round_ <= 16:
-        return t(locale, "chinois.stage.top")
-    return t(locale, "chinois.stage.down")
+    return t(locale, stage_key(round_))
 
 
 async def table_message(table: Table, locale: str) -> PublicMessage:
@@ -83,7 +80,8 @@ async def table_message(table: Table, locale: str) -> PublicMessage:
                           trump_card=view.trump_card, header=header, locale=locale,
                           winner=winner, clockwise=True, footer=footer)
     buttons = view_of(*public_buttons(table, locale)) if status is TableStatus.PLAYING else None
-    return PublicMessage("\n".join(lines)[:2000], image, buttons)
+    return PublicMessage("\n".join(lines)[:2000], image, buttons,
+                         alt=table_alt(view, names, locale, trick=trick, winner=winner))
 
 
 def _trump_cell(game: object, result: RoundResult, locale: str) -> str:
@@ -155,7 +153,9 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
         text = t(locale, "chinois.round_over", round=number, rounds=ROUNDS,
                  scores=" · ".join(f"{names[s]} {_signed(result.scores[s])} ({totals[s]})"
                                    for s in range(len(names))))
-        return PublicMessage(text[:2000], image, None, filename("round"))
+        alt = sheet_alt(history, [_trump_cell(game, r, locale) for r in history], names,
+                        locale, final=False, shown=GRID_ROUNDS)
+        return PublicMessage(text[:2000], image, None, filename("round"), alt=alt)
     if entry.key in ("log.chinois.game_over", "log.chinois.game_over_shared"):
         history = game.history
         columns, rows, exact = sheet(game, history, names, locale, last=None)
@@ -174,5 +174,8 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
                     rating=t(locale, f"chinois.rating.{rating(totals[s]).value}"))
                   for s in sorted(range(len(names)), key=lambda s: -totals[s])]
         lines.append(rating_scale(locale))
-        return PublicMessage("\n".join(lines)[:2000], image, None, filename("game-over"))
+        alt = sheet_alt(history, [_trump_cell(game, r, locale) for r in history], names,
+                        locale, final=True)
+        return PublicMessage("\n".join(lines)[:2000], image, None, filename("game-over"),
+                             alt=alt)
     return None

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.games.shared import names_of
+from bot.games.tichu.alt import hand_alt, table_alt
 from bot.i18n import t
 from bot.i18n.names import card_labels, combo_name, rank_name
 from bot.render import render_hand, render_table
@@ -89,17 +90,19 @@ def review_job(data: dict[str, Any], seat: int, seed: str,
 
 
 def position_images(data: dict[str, Any], index: int, seat: int, names: Sequence[str],
-                    locale: str) -> tuple[bytes, bytes]:
+                    locale: str) -> tuple[bytes, bytes, str, str]:
     """The table everyone saw and ``seat``'s own hand just before action ``index`` of the
-    one deal of ``data`` (never another seat's cards)."""
+    one deal of ``data`` (never another seat's cards): both pictures, then both in words
+    (their alt texts)."""
     read = read_file(data)
     deal = read.deals[0]
     game = TichuGame(target=read.target, hands=deal.hands, players=read.players,
                      dealer=deal.dealer)
     for action in deal.actions[:index]:
         game.apply(action)
-    return (render_table(game.view(None), names, locale=locale),
-            render_hand(game.view(seat), locale=locale))
+    public, own = game.view(None), game.view(seat)
+    return (render_table(public, names, locale=locale), render_hand(own, locale=locale),
+            table_alt(public, names, locale), hand_alt(own, names, locale))
 
 
 # ------------------------------------------------------------- in words
@@ -153,11 +156,14 @@ def hint_text(locale: str, found: dict[str, Any], names: Sequence[str]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Shown:
-    """One decision of a review as shown: its words and its position's pictures."""
+    """One decision of a review as shown: its words and its position's pictures, each with
+    its description."""
 
     text: str
     table_image: bytes
     hand_image: bytes
+    table_alt: str
+    hand_alt: str
 
 
 def shown_decisions(review: dict[str, Any]) -> list[dict[str, Any]]:
@@ -185,9 +191,9 @@ async def review_pictures(record: ReviewRecord, locale: str) -> tuple[str, list[
                  chosen=option_text(locale, decision["chosen"], names),
                  best=option_text(locale, decision["best"], names),
                  cost=round(float(decision["cost"])))
-        table_image, hand_image = await offload(position_images, data, int(decision["index"]),
-                                                record.seat, names, locale)
-        shown.append(Shown(text, table_image, hand_image))
+        pictures = await offload(position_images, data, int(decision["index"]), record.seat,
+                                 names, locale)
+        shown.append(Shown(text, *pictures))
     return "\n".join(lines), shown
 
 

@@ -18,6 +18,7 @@ import discord
 
 from bot.games.base import HandMessage
 from bot.games.shared import names_of, signed
+from bot.games.tichu.alt import exchange_alt, hand_alt, table_alt
 from bot.games.tichu.coach import has_decision, hints_allowed
 from bot.games.ui import Control, GameButton, GameSelect, view_of
 from bot.i18n import t
@@ -169,6 +170,7 @@ async def hand_message(table: Table, seat: int, locale: str, *,
     items: list[Control] = []
     lines: list[str] = []
     image: bytes | None = None
+    alt = ""
     phase = view.phase
     confirm = draft.get("confirm")
     asking = False
@@ -207,6 +209,7 @@ async def hand_message(table: Table, seat: int, locale: str, *,
             left, partner, right = (chosen[0], None, chosen[1]) if len(chosen) == 2 else chosen
             image = await offload(render_exchange, view, left, partner, right, names,
                                   locale=locale)
+            alt = exchange_alt(view, chosen, names, locale)
     elif phase is Phase.EXCHANGE:
         lines.append(t(locale, "hand.waiting_exchange"))
     elif phase is Phase.GIFT and view.turn == seat:
@@ -267,17 +270,21 @@ async def hand_message(table: Table, seat: int, locale: str, *,
         selected = [c for c in exchange_picks(view, draft) if c is not None] \
             if phase is Phase.EXCHANGE else []
         image = await offload(render_hand, view, locale=locale, selected=selected)
+        alt = hand_alt(view, names, locale, selected=selected)
     table_image = None
+    table_text = ""
     if table.private:
         # Played alone: the panel is the whole table, the public picture above the hand.
         boards = len(game.boards) if isinstance(game, BoardsGame) else None
-        table_image = await offload(render_table, game.view(None), names, locale=locale,
-                                    boards=boards)
+        public = game.view(None)
+        table_image = await offload(render_table, public, names, locale=locale, boards=boards)
+        table_text = table_alt(public, names, locale, boards=boards)
         if isinstance(game, BoardsGame) and game.history:
             diff = game.diffs(seat % 2)[-1]
             lines.insert(0, t(locale, "hand.board_over", number=len(game.history),
                               diff=f"+{diff}" if diff > 0 else signed(diff)))
-    return HandMessage("\n".join(lines), image, view_of(*items), table_image)
+    return HandMessage("\n".join(lines), image, view_of(*items), table_image, alt=alt,
+                       table_alt=table_text)
 
 
 def _play_line(view: TichuView, locale: str, *, bombs_only: bool, offered: bool) -> str:

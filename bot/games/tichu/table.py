@@ -8,6 +8,7 @@ import discord
 
 from bot.games.base import PublicMessage
 from bot.games.shared import log_line, names_of, public_buttons, team_scores
+from bot.games.tichu.alt import deal_summary_alt, game_over_alt, table_alt
 from bot.games.ui import GameButton, view_of
 from bot.i18n import t
 from bot.render import filename, render_deal_summary, render_game_over, render_table
@@ -53,7 +54,8 @@ async def table_message(table: Table, locale: str) -> PublicMessage:
     image = await offload(render_table, public, names, locale=locale, boards=boards)
     view = view_of(*public_buttons(table, locale, bomb=True)) \
         if status is TableStatus.PLAYING else None
-    return PublicMessage("\n".join(lines)[:2000], image, view)
+    return PublicMessage("\n".join(lines)[:2000], image, view,
+                         alt=table_alt(public, names, locale, boards=boards))
 
 
 async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMessage | None:
@@ -67,7 +69,8 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
         winners = " & ".join([", ".join(team[:-1]), team[-1]] if len(team) > 2 else team)
         text = t(locale, "table.game_over", names=winners,
                  scores=team_scores(locale, view.scores, first=entry.values.get("team")))
-        return PublicMessage(text, image, None, filename("game-over"))
+        return PublicMessage(text, image, None, filename("game-over"),
+                             alt=game_over_alt(view, names, locale))
     if entry.key == "log.board_marks":
         return PublicMessage(t(locale, "table.board_marks", **entry.values), None, None)
     if entry.key == "log.event_standings":
@@ -76,15 +79,17 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
         return PublicMessage("\n".join(lines)[:2000], None, None)
     if entry.key == "log.deal_over":
         number = int(entry.values.get("number", 0))
-        image = await offload(render_deal_summary, at_deal(view, number), names, locale=locale)
+        then = at_deal(view, number)
+        image = await offload(render_deal_summary, then, names, locale=locale)
         text = t(locale, "table.deal_over", number=number + 1,
                  deal=team_scores(locale, entry.values.get("scores", ())),
-                 scores=team_scores(locale, at_deal(view, number).scores))
+                 scores=team_scores(locale, then.scores))
         people = any(table.kind(s) is SeatKind.HUMAN for s in range(table.n_seats))
         review = view_of(GameButton(ids.button(table.id, "review", str(number)),
                                     label=t(locale, "button.review"), emoji="🎓",
                                     style=discord.ButtonStyle.secondary)) if people else None
-        return PublicMessage(text, image, review, filename("deal"))
+        return PublicMessage(text, image, review, filename("deal"),
+                             alt=deal_summary_alt(then, names, locale))
     return None
 
 

@@ -12,6 +12,7 @@ import discord
 
 from bot.games.base import HandMessage
 from bot.games.shared import names_of
+from bot.games.tysiacha.alt import hand_alt
 from bot.games.tysiacha.images import hand_key
 from bot.games.ui import Control, GameButton, GameSelect, view_of
 from bot.i18n import t
@@ -113,10 +114,13 @@ async def hand_message(table: Table, seat: int, locale: str, *,
     items.append(GameButton(ids.button(table.id, "refresh"), label=t(locale, "button.refresh"),
                             emoji="🔄", style=discord.ButtonStyle.secondary, row=4))
     image = None
+    alt = ""
     if view.hand:
+        alt = hand_alt(ordered(view.hand, hand_key), locale, playable=playable,
+                       contract=view.contract if view.soloist == seat else None)
         image = await offload(render_french_hand, view.hand, key=hand_key, playable=playable,
                               title=_image_title(view, locale), locale=locale)
-    return HandMessage("\n".join(lines), image, view_of(*items))
+    return HandMessage("\n".join(lines), image, view_of(*items), alt=alt)
 
 
 def _seq(table: Table, view: TysiachaView) -> int:

@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.games.base import PublicMessage
 from bot.games.shared import log_line, names_of, public_buttons, seat_scores
+from bot.games.tysiacha.alt import marks_of, prikup_alt, sheet_alt, table_alt
 from bot.games.tysiacha.images import render_prikup
 from bot.games.ui import view_of
 from bot.i18n import t
@@ -22,10 +23,12 @@ from bot.workers import offload
 from engine.tysiacha.actions import Bid
 from engine.tysiacha.cards import MARRIAGE_VALUES
 from engine.tysiacha.game import TysiachaGame
-from engine.tysiacha.scoring import BARREL, TARGET
+from engine.tysiacha.scoring import TARGET
 from engine.tysiacha.view import DealKind, DealResult, Phase, TysiachaView
 
 LOG_LINES = 6
+MARKS = {"barrel": "■", "fell": "↓", "missed": "○", "penalty": "!"}
+"""The marks of a score sheet's cell (:func:`bot.games.tysiacha.alt.marks_of`)."""
 SHEET_ROWS = 14
 """Deal rows on a deal's score sheet (the final sheet shows every deal)."""
 
@@ -105,7 +108,8 @@ async def table_message(table: Table, locale: str) -> PublicMessage:
                           trump_suit=public.trump, header=header(public, names, locale),
                           locale=locale, clockwise=True, footer=footer(public, names, locale))
     view = view_of(*public_buttons(table, locale)) if status is TableStatus.PLAYING else None
-    return PublicMessage("\n".join(lines)[:2000], image, view)
+    return PublicMessage("\n".join(lines)[:2000], image, view,
+                         alt=table_alt(public, names, locale))
 
 
 # ------------------------------------------------------------- announcements
@@ -122,7 +126,8 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
         image = await offload(render_prikup, tuple(int(c) for c in prikup), title)
         text = t(locale, "tysiacha.prikup.text", name=name, bid=bid,
                  cards=card_labels(locale, prikup))
-        return PublicMessage(text, image, None, filename("prikup"))
+        return PublicMessage(text, image, None, filename("prikup"),
+                             alt=prikup_alt(locale, number, name, bid, prikup))
     if entry.key == "tysiacha.log.deal_over":
         number = int(entry.values.get("number", 0))
         history = tuple(game.history[: number + 1])
@@ -135,7 +140,8 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
         totals = totals_after(history, game.n_seats)
         text = t(locale, "tysiacha.table.deal_over", number=number + 1,
                  scores=seat_scores(names, totals))
-        return PublicMessage(text[:2000], image, None, filename("sheet"))
+        alt = sheet_alt(history, names, game.n_seats, locale, shown=SHEET_ROWS)
+        return PublicMessage(text[:2000], image, None, filename("sheet"), alt=alt)
     if entry.key == "tysiacha.log.game_over":
         history = tuple(game.history)
         columns, rows, cells = sheet(history, names, game.n_seats, locale, limit=None)
@@ -149,7 +155,8 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
         text = t(locale, "tysiacha.table.game_over",
                  name=names[winner] if winner is not None else "—",
                  scores=seat_scores(names, game.scores))
-        return PublicMessage(text[:2000], image, None, filename("final"))
+        alt = sheet_alt(history, names, game.n_seats, locale, winner=winner, final=True)
+        return PublicMessage(text[:2000], image, None, filename("final"), alt=alt)
     return None
 
 
@@ -210,16 +217,5 @@ def score_cell(result: DealResult, seat: int, total: int) -> str:
         return str(total)
     change = result.scores[seat]
     text = f"{total} ({change:+d})"
-    marks = ""
-    if total == BARREL:
-        marks += "■"
-    if seat in result.fell:
-        marks += "↓"
-    if seat in result.missed:
-        marks += "○"
-    penalty = (seat in result.missed and result.earned[seat] < 0 and seat != result.soloist) \
-        or (result.kind is DealKind.CONCEDED and seat == result.soloist
-            and result.earned[seat] < 0)
-    if penalty:
-        marks += "!"
+    marks = "".join(MARKS[mark] for mark in marks_of(result, seat, total))
     return f"{text} {marks}" if marks else text

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from bot.games.tichu.alt import hand_alt, table_alt
 from bot.games.tichu.coach import (
     MIN_COST,
     SHOWN,
@@ -91,6 +92,9 @@ def test_one_deal_of_a_game_and_the_positions_of_its_seat() -> None:
     again = TichuGame(target=read.target, hands=read.deals[0].hands, dealer=read.deals[0].dealer)
     for action in read.deals[0].actions[:10]:
         again.apply(action)
-    table, hand = position_images(data, 10, 2, NAMES, "en")
+    table, hand, table_words, hand_words = position_images(data, 10, 2, NAMES, "en")
     assert table == render_table(again.view(None), NAMES, locale="en")
     assert hand == render_hand(again.view(2), locale="en")
+    # Each picture in words: the public table, and seat 2's own cards.
+    assert table_words == table_alt(again.view(None), NAMES, "en")
+    assert hand_words == hand_alt(again.view(2), NAMES, "en")
