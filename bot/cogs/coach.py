@@ -70,17 +70,16 @@ async def handle_component(host: CoachHost, interaction: discord.Interaction[Any
 
 async def send_review(host: CoachHost, interaction: discord.Interaction[Any], table_id: int,
                       deal: int, result: GameResult | None) -> None:
-    """The clicker's review of a deal, privately: words and each position's pictures."""
+    """The clicker's review of a deal, privately: words, and each decision's position as
+    one picture in a message of its own (Discord crops several images of one message into
+    a mosaic)."""
     locale = _locale(interaction)
     record = await host.coach.review(table_id, deal, interaction.user.id, result)
     text, shown = await review_pictures(record, locale)
-    lines = [text]
-    files: list[discord.File] = []
+    if not shown:
+        await interaction.followup.send(text[:2000], ephemeral=True)
+        return
     for number, decision in enumerate(shown, start=1):
-        lines.append(decision.text)
-        files.append(image_file(decision.table_image, filename(f"review-{number}-table"),
-                                decision.table_alt))
-        files.append(image_file(decision.hand_image, filename(f"review-{number}-hand"),
-                                decision.hand_alt))
-    content = "\n".join(lines)
-    await interaction.followup.send(content[:2000], files=files, ephemeral=True)
+        content = f"{text}\n{decision.text}" if number == 1 else decision.text
+        picture = image_file(decision.image, filename(f"review-{number}"), decision.alt)
+        await interaction.followup.send(content[:2000], file=picture, ephemeral=True)

@@ -36,32 +36,27 @@ OpenTable = Callable[..., Any]
 
 @dataclass(slots=True)
 class HandMessage:
-    """A seat's private message: text, the hand image, the controls; at a private table
-    (a daily board, played alone) the table's image too, above the hand. Each image goes
-    with its description in words (``alt``, ``table_alt``), in the person's language."""
+    """A seat's private message: text, one image, the controls. The image is the hand (or
+    the exchange being chosen); at a private table (a daily board, played alone) it is
+    the table with the hand under it, one picture, since Discord crops two images of one
+    message into a mosaic. It goes with its description in words (``alt``), in the
+    person's language."""
 
     content: str
     image: bytes | None
     view: discord.ui.View
-    table_image: bytes | None = None
     alt: str = ""
-    """What the hand image shows, in words (its alt text)."""
-    table_alt: str = ""
-    """What the table image shows, in words."""
+    """What the image shows, in words (its alt text)."""
 
     def images(self) -> bytes:
-        """Every image the message shows, with its description, as one value (to see
-        whether they changed)."""
-        return b"\0".join((self.table_image or b"", self.table_alt.encode(),
-                            self.image or b"", self.alt.encode()))
+        """The image the message shows, with its description, as one value (to see whether
+        it changed)."""
+        return (self.image or b"") + b"\0" + self.alt.encode()
 
     def files(self) -> list[discord.File]:
-        files = []
-        if self.table_image is not None:
-            files.append(image_file(self.table_image, image_name("table"), self.table_alt))
-        if self.image is not None:
-            files.append(image_file(self.image, image_name("hand"), self.alt))
-        return files
+        if self.image is None:
+            return []
+        return [image_file(self.image, image_name("hand"), self.alt)]
 
 
 @dataclass(slots=True)

@@ -3,15 +3,20 @@ the table service (no Discord)."""
 
 from __future__ import annotations
 
+import io
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from PIL import Image
 
 from bot.games.registry import all_specs
 from bot.games.tichu.boards import RECORD_NAME, board_move
+from bot.render import render_hand
+from bot.render.position import STRIP_H
+from bot.render.table import SIZE
 from bot.store import SQLiteRepository
 from bot.store.models import TableStatus
 from bot.tables import SeatKind, Table, TableError, TableService
@@ -114,8 +119,12 @@ async def test_a_private_panel_shows_the_table_and_each_board_s_result(
                                finish_at=time.time() - 1)
     spec = all_specs()["tichu"]
     first = await spec.hand_message(table, 0, "en")
-    assert first.table_image is not None and first.image is not None
-    assert [f.filename for f in first.files()] == ["table.webp", "hand.webp"]
+    game = table.game
+    assert isinstance(game, BoardsGame) and first.image is not None
+    # One picture, the table with the hand under it: two would be cropped into a mosaic.
+    assert [f.filename for f in first.files()] == ["hand.webp"]
+    with Image.open(io.BytesIO(first.image)) as picture:  # the computers move meanwhile
+        assert picture.size == (SIZE[0], SIZE[1] + STRIP_H)
     await service.close_idle_tables()  # computers finish it
     await wait_for(lambda: table.status is TableStatus.FINISHED, 120)
     game = table.game
@@ -124,9 +133,9 @@ async def test_a_private_panel_shows_the_table_and_each_board_s_result(
     diff = game.diffs(0)[-1]
     shown = f"+{diff}" if diff > 0 else str(diff).replace("-", "−")
     assert last.content.startswith(f"La donne 2 est finie : votre camp {shown}.")
-    public = await spec.hand_message(
-        await boards_table(service, (None, "easy", "easy", "easy")), 0, "en")
-    assert public.table_image is None
+    public_table = await boards_table(service, (None, "easy", "easy", "easy"))
+    public = await spec.hand_message(public_table, 0, "en")
+    assert public.image == render_hand(public_table.game.view(0), locale="en")
 
 
 async def test_an_event_table_s_claims_are_made_once(service: TableService,

@@ -73,13 +73,14 @@ async def test_two_people_play_the_same_boards_and_meet_the_same_computers(
         day = await home(world, alice)
         assert day.ephemeral and "Tichu daily" in day.content
         panel, table_a = await open_board(world, bot, alice, day)
-        assert panel.ephemeral and table_a.private and len(panel.attachments) == 2
-        # Played alone, the panel shows the table above the hand: both said in words.
-        table_words, hand_words = (a.description for a in panel.attachments)
-        assert table_words.startswith(t(alice.locale, "alt.tichu.grand", done=0, total=4,
-                                        names="").split(":")[0])
-        assert hand_words.startswith(t(alice.locale, "alt.tichu.hand_first", count="",
-                                       cards="").split(" ")[0])
+        assert panel.ephemeral and table_a.private and len(panel.attachments) == 1
+        # Played alone, the panel shows the table with the hand under it, one picture
+        # (two would be cropped into a mosaic), said in words: the hand, then the table.
+        words = panel.attachments[0].description
+        assert words.startswith(t(alice.locale, "alt.tichu.hand_first", count="",
+                                  cards="").split(" ")[0])
+        assert t(alice.locale, "alt.tichu.grand", done=0, total=4,
+                 names="").split(":")[0] in words
         # It takes nothing of the channel's room for tables.
         assert await bot.service.repo.count_active_tables(world.channel.id) == 0
         assert [list(h) for h in table_a.game.dealt] == [list(h) for h in boards[0].hands]

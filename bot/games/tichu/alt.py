@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from bot.games.shared import (
+    ALT_LIMIT,
     Part,
     alt_text,
     cards_said,
@@ -140,7 +141,7 @@ def seat_said(view: TichuView, seat: int, names: Sequence[str], locale: str) -> 
 
 # ------------------------------------------------------------------ the table
 def table_alt(view: TichuView, names: Sequence[str], locale: str, *,
-              boards: int | None = None) -> str:
+              boards: int | None = None, limit: int = ALT_LIMIT) -> str:
     """The public table in words: what it waits for, the play on top, the wish, every
     seat, the scores; then the deal, the last deal's scores, the rest of the trick and
     the last trick taken. Reads only public fields: a seat's view is refused, and its
@@ -181,7 +182,7 @@ def table_alt(view: TichuView, names: Sequence[str], locale: str, *,
         parts.append(Part(t(locale, "alt.tichu.last_trick", name=name_of(names, taker),
                             combo=combo_name(locale, view.last_trick[-1].combo),
                             points=signed(trick_points(view.last_trick))), 5))
-    return alt_text(parts)
+    return alt_text(parts, limit)
 
 
 # ------------------------------------------------------------------ the hand
@@ -191,7 +192,7 @@ def bomb_name(locale: str, cards: Collection[Card]) -> str:
 
 
 def hand_alt(view: TichuView, names: Sequence[str], locale: str, *,
-             selected: Collection[Card] = ()) -> str:
+             selected: Collection[Card] = (), limit: int = ALT_LIMIT) -> str:
     """A seat's hand in words, for its owner only: its cards in the picture's order (only
     the first ones before its Grand Tichu decision), its call, the cards it received in
     the exchange and from whom, the cards picked to give, its bombs."""
@@ -224,7 +225,20 @@ def hand_alt(view: TichuView, names: Sequence[str], locale: str, *,
     if bombs:
         parts.append(Part(t(locale, "alt.tichu.bombs",
                             bombs="; ".join(bomb_name(locale, b.cards) for b in bombs)), 2))
-    return alt_text(parts)
+    return alt_text(parts, limit)
+
+
+HAND_SHARE = 440
+"""The characters a position's description (:func:`position_alt`) keeps for the hand."""
+
+
+def position_alt(public: TichuView, own: TichuView, names: Sequence[str], locale: str, *,
+                 selected: Collection[Card] = (), boards: int | None = None) -> str:
+    """The picture of a position (the table with the seat's hand under it) in words: the
+    hand first, then the table, within Discord's limit together."""
+    hand = hand_alt(own, names, locale, selected=selected, limit=HAND_SHARE)
+    room = ALT_LIMIT - len(hand) - 1
+    return f"{hand} {table_alt(public, names, locale, boards=boards, limit=room)}"
 
 
 def exchange_alt(view: TichuView, picks: Sequence[Card | None], names: Sequence[str],

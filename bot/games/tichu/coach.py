@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.games.shared import names_of
-from bot.games.tichu.alt import hand_alt, table_alt
+from bot.games.tichu.alt import position_alt
 from bot.i18n import t
 from bot.i18n.names import card_labels, combo_name, rank_name
-from bot.render import render_hand, render_table
+from bot.render import render_position
 from bot.store.models import GameResult, ReviewRecord
 from bot.tables import SeatKind, Table, TableError, TableService
 from bot.workers import FOR_A_PERSON, offload, offload_background
@@ -89,11 +89,11 @@ def review_job(data: dict[str, Any], seat: int, seed: str,
     return review_game(data, [seat], samples or DEFAULT_SAMPLES, seed).to_json()
 
 
-def position_images(data: dict[str, Any], index: int, seat: int, names: Sequence[str],
-                    locale: str) -> tuple[bytes, bytes, str, str]:
-    """The table everyone saw and ``seat``'s own hand just before action ``index`` of the
-    one deal of ``data`` (never another seat's cards): both pictures, then both in words
-    (their alt texts)."""
+def position_picture(data: dict[str, Any], index: int, seat: int, names: Sequence[str],
+                     locale: str) -> tuple[bytes, str]:
+    """The table everyone saw with ``seat``'s own hand under it, just before action
+    ``index`` of the one deal of ``data`` (never another seat's cards): one picture, and
+    the same in words (its alt text)."""
     read = read_file(data)
     deal = read.deals[0]
     game = TichuGame(target=read.target, hands=deal.hands, players=read.players,
@@ -101,8 +101,8 @@ def position_images(data: dict[str, Any], index: int, seat: int, names: Sequence
     for action in deal.actions[:index]:
         game.apply(action)
     public, own = game.view(None), game.view(seat)
-    return (render_table(public, names, locale=locale), render_hand(own, locale=locale),
-            table_alt(public, names, locale), hand_alt(own, names, locale))
+    return (render_position(public, own, names, locale=locale),
+            position_alt(public, own, names, locale))
 
 
 # ------------------------------------------------------------- in words
@@ -156,14 +156,12 @@ def hint_text(locale: str, found: dict[str, Any], names: Sequence[str]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Shown:
-    """One decision of a review as shown: its words and its position's pictures, each with
-    its description."""
+    """One decision of a review as shown: its words and its position's picture (the table
+    with the seat's hand under it), with its description."""
 
     text: str
-    table_image: bytes
-    hand_image: bytes
-    table_alt: str
-    hand_alt: str
+    image: bytes
+    alt: str
 
 
 def shown_decisions(review: dict[str, Any]) -> list[dict[str, Any]]:
@@ -191,7 +189,7 @@ async def review_pictures(record: ReviewRecord, locale: str) -> tuple[str, list[
                  chosen=option_text(locale, decision["chosen"], names),
                  best=option_text(locale, decision["best"], names),
                  cost=round(float(decision["cost"])))
-        pictures = await offload(position_images, data, int(decision["index"]), record.seat,
+        pictures = await offload(position_picture, data, int(decision["index"]), record.seat,
                                  names, locale)
         shown.append(Shown(text, *pictures))
     return "\n".join(lines), shown

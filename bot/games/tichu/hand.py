@@ -18,12 +18,12 @@ import discord
 
 from bot.games.base import HandMessage
 from bot.games.shared import names_of, signed
-from bot.games.tichu.alt import exchange_alt, hand_alt, table_alt
+from bot.games.tichu.alt import exchange_alt, hand_alt, position_alt
 from bot.games.tichu.coach import has_decision, hints_allowed
 from bot.games.ui import Control, GameButton, GameSelect, view_of
 from bot.i18n import t
 from bot.i18n.names import card_label, card_labels, combo_name, rank_name
-from bot.render import render_exchange, render_hand, render_table, sorted_hand
+from bot.render import render_exchange, render_hand, render_position, sorted_hand
 from bot.tables import Table, ids
 from bot.workers import offload
 from engine.cards import Card
@@ -266,25 +266,24 @@ async def hand_message(table: Table, seat: int, locale: str, *,
                                 style=discord.ButtonStyle.secondary, row=4))
     items.append(GameButton(ids.button(tid, "refresh"), label=t(locale, "button.refresh"),
                             emoji="🔄", style=discord.ButtonStyle.secondary, row=4))
-    if image is None:
-        selected = [c for c in exchange_picks(view, draft) if c is not None] \
-            if phase is Phase.EXCHANGE else []
-        image = await offload(render_hand, view, locale=locale, selected=selected)
-        alt = hand_alt(view, names, locale, selected=selected)
-    table_image = None
-    table_text = ""
+    selected = [c for c in exchange_picks(view, draft) if c is not None] \
+        if phase is Phase.EXCHANGE else []
     if table.private:
-        # Played alone: the panel is the whole table, the public picture above the hand.
+        # Played alone: the panel is the whole table, one picture of the table with the
+        # hand under it (two images in one message would be cropped into a mosaic).
         boards = len(game.boards) if isinstance(game, BoardsGame) else None
         public = game.view(None)
-        table_image = await offload(render_table, public, names, locale=locale, boards=boards)
-        table_text = table_alt(public, names, locale, boards=boards)
+        image = await offload(render_position, public, view, names, locale=locale,
+                              selected=selected, boards=boards)
+        alt = position_alt(public, view, names, locale, selected=selected, boards=boards)
         if isinstance(game, BoardsGame) and game.history:
             diff = game.diffs(seat % 2)[-1]
             lines.insert(0, t(locale, "hand.board_over", number=len(game.history),
                               diff=f"+{diff}" if diff > 0 else signed(diff)))
-    return HandMessage("\n".join(lines), image, view_of(*items), table_image, alt=alt,
-                       table_alt=table_text)
+    elif image is None:
+        image = await offload(render_hand, view, locale=locale, selected=selected)
+        alt = hand_alt(view, names, locale, selected=selected)
+    return HandMessage("\n".join(lines), image, view_of(*items), alt=alt)
 
 
 def _play_line(view: TichuView, locale: str, *, bombs_only: bool, offered: bool) -> str:

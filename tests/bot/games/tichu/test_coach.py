@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.games.tichu.alt import hand_alt, table_alt
+from bot.games.tichu.alt import HAND_SHARE, hand_alt, position_alt
 from bot.games.tichu.coach import (
     MIN_COST,
     SHOWN,
@@ -15,11 +15,11 @@ from bot.games.tichu.coach import (
     hint_text,
     one_deal,
     option_text,
-    position_images,
+    position_picture,
     shown_decisions,
 )
 from bot.i18n import t
-from bot.render import render_hand, render_table
+from bot.render import render_position
 from engine.cards import parse_card
 from engine.tichu.actions import Exchange, Gift, Play, action_to_json
 from engine.tichu.ai import make_player
@@ -92,9 +92,8 @@ def test_one_deal_of_a_game_and_the_positions_of_its_seat() -> None:
     again = TichuGame(target=read.target, hands=read.deals[0].hands, dealer=read.deals[0].dealer)
     for action in read.deals[0].actions[:10]:
         again.apply(action)
-    table, hand, table_words, hand_words = position_images(data, 10, 2, NAMES, "en")
-    assert table == render_table(again.view(None), NAMES, locale="en")
-    assert hand == render_hand(again.view(2), locale="en")
-    # Each picture in words: the public table, and seat 2's own cards.
-    assert table_words == table_alt(again.view(None), NAMES, "en")
-    assert hand_words == hand_alt(again.view(2), NAMES, "en")
+    picture, words = position_picture(data, 10, 2, NAMES, "en")
+    assert picture == render_position(again.view(None), again.view(2), NAMES, locale="en")
+    # The picture in words: seat 2's own cards, then the public table.
+    assert words == position_alt(again.view(None), again.view(2), NAMES, "en")
+    assert words.startswith(hand_alt(again.view(2), NAMES, "en", limit=HAND_SHARE))
