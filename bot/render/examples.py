@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from bot.render.hand import render_exchange, render_hand
-from bot.render.ratings import BoardLine, render_leaderboard
+from bot.render.ratings import BoardLine, render_leaderboard, render_rating_chart
 from bot.render.summary import render_deal_summary, render_game_over
 from bot.render.table import render_table
 from bot.render.trick import SeatInfo, render_score_grid, render_trick_table
@@ -353,6 +353,10 @@ GRID_ROWS = [
 ]
 
 
+RATING_HISTORY = (0.0, 1.2, 2.5, 2.1, 3.4, 4.0, 3.8, 5.1, 4.6, 6.2, 7.0, 6.4, 7.9, 8.3)
+"""A player's rating (μ − 3σ) after each of fourteen rated games."""
+
+
 def gallery() -> dict[str, Callable[[], bytes]]:
     """Every example image by file stem: the docs examples and the snapshot references."""
     views = table_views()
@@ -400,15 +404,13 @@ def gallery() -> dict[str, Callable[[], bytes]]:
         "trick-table-long-names": lambda: render_trick_table(
             long_trick_seats(), TRICK, leader=TRICK_LEADER, trump_suit=TRICK_TRUMP_SUIT,
             header="Chinois · Round 5 (7 cards)"),
-        "leaderboard": lambda: render_leaderboard(
-            "Tichu leaderboard", BOARD_HEADERS, BOARD, BOARD_OWN,
-            "Page 1/3 · rating = μ − 3σ (openskill)"),
-        "daily-standings": lambda: render_leaderboard(
-            "Tichu daily 2026-11-23", DAILY_HEADERS, DAILY, None,
-            "6 players of this server · matchpoints against the field and each other"),
+        "leaderboard": lambda: render_leaderboard(BOARD_HEADERS, BOARD, BOARD_OWN),
+        "daily-standings": lambda: render_leaderboard(DAILY_HEADERS, DAILY),
         "score-grid": lambda: render_score_grid(
             GRID_COLUMNS, GRID_ROWS, title="Chinois · Score sheet", highlight_rows=[4],
             highlight_cells=[(4, 3)], total_row=True, footer="Target: 100"),
+        "rating-chart": lambda: render_rating_chart("Rating after each game", RATING_HISTORY,
+                                                    f"{len(RATING_HISTORY)} rated games"),
     }
     return out
 
@@ -419,7 +421,7 @@ SNAPSHOTS = ("table", "table-fr", "table-grand", "table-gift", "table-bomb", "ta
              "trick-table", "trick-table-3", "score-grid", "table-long-names",
              "table-six-long-names", "deal-summary-long-names", "deal-summary-six-long-names",
              "game-over-six-second", "game-over-long-names", "trick-table-long-names",
-             "leaderboard")
+             "leaderboard", "daily-standings", "rating-chart")
 """The gallery images kept as snapshot references under ``tests/render/snapshots``."""
 
 

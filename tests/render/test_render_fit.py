@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import Any
 
 import pytest
@@ -21,7 +21,16 @@ from bot.render import examples as ex
 from bot.render.draw import Box, fit, fit_size, share, text_width
 from bot.render.hand import draw_exchange
 from bot.render.labels import ordinal
-from bot.render.ratings import BoardLine, name_room, render_leaderboard
+from bot.render.ratings import (
+    BOARD_ROWS,
+    BOARD_W,
+    CELL,
+    GAP,
+    SMALLEST,
+    BoardLine,
+    board_layout,
+    render_leaderboard,
+)
 from bot.render.summary import (
     draw_deal_summary,
     draw_game_over,
@@ -339,30 +348,73 @@ def test_game_over_team_headers_use_a_second_line_rather_than_cut() -> None:
 
 # --- leaderboard, Chinois table, exchange ---------------------------------------------
 
-def test_leaderboard_names_stop_before_the_ratings(drawn: list[Drawn]) -> None:
-    render_leaderboard("Tichu leaderboard", ex.BOARD_HEADERS, ex.BOARD, ex.BOARD_OWN, "p")
+def board_rows(calls: list[Drawn]) -> list[list[Drawn]]:
+    """The texts of a leaderboard by line (the column titles first), left to right."""
     rows: dict[float, list[Drawn]] = {}
-    for call in drawn:
+    for call in calls:
         rows.setdefault(call.xy[1], []).append(call)
-    for line in (*ex.BOARD, ex.BOARD_OWN):
-        row = next(r for r in rows.values() if any(c.text == str(line.rank) for c in r)
-                   and len(r) == 5)
-        name, rating = row[1], row[2]
-        assert name.box[2] + 20 <= rating.box[0], (name.text, rating.text)
+    return [sorted(rows[y], key=lambda c: c.box[0]) for y in sorted(rows)]
+
+
+def test_leaderboard_names_stop_before_the_ratings(drawn: list[Drawn]) -> None:
+    render_leaderboard(ex.BOARD_HEADERS, ex.BOARD, ex.BOARD_OWN)
+    head, *lines = board_rows(drawn)
+    assert [c.text for c in head] == list(ex.BOARD_HEADERS)
+    assert len(lines) == len(ex.BOARD) + 1  # and the caller's own line, under a gap
+    for line, row in zip((*ex.BOARD, ex.BOARD_OWN), lines, strict=True):
+        rank, name, rating, *_ = row
+        assert rank.text == str(line.rank)
+        assert name.box[2] + GAP <= rating.box[0], (name.text, rating.text)
+        assert all(a.box[2] < b.box[0] for a, b in pairwise(row)), row
     shown = texts(drawn)
-    assert "Γιώργος" in shown and "−1.8" in shown
+    assert "Γιώργος" in shown and "−1.8" in shown and "night_owl" in shown
     assert "Maximilian von Hohenstein-Eberstein" not in shown  # too long: cut, not clipped
+    assert any(t.startswith("Maximilian") and t.endswith("…") for t in shown)
+    assert min(c.size for c in drawn) >= SMALLEST
 
 
 def test_leaderboard_name_that_fits_is_not_cut(drawn: list[Drawn]) -> None:
     lines = [BoardLine(1, "x", 3.1, 1, 1.0)]
-    room = name_room(lines)
-    name = widest_fitting(room, 24)
-    render_leaderboard("t", ex.BOARD_HEADERS, [BoardLine(1, name, 3.1, 1, 1.0)], None, "f")
+    room = board_layout(ex.BOARD_HEADERS, lines).name_room
+    name = widest_fitting(room, CELL)
+    render_leaderboard(ex.BOARD_HEADERS, [BoardLine(1, name, 3.1, 1, 1.0)])
     shown = next(c for c in drawn if c.text == name)
-    assert shown.size == 24
+    assert shown.size == CELL
     rating = next(c for c in drawn if c.text == "3.1")
-    assert shown.box[2] + 20 <= rating.box[0]
+    assert shown.box[2] + GAP <= rating.box[0]
+
+
+def test_a_leaderboard_name_shrinks_before_it_is_cut(drawn: list[Drawn]) -> None:
+    lines = [BoardLine(1, "x", 3.1, 1, 1.0)]
+    room = board_layout(ex.BOARD_HEADERS, lines).name_room
+    name = widest_fitting(room - 4, SMALLEST)
+    assert text_width(name, CELL, "bold") > room
+    render_leaderboard(ex.BOARD_HEADERS, [BoardLine(1, name, 3.1, 1, 1.0)])
+    shown = next(c for c in drawn if c.text == name)
+    assert SMALLEST <= shown.size < CELL
+
+
+@pytest.mark.parametrize("headers", [
+    ("#", "Joueur", "Classement", "Parties", "% gagnées"),
+    ("#", "Spieler", "Wertung", "Spiele", "Siege %"),
+    ex.DAILY_HEADERS,
+])
+def test_leaderboard_column_titles_never_overlap(drawn: list[Drawn],
+                                                 headers: tuple[str, ...]) -> None:
+    render_leaderboard(headers, ex.BOARD, ex.BOARD_OWN)
+    head, *lines = board_rows(drawn)
+    assert all(a.box[2] + 8 <= b.box[0] for a, b in pairwise(head)), head
+    assert all(c.box[2] <= BOARD_W - 16 for c in drawn)
+    names = [row[1] for row in lines]
+    assert "Γιώργος" in texts(names)
+    assert min(text_width(n.text, n.size, "bold") for n in names) > 0
+
+
+def test_a_leaderboard_holds_a_page_and_the_callers_line() -> None:
+    page = [BoardLine(i + 1, f"player{i}", 30.0 - i, 10, 0.5) for i in range(BOARD_ROWS)]
+    render_leaderboard(ex.BOARD_HEADERS, page, ex.BOARD_OWN)
+    with pytest.raises(ValueError, match="holds"):
+        render_leaderboard(ex.BOARD_HEADERS, [*page, page[0]], None)
 
 
 def test_chinois_names_keep_clear_of_the_dealer_tag(drawn: list[Drawn]) -> None:
@@ -389,3 +441,4 @@ def test_six_seat_exchange_names_use_the_room_between_slots(drawn: list[Drawn]) 
     whole = [c for c in drawn if c.text == "Wilhelmina Fairweather"]
     assert len(whole) == 2 and whole[0].size == 22
     assert not overlap(whole[0].box, whole[1].box)
+

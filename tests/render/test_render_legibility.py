@@ -11,6 +11,9 @@ from tools.legibility import kinds, measure
 
 LEGIBLE: dict[str, int] = {
     "prikup": 20_000,
+    "leaderboard": 63_000,
+    "standings": 35_000,
+    "rating-chart": 22_000,
 }
 """The image kinds drawn for Discord's size, and each one's budget in bytes (WebP)."""
 
