@@ -48,7 +48,16 @@ from bot.render.table import (
     header_sides,
     layout,
 )
-from bot.render.trick import SeatInfo, draw_trick_table
+from bot.render.trick import (
+    GRID_TEXT,
+    GRID_W,
+    GRID_X,
+    NOTE,
+    SeatInfo,
+    draw_score_grid,
+    draw_trick_table,
+    grid_layout,
+)
 from engine.tichu.view import DealResult, TichuView
 
 SHADOW = (0, 0, 0, 150)
@@ -442,3 +451,74 @@ def test_six_seat_exchange_names_use_the_room_between_slots(drawn: list[Drawn]) 
     assert len(whole) == 2 and whole[0].size == 22
     assert not overlap(whole[0].box, whole[1].box)
 
+
+# --- score grid -------------------------------------------------------------------------
+
+def grid_cells(calls: list[Drawn]) -> list[list[Drawn]]:
+    """The texts of a score grid by row (title, column titles, rows, footer), left to
+    right."""
+    rows: dict[float, list[Drawn]] = {}
+    for call in calls:
+        rows.setdefault(call.xy[1], []).append(call)
+    return [sorted(rows[y], key=lambda c: c.box[0]) for y in sorted(rows)]
+
+
+def test_a_long_game_shows_its_latest_rounds_and_totals(drawn: list[Drawn]) -> None:
+    columns, rows, exact = ex.chinois_sheet(ex.LONG_NAMES, ex.LONG_PLAYS)
+    img = draw_score_grid(columns, rows, title="Final score sheet", highlight_cells=exact,
+                          total_row=True, footer="Each cell: bid/tricks and the running total.")
+    shown = texts(drawn)
+    assert shown.count("Total") == 1 and "28" in shown
+    folded = next(t for t in shown if t.startswith("1–"))
+    first = int(folded[2:]) + 1  # the rounds after the folded ones are all drawn
+    assert all(str(r) in shown for r in range(first, 29))
+    assert str(first - 1) not in [c.text for c in drawn if c.xy[0] < 100]
+    for total in rows[-1][1:]:  # the totals, and each cell's running total, whole
+        assert total in shown
+    assert all(c.size >= GRID_TEXT for c in drawn)
+    assert img.width <= GRID_W and img.height <= 890
+
+
+def test_grid_texts_keep_to_their_cells(drawn: list[Drawn]) -> None:
+    columns, rows, exact = ex.chinois_sheet(ex.LONG_NAMES, ex.LONG_PLAYS)
+    img = draw_score_grid(columns, rows, title="t" * 80, highlight_cells=exact,
+                          total_row=True)
+    for row in grid_cells(drawn):
+        assert all(a.box[2] <= b.box[0] for a, b in pairwise(row)), texts(row)
+        assert all(c.box[0] >= GRID_X and c.box[2] <= img.width - GRID_X for c in row), row
+    # the long names are cut, and say so; a short one is whole
+    heads = texts(drawn)
+    assert "Анастасия" in heads and "Петрова" in heads
+    assert any(t.endswith("…") for t in heads)
+
+
+def test_grid_notes_are_left_out_before_a_figure_is_cut(drawn: list[Drawn]) -> None:
+    wide = [f"{b}/{b}{NOTE}{-1000 * b - 999}".replace("-", "−") for b in (10, 11, 12, 13)]
+    columns = ["Round", *ex.LONG_NAMES]
+    at = grid_layout(columns, [["1", *wide]])
+    assert not at.notes
+    draw_score_grid(columns, [["1", *wide]], title="t")
+    shown = texts(drawn)
+    for cell in wide:
+        note, figure = cell.split(NOTE)
+        assert figure in shown and note not in shown
+    at = grid_layout(columns, [["1", *(f"1/1{NOTE}5" for _ in range(4))]])
+    assert at.notes
+
+
+def test_grid_figures_are_never_cut(drawn: list[Drawn]) -> None:
+    columns = [f"Player {i}" for i in range(12)]
+    figures = [str(i * 1000 + 999) for i in range(12)]
+    img = draw_score_grid(columns, [figures] * 3, title="t")
+    shown = texts(drawn)
+    assert all(f in shown for f in figures)
+    assert img.width > GRID_W
+
+
+def test_grid_folds_keep_the_highlights_of_the_rows_they_show(drawn: list[Drawn]) -> None:
+    rows = [[str(i + 1), str(10 * i)] for i in range(30)] + [["Total", "290"]]
+    draw_score_grid(["#", "Alice"], rows, title="t", highlight_cells={(29, 1), (0, 1)},
+                    total_row=True)
+    chips = [c for c in drawn if c.fill == (24, 24, 28)]  # ink on a gold chip
+    assert texts(chips) == ["290"]
+    assert "Total" in texts(drawn) and "0" not in texts(drawn)

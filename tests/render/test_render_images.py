@@ -18,7 +18,7 @@ from bot.render import examples as ex
 from bot.render.encoding import IMAGE_EXT, IMAGE_FORMAT, filename
 from bot.render.hand import find_bombs, sorted_hand
 from bot.render.seats import Side, seat_at, side_of
-from bot.render.trick import SeatInfo
+from bot.render.trick import GRID_MAX_W, GRID_MIN_W, GRID_W, SeatInfo
 from engine.cards import parse_cards
 from engine.tichu.cards import DECK, DOG, DRAGON, MAHJONG, PHOENIX
 from tests.render.test_render_legibility import LEGIBLE
@@ -214,10 +214,13 @@ def test_trick_table_three_and_four_seats_only() -> None:
 
 def test_score_grid_width_follows_content() -> None:
     narrow = decode(render.render_score_grid(["a", "b"], [["1", "2"]], title="t"))
+    four = decode(render.render_score_grid(ex.GRID_COLUMNS, ex.GRID_ROWS, title="t"))
+    long = decode(render.render_score_grid(["#", *ex.LONG_NAMES], ex.GRID_ROWS, title="t"))
     wide = decode(render.render_score_grid([f"Player {i}" for i in range(12)],
                                            [[str(i * 100) for i in range(12)]] * 3, title="t"))
-    assert narrow.width == 800
-    assert 800 < wide.width <= 1600
+    assert narrow.width == GRID_MIN_W
+    assert GRID_MIN_W <= four.width < long.width == GRID_W  # long names: as wide as legible
+    assert GRID_W < wide.width <= GRID_MAX_W  # wider only for its figures to fit
     with pytest.raises(ValueError):
         render.render_score_grid([], [], title="t")
 

@@ -14,6 +14,9 @@ LEGIBLE: dict[str, int] = {
     "leaderboard": 63_000,
     "standings": 35_000,
     "rating-chart": 22_000,
+    "score-grid": 60_000,
+    "score-grid-long": 125_000,
+    "score-grid-tysiacha": 104_000,
 }
 """The image kinds drawn for Discord's size, and each one's budget in bytes (WebP)."""
 
