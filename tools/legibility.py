@@ -218,8 +218,11 @@ def kinds() -> dict[str, tuple[Callable[[], bytes], Kind]]:
             out[name] = (gallery[name], "attachment")
     out["leaderboard"] = (gallery["leaderboard"], "embed")
     out["standings"] = (gallery["daily-standings"], "embed")
-    out["rating-chart"] = (lambda: render_rating_chart(
-        "Rating", [0.0, 1.2, 2.5, 2.1, 3.4, 4.0, 3.8], "Last 7 games"), "embed")
+    out["rating-chart"] = (gallery.get("rating-chart") or (lambda: render_rating_chart(
+        "Rating", [0.0, 1.2, 2.5, 2.1, 3.4, 4.0, 3.8], "Last 7 games")), "embed")
+    for name in ("score-grid-long", "score-grid-tysiacha"):
+        if name in gallery:  # not in a tree from before them (see --baseline)
+            out[name] = (gallery[name], "attachment")
     return out
 
 

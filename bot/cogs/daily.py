@@ -39,7 +39,7 @@ from bot.games.ui import GameButton, view_of
 from bot.i18n import t
 from bot.i18n.translator import ls
 from bot.render import filename
-from bot.render.ratings import BoardLine, render_leaderboard
+from bot.render.ratings import BOARD_ROWS, BoardLine, render_leaderboard
 from bot.tables import TableError, TableService, ids
 from bot.views.controller import Controller
 from bot.workers import offload
@@ -142,14 +142,14 @@ async def standings_message(host: DailyHost, locale: str, day: date, guild_id: i
                          mine=row.user_id == user_id,
                          last=_trend(marks.get(row.user_id, {}), boards))
 
-    shown = rows[:10]
-    own = next((r for r in rows[10:] if r.user_id == user_id), None)
+    shown = rows[:BOARD_ROWS]
+    own = next((r for r in rows[BOARD_ROWS:] if r.user_id == user_id), None)
     headers = [t(locale, f"daily.col.{c}") for c in ("rank", "name", "score", "boards", "trend")]
     footer = t(locale, "daily.standings_footer" if guild_id is not None
                else "daily.standings_footer_global", count=len(rows))
     lines = [line(r) for r in shown]
     mine = None if own is None else line(own)
-    image = await offload(render_leaderboard, title, headers, lines, mine, footer)
+    image = await offload(render_leaderboard, headers, lines, mine)
     alt = board_alt(locale, t(locale, "alt.standings.title", title=title, count=len(rows)),
                     lines, mine, standing_row)
     text = [t(locale, "daily.standings_row", rank=r.rank, name=r.name, pct=_pct(r.score),
@@ -157,6 +157,7 @@ async def standings_message(host: DailyHost, locale: str, day: date, guild_id: i
     embed = discord.Embed(title=title, description="\n".join(text)[:4000],
                           colour=discord.Colour.dark_green())
     embed.set_image(url=f"attachment://{filename('standings')}")
+    embed.set_footer(text=footer)
     return {"embed": embed, "file": image_file(image, filename("standings"), alt)}
 
 

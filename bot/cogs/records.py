@@ -29,7 +29,7 @@ from bot.games.ui import Control, GameButton, GameSelect, view_of
 from bot.i18n import t
 from bot.ratings import TEAM_GAMES
 from bot.render import filename
-from bot.render.ratings import BoardLine, render_leaderboard, render_rating_chart
+from bot.render.ratings import BOARD_ROWS, BoardLine, render_leaderboard, render_rating_chart
 from bot.store.models import GamePlayerResult, GameResult, LeaderboardRow
 from bot.tables import TableError, ids
 from bot.workers import offload
@@ -44,7 +44,8 @@ class Host(Protocol):
     service: TableService
 
 
-PAGE = 10
+PAGE = BOARD_ROWS
+"""Lines per leaderboard page: as many as its image holds legibly (the text lists the same)."""
 HISTORY = 10
 RECORD_ACTIONS = {"lbpage", "hgame", "hexport"}
 EPHEMERAL_ACTIONS = {"hgame", "hexport"}
@@ -139,7 +140,7 @@ async def leaderboard_message(bot: Host, locale: str, guild_id: int, game: str,
     footer = t(locale, "ratings.page", page=page + 1, pages=pages)
     lines = [line(r) for r in rows]
     mine = None if own is None else line(own)
-    image = await offload(render_leaderboard, title, headers, lines, mine, footer)
+    image = await offload(render_leaderboard, headers, lines, mine)
     alt = board_alt(locale, t(locale, "alt.board.title", title=title, page=page + 1,
                               pages=pages), lines, mine, rating_row)
     text = [t(locale, "leaderboard.header")]
@@ -150,6 +151,7 @@ async def leaderboard_message(bot: Host, locale: str, guild_id: int, game: str,
     embed = discord.Embed(title=title, description="\n".join(text)[:4000],
                           colour=discord.Colour.dark_green())
     embed.set_image(url=f"attachment://{filename('leaderboard')}")
+    embed.set_footer(text=footer)
     buttons = [
         GameButton(ids.button(0, "lbpage", f"{game}.{max(page - 1, 0)}.p"),
                    label=t(locale, "ratings.previous"), disabled=page == 0),

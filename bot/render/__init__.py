@@ -117,9 +117,11 @@ async def render_score_grid_async(columns: Sequence[str], rows: Sequence[Sequenc
                                   highlight_rows: Collection[int] = (),
                                   highlight_columns: Collection[int] = (),
                                   highlight_cells: Collection[tuple[int, int]] = (),
+                                  framed_cells: Collection[tuple[int, int]] = (),
                                   total_row: bool = False, footer: str | None = None) -> bytes:
     """:func:`render_score_grid` in a worker thread."""
     return await asyncio.to_thread(
         render_score_grid, columns, rows, title=title, locale=locale,
         highlight_rows=highlight_rows, highlight_columns=highlight_columns,
-        highlight_cells=highlight_cells, total_row=total_row, footer=footer)
+        highlight_cells=highlight_cells, framed_cells=framed_cells, total_row=total_row,
+        footer=footer)

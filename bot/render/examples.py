@@ -13,11 +13,12 @@ from dataclasses import replace
 from bot.render.french import render_french_hand
 from bot.render.hand import render_exchange, render_hand
 from bot.render.position import render_position
-from bot.render.ratings import BoardLine, render_leaderboard
+from bot.render.ratings import BoardLine, render_leaderboard, render_rating_chart
 from bot.render.summary import render_deal_summary, render_game_over
 from bot.render.table import render_table
-from bot.render.trick import SeatInfo, render_score_grid, render_trick_table
+from bot.render.trick import NOTE, SeatInfo, render_score_grid, render_trick_table
 from engine.cards import Card, parse_cards
+from engine.chinois.rules import deal_score
 from engine.tichu.combos import Combo, readings
 from engine.tichu.view import Call, DealResult, Phase, TichuView, TrickPlay
 from engine.trick import by_suit
@@ -389,14 +390,100 @@ TRICK_LEADER = 1
 TRICK_TRUMP_CARD = cards("9s")[0]
 TRICK_TRUMP_SUIT = 3
 
-GRID_COLUMNS = ["#", "Alice", "Bob", "Chloé", "Dmitri"]
-GRID_ROWS = [
-    ["1", "12", "3", "15", "-5"],
-    ["2", "22", "13", "15", "5"],
-    ["3", "22", "23", "30", "17"],
-    ["4", "34", "21", "40", "12"],
-    ["5", "49", "31", "40", "24"],
-]
+def _minus(n: int) -> str:
+    return f"−{-n}" if n < 0 else str(n)
+
+
+def chinois_sheet(names: tuple[str, ...], plays: tuple[tuple[str, str], ...],
+                  ) -> tuple[list[str], list[list[str]], set[tuple[int, int]]]:
+    """A Chinois score sheet as the game sends it: a row per round (its number, then per
+    seat ``bid/tricks`` and the running total), the total row, and the exact bids' cells.
+    ``plays`` holds each round's bids and tricks, one digit per seat (``"2103", "1202"``)."""
+    totals = [0] * len(names)
+    rows: list[list[str]] = []
+    exact: set[tuple[int, int]] = set()
+    for i, (bids, tricks) in enumerate(plays):
+        row = [str(i + 1)]
+        for s, (bid, took) in enumerate(zip(bids, tricks, strict=True)):
+            totals[s] += deal_score(int(bid), int(took))
+            row.append(f"{bid}/{took}{NOTE}{_minus(totals[s])}")
+            if bid == took:
+                exact.add((i, 1 + s))
+        rows.append(row)
+    rows.append(["Total", *(_minus(n) for n in totals)])
+    return ["Round", *names], rows, exact
+
+
+GRID_PLAYS = (("1011", "0001"), ("1101", "0200"), ("2210", "1110"), ("2100", "2200"),
+              ("0201", "1301"))
+"""Five rounds of a Chinois game (1 to 5 cards): bids, then tricks, one digit a seat."""
+GRID_COLUMNS, GRID_ROWS, GRID_EXACT = chinois_sheet(NAMES, GRID_PLAYS)
+
+LONG_PLAYS = (
+    *GRID_PLAYS,
+    ("2402", "1302"), ("4311", "4201"), ("3223", "3212"), ("5230", "4230"), ("5421", "5311"),
+    ("0413", "1523"), ("4432", "4332"), ("4530", "5530"), ("5421", "5431"), ("2532", "3532"),
+    ("4631", "4531"), ("4204", "5214"), ("5322", "6311"), ("3432", "3322"), ("3212", "4311"),
+    ("4320", "4220"), ("3012", "3112"), ("1322", "0321"), ("2121", "2120"), ("1200", "1300"),
+    ("1300", "0300"), ("2001", "2000"), ("0110", "1000"),
+)
+"""A whole Chinois game, 28 rounds (1 to 13 cards and back): bids, then tricks."""
+
+
+def long_grid() -> bytes:
+    """The final sheet of a whole Chinois game with long names: 28 rounds, of which the
+    image folds the earliest, and the winner's total marked."""
+    columns, rows, exact = chinois_sheet(LONG_NAMES, LONG_PLAYS)
+    totals = [int(cell.replace("−", "-")) for cell in rows[-1][1:]]
+    best = {(len(rows) - 1, 1 + s) for s, n in enumerate(totals) if n == max(totals)}
+    return render_score_grid(columns, rows, title="Final score sheet",
+                             highlight_cells=exact | best, total_row=True,
+                             footer="Each cell: bid/tricks and the running total. Gold: exact "
+                                    "bid.")
+
+
+TYSIACHA_DEALS = (
+    (0, 100, "✓", (100, 20, 35)), (1, 120, "✗", (15, -120, 40)), (2, 110, "✓", (25, 5, 110)),
+    (0, 140, "✓", (140, 0, 30)), (None, None, "redeal", (0, 0, 0)),
+    (1, 100, "⚐", (40, -100, 40)), (2, 160, "✗", (35, 45, -160)), (0, 120, "✓", (120, 10, 25)),
+    (1, 150, "✓", (20, 150, 10)), (2, 100, "✓", (15, 25, 100)), (0, 125, "✓", (125, 5, 40)),
+    (1, 130, "✗", (60, -130, 25)), (0, 105, "✓", (105, 15, 10)), (2, 140, "✓", (80, 30, 140)),
+)
+"""Fourteen deals of a three-player Tysiacha game: the contract's player (None: the four
+9s were shown, a redeal), the contract, how it went, each player's change."""
+
+
+def tysiacha_grid() -> bytes:
+    """A three-player Tysiacha sheet as the game sends it after deal 14: each cell the
+    change and the running total (■ on the barrel at 880); the contract's player gold
+    when made, framed when lost or conceded."""
+    totals = [0, 0, 0]
+    rows: list[list[str]] = []
+    made: list[tuple[int, int]] = []
+    lost: list[tuple[int, int]] = []
+    for i, (who, contract, how, changes) in enumerate(TYSIACHA_DEALS):
+        if who is None:
+            rows.append([str(i + 1), "redeal", *(_minus(n) for n in totals)])
+            continue
+        row = [str(i + 1), f"{contract} {how}"]
+        for s, change in enumerate(changes):
+            totals[s] += change
+            mark = "■" if totals[s] == 880 else ""
+            row.append(f"{'+' if change > 0 else ''}{_minus(change)}{NOTE}{_minus(totals[s])}"
+                       f"{mark}")
+        rows.append(row)
+        (made if how == "✓" else lost).append((i, 2 + who))
+    rows.append(["Total", "", *(_minus(n) for n in totals)])
+    return render_score_grid(
+        ["Deal", "Contract", *NAMES[:3]], rows, title="Score sheet after deal 14",
+        highlight_cells=made, framed_cells=lost, total_row=True,
+        footer="Gold: contract made; red frame: lost\u00a0✗ or conceded\u00a0⚐.  "
+               "■\u00a0on\u00a0the\u00a0barrel  ↓\u00a0fell\u00a0off  ○\u00a0no\u00a0trick  "
+               "!\u00a0penalty\u00a0−120")
+
+
+RATING_HISTORY = (0.0, 1.2, 2.5, 2.1, 3.4, 4.0, 3.8, 5.1, 4.6, 6.2, 7.0, 6.4, 7.9, 8.3)
+"""A player's rating (μ − 3σ) after each of fourteen rated games."""
 
 
 def gallery() -> dict[str, Callable[[], bytes]]:
@@ -459,15 +546,16 @@ def gallery() -> dict[str, Callable[[], bytes]]:
         "french-hand-max": lambda: render_french_hand(
             FRENCH_MAX, key=by_suit, playable=FRENCH_MAX_PLAYABLE, title="Atout : sans atout",
             locale="fr"),
-        "leaderboard": lambda: render_leaderboard(
-            "Tichu leaderboard", BOARD_HEADERS, BOARD, BOARD_OWN,
-            "Page 1/3 · rating = μ − 3σ (openskill)"),
-        "daily-standings": lambda: render_leaderboard(
-            "Tichu daily 2026-11-23", DAILY_HEADERS, DAILY, None,
-            "6 players of this server · matchpoints against the field and each other"),
+        "leaderboard": lambda: render_leaderboard(BOARD_HEADERS, BOARD, BOARD_OWN),
+        "daily-standings": lambda: render_leaderboard(DAILY_HEADERS, DAILY),
         "score-grid": lambda: render_score_grid(
-            GRID_COLUMNS, GRID_ROWS, title="Chinois · Score sheet", highlight_rows=[4],
-            highlight_cells=[(4, 3)], total_row=True, footer="Target: 100"),
+            GRID_COLUMNS, GRID_ROWS, title="Score sheet after round 5/28",
+            highlight_rows=[len(GRID_ROWS) - 2], highlight_cells=GRID_EXACT, total_row=True,
+            footer="Each cell: bid/tricks and the running total. Gold: exact bid."),
+        "score-grid-long": long_grid,
+        "score-grid-tysiacha": tysiacha_grid,
+        "rating-chart": lambda: render_rating_chart("Rating after each game", RATING_HISTORY,
+                                                    f"{len(RATING_HISTORY)} rated games"),
     }
     return out
 
@@ -478,7 +566,8 @@ SNAPSHOTS = ("table", "table-fr", "table-grand", "table-gift", "table-bomb", "ta
              "trick-table", "trick-table-3", "score-grid", "table-long-names",
              "table-six-long-names", "deal-summary-long-names", "deal-summary-six-long-names",
              "game-over-six-second", "game-over-long-names", "game-over-long",
-             "trick-table-long-names", "leaderboard", "trick-table-max", "french-hand-max")
+             "trick-table-long-names", "leaderboard", "trick-table-max", "french-hand-max",
+             "daily-standings", "rating-chart", "score-grid-long", "score-grid-tysiacha")
 """The gallery images kept as snapshot references under ``tests/render/snapshots``."""
 
 

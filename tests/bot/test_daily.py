@@ -134,6 +134,8 @@ async def test_two_people_play_the_same_boards_and_meet_the_same_computers(
         words = standings.attachment(filename("standings")).description
         assert all(f"{name}: {pct[name]:.1f}%" in words for name in ("alice", "bob"))
         assert not spoils(words)
+        # the image holds the lines; the embed its title and footnote
+        assert "players of this server" in standings.embeds[0]["footer"]["text"]
         carol_day = await home(world, carol)
         assert not spoils(carol_day.content)
         # History: Alice's own lists her board and exports it; others see nothing of it.

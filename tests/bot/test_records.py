@@ -19,6 +19,7 @@ from bot.app import TichuBot
 from bot.games.registry import all_specs
 from bot.i18n import t
 from bot.render import filename
+from bot.render.ratings import BOARD_W
 from bot.store import GamePlayerResult, GameResult, TableStatus
 from engine.replay import run_replay
 from tests.bot.conftest import World
@@ -80,12 +81,13 @@ async def test_records_of_all_three_games(world: World, tmp_path: Path) -> None:
             # The leaderboard is an image, with the rating in its text too.
             reply = await (await emu.slash(alice, world.channel, f"{game} leaderboard")).response()
             png = reply.attachment(filename("leaderboard")).data
-            assert Image.open(io.BytesIO(png)).size[0] == 900
+            assert Image.open(io.BytesIO(png)).size[0] == BOARD_W
             assert "alice" in reply.texts[-1]
             # Its description says it in words: the title, each line (alice's rating).
             words = reply.attachment(filename("leaderboard")).description
             assert words.startswith(t("en", f"leaderboard.title.{game}"))
             assert t("en", "alt.board.mine", row="").strip() in words and "alice" in words
+            assert reply.embeds[0]["footer"]["text"].startswith("Page 1/")
             save(f"{game}-leaderboard.png", png)
             assert component(reply, "lbpage") is not None
 

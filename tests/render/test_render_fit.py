@@ -27,7 +27,16 @@ from bot.render.french import SMALL as FRENCH_SMALL
 from bot.render.french import draw_french_hand
 from bot.render.hand import HAND_CARD_W, draw_exchange
 from bot.render.labels import label, ordinal
-from bot.render.ratings import BoardLine, name_room, render_leaderboard
+from bot.render.ratings import (
+    BOARD_ROWS,
+    BOARD_W,
+    CELL,
+    GAP,
+    SMALLEST,
+    BoardLine,
+    board_layout,
+    render_leaderboard,
+)
 from bot.render.summary import (
     LEAST,
     MAX_H,
@@ -58,10 +67,16 @@ from bot.render.table import (
     layout,
 )
 from bot.render.trick import (
+    GRID_TEXT,
+    GRID_W,
+    GRID_X,
+    NOTE,
     NOTE_ROOM,
     SeatInfo,
     TrickLayout,
+    draw_score_grid,
     draw_trick_table,
+    grid_layout,
     needs_tall,
     note_fits,
     trick_layout,
@@ -459,30 +474,73 @@ def test_game_over_stars_the_deals_won_double(drawn: list[Drawn]) -> None:
 
 # --- leaderboard, Chinois table, exchange ---------------------------------------------
 
-def test_leaderboard_names_stop_before_the_ratings(drawn: list[Drawn]) -> None:
-    render_leaderboard("Tichu leaderboard", ex.BOARD_HEADERS, ex.BOARD, ex.BOARD_OWN, "p")
+def board_rows(calls: list[Drawn]) -> list[list[Drawn]]:
+    """The texts of a leaderboard by line (the column titles first), left to right."""
     rows: dict[float, list[Drawn]] = {}
-    for call in drawn:
+    for call in calls:
         rows.setdefault(call.xy[1], []).append(call)
-    for line in (*ex.BOARD, ex.BOARD_OWN):
-        row = next(r for r in rows.values() if any(c.text == str(line.rank) for c in r)
-                   and len(r) == 5)
-        name, rating = row[1], row[2]
-        assert name.box[2] + 20 <= rating.box[0], (name.text, rating.text)
+    return [sorted(rows[y], key=lambda c: c.box[0]) for y in sorted(rows)]
+
+
+def test_leaderboard_names_stop_before_the_ratings(drawn: list[Drawn]) -> None:
+    render_leaderboard(ex.BOARD_HEADERS, ex.BOARD, ex.BOARD_OWN)
+    head, *lines = board_rows(drawn)
+    assert [c.text for c in head] == list(ex.BOARD_HEADERS)
+    assert len(lines) == len(ex.BOARD) + 1  # and the caller's own line, under a gap
+    for line, row in zip((*ex.BOARD, ex.BOARD_OWN), lines, strict=True):
+        rank, name, rating, *_ = row
+        assert rank.text == str(line.rank)
+        assert name.box[2] + GAP <= rating.box[0], (name.text, rating.text)
+        assert all(a.box[2] < b.box[0] for a, b in pairwise(row)), row
     shown = texts(drawn)
-    assert "Γιώργος" in shown and "−1.8" in shown
+    assert "Γιώργος" in shown and "−1.8" in shown and "night_owl" in shown
     assert "Maximilian von Hohenstein-Eberstein" not in shown  # too long: cut, not clipped
+    assert any(t.startswith("Maximilian") and t.endswith("…") for t in shown)
+    assert min(c.size for c in drawn) >= SMALLEST
 
 
 def test_leaderboard_name_that_fits_is_not_cut(drawn: list[Drawn]) -> None:
     lines = [BoardLine(1, "x", 3.1, 1, 1.0)]
-    room = name_room(lines)
-    name = widest_fitting(room, 24)
-    render_leaderboard("t", ex.BOARD_HEADERS, [BoardLine(1, name, 3.1, 1, 1.0)], None, "f")
+    room = board_layout(ex.BOARD_HEADERS, lines).name_room
+    name = widest_fitting(room, CELL)
+    render_leaderboard(ex.BOARD_HEADERS, [BoardLine(1, name, 3.1, 1, 1.0)])
     shown = next(c for c in drawn if c.text == name)
-    assert shown.size == 24
+    assert shown.size == CELL
     rating = next(c for c in drawn if c.text == "3.1")
-    assert shown.box[2] + 20 <= rating.box[0]
+    assert shown.box[2] + GAP <= rating.box[0]
+
+
+def test_a_leaderboard_name_shrinks_before_it_is_cut(drawn: list[Drawn]) -> None:
+    lines = [BoardLine(1, "x", 3.1, 1, 1.0)]
+    room = board_layout(ex.BOARD_HEADERS, lines).name_room
+    name = widest_fitting(room - 4, SMALLEST)
+    assert text_width(name, CELL, "bold") > room
+    render_leaderboard(ex.BOARD_HEADERS, [BoardLine(1, name, 3.1, 1, 1.0)])
+    shown = next(c for c in drawn if c.text == name)
+    assert SMALLEST <= shown.size < CELL
+
+
+@pytest.mark.parametrize("headers", [
+    ("#", "Joueur", "Classement", "Parties", "% gagnées"),
+    ("#", "Spieler", "Wertung", "Spiele", "Siege %"),
+    ex.DAILY_HEADERS,
+])
+def test_leaderboard_column_titles_never_overlap(drawn: list[Drawn],
+                                                 headers: tuple[str, ...]) -> None:
+    render_leaderboard(headers, ex.BOARD, ex.BOARD_OWN)
+    head, *lines = board_rows(drawn)
+    assert all(a.box[2] + 8 <= b.box[0] for a, b in pairwise(head)), head
+    assert all(c.box[2] <= BOARD_W - 16 for c in drawn)
+    names = [row[1] for row in lines]
+    assert "Γιώργος" in texts(names)
+    assert min(text_width(n.text, n.size, "bold") for n in names) > 0
+
+
+def test_a_leaderboard_holds_a_page_and_the_callers_line() -> None:
+    page = [BoardLine(i + 1, f"player{i}", 30.0 - i, 10, 0.5) for i in range(BOARD_ROWS)]
+    render_leaderboard(ex.BOARD_HEADERS, page, ex.BOARD_OWN)
+    with pytest.raises(ValueError, match="holds"):
+        render_leaderboard(ex.BOARD_HEADERS, [*page, page[0]], None)
 
 
 TYSIACHA_NOTES = [
@@ -659,3 +717,75 @@ def test_a_long_prikup_title_takes_two_lines_and_keeps_the_bid(drawn: list[Drawn
     drawn.clear()
     render_prikup(prikup, "Prikup")
     assert [(c.text, c.size) for c in drawn if c.fill == TEXT_COLOR] == [("Prikup", 44)]
+
+
+# --- score grid -------------------------------------------------------------------------
+
+def grid_cells(calls: list[Drawn]) -> list[list[Drawn]]:
+    """The texts of a score grid by row (title, column titles, rows, footer), left to
+    right."""
+    rows: dict[float, list[Drawn]] = {}
+    for call in calls:
+        rows.setdefault(call.xy[1], []).append(call)
+    return [sorted(rows[y], key=lambda c: c.box[0]) for y in sorted(rows)]
+
+
+def test_a_long_game_shows_its_latest_rounds_and_totals(drawn: list[Drawn]) -> None:
+    columns, rows, exact = ex.chinois_sheet(ex.LONG_NAMES, ex.LONG_PLAYS)
+    img = draw_score_grid(columns, rows, title="Final score sheet", highlight_cells=exact,
+                          total_row=True, footer="Each cell: bid/tricks and the running total.")
+    shown = texts(drawn)
+    assert shown.count("Total") == 1 and "28" in shown
+    folded = next(t for t in shown if t.startswith("1–"))
+    first = int(folded[2:]) + 1  # the rounds after the folded ones are all drawn
+    assert all(str(r) in shown for r in range(first, 29))
+    assert str(first - 1) not in [c.text for c in drawn if c.xy[0] < 100]
+    for total in rows[-1][1:]:  # the totals, and each cell's running total, whole
+        assert total in shown
+    assert all(c.size >= GRID_TEXT for c in drawn)
+    assert img.width <= GRID_W and img.height <= 890
+
+
+def test_grid_texts_keep_to_their_cells(drawn: list[Drawn]) -> None:
+    columns, rows, exact = ex.chinois_sheet(ex.LONG_NAMES, ex.LONG_PLAYS)
+    img = draw_score_grid(columns, rows, title="t" * 80, highlight_cells=exact,
+                          total_row=True)
+    for row in grid_cells(drawn):
+        assert all(a.box[2] <= b.box[0] for a, b in pairwise(row)), texts(row)
+        assert all(c.box[0] >= GRID_X and c.box[2] <= img.width - GRID_X for c in row), row
+    # the long names are cut, and say so; a short one is whole
+    heads = texts(drawn)
+    assert "Анастасия" in heads and "Петрова" in heads
+    assert any(t.endswith("…") for t in heads)
+
+
+def test_grid_notes_are_left_out_before_a_figure_is_cut(drawn: list[Drawn]) -> None:
+    wide = [f"{b}/{b}{NOTE}{-1000 * b - 999}".replace("-", "−") for b in (10, 11, 12, 13)]
+    columns = ["Round", *ex.LONG_NAMES]
+    at = grid_layout(columns, [["1", *wide]])
+    assert not at.notes
+    draw_score_grid(columns, [["1", *wide]], title="t")
+    shown = texts(drawn)
+    for cell in wide:
+        note, figure = cell.split(NOTE)
+        assert figure in shown and note not in shown
+    at = grid_layout(columns, [["1", *(f"1/1{NOTE}5" for _ in range(4))]])
+    assert at.notes
+
+
+def test_grid_figures_are_never_cut(drawn: list[Drawn]) -> None:
+    columns = [f"Player {i}" for i in range(12)]
+    figures = [str(i * 1000 + 999) for i in range(12)]
+    img = draw_score_grid(columns, [figures] * 3, title="t")
+    shown = texts(drawn)
+    assert all(f in shown for f in figures)
+    assert img.width > GRID_W
+
+
+def test_grid_folds_keep_the_highlights_of_the_rows_they_show(drawn: list[Drawn]) -> None:
+    rows = [[str(i + 1), str(10 * i)] for i in range(30)] + [["Total", "290"]]
+    draw_score_grid(["#", "Alice"], rows, title="t", highlight_cells={(29, 1), (0, 1)},
+                    total_row=True)
+    chips = [c for c in drawn if c.fill == (24, 24, 28)]  # ink on a gold chip
+    assert texts(chips) == ["290"]
+    assert "Total" in texts(drawn) and "0" not in texts(drawn)

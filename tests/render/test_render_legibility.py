@@ -31,6 +31,12 @@ LEGIBLE: dict[str, int] = {
     "french-hand": 48_000,
     "french-hand-max": 54_000,
     "prikup": 34_000,
+    "leaderboard": 63_000,
+    "standings": 35_000,
+    "rating-chart": 22_000,
+    "score-grid": 60_000,
+    "score-grid-long": 125_000,
+    "score-grid-tysiacha": 104_000,
 }
 """The image kinds drawn for Discord's size, and each one's budget in bytes (WebP)."""
 

@@ -12,18 +12,16 @@ from bot.games.ui import view_of
 from bot.i18n import t
 from bot.i18n.names import card_label
 from bot.render import filename
-from bot.render.trick import SeatInfo, render_score_grid, render_trick_table
+from bot.render.trick import NOTE, SeatInfo, render_score_grid, render_trick_table
 from bot.store.models import TableStatus
 from bot.tables import LogEntry, Table
 from bot.workers import offload
 from engine.cards import Card
 from engine.chinois.deal import DECK
-from engine.chinois.rules import ROUNDS, cards_in_round, rating
+from engine.chinois.rules import ROUNDS, rating
 from engine.chinois.view import Phase, RoundResult
 
 LOG_LINES = 6
-GRID_ROUNDS = 10
-"""Rounds shown on the sheet posted after each round (the final sheet shows them all)."""
 CARDS = {int(c): c for c in DECK}
 
 
@@ -84,48 +82,51 @@ async def table_message(table: Table, locale: str) -> PublicMessage:
                          alt=table_alt(view, names, locale, trick=trick, winner=winner))
 
 
-def _trump_cell(game: object, result: RoundResult, locale: str) -> str:
+def _trump_said(game: object, result: RoundResult, locale: str) -> str:
+    """The trump card of ``result``'s round, in words (for the sheet's description)."""
     card = None
     for deal, _ in getattr(game, "deal_log", []):
         if deal.round == result.round:
             card = deal.trump_card
-    return card_label(locale, card) if card is not None else t(locale, "chinois.grid.no_trump")
+    return card_label(locale, card) if card is not None else t(locale, "chinois.no_trump")
 
 
 def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n).replace("-", "−")
 
 
-def score_rows(game: object, history: Sequence[RoundResult], locale: str, *,
-               first: int = 0) -> list[list[str]]:
-    """One row per round from ``first``: round, cards, trump, then per seat
-    ``bid/tricks  ±points  = total``."""
+def _total(n: int) -> str:
+    return str(n).replace("-", "−")
+
+
+def score_rows(history: Sequence[RoundResult], locale: str) -> list[list[str]]:
+    """One row per round: its number, then per seat ``bid/tricks`` and the running total
+    (a note and its figure, see :data:`bot.render.trick.NOTE`). The cards of a round and
+    its trump are left out: the image has room for four names and their figures."""
     totals = [0] * 4
     rows = []
-    for i, result in enumerate(history):
+    for result in history:
+        row = [str(result.round)]
         for s, points in enumerate(result.scores):
             totals[s] += points
-        if i < first:
-            continue
-        row = [str(result.round), str(cards_in_round(result.round)), _trump_cell(game, result, locale)]
-        row += [t(locale, "chinois.grid.cell", bid=result.bids[s], tricks=result.tricks[s],
-                  points=_signed(result.scores[s]), total=totals[s])
-                for s in range(len(result.scores))]
+            row.append(t(locale, "chinois.grid.cell", bid=result.bids[s],
+                         tricks=result.tricks[s], points=_signed(points), total=totals[s])
+                       + NOTE + _total(totals[s]))
         rows.append(row)
     return rows
 
 
-def sheet(game: object, history: Sequence[RoundResult], names: list[str], locale: str, *,
-          last: int | None) -> tuple[list[str], list[list[str]], set[tuple[int, int]]]:
-    """Columns, rows (with a total row) and the cells of exact bids to mark."""
-    first = max(0, len(history) - last) if last else 0
-    rows = score_rows(game, history, locale, first=first)
-    exact = {(i, 3 + s) for i, result in enumerate(history[first:])
+def sheet(history: Sequence[RoundResult], names: list[str],
+          locale: str) -> tuple[list[str], list[list[str]], set[tuple[int, int]]]:
+    """Columns, rows (with a total row) and the cells of exact bids to mark. The image
+    shows the latest rounds that fit and folds the earlier ones (every cell holds the
+    running total)."""
+    rows = score_rows(history, locale)
+    exact = {(i, 1 + s) for i, result in enumerate(history)
              for s in range(len(result.bids)) if result.bids[s] == result.tricks[s]}
     totals = [sum(r.scores[s] for r in history) for s in range(len(names))]
-    rows.append([t(locale, "chinois.grid.total"), "", "", *(str(n) for n in totals)])
-    columns = [t(locale, "chinois.grid.round"), t(locale, "chinois.grid.cards"),
-               t(locale, "chinois.grid.trump"), *names]
+    rows.append([t(locale, "chinois.grid.total"), *(_total(n) for n in totals)])
+    columns = [t(locale, "chinois.grid.round"), *names]
     return columns, rows, exact
 
 
@@ -143,7 +144,7 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
         history = game.history[:number]
         if not history or number == ROUNDS:
             return None  # the final sheet says it all
-        columns, rows, exact = sheet(game, history, names, locale, last=GRID_ROUNDS)
+        columns, rows, exact = sheet(history, names, locale)
         title = t(locale, "chinois.grid.title", round=number, rounds=ROUNDS)
         image = await offload(render_score_grid, columns, rows, title=title, locale=locale,
                               highlight_rows={len(rows) - 2}, highlight_cells=exact,
@@ -153,20 +154,19 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
         text = t(locale, "chinois.round_over", round=number, rounds=ROUNDS,
                  scores=" · ".join(f"{names[s]} {_signed(result.scores[s])} ({totals[s]})"
                                    for s in range(len(names))))
-        alt = sheet_alt(history, [_trump_cell(game, r, locale) for r in history], names,
-                        locale, final=False, shown=GRID_ROUNDS)
+        alt = sheet_alt(history, [_trump_said(game, r, locale) for r in history], names,
+                        locale, final=False)
         return PublicMessage(text[:2000], image, None, filename("round"), alt=alt)
     if entry.key in ("log.chinois.game_over", "log.chinois.game_over_shared"):
         history = game.history
-        columns, rows, exact = sheet(game, history, names, locale, last=None)
+        columns, rows, exact = sheet(history, names, locale)
         totals = [sum(r.scores[s] for r in history) for s in range(len(names))]
-        rows.append([t(locale, "chinois.grid.rating"), "", "",
-                     *(t(locale, f"chinois.rating.{rating(n).value}") for n in totals)])
         winners = [s for s in range(len(names)) if totals[s] == max(totals)]
         title = t(locale, "chinois.grid.final_title")
+        # the ratings are in the text, with their scale: the image keeps its rows for rounds
         image = await offload(render_score_grid, columns, rows, title=title, locale=locale,
-                              highlight_cells={(len(rows) - 2, 3 + s) for s in winners} | exact,
-                              footer=rating_scale(locale))
+                              highlight_cells={(len(rows) - 1, 1 + s) for s in winners} | exact,
+                              total_row=True, footer=t(locale, "chinois.grid.footer"))
         lines = [t(locale, "chinois.game_over" if len(winners) == 1
                    else "chinois.game_over_shared",
                    names=" & ".join(names[s] for s in winners), score=max(totals))]
@@ -174,7 +174,7 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
                     rating=t(locale, f"chinois.rating.{rating(totals[s]).value}"))
                   for s in sorted(range(len(names)), key=lambda s: -totals[s])]
         lines.append(rating_scale(locale))
-        alt = sheet_alt(history, [_trump_cell(game, r, locale) for r in history], names,
+        alt = sheet_alt(history, [_trump_said(game, r, locale) for r in history], names,
                         locale, final=True)
         return PublicMessage("\n".join(lines)[:2000], image, None, filename("game-over"),
                              alt=alt)

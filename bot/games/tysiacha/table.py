@@ -16,7 +16,7 @@ from bot.games.ui import view_of
 from bot.i18n import t
 from bot.i18n.names import SUIT_SYMBOLS, card_labels
 from bot.render import filename
-from bot.render.trick import SeatInfo, note_fits, render_score_grid, render_trick_table
+from bot.render.trick import NOTE, SeatInfo, note_fits, render_score_grid, render_trick_table
 from bot.store.models import TableStatus
 from bot.tables import LogEntry, Table
 from bot.workers import offload
@@ -29,8 +29,6 @@ from engine.tysiacha.view import DealKind, DealResult, Phase, TysiachaView
 LOG_LINES = 6
 MARKS = {"barrel": "■", "fell": "↓", "missed": "○", "penalty": "!"}
 """The marks of a score sheet's cell (:func:`bot.games.tysiacha.alt.marks_of`)."""
-SHEET_ROWS = 14
-"""Deal rows on a deal's score sheet (the final sheet shows every deal)."""
 
 
 # ------------------------------------------------------------------ the table
@@ -131,25 +129,24 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
     if entry.key == "tysiacha.log.deal_over":
         number = int(entry.values.get("number", 0))
         history = tuple(game.history[: number + 1])
-        columns, rows, cells = sheet(history, names, game.n_seats, locale,
-                                     limit=SHEET_ROWS)
+        columns, rows, made, lost = sheet(history, names, game.n_seats, locale)
         title = t(locale, "tysiacha.sheet.title", number=number + 1)
         image = await offload(render_score_grid, columns, rows, title=title, locale=locale,
-                              highlight_cells=cells, total_row=True,
+                              highlight_cells=made, framed_cells=lost, total_row=True,
                               footer=t(locale, "tysiacha.sheet.legend"))
         totals = totals_after(history, game.n_seats)
         text = t(locale, "tysiacha.table.deal_over", number=number + 1,
                  scores=seat_scores(names, totals))
-        alt = sheet_alt(history, names, game.n_seats, locale, shown=SHEET_ROWS)
+        alt = sheet_alt(history, names, game.n_seats, locale)
         return PublicMessage(text[:2000], image, None, filename("sheet"), alt=alt)
     if entry.key == "tysiacha.log.game_over":
         history = tuple(game.history)
-        columns, rows, cells = sheet(history, names, game.n_seats, locale, limit=None)
+        columns, rows, made, lost = sheet(history, names, game.n_seats, locale)
         winner = entry.values.get("seat")
         title = t(locale, "tysiacha.sheet.final", name=names[winner] if winner is not None
                   else "—")
         image = await offload(render_score_grid, columns, rows, title=title, locale=locale,
-                              highlight_cells=cells, total_row=True,
+                              highlight_cells=made, framed_cells=lost, total_row=True,
                               highlight_columns=(2 + winner,) if winner is not None else (),
                               footer=t(locale, "tysiacha.sheet.legend"))
         text = t(locale, "tysiacha.table.game_over",
@@ -177,45 +174,51 @@ def totals_after(history: tuple[DealResult, ...], n: int) -> list[int]:
     return totals
 
 
-def sheet(history: tuple[DealResult, ...], names: list[str], n: int, locale: str, *,
-          limit: int | None) -> tuple[list[str], list[list[str]], list[tuple[int, int]]]:
-    """The score sheet: a row per deal (contract, then each player's running total with
-    the change and the marks: ■ on the barrel, ↓ fell off it, ○ no trick, ! a penalty),
-    then the totals. Cells of a made contract are highlighted."""
+def sheet(history: tuple[DealResult, ...], names: list[str], n: int,
+          locale: str) -> tuple[list[str], list[list[str]], list[tuple[int, int]],
+                                list[tuple[int, int]]]:
+    """The score sheet: a row per deal (the contract and how it went, then each player's
+    change and running total with the marks: ■ on the barrel, ↓ fell off it, ○ no trick,
+    ! a penalty), then the totals; the cells of the contract's player, gold when it was
+    made, framed when it was lost or conceded. The image shows the latest deals that fit
+    and folds the earlier ones (every cell holds the running total)."""
     columns = [t(locale, "tysiacha.sheet.deal"), t(locale, "tysiacha.sheet.contract"),
                *names[:n]]
     rows: list[list[str]] = []
-    cells: list[tuple[int, int]] = []
+    made: list[tuple[int, int]] = []
+    lost: list[tuple[int, int]] = []
     totals = [0] * n
-    for result in history:
-        row = [str(result.number + 1), contract_cell(result, names, locale)]
+    for i, result in enumerate(history):
+        row = [str(result.number + 1), contract_cell(result, locale)]
         for s in range(n):
             totals[s] += result.scores[s]
             row.append(score_cell(result, s, totals[s]))
         rows.append(row)
-    if limit is not None and len(rows) > limit:
-        rows = rows[-limit:]
-    for i, result in enumerate(history[-len(rows):] if rows else ()):
-        if result.made and result.soloist is not None:
-            cells.append((i, 2 + result.soloist))
-    rows.append([t(locale, "tysiacha.sheet.total"), "", *(str(x) for x in totals)])
-    return columns, rows, cells
+        if result.soloist is not None and result.kind is not DealKind.REDEAL:
+            (made if result.made else lost).append((i, 2 + result.soloist))
+    rows.append([t(locale, "tysiacha.sheet.total"), "", *(_minus(x) for x in totals)])
+    return columns, rows, made, lost
 
 
-def contract_cell(result: DealResult, names: list[str], locale: str) -> str:
+def _minus(n: int) -> str:
+    return f"−{-n}" if n < 0 else str(n)
+
+
+def contract_cell(result: DealResult, locale: str) -> str:
+    """The contract and how it went (✓ made, ✗ lost, ⚐ conceded); its player's cell is
+    marked on the sheet."""
     if result.kind is DealKind.REDEAL:
         return t(locale, "tysiacha.sheet.redeal")
-    who = names[result.soloist] if result.soloist is not None else "—"
     if result.kind is DealKind.CONCEDED:
-        return t(locale, "tysiacha.sheet.conceded", name=who, contract=result.contract)
-    mark = "✓" if result.made else "✗"
-    return f"{who} {result.contract} {mark}"
+        return t(locale, "tysiacha.sheet.conceded", contract=result.contract)
+    return f"{result.contract} {'✓' if result.made else '✗'}"
 
 
 def score_cell(result: DealResult, seat: int, total: int) -> str:
+    """``+120<tab>560■``: the change (a note, see :data:`bot.render.trick.NOTE`), then the
+    running total and its marks; a redeal changes nothing: the total alone."""
     if result.kind is DealKind.REDEAL:
-        return str(total)
+        return _minus(total)
     change = result.scores[seat]
-    text = f"{total} ({change:+d})"
     marks = "".join(MARKS[mark] for mark in marks_of(result, seat, total))
-    return f"{text} {marks}" if marks else text
+    return f"{'+' if change > 0 else ''}{_minus(change)}{NOTE}{_minus(total)}{marks}"

@@ -14,7 +14,7 @@ import pytest
 
 from bot.games.chinois.hand import card_option as chinois_option
 from bot.games.chinois.hand import trump_text
-from bot.games.chinois.table import _trump_cell
+from bot.games.chinois.table import _trump_said
 from bot.games.shared import log_line
 from bot.games.tichu.hand import hand_message as tichu_hand
 from bot.games.tichu.hand import play_option
@@ -130,11 +130,11 @@ def test_chinois_cards_and_trump_in_french() -> None:
 
     view: Any = SimpleNamespace(trump_card=parse_card("Ks"))
     assert trump_text(view, "fr") == "R♠"
-    # The trump column of the score sheet.
+    # The trump of a round, in words (the score sheet's description).
     game = SimpleNamespace(deal_log=[(SimpleNamespace(round=4, trump_card=parse_card("Jd")), [])])
     result: Any = SimpleNamespace(round=4)
-    assert _trump_cell(game, result, "fr") == "V♦"
-    assert _trump_cell(game, result, "en") == "J♦"
+    assert _trump_said(game, result, "fr") == "V♦"
+    assert _trump_said(game, result, "en") == "J♦"
 
 
 # ------------------------------------------------------------------ Tysiacha

@@ -27,7 +27,7 @@ def test_a_whole_game_in_words(spoken: tuple[str, ...]) -> None:
     while game.phase is not Phase.GAME_OVER:
         if game.phase is Phase.DEAL_OVER:
             for locale in spoken:
-                trumps = [t(locale, "chinois.grid.no_trump")] * len(game.history)
+                trumps = [t(locale, "chinois.no_trump")] * len(game.history)
                 words = sheet_alt(game.history, trumps, NAMES, locale, final=False, shown=10)
                 assert len(words) <= ALT_LIMIT
                 assert words.startswith(t(locale, "alt.chinois.sheet",
@@ -59,7 +59,7 @@ def test_a_whole_game_in_words(spoken: tuple[str, ...]) -> None:
         game.apply(computer_move("chinois", "easy", own, f"alt-1:{step}"))
         step += 1
     for locale in spoken:
-        trumps = [t(locale, "chinois.grid.no_trump")] * len(game.history)
+        trumps = [t(locale, "chinois.no_trump")] * len(game.history)
         final = sheet_alt(game.history, trumps, NAMES, locale, final=True)
         assert len(final) <= ALT_LIMIT
         best = max(sum(r.scores[s] for r in game.history) for s in range(4))
