@@ -38,6 +38,9 @@ class DiscordEmulator(UserActions):
             turns them off (calls are still logged), a
             :class:`~tests.emulator.ratelimits.RateLimits` changes them.
         shard_count: the shard count ``GET /gateway/bot`` recommends.
+        display_rules: whether :meth:`assert_clean` also fails on the display breaches
+            (images shown cropped, images without alt text; see ``display.py``). They are
+            recorded in :attr:`display_breaches` either way.
     """
 
     def __init__(
@@ -53,12 +56,14 @@ class DiscordEmulator(UserActions):
         limits: Limits | None = None,
         rate_limits: RateLimits | bool = True,
         shard_count: int = 1,
+        display_rules: bool = False,
     ) -> None:
         super().__init__(
             bot_name=bot_name,
             interaction_timeout=interaction_timeout,
             token_ttl=token_ttl,
             limits=limits,
+            display_rules=display_rules,
         )
         self.host = host
         self.port = port
