@@ -66,6 +66,7 @@ class Limits:
     embed_total: int = 6000
     files: int = 10
     file_size: int = 10 * 1024 * 1024
+    attachment_description: int = 1024
     action_rows: int = 5
     row_width: int = 5
     select_options: int = 25
@@ -186,6 +187,14 @@ def validate_message(
             "BASE_TYPE_MAX_LENGTH",
             f"Must be {limits.files} or fewer in length.",
         )
+    for i, entry in enumerate(data.get("attachments") or []):
+        description = entry.get("description") if isinstance(entry, dict) else None
+        if isinstance(description, str):
+            errors.max_len(
+                (*prefix, "attachments", i, "description"),
+                description,
+                limits.attachment_description,
+            )
     components = data.get("components")
     if components:
         if flags & MessageFlags.IS_COMPONENTS_V2:
