@@ -41,6 +41,9 @@ class DiscordEmulator(UserActions):
         display_rules: whether :meth:`assert_clean` also fails on the display breaches
             (images shown cropped, images without alt text; see ``display.py``). They are
             recorded in :attr:`display_breaches` either way.
+        check_spec: validate the JSON bodies of message creates/edits, interaction callbacks
+            and webhook executes/edits against Discord's OpenAPI schemas (``spec.py``); on
+            by default, like Discord.
     """
 
     def __init__(
@@ -57,6 +60,7 @@ class DiscordEmulator(UserActions):
         rate_limits: RateLimits | bool = True,
         shard_count: int = 1,
         display_rules: bool = False,
+        check_spec: bool = True,
     ) -> None:
         super().__init__(
             bot_name=bot_name,
@@ -64,6 +68,7 @@ class DiscordEmulator(UserActions):
             token_ttl=token_ttl,
             limits=limits,
             display_rules=display_rules,
+            check_spec=check_spec,
         )
         self.host = host
         self.port = port

@@ -16,6 +16,7 @@ from typing import Any, Protocol, TypeVar
 
 from . import display
 from . import limits as lim
+from . import spec as openapi
 from .clock import LoadClock
 from .errors import DiscordError, unknown
 from .models import (
@@ -101,9 +102,12 @@ class World:
         token_ttl: float = 15 * 60.0,
         limits: lim.Limits | None = None,
         display_rules: bool = False,
+        check_spec: bool = True,
     ) -> None:
         self.snowflakes = SnowflakeFactory()
         self.limits = limits or lim.Limits()
+        self.spec = openapi.validator() if check_spec else None
+        """Discord's OpenAPI request-body schemas (``spec.py``), or None not to check them."""
         self.display_rules = display_rules
         """Whether :meth:`assert_clean` also fails on :attr:`display_breaches`."""
         self.display_breaches: list[display.DisplayBreach] = []
@@ -586,6 +590,13 @@ class World:
         self.notify()  # an error may concern any channel
 
     # -- messages --------------------------------------------------------------------
+    def check_body(self, route: str, body: Any, *, interaction_id: int | None = None) -> None:
+        """Validate a JSON body against Discord's OpenAPI schema of ``route`` (a key of
+        ``spec.routes``, e.g. :data:`~tests.emulator.spec.MESSAGE_CREATE`); raise the
+        400 Invalid Form Body Discord answers, recorded as a violation."""
+        if self.spec is not None:
+            self.spec.check(route, body).raise_if_any("invalid_form_body", interaction_id)
+
     def plan_attachments(
         self,
         data: dict[str, Any],
