@@ -9,6 +9,7 @@ See ``tests/emulator/README.md``. The main entry points:
 
 from .client import InteractionHandle, UserActions
 from .components import Button, ButtonStyle, ComponentType, Select, SelectOption
+from .display import DisplayBreach, ImageDisplay
 from .errors import DiscordError, NoResponseError, UserActionError
 from .limits import Limits
 from .models import (
@@ -50,8 +51,10 @@ __all__ = [
     "ComponentType",
     "DiscordEmulator",
     "DiscordError",
+    "DisplayBreach",
     "GatewayEvent",
     "GuildRecord",
+    "ImageDisplay",
     "Intents",
     "InteractionHandle",
     "InteractionRecord",

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .components import ButtonStyle, ComponentType
+from .display import image_size
 from .errors import DiscordError, NoResponseError, UserActionError
 from .gateway import Gateway
 from .models import (
@@ -33,7 +34,7 @@ from .models import (
     id_of,
 )
 from .permissions import Perm
-from .state import WAIT_TIMEOUT, World, _png_size
+from .state import WAIT_TIMEOUT, World
 
 UserLike = UserRecord | MemberRecord
 
@@ -714,7 +715,7 @@ class UserActions(World):
             raise UserActionError("attachment options take (filename, bytes)")
         filename, data = value
         aid = self.snowflakes.next()
-        size = _png_size(data)
+        size = image_size(data)
         attachment = AttachmentRecord(
             id=aid,
             filename=filename,

@@ -64,8 +64,16 @@ class Limits:
     content: int = 2000
     embeds: int = 10
     embed_total: int = 6000
+    embed_title: int = 256
+    embed_description: int = 4096
+    embed_fields: int = 25
+    embed_field_name: int = 256
+    embed_field_value: int = 1024
+    embed_footer: int = 2048
+    embed_author: int = 256
     files: int = 10
     file_size: int = 10 * 1024 * 1024
+    attachment_description: int = 1024
     action_rows: int = 5
     row_width: int = 5
     select_options: int = 25
@@ -75,6 +83,9 @@ class Limits:
     option_text: int = 100
     v2_components: int = 40
     v2_text: int = 4000
+    gallery_items: int = 10
+    section_texts: int = 3
+    link_url: int = 512
     modal_title: int = 45
     modal_components: int = 5
     text_input_label: int = 45
@@ -186,6 +197,14 @@ def validate_message(
             "BASE_TYPE_MAX_LENGTH",
             f"Must be {limits.files} or fewer in length.",
         )
+    for i, entry in enumerate(data.get("attachments") or []):
+        description = entry.get("description") if isinstance(entry, dict) else None
+        if isinstance(description, str):
+            errors.max_len(
+                (*prefix, "attachments", i, "description"),
+                description,
+                limits.attachment_description,
+            )
     components = data.get("components")
     if components:
         if flags & MessageFlags.IS_COMPONENTS_V2:
@@ -212,20 +231,21 @@ def validate_embeds(errors: FormErrors, embeds: Any, limits: Limits, path: Path)
     for i, embed in enumerate(embeds):
         p = (*path, i)
         title, description = embed.get("title"), embed.get("description")
-        errors.max_len((*p, "title"), title, 256)
-        errors.max_len((*p, "description"), description, 4096)
+        errors.max_len((*p, "title"), title, limits.embed_title)
+        errors.max_len((*p, "description"), description, limits.embed_description)
         total += len(title or "") + len(description or "")
         fields = embed.get("fields") or []
-        if len(fields) > 25:
-            errors.add((*p, "fields"), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+        errors.max_len((*p, "fields"), fields, limits.embed_fields)
         for j, fld in enumerate(fields):
-            errors.bad_len((*p, "fields", j, "name"), fld.get("name"), 1, 256)
-            errors.bad_len((*p, "fields", j, "value"), fld.get("value"), 1, 1024)
+            errors.bad_len((*p, "fields", j, "name"), fld.get("name"), 1, limits.embed_field_name)
+            errors.bad_len(
+                (*p, "fields", j, "value"), fld.get("value"), 1, limits.embed_field_value
+            )
             total += len(fld.get("name") or "") + len(fld.get("value") or "")
         footer = (embed.get("footer") or {}).get("text")
         author = (embed.get("author") or {}).get("name")
-        errors.max_len((*p, "footer", "text"), footer, 2048)
-        errors.max_len((*p, "author", "name"), author, 256)
+        errors.max_len((*p, "footer", "text"), footer, limits.embed_footer)
+        errors.max_len((*p, "author", "name"), author, limits.embed_author)
         total += len(footer or "") + len(author or "")
     if total > limits.embed_total:
         errors.add(
@@ -297,7 +317,7 @@ def validate_button(errors: FormErrors, button: dict[str, Any], limits: Limits, 
         )
         return
     if style == ButtonStyle.LINK:
-        errors.bad_len((*path, "url"), button.get("url"), 1, 512)
+        errors.bad_len((*path, "url"), button.get("url"), 1, limits.link_url)
         if button.get("custom_id") is not None:
             errors.add(
                 (*path, "custom_id"),
@@ -407,7 +427,7 @@ def _validate_v2_component(
             )
     elif ctype == ComponentType.SECTION:
         texts = component.get("components") or []
-        errors.bad_len((*path, "components"), texts, 1, 3)
+        errors.bad_len((*path, "components"), texts, 1, limits.section_texts)
         for i, child in enumerate(texts):
             _validate_v2_component(
                 errors, child, limits, (*path, "components", i), {ComponentType.TEXT_DISPLAY}
@@ -426,7 +446,7 @@ def _validate_v2_component(
     elif ctype == ComponentType.TEXT_DISPLAY:
         errors.bad_len((*path, "content"), component.get("content"), 1, limits.v2_text)
     elif ctype == ComponentType.MEDIA_GALLERY:
-        errors.bad_len((*path, "items"), component.get("items"), 1, 10)
+        errors.bad_len((*path, "items"), component.get("items"), 1, limits.gallery_items)
     elif ctype == ComponentType.FILE:
         url = (component.get("file") or {}).get("url", "")
         if not str(url).startswith("attachment://"):

@@ -17,6 +17,7 @@ from aiohttp import BodyPartReader, hdrs, web
 from aiohttp.multipart import content_disposition_filename, parse_content_disposition
 
 from . import limits as lim
+from . import spec as openapi
 from .errors import DiscordError, not_found_route, unauthorized, unknown
 from .interactions import InteractionResponder
 from .models import (
@@ -407,6 +408,12 @@ class RestApi:
         """POST /interactions/{id}/{token}/callback."""
         body, uploads = await read_body(request)
         info = request.match_info
+        record = self.world.interaction_by_id(info["interaction_id"])
+        self.world.check_body(
+            openapi.INTERACTION_CALLBACK,
+            body,
+            interaction_id=record.id if record is not None and record.token == info["token"] else None,
+        )
         result = self.responder.callback(info["interaction_id"], info["token"], body, uploads)
         if _truthy(request.query.get("with_response")):
             return _json(result)
@@ -416,7 +423,14 @@ class RestApi:
         """POST /webhooks/{app}/{token}: an interaction follow-up."""
         body, uploads = await read_body(request)
         info = request.match_info
+        self.world.check_body(
+            openapi.WEBHOOK_EXECUTE, body, interaction_id=self._interaction_of(info["token"])
+        )
         return _json(self.responder.followup(info["app_id"], info["token"], body, uploads))
+
+    def _interaction_of(self, token: str) -> int | None:
+        record = self.world.interaction_by_token(token)
+        return None if record is None else record.id
 
     async def webhook_get(self, request: web.Request) -> web.Response:
         """GET a message of an interaction webhook."""
@@ -427,6 +441,9 @@ class RestApi:
         """PATCH a message of an interaction webhook (``@original`` or a follow-up)."""
         body, uploads = await read_body(request)
         info = request.match_info
+        self.world.check_body(
+            openapi.WEBHOOK_EDIT, body, interaction_id=self._interaction_of(info["token"])
+        )
         return _json(
             self.responder.edit(info["app_id"], info["token"], info["message_id"], body, uploads)
         )
@@ -503,6 +520,7 @@ class RestApi:
         world = self.world
         channel = self._channel(request)
         body, uploads = await read_body(request)
+        world.check_body(openapi.MESSAGE_CREATE, body)
         needed = Perm.SEND_MESSAGES_IN_THREADS if channel.is_thread else Perm.SEND_MESSAGES
         if uploads:
             needed |= Perm.ATTACH_FILES
@@ -534,6 +552,7 @@ class RestApi:
                 violation="edit_foreign_message",
             )
         body, uploads = await read_body(request)
+        world.check_body(openapi.MESSAGE_EDIT, body)
         world.require_unarchived(channel)
         plan = world.check_message(body, uploads, message.attachments, creating=False)
         return _json(world.message_payload(world.edit_message(message, body, plan)))

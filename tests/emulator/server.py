@@ -38,6 +38,12 @@ class DiscordEmulator(UserActions):
             turns them off (calls are still logged), a
             :class:`~tests.emulator.ratelimits.RateLimits` changes them.
         shard_count: the shard count ``GET /gateway/bot`` recommends.
+        display_rules: whether :meth:`assert_clean` also fails on the display breaches
+            (images shown cropped, images without alt text; see ``display.py``). They are
+            recorded in :attr:`display_breaches` either way.
+        check_spec: validate the JSON bodies of message creates/edits, interaction callbacks
+            and webhook executes/edits against Discord's OpenAPI schemas (``spec.py``); on
+            by default, like Discord.
     """
 
     def __init__(
@@ -53,12 +59,16 @@ class DiscordEmulator(UserActions):
         limits: Limits | None = None,
         rate_limits: RateLimits | bool = True,
         shard_count: int = 1,
+        display_rules: bool = False,
+        check_spec: bool = True,
     ) -> None:
         super().__init__(
             bot_name=bot_name,
             interaction_timeout=interaction_timeout,
             token_ttl=token_ttl,
             limits=limits,
+            display_rules=display_rules,
+            check_spec=check_spec,
         )
         self.host = host
         self.port = port

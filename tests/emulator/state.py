@@ -14,7 +14,9 @@ import secrets
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
+from . import display
 from . import limits as lim
+from . import spec as openapi
 from .clock import LoadClock
 from .errors import DiscordError, unknown
 from .models import (
@@ -49,7 +51,6 @@ T = TypeVar("T")
 WAIT_TIMEOUT = 30.0
 
 _EDITABLE_FLAGS = MessageFlags.SUPPRESS_NOTIFICATIONS | (1 << 2) | MessageFlags.IS_COMPONENTS_V2
-_PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 class EventSink(Protocol):
@@ -86,12 +87,6 @@ def make_bot_token(bot_id: int) -> str:
     return f"{head}.{secrets.token_urlsafe(4)[:6]}.{secrets.token_urlsafe(29)[:38]}"
 
 
-def _png_size(data: bytes) -> tuple[int, int] | None:
-    if data[:8] != _PNG_MAGIC or len(data) < 24:
-        return None
-    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-
-
 class World:
     """Every record of the emulated Discord, and the rules that change them.
 
@@ -106,9 +101,23 @@ class World:
         interaction_timeout: float = 3.0,
         token_ttl: float = 15 * 60.0,
         limits: lim.Limits | None = None,
+        display_rules: bool = False,
+        check_spec: bool = True,
     ) -> None:
         self.snowflakes = SnowflakeFactory()
         self.limits = limits or lim.Limits()
+        self.spec = openapi.validator() if check_spec else None
+        """Discord's OpenAPI request-body schemas (``spec.py``), or None not to check them."""
+        self.display_rules = display_rules
+        """Whether :meth:`assert_clean` also fails on :attr:`display_breaches`."""
+        self.display_breaches: list[display.DisplayBreach] = []
+        """Every display rule the bot's messages broke (creates and edits, ephemeral ones too):
+        images cropped in a mosaic, image attachments without alt text. Each breach of a
+        message is recorded once, however often the message is edited the same way."""
+        self._breach_keys: set[tuple[int, str, tuple[str, ...]]] = set()
+        self._bot_images: dict[int, bool] = {}
+        self._image_messages: set[int] = set()
+        self._cropped_messages: set[int] = set()
         self.interaction_timeout = interaction_timeout
         self.shard_count = 1
         self.deadline_clock = LoadClock()
@@ -530,9 +539,14 @@ class World:
         )
 
     def assert_clean(self) -> None:
-        """Raise AssertionError listing every violation and every unhandled request."""
+        """Raise AssertionError listing every violation and every unhandled request.
+
+        With ``display_rules`` on, every display breach too (else they are only recorded).
+        """
         problems = [f"violation {v}" for v in self.violations]
         problems += [f"unhandled request {r.method} {r.path}" for r in self.unhandled_requests]
+        if self.display_rules:
+            problems += [f"display breach {b}" for b in self.display_breaches]
         if problems:
             raise AssertionError("Discord emulator saw problems:\n  " + "\n  ".join(problems))
 
@@ -576,6 +590,13 @@ class World:
         self.notify()  # an error may concern any channel
 
     # -- messages --------------------------------------------------------------------
+    def check_body(self, route: str, body: Any, *, interaction_id: int | None = None) -> None:
+        """Validate a JSON body against Discord's OpenAPI schema of ``route`` (a key of
+        ``spec.routes``, e.g. :data:`~tests.emulator.spec.MESSAGE_CREATE`); raise the
+        400 Invalid Form Body Discord answers, recorded as a violation."""
+        if self.spec is not None:
+            self.spec.check(route, body).raise_if_any("invalid_form_body", interaction_id)
+
     def plan_attachments(
         self,
         data: dict[str, Any],
@@ -643,7 +664,7 @@ class World:
             content_type = upload.content_type
             if not content_type or content_type == "application/octet-stream":
                 content_type = mimetypes.guess_type(filename)[0] or "application/octet-stream"
-            size = _png_size(upload.data)
+            size = display.image_size(upload.data)
             record = AttachmentRecord(
                 id=aid,
                 filename=filename,
@@ -741,6 +762,8 @@ class World:
             message.interaction_metadata = self._interaction_metadata(interaction)
         self.messages[mid] = message
         self._messages_by_channel.setdefault(message.channel_id, []).append(message)
+        if author.id == self.bot.id:
+            self.check_display(message)
         if not message.ephemeral:
             self._dispatch_message("MESSAGE_CREATE", message, channel)
         self.notify(message.channel_id)
@@ -768,10 +791,60 @@ class World:
             message.flags = keep | (int(data["flags"]) & _EDITABLE_FLAGS)
         message.flags &= ~clear_flags
         message.edited_at = iso_now()
+        if message.author.id == self.bot.id:
+            self.check_display(message)
         if not message.ephemeral:
             self._dispatch_message("MESSAGE_UPDATE", message, self.channels[message.channel_id])
         self.notify(message.channel_id)
         return message
+
+    # -- display rules -------------------------------------------------------------------
+    def display_payload(self, message: MessageRecord) -> dict[str, Any]:
+        """The parts of the message object that :mod:`~tests.emulator.display` reads."""
+        return {
+            "id": str(message.id),
+            "channel_id": str(message.channel_id),
+            "flags": message.flags,
+            "attachments": [a.to_payload() for a in message.attachments],
+            "embeds": message.embeds,
+            "components": message.components,
+        }
+
+    def check_display(self, message: MessageRecord) -> list[display.DisplayBreach]:
+        """Record the display rules a (new or edited) bot message breaks; return them."""
+        payload = self.display_payload(message)
+        found = display.display_breaches(payload)
+        for breach in found:
+            key = (breach.message_id, breach.kind, breach.filenames)
+            if key not in self._breach_keys:
+                self._breach_keys.add(key)
+                self.display_breaches.append(breach)
+        alt = display.described(payload)
+        for attachment in message.attachments:
+            if attachment.filename in alt:
+                self._bot_images[attachment.id] = alt[attachment.filename]
+                self._image_messages.add(message.id)
+        if any(b.kind == "cropped" for b in found):
+            self._cropped_messages.add(message.id)
+        return found
+
+    def image_displays(self, message: IdLike) -> list[display.ImageDisplay]:
+        """How the Discord client shows each image of a stored message (any message by id or
+        record: ephemeral ones too), as :func:`tests.emulator.display.image_displays` says."""
+        return display.image_displays(self.display_payload(self.message(message)))
+
+    def display_report(self) -> dict[str, int]:
+        """Figures of the bot's images: ``images_sent`` (image attachments uploaded, each
+        once however often its message is edited), ``images_with_alt_text`` (of those: with
+        a description, as last shown), ``messages_with_images``, ``messages_cropped``
+        (messages shown with cropped images at least once) and ``breaches``."""
+        return {
+            "images_sent": len(self._bot_images),
+            "images_with_alt_text": sum(self._bot_images.values()),
+            "messages_with_images": len(self._image_messages),
+            "messages_cropped": len(self._cropped_messages),
+            "breaches": len(self.display_breaches),
+        }
 
     def delete_message(self, message: MessageRecord) -> None:
         """Mark a message deleted and dispatch MESSAGE_DELETE if it was public."""
