@@ -39,8 +39,9 @@ class DiscordEmulator(UserActions):
             :class:`~tests.emulator.ratelimits.RateLimits` changes them.
         shard_count: the shard count ``GET /gateway/bot`` recommends.
         display_rules: whether :meth:`assert_clean` also fails on the display breaches
-            (images shown cropped, images without alt text; see ``display.py``). They are
-            recorded in :attr:`display_breaches` either way.
+            (images shown cropped, images without alt text; see ``display.py``); on by
+            default, as a person sees them. They are recorded in :attr:`display_breaches`
+            either way.
         check_spec: validate the JSON bodies of message creates/edits, interaction callbacks
             and webhook executes/edits against Discord's OpenAPI schemas (``spec.py``); on
             by default, like Discord.
@@ -59,7 +60,7 @@ class DiscordEmulator(UserActions):
         limits: Limits | None = None,
         rate_limits: RateLimits | bool = True,
         shard_count: int = 1,
-        display_rules: bool = False,
+        display_rules: bool = True,
         check_spec: bool = True,
     ) -> None:
         super().__init__(

@@ -101,7 +101,7 @@ class World:
         interaction_timeout: float = 3.0,
         token_ttl: float = 15 * 60.0,
         limits: lim.Limits | None = None,
-        display_rules: bool = False,
+        display_rules: bool = True,
         check_spec: bool = True,
     ) -> None:
         self.snowflakes = SnowflakeFactory()
