@@ -145,6 +145,9 @@ class LiveRun:
     actions: int
     rest: dict[str, Any] = field(default_factory=dict)
     violations: list[Any] = field(default_factory=list)
+    display: dict[str, int] = field(default_factory=dict)
+    """The emulator's :meth:`~DiscordEmulator.display_report`: images sent, with alt text,
+    messages Discord would show cropped, display breaches."""
 
 
 async def live_run(n: int, decisions: int, delay: float, settings: Mapping[str, str] | None = None,
@@ -196,7 +199,8 @@ async def live_run(n: int, decisions: int, delay: float, settings: Mapping[str, 
                 latencies=[r.latency for r in measured if r.latency is not None],
                 clicks=[r.latency for r in measured if r.latency is not None and r.name == ""],
                 stats=emu.latency_stats(), rss_before=before, rss_after=after,
-                actions=actions, rest=emu.rest_summary(), violations=list(emu.violations))
+                actions=actions, rest=emu.rest_summary(), violations=list(emu.violations),
+                display=emu.display_report())
 
 
 def print_rest_summary(rest: dict[str, Any], actions: int) -> None:
@@ -224,6 +228,10 @@ async def bench(n: int, decisions: int, delay: float) -> None:
     print(f"bot memory: {(run.rss_after - run.rss_before) / n * 1024:.0f} KiB per table "
           f"(bot RSS {run.rss_before:.0f} → {run.rss_after:.0f} MiB)")
     print_rest_summary(run.rest, run.actions)
+    shown = run.display
+    print(f"images: {shown['images_sent']} sent, {shown['images_with_alt_text']} with alt "
+          f"text; messages shown cropped: {shown['messages_cropped']}; display breaches: "
+          f"{shown['breaches']}")
     if run.violations:
         print(f"Discord limits broken: {run.violations}")
 
