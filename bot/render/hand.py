@@ -96,12 +96,21 @@ def find_bombs(cards: Collection[Card]) -> list[Bomb]:
     return bombs
 
 
+def _legend_chip_width(symbol: str, text: str) -> float:
+    return text_width(text, 18, "bold") + text_width(symbol, 18, "bold") + 30
+
+
+def legend_width(items: list[tuple[str, RGB, str]]) -> float:
+    """The width of the legend chips of ``items``, with the gaps between them."""
+    return sum(_legend_chip_width(symbol, text) + 8 for symbol, _, text in items)
+
+
 def _legend(d: ImageDraw.ImageDraw, items: list[tuple[str, RGB, str]], right: float,
             y: float) -> None:
     """Legend chips (symbol, colour, text) right-aligned at ``right``."""
     x = right
     for symbol, color, text in reversed(items):
-        w = text_width(text, 18, "bold") + text_width(symbol, 18, "bold") + 30
+        w = _legend_chip_width(symbol, text)
         box = (x - w, y, x, y + 32)
         d.rounded_rectangle(box, radius=16, fill=(0, 0, 0, 110))
         d.text((box[0] + 12, y + 17), symbol, font=font(18, "bold"), fill=color, anchor="lm")
@@ -151,19 +160,24 @@ def draw_hand(view: TichuView, locale: str = "en",
     title = f"{label(locale, 'your_hand')} · {count}"
     d.rounded_rectangle((12, 12, HAND_W - 12, 68), radius=14, fill=PANEL_STRONG)
     d.ellipse((28, 31, 46, 49), fill=team_color(me % 2))
-    draw_text(d, (56, 40), title, 24, "bold", TEXT, "lm")
-    x_call = 56 + text_width(title, 24, "bold") + 14
-    call = view.calls[me] if me < len(view.calls) else None
-    if call is not None:
-        big = call is Call.GRAND_TICHU
-        pill(d, x_call, 24, label(locale, "grand_tichu" if big else "tichu"), 18,
-             (214, 40, 46, 235) if big else (*GOLD, 240), TEXT if big else INK, height=32)
     legend: list[tuple[str, RGB, str]] = []
     if bombs:
         legend.append(("▬", BOMB_COLORS[0], label(locale, "bomb")))
     for mark in sorted(set(received.values()), key=lambda m: "◀▲▶".index(m[0])):
         legend.append(mark)
     _legend(d, legend, HAND_W - 24, 24)
+    # the title (and the call) keep to the room the legend leaves: smaller, then cut
+    call = view.calls[me] if me < len(view.calls) else None
+    call_text = label(locale, "grand_tichu" if call is Call.GRAND_TICHU else "tichu")
+    call_w = text_width(call_text, 18, "bold") + 18 + 14 if call is not None else 0
+    room = HAND_W - 24 - legend_width(legend) - 8 - 56 - call_w
+    title, size = fit_size(title, room, 24, "bold", 20)
+    draw_text(d, (56, 40), title, size, "bold", TEXT, "lm")
+    x_call = 56 + text_width(title, size, "bold") + 14
+    if call is not None:
+        big = call is Call.GRAND_TICHU
+        pill(d, x_call, 24, call_text, 18,
+             (214, 40, 46, 235) if big else (*GOLD, 240), TEXT if big else INK, height=32)
     if n == 0:
         return img
     step = min(96.0, (HAND_W - 2 * MARGIN - CARD_W) / max(n - 1, 1))

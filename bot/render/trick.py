@@ -30,6 +30,7 @@ from bot.render.draw import (
     draw_text,
     encode,
     fit,
+    fit_size,
     glow,
     number,
     paste,
@@ -130,7 +131,8 @@ def _seat_panel(d: ImageDraw.ImageDraw, seat: SeatInfo, center: tuple[int, int],
     state = MUTED
     if seat.bid is not None:
         state = GREEN if seat.tricks == seat.bid else RED if seat.tricks > seat.bid else MUTED
-    draw_text(d, (x0 + 16, y0 + 56), fit(text, SEAT_W - 32, 20, "bold"), 20, "bold", state, "lm")
+    text, size = fit_size(text, SEAT_W - 32, 20, "bold", 18)  # smaller before it is cut
+    draw_text(d, (x0 + 16, y0 + 56), text, size, "bold", state, "lm")
     _pips(d, x0 + 16, y0 + 88, seat.bid, seat.tricks)
     chips = []
     if seat.points is not None:
@@ -138,8 +140,9 @@ def _seat_panel(d: ImageDraw.ImageDraw, seat: SeatInfo, center: tuple[int, int],
     if seat.note:
         chips.append(seat.note)
     x = box[2] - 10
-    for chip in chips:
-        b = pill(d, x, y0 + SEAT_H - 40, fit(chip, 150, 18, "bold"), 18, (0, 0, 0, 110), TEXT,
+    for chip in chips:  # right to left, each cut to the room left inside the panel
+        room = min(150.0, x - (box[0] + 10) - 2 * 9)
+        b = pill(d, x, y0 + SEAT_H - 40, fit(chip, room, 18, "bold"), 18, (0, 0, 0, 110), TEXT,
                  height=30, align="right")
         x = b[0] - 6
     if seat.is_turn:

@@ -19,8 +19,8 @@ from PIL import ImageDraw, ImageFont
 
 from bot.render import examples as ex
 from bot.render.draw import Box, fit, fit_size, share, text_width
-from bot.render.hand import draw_exchange
-from bot.render.labels import ordinal
+from bot.render.hand import draw_exchange, draw_hand
+from bot.render.labels import label, ordinal
 from bot.render.ratings import BoardLine, name_room, render_leaderboard
 from bot.render.summary import (
     draw_deal_summary,
@@ -40,7 +40,7 @@ from bot.render.table import (
     layout,
 )
 from bot.render.trick import SeatInfo, draw_trick_table
-from engine.tichu.view import DealResult, TichuView
+from engine.tichu.view import Call, DealResult, TichuView
 
 SHADOW = (0, 0, 0, 150)
 
@@ -135,7 +135,7 @@ HEADER_CASES = [
 ]
 
 
-@pytest.mark.parametrize("locale", ["en", "fr"])
+@pytest.mark.parametrize("locale", ["en", "fr", "de", "el"])
 @pytest.mark.parametrize(("view", "names", "scores"), HEADER_CASES)
 def test_header_texts_never_overlap(drawn: list[Drawn], view: TichuView,
                                     names: tuple[str, ...], scores: tuple[int, int],
@@ -222,7 +222,7 @@ def test_placings() -> None:
     assert [p for _, p in placings(triple, 6)] == [1, 2, 3, None, None, None]
 
 
-@pytest.mark.parametrize("locale", ["en", "fr"])
+@pytest.mark.parametrize("locale", ["en", "fr", "de", "el"])
 def test_a_double_victory_shows_no_third_or_fourth(drawn: list[Drawn], locale: str) -> None:
     draw_deal_summary(ex.deal_over_view(), ex.NAMES, locale)
     shown = texts(drawn)
@@ -231,7 +231,7 @@ def test_a_double_victory_shows_no_third_or_fourth(drawn: list[Drawn], locale: s
     assert {"Bob", "Dmitri"} <= set(shown)  # the losers are still named
 
 
-@pytest.mark.parametrize("locale", ["en", "fr"])
+@pytest.mark.parametrize("locale", ["en", "fr", "de", "el"])
 def test_a_triple_victory_shows_no_fourth_to_sixth(drawn: list[Drawn], locale: str) -> None:
     draw_deal_summary(ex.six_deal_over_view(), ex.NAMES6, locale)
     shown = texts(drawn)
@@ -261,7 +261,7 @@ def out_line(calls: list[Drawn]) -> list[Drawn]:
     (ex.deal_over_view(), MEDIUM), (NO_SWEEP, MEDIUM),
     (ex.six_deal_over_view(), ex.NAMES6), (ex.six_deal_over_view(), MEDIUM6),
 ])
-@pytest.mark.parametrize("locale", ["en", "fr"])
+@pytest.mark.parametrize("locale", ["en", "fr", "de", "el"])
 def test_out_order_names_that_fit_the_line_are_drawn_whole(
         drawn: list[Drawn], view: TichuView, names: tuple[str, ...], locale: str) -> None:
     img = draw_deal_summary(view, names, locale)
@@ -292,7 +292,7 @@ def test_out_order_cuts_names_only_when_the_line_is_full(
     assert used >= 0.85 * (right - left) - 12 * len(shown), texts(shown)  # little room lost
 
 
-@pytest.mark.parametrize("locale", ["en", "fr"])
+@pytest.mark.parametrize("locale", ["en", "fr", "de", "el"])
 @pytest.mark.parametrize("n_seats", [4, 6])
 def test_medals_hold_their_ordinal_clear_of_the_rim(locale: str, n_seats: int) -> None:
     radius = medal_radius(locale, n_seats)
@@ -389,3 +389,68 @@ def test_six_seat_exchange_names_use_the_room_between_slots(drawn: list[Drawn]) 
     whole = [c for c in drawn if c.text == "Wilhelmina Fairweather"]
     assert len(whole) == 2 and whole[0].size == 22
     assert not overlap(whole[0].box, whole[1].box)
+
+
+# --- every language: German and Greek words are longer ---------------------------------
+
+LOCALES = ["en", "fr", "de", "el"]
+STATUS_CHIPS = ("grand_tichu", "tichu", "deciding", "decided", "choosing", "gave",
+                "must_give_dragon")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_status_chip_fits_a_seat_panel_alone(locale: str) -> None:
+    """A seat's chips that do not fit beside the first are left out: the first always fits
+    (as the table draws them: 18 px bold, 9 px of padding each side, 12 and 10 px in)."""
+    for key in STATUS_CHIPS:
+        assert text_width(label(locale, key), 18, "bold") + 18 <= PANEL_W - 22, key
+
+
+HAND_HEADERS = [
+    ex.hand_view(),  # a bomb and three cards received: the widest legend
+    replace(ex.hand_view(), calls=(None, None, Call.GRAND_TICHU, None)),
+    ex.six_hand_view(),
+]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("view", HAND_HEADERS)
+def test_hand_header_texts_never_overlap(drawn: list[Drawn], view: TichuView,
+                                         locale: str) -> None:
+    """The title (smaller, then cut) and the call keep clear of the legend."""
+    img = draw_hand(view, locale)
+    header = [c for c in drawn if c.box[3] <= 68]
+    assert len(header) >= 3, texts(header)
+    for a, b in combinations(header, 2):
+        assert not overlap(a.box, b.box), (a.text, a.box, b.text, b.box)
+    for call in header:
+        assert call.box[0] >= 12 and call.box[2] <= img.width - 12, call.text
+    title = min(header, key=lambda c: c.box[0])
+    grown = (title.box[0], title.box[1], title.box[2] + 12, title.box[3])  # clear of chips
+    assert not any(overlap(grown, c.box) for c in header if c is not title), title.text
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_trick_table_chips_stay_inside_their_panel(drawn: list[Drawn], locale: str) -> None:
+    """A seat's note is cut to the room its points chip leaves in the panel."""
+    note = "Wilhelmina Fairweather · ♥ ♦ ♣ ♠"
+    seats = [SeatInfo(name, tricks=1, points=1000, note=note)
+             for name in ("Alice", "Bob", "Chloé")]
+    draw_trick_table(seats, ex.THREE_TRICK, leader=1, locale=locale)
+    for seat in seats:
+        name = next(c for c in drawn if c.text == seat.name)
+        below = [c for c in drawn if name.box[0] - 30 < c.box[0] < name.box[0] + 260
+                 and name.box[1] + 60 < c.box[1] < name.box[1] + 140]
+        cut = next(c for c in below if c.text.endswith("…"))
+        assert cut.box[0] >= name.box[0], (cut.text, cut.box, name.box)
+        for a, b in combinations(below, 2):
+            assert not overlap(a.box, b.box), (a.text, b.text)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_seats_bid_and_tricks_are_drawn_whole(drawn: list[Drawn], locale: str) -> None:
+    """The longest line of bid and tricks (13 and 13) is drawn whole, smaller if need be."""
+    seats = [SeatInfo(name, bid=13, tricks=13, points=-120) for name in ex.NAMES]
+    draw_trick_table(seats, [], leader=0, locale=locale)
+    line = label(locale, "bid_tricks", bid=13, tricks=13)
+    assert [c.size for c in drawn if c.text == line] in ([20] * 4, [18] * 4), texts(drawn)
