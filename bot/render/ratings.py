@@ -19,6 +19,7 @@ from bot.render.draw import (
     draw_fitted,
     draw_text,
     encode,
+    fit_size,
     number,
     panel,
     text_width,
@@ -72,8 +73,11 @@ def render_leaderboard(title: str, headers: Sequence[str], lines: Sequence[Board
     cols = (60, NAME_X, RATING_X, 690, 820)
     room = name_room([*lines, *([own] if own is not None else [])])
     anchors = ("mm", "lm", "rm", "rm", "rm")
-    for x, anchor, text in zip(cols, anchors, headers, strict=True):
-        draw_text(d, (x, 92), text, 20, "bold", MUTED, anchor, shadow=False)
+    for i, (x, anchor, text) in enumerate(zip(cols, anchors, headers, strict=True)):
+        # the last two columns end 130 px apart: a longer title is made smaller, then cut
+        title_room = x - cols[i - 1] - 12 if i >= 3 else float(BOARD_W)
+        fitted, size = fit_size(text, title_room, 20, "bold", 18)
+        draw_text(d, (x, 92), fitted, size, "bold", MUTED, anchor, shadow=False)
 
     def row(y: float, line: BoardLine) -> None:
         if line.mine:
@@ -107,8 +111,10 @@ def render_rating_chart(title: str, values: Sequence[float], caption: str) -> by
     starting from 0, the rating of a newcomer."""
     width, height = 720, 320
     img, d = canvas((width, height))
-    draw_text(d, (24, 30), title, 24, "bold", GOLD, "lm")
     draw_text(d, (width - 24, 30), caption, 20, "regular", MUTED, "rm", shadow=False)
+    room = width - 48 - text_width(caption, 20) - 16  # the title keeps clear of the caption
+    title, size = fit_size(title, room, 24, "bold", 18)
+    draw_text(d, (24, 30), title, size, "bold", GOLD, "lm")
     series = [0.0, *values]
     px0, py0, px1, py1 = 80.0, 64.0, width - 30.0, height - 40.0
     panel(d, (px0 - 64, py0 - 12, px1 + 16, py1 + 28))

@@ -17,11 +17,12 @@ from typing import Any
 import pytest
 from PIL import ImageDraw, ImageFont
 
+from bot.i18n import t
 from bot.render import examples as ex
 from bot.render.draw import Box, fit, fit_size, share, text_width
 from bot.render.hand import draw_exchange, draw_hand
 from bot.render.labels import label, ordinal
-from bot.render.ratings import BoardLine, name_room, render_leaderboard
+from bot.render.ratings import BoardLine, name_room, render_leaderboard, render_rating_chart
 from bot.render.summary import (
     draw_deal_summary,
     draw_game_over,
@@ -454,3 +455,32 @@ def test_a_seats_bid_and_tricks_are_drawn_whole(drawn: list[Drawn], locale: str)
     draw_trick_table(seats, [], leader=0, locale=locale)
     line = label(locale, "bid_tricks", bid=13, tricks=13)
     assert [c.size for c in drawn if c.text == line] in ([20] * 4, [18] * 4), texts(drawn)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize(("family", "columns"), [
+    ("ratings.col", ("rank", "name", "rating", "games", "rate")),
+    ("daily.col", ("rank", "name", "score", "boards", "trend")),
+])
+def test_leaderboard_column_titles_never_overlap(drawn: list[Drawn], locale: str, family: str,
+                                                 columns: tuple[str, ...]) -> None:
+    """The column titles the bot writes (``Παρτίδες``, ``Ergebnis %`` …) keep apart."""
+    headers = [t(locale, f"{family}.{column}") for column in columns]
+    render_leaderboard("t", headers, ex.BOARD, None, "f")
+    titles = [c for c in drawn if c.xy[1] == 92]
+    assert len(titles) == 5, texts(titles)
+    for a, b in combinations(titles, 2):
+        grown = (a.box[0] - 6, a.box[1], a.box[2] + 6, a.box[3])
+        assert not overlap(grown, b.box), (a.text, b.text)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_rating_chart_title_keeps_clear_of_its_caption(drawn: list[Drawn], locale: str) -> None:
+    for title in (t(locale, "ratings.chart"), "W" * 60):
+        drawn.clear()
+        render_rating_chart(title, [1.0, 2.5, 3.1],
+                            t(locale, "ratings.chart_caption", games=1234))
+        head = next(c for c in drawn if c.xy == (24.0, 30.0))
+        caption = next(c for c in drawn if c.xy == (696.0, 30.0))
+        assert head.box[2] + 16 <= caption.box[0], (head.text, caption.text)
+        assert head.text == title or head.text.endswith("…")
