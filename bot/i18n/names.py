@@ -49,8 +49,9 @@ def rank_label(locale: object, rank: int) -> str:
 def card_label(locale: object, card: int) -> str:
     """A card, compact, in the reader's language: ``7♣``, ``10♥``, ``Q♥`` (``D♥`` in
     French and German); a special card by its name (Mahjong/Moineau/Mah Jong/Μα Τζονγκ,
-    Dog/Chien/Hund/Σκύλος, Phoenix/Phénix/Phönix/Φοίνικας, Dragon/Drache/Δράκος). Every game's cards: the Tichu deck's, and the French (52-card) deck of
-    Chinois and Tysiacha."""
+    Dog/Chien/Hund/Σκύλος, Phoenix/Phénix/Phönix/Φοίνικας, Dragon/Drache/Δράκος). Every
+    game's cards: the Tichu deck's, and the French (52-card) deck of Chinois and
+    Tysiacha."""
     key = _SPECIAL_KEYS.get(card)
     if key is not None:
         return t(locale, key)
