@@ -1,4 +1,4 @@
-"""Message catalogs (English and French) and the command translator."""
+"""Message catalogs (English, French, German and Greek) and the command translator."""
 
 from bot.i18n.catalog import LANGUAGES, language, t
 

@@ -1,10 +1,12 @@
 """Every user-facing sentence, looked up by key in the player's language.
 
-Catalogs are JSON files beside this module (``en.json``, ``fr.json``) with the
-same keys and the same ``{placeholders}``; a test keeps them in step.
+Catalogs are JSON files beside this module (``en.json``, ``fr.json``, ``de.json``,
+``el.json``) with the same keys and the same ``{placeholders}``; a test keeps them in
+step. A locale without a catalog (``ja``, ``es-ES`` …) reads English.
 
 A French sentence that puts a name after *de* writes ``{name:de}``: the name comes
 with its preposition, elided before a vowel or a mute h (``d’Alice``, ``de Bob``).
+French only: the other languages write plain ``{name}``.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-LANGUAGES = ("en", "fr")
+LANGUAGES = ("en", "fr", "de", "el")
+"""English, French, German and Greek: each has every catalog, and Discord's locale of
+the same code (``de``, ``el``; ``fr``; ``en-US``, ``en-GB``) reads it."""
 DEFAULT = "en"
 
 
@@ -33,7 +37,8 @@ def catalog(lang: str) -> dict[str, str]:
 
 
 def language(locale: object) -> str:
-    """``fr``, ``fr-FR`` or a discord.Locale for French → ``fr``; anything else → ``en``."""
+    """``fr``, ``fr-FR`` or a discord.Locale for French → ``fr`` (``de``, ``el`` alike);
+    a language without a catalog (``ja``, ``es-ES``), or none → ``en``."""
     code = str(getattr(locale, "value", locale) or "").lower()
     base = code.split("-")[0]
     return base if base in LANGUAGES else DEFAULT

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.i18n.catalog import language, t
+from bot.i18n.catalog import t
 from engine.tichu.cards import DOG, DRAGON, MAHJONG, PHOENIX, RANK, SUIT
 from engine.tichu.combos import Combo, Kind
 
@@ -19,40 +19,39 @@ _FACE_KEYS = {
     14: ("rank.ace", "rank.ace.plural", "rank.ace.short"),
 }
 """The face cards and the Ace: their name, plural and one-letter label (J Q K A in
-English, V D R A in French: Valet, Dame, Roi, As)."""
+English and Greek, V D R A in French: Valet, Dame, Roi, As; B D K A in German: Bube,
+Dame, König, Ass)."""
 
 
 def rank_name(locale: object, rank: float, *, plural: bool = False) -> str:
-    """``7``, ``10``, ``Jack``/``Valet`` … (``Jacks``/``Valets`` with ``plural``)."""
+    """``7``, ``10``, ``Jack``/``Valet`` … (``7s``/``7er``, ``Jacks``/``Valets`` with
+    ``plural``)."""
     if rank != int(rank):
         return f"{int(rank)}½" if rank > 1.5 else "1½"
     r = int(rank)
     if r == 1:
         return t(locale, "card.mahjong")
     if 2 <= r <= 10:
-        return str(r) + ("s" if plural and language_is_en(locale) else "")
+        return t(locale, "rank.number.plural", rank=r) if plural else str(r)
     keys = _FACE_KEYS.get(r)
     if keys is None:
         return t(locale, "card.dragon")
     return t(locale, keys[1] if plural else keys[0])
 
 
-def language_is_en(locale: object) -> bool:
-    return language(locale) == "en"
-
-
 def rank_label(locale: object, rank: int) -> str:
     """A natural rank as printed in a card's corner: ``7``, ``10``; ``J Q K A`` in
-    English, ``V D R A`` in French."""
+    English and Greek, ``V D R A`` in French, ``B D K A`` in German."""
     keys = _FACE_KEYS.get(rank)
     return t(locale, keys[2]) if keys else str(rank)
 
 
 def card_label(locale: object, card: int) -> str:
     """A card, compact, in the reader's language: ``7♣``, ``10♥``, ``Q♥`` (``D♥`` in
-    French); a special card by its name (Mahjong/Moineau, Dog/Chien, Phoenix/Phénix,
-    Dragon). Every game's cards: the Tichu deck's, and the French (52-card) deck of
-    Chinois and Tysiacha."""
+    French and German); a special card by its name (Mahjong/Moineau/Mah Jong/Μα Τζονγκ,
+    Dog/Chien/Hund/Σκύλος, Phoenix/Phénix/Phönix/Φοίνικας, Dragon/Drache/Δράκος). Every
+    game's cards: the Tichu deck's, and the French (52-card) deck of Chinois and
+    Tysiacha."""
     key = _SPECIAL_KEYS.get(card)
     if key is not None:
         return t(locale, key)

@@ -5,18 +5,20 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.i18n.catalog import catalog
+from bot.i18n.catalog import DEFAULT, catalog, language
 
 
 class CatalogTranslator(app_commands.Translator):
-    """Translates ``locale_str`` values that carry a catalog ``key`` into French."""
+    """Translates ``locale_str`` values that carry a catalog ``key`` into each language
+    of the catalogs but English (French, German, Greek); other locales get English."""
 
     async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
                         context: app_commands.TranslationContextTypes) -> str | None:
         key = string.extras.get("key")
-        if key is None or locale is not discord.Locale.french:
+        lang = language(locale)
+        if key is None or lang == DEFAULT:
             return None
-        return catalog("fr").get(key)
+        return catalog(lang).get(key)
 
 
 def ls(key: str) -> app_commands.locale_str:

@@ -546,6 +546,8 @@ def gallery() -> dict[str, Callable[[], bytes]]:
         "french-hand-max": lambda: render_french_hand(
             FRENCH_MAX, key=by_suit, playable=FRENCH_MAX_PLAYABLE, title="Atout : sans atout",
             locale="fr"),
+        **{f"{kind}-{lang}": draw for lang in ("de", "el")
+           for kind, draw in language_examples(lang).items()},
         "leaderboard": lambda: render_leaderboard(BOARD_HEADERS, BOARD, BOARD_OWN),
         "daily-standings": lambda: render_leaderboard(DAILY_HEADERS, DAILY),
         "score-grid": lambda: render_score_grid(
@@ -560,6 +562,39 @@ def gallery() -> dict[str, Callable[[], bytes]]:
     return out
 
 
+TRICK_WORDS = {
+    "de": ("Chinois · Runde 5 (7 Karten)", "Tysiacha · Runde 3", "Kontrakt: 120 (Alice)",
+           "Mariage ♥"),
+    "el": ("Chinois · Γύρος 5 (7 κάρτες)", "Tysiacha · Γύρος 3", "Συμβόλαιο: 120 (Alice)",
+           "γάμος ♥"),
+}
+"""What the games write on their trick tables, in German and Greek: the Chinois and the
+Tysiacha headers, the Tysiacha footer and the soloist's note."""
+
+
+def language_examples(lang: str) -> dict[str, Callable[[], bytes]]:
+    """The examples drawn in German (``de``) or Greek (``el``), their longer words and
+    other letters: a table, a hand, an exchange, a deal summary, a game-over sheet, and
+    the trick tables of Chinois and Tysiacha."""
+    left, partner, right = EXCHANGE_CHOICE
+    chinois, tysiacha, contract, marriage = TRICK_WORDS[lang]
+    three = [replace(seat, note=marriage if seat.note else None) for seat in three_seats()]
+    return {
+        "table": lambda: render_table(table_views()["play"], NAMES, locale=lang),
+        "hand": lambda: render_hand(hand_view(), selected=HAND_SELECTED, locale=lang),
+        "exchange": lambda: render_exchange(exchange_view(), left, partner, right, NAMES,
+                                            locale=lang),
+        "deal-summary": lambda: render_deal_summary(deal_over_view(), NAMES, locale=lang),
+        "game-over": lambda: render_game_over(game_over_view(), NAMES, locale=lang),
+        "trick-table": lambda: render_trick_table(
+            trick_seats(), TRICK, leader=TRICK_LEADER, trump_card=TRICK_TRUMP_CARD,
+            trump_suit=TRICK_TRUMP_SUIT, header=chinois, winner=2, locale=lang),
+        "trick-table-3": lambda: render_trick_table(
+            three, THREE_TRICK, leader=1, trump_suit=2, header=tysiacha, locale=lang,
+            footer=contract),
+    }
+
+
 SNAPSHOTS = ("table", "table-fr", "table-grand", "table-gift", "table-bomb", "table-lead",
              "table-six", "table-six-grand", "hand", "hand-six", "exchange-partial",
              "exchange-six", "deal-summary", "deal-summary-six", "game-over", "game-over-six",
@@ -567,7 +602,10 @@ SNAPSHOTS = ("table", "table-fr", "table-grand", "table-gift", "table-bomb", "ta
              "table-six-long-names", "deal-summary-long-names", "deal-summary-six-long-names",
              "game-over-six-second", "game-over-long-names", "game-over-long",
              "trick-table-long-names", "leaderboard", "trick-table-max", "french-hand-max",
-             "daily-standings", "rating-chart", "score-grid-long", "score-grid-tysiacha")
+             "daily-standings", "rating-chart", "score-grid-long", "score-grid-tysiacha",
+             *(f"{kind}-{lang}" for lang in ("de", "el")
+               for kind in ("table", "hand", "exchange", "deal-summary", "game-over",
+                            "trick-table", "trick-table-3")))
 """The gallery images kept as snapshot references under ``tests/render/snapshots``."""
 
 

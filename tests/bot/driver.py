@@ -24,7 +24,7 @@ from bot.app import TichuBot
 from bot.config import Settings
 from bot.games.base import spec_of
 from bot.games.registry import all_specs
-from bot.i18n import t
+from bot.i18n import LANGUAGES, t
 from bot.render import filename
 from bot.store import open_repository
 from bot.store.models import ActionRecord, TableStatus
@@ -77,7 +77,7 @@ def component(message: Any, action: str, kind: str = "b", arg: str | None = None
 ACTIONS = ("nogrand", "ex", "exok", "gift", "play", "pass", "kind", "wish", "phx", "back")
 
 
-WAITING = tuple(t(lang, key) for lang in ("en", "fr")
+WAITING = tuple(t(lang, key) for lang in LANGUAGES
                 for key in ("hand.waiting", "hand.waiting_bomb", "hand.waiting_grand",
                             "hand.waiting_exchange"))
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.games.tichu import coach as coach_module
-from bot.i18n import t
+from bot.i18n import LANGUAGES, t
 from bot.i18n.names import card_label
 from bot.store.models import TableStatus
 from bot.tables import Table, TableError
@@ -29,13 +29,13 @@ COACH = {"review_samples": 2, "hint_samples": 2, "field_processes": 0}
 
 
 def cards_named(text: str) -> set[int]:
-    """The cards ``text`` names (in either language); the coach's own words that name a
+    """The cards ``text`` names (in any language); the coach's own words that name a
     card as a thing of the game ("the Dragon's gift") do not count."""
-    for lang in ("en", "fr"):
+    for lang in LANGUAGES:
         for words in (*(t(lang, f"coach.kind.{k}") for k in KINDS),
                       t(lang, "coach.do.gift", name="\0").split("\0")[0]):
             text = text.replace(words, " ")
-    labels = {card_label(lang, int(c)): int(c) for lang in ("en", "fr") for c in DECK}
+    labels = {card_label(lang, int(c)): int(c) for lang in LANGUAGES for c in DECK}
     words = text.replace(",", " ").replace("(", " ").replace(")", " ").replace("·", " ").split()
     return {labels[w] for w in words if w in labels}
 

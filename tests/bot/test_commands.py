@@ -1,4 +1,5 @@
-"""Slash commands: French names and descriptions, rules, table repost, abandon, takeover."""
+"""Slash commands: French, German and Greek names and descriptions, rules, table repost,
+abandon, takeover."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from pathlib import Path
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import language, t
 from bot.store.models import TableStatus
 from tests.bot.conftest import World, open_lobby, seat_and_start
 from tests.bot.driver import running, settle, table_message
@@ -23,12 +24,18 @@ async def test_commands_are_localised(world: World, tmp_path: Path) -> None:
         assert subcommands["rules"]["name_localizations"]["fr"] == "règles"
         assert subcommands["settings"]["name_localizations"]["fr"] == "réglages"
         assert subcommands["new"]["description_localizations"]["fr"].startswith("Ouvrir")
-        # Every game's commands have real descriptions in both languages.
+        assert subcommands["new"]["name_localizations"]["de"] == "neu"
+        assert subcommands["settings"]["name_localizations"]["de"] == "einstellungen"
+        assert subcommands["new"]["name_localizations"]["el"] == "νέο"
+        assert subcommands["rules"]["name_localizations"]["el"] == "κανόνες"
+        # Every game's commands have real descriptions in every language.
         for game in ("tichu", "chinois", "tysiacha"):
             group = world.emu.get_command(game)
             for option in [group.data, *group.options]:
                 assert not option["description"].startswith("cmd."), option["name"]
-                assert not option["description_localizations"]["fr"].startswith("cmd.")
+                for lang in ("fr", "de", "el"):
+                    assert not option["description_localizations"][lang].startswith("cmd.")
+                assert "ja" not in option["description_localizations"]  # English there
         # A French speaker gets the rules in French.
         reply = await world.emu.slash(world.users[1], world.channel, "tichu rules")
         rules = await reply.response()
@@ -78,6 +85,26 @@ async def test_settings_leave_and_vote_to_end(world: World, tmp_path: Path) -> N
             assert vote.ephemeral
         assert table.status is TableStatus.ABANDONED
         assert await bot.service.repo.leaderboard(world.guild.id, "tichu") == []
+    emu.assert_clean()
+
+
+async def test_the_server_setting_picks_german_or_greek(world: World, tmp_path: Path) -> None:
+    """``/tichu settings language:de`` (or ``el``): the server's new tables speak it, whatever
+    its Discord locale; the one who asked reads the answer in their own language."""
+    emu = world.emu
+    owner = emu.users[world.guild.owner_id]
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        await emu.wait_for_commands(["tichu"])
+        for code in ("de", "el"):
+            shown = await (await emu.slash(owner, world.channel, "tichu settings",
+                                           language=code)).response()
+            assert (await bot.service.repo.guild_settings(world.guild.id)).locale == code
+            assert f": {t(owner.locale, f'language.{code}')} ·" in shown.content, shown.content
+            lobby, table = await open_lobby(world, bot)
+            assert table.record.locale == code
+            assert t(code, "lobby.title.tichu", id=table.id, target=table.target) \
+                in lobby.content
+            assert t(code, "lobby.help.tichu") in lobby.content
     emu.assert_clean()
 
 
@@ -140,7 +167,7 @@ async def test_settings_name_the_language_of_every_discord_locale(
         for locale, guild, channel in servers:
             owner = emu.users[guild.owner_id]
             shown = await (await emu.slash(owner, channel, "tichu settings")).response()
-            name = t("en", "language.fr" if locale == "fr" else "language.en")
+            name = t("en", f"language.{language(locale)}")  # Deutsch for de, English for ja
             assert f": {name} {t('en', 'settings.auto')}" in shown.content, (locale, shown)
             assert "language." not in shown.content
     emu.assert_clean()

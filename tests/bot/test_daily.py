@@ -16,7 +16,7 @@ import pytest
 
 from bot.games.tichu import duplicate as daily_module
 from bot.games.tichu.duplicate import daily_code, utc_today
-from bot.i18n import t
+from bot.i18n import LANGUAGES, t
 from bot.i18n.names import card_label
 from bot.render import filename
 from bot.store.models import BoardPlayer, BoardResult, EventRecord, TableStatus
@@ -58,8 +58,8 @@ async def play_out(bot: Any, person: Person, table: Table, limit: int = 400) -> 
 
 
 def spoils(text: str) -> bool:
-    """Whether ``text`` names a card (in either language)."""
-    labels = {card_label(lang, int(c)) for lang in ("en", "fr") for c in DECK}
+    """Whether ``text`` names a card (in any language)."""
+    labels = {card_label(lang, int(c)) for lang in LANGUAGES for c in DECK}
     words = set(text.replace(",", " ").replace("·", " ").split())
     return bool(words & labels)
 

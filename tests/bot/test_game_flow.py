@@ -5,6 +5,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
+from bot.i18n import language, t
 from bot.render import filename
 from bot.store.models import TableStatus
 from engine.tichu.view import Phase
@@ -42,9 +45,19 @@ def assert_hands_private(world: World, table) -> None:  # type: ignore[no-untype
                 assert {int(o.value) for o in select.options} <= held
 
 
-async def test_four_people_play_a_whole_game(world: World, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("server", "locales"), [
+    ("en-US", ("en-US", "fr", "en-GB", "fr")),
+    ("el", ("de", "el", "de", "el")),  # a Greek server, people reading German and Greek
+])
+async def test_four_people_play_a_whole_game(world: World, tmp_path: Path, server: str,
+                                             locales: tuple[str, ...]) -> None:
+    world.guild.locale = server
+    for user, locale in zip(world.users, locales, strict=True):
+        user.locale = locale
     async with running(world.emu, tmp_path / "db.sqlite3") as bot:
         lobby, table = await open_lobby(world, bot, target=100)
+        assert language(table.record.locale) == language(server)
+        assert t(server, "lobby.help.tichu") in lobby.content
         await seat_and_start(world, lobby, [0, 1, 2, 3], {})
         assert table.status is TableStatus.PLAYING
         people = {s: Person(world.emu, world.users[s], random.Random(s)) for s in range(4)}
@@ -67,6 +80,8 @@ async def test_four_people_play_a_whole_game(world: World, tmp_path: Path) -> No
         assert sorted(r.user_id for r in rows) == sorted(u.id for u in world.users)
         winners = {r.user_id for r in rows if r.wins}
         assert len(winners) == 2
+        over = t(server, "table.game_over", names="", scores="").split("**")[0]
+        assert any(m.content.startswith(over) for m in public)  # in the server's language
         reply = await world.emu.slash(world.users[0], world.channel, "tichu leaderboard")
         board = await reply.response()
         assert "alice" in board.texts[-1]

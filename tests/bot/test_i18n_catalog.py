@@ -18,6 +18,7 @@ import ast
 import asyncio
 import json
 import re
+import unicodedata
 from collections.abc import Callable, Iterable
 from importlib import resources
 from pathlib import Path
@@ -329,3 +330,58 @@ def test_the_command_keys_are_found() -> None:
     keys = command_keys()
     assert {"cmd.settings.name", "cmd.tichu.name", "cmd.tysiacha.new.rounding.name",
             "language.auto", "variant.tichu6"} <= keys
+
+
+# ------------------------------------------------------- the translated commands
+def translated_groups() -> list[dict[str, Any]]:
+    """Every game's command group as sent to Discord, translated by the bot's own
+    translator into every locale."""
+    from bot.cogs.games import game_group
+    from bot.games.registry import all_specs
+    from bot.i18n.translator import CatalogTranslator
+
+    async def build() -> list[dict[str, Any]]:
+        client = discord.Client(intents=discord.Intents.none())
+        tree: app_commands.CommandTree[Any] = app_commands.CommandTree(client)
+        payloads = []
+        for spec in all_specs().values():
+            group = game_group(object(), spec,  # type: ignore[arg-type]
+                               spec.new_command(lambda *args: None))
+            payloads.append(await group.get_translated_payload(tree, CatalogTranslator()))
+        return payloads
+
+    return asyncio.run(build())
+
+
+def discord_name(name: str) -> bool:
+    """Discord's rule for chat command and option names: 1 to 32 of letters, numbers,
+    ``-``, ``_`` and ``'`` (any script: Greek too), lowercase where the letter has one."""
+    return 1 <= len(name) <= 32 and name == name.lower() and all(
+        c in "-_'" or unicodedata.category(c)[0] in "LN" for c in name)
+
+
+def siblings(nodes: list[dict[str, Any]]) -> Iterable[list[dict[str, Any]]]:
+    """``nodes`` and, below each, its options: every list of names Discord keeps apart."""
+    yield nodes
+    for node in nodes:
+        yield from siblings(node.get("options") or [])
+
+
+@pytest.mark.parametrize("lang", [lang for lang in languages() if lang != "en"])
+def test_every_command_is_translated_within_discords_limits(lang: str) -> None:
+    """Each language names and describes every command, option and choice: names Discord
+    accepts, distinct among siblings, descriptions and choice names of 1 to 100."""
+    locale = discord.Locale(lang).value
+    for nodes in siblings(translated_groups()):
+        names = []
+        for node in nodes:
+            name = node["name_localizations"][locale]
+            assert discord_name(name), (lang, node["name"], name)
+            names.append(name)
+            description = node["description_localizations"][locale]
+            assert 1 <= len(description) <= 100, (lang, node["name"], description)
+            assert not description.startswith("cmd."), (lang, node["name"])
+            for choice in node.get("choices") or []:  # numbers (4, 6) are not translated
+                shown = (choice.get("name_localizations") or {}).get(locale, choice["name"])
+                assert 1 <= len(shown) <= 100, (lang, choice["name"], shown)
+        assert len(set(names)) == len(names), (lang, names)

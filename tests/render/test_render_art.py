@@ -3,6 +3,8 @@ fonts and their licence ship too; the label catalogs are complete."""
 
 from __future__ import annotations
 
+import string
+
 import pytest
 from PIL import Image, ImageStat
 
@@ -76,15 +78,23 @@ def test_fonts_ship_with_their_licence() -> None:
         assert FONTS_DIR.as_posix() in str(f.path)
 
 
-def test_catalogs_are_complete() -> None:
-    assert set(labels.EN) == set(labels.FR)
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+@pytest.mark.parametrize("lang", ["fr", "de", "el"])
+def test_catalogs_are_complete(lang: str) -> None:
+    other = labels.CATALOG[lang]
+    assert set(labels.CATALOG) == {"en", "fr", "de", "el"}
+    assert set(labels.EN) == set(other)
     for key, text in labels.EN.items():
-        assert text.count("{") == labels.FR[key].count("{"), key
+        assert fields(text) == fields(other[key]), key
 
 
 @pytest.mark.parametrize(("locale", "expected"), [
     ("en", "Wish"), ("en-US", "Wish"), ("fr", "Vœu"), ("fr-FR", "Vœu"), ("FR_ca", "Vœu"),
-    ("de", "Wish"), ("", "Wish"), (None, "Wish"),
+    ("de", "Wunsch"), ("de_AT", "Wunsch"), ("el", "Ευχή"), ("ja", "Wish"), ("es-ES", "Wish"),
+    ("", "Wish"), (None, "Wish"),
 ])
 def test_locale_fallback(locale: str | None, expected: str) -> None:
     assert labels.label(locale, "wish") == expected
@@ -94,3 +104,6 @@ def test_label_formatting() -> None:
     assert labels.label("fr", "deal_n", n=3) == "Donne 3"
     assert labels.ordinal("en", 2) == "2nd"
     assert labels.ordinal("fr", 1) == "1er"
+    assert labels.ordinal("de", 3) == "3."
+    assert labels.ordinal("el", 2) == "2ος"
+    assert labels.label("el", "deal_n", n=3) == "Γύρος 3"

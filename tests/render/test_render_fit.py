@@ -19,13 +19,14 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.games.tysiacha.images import render_prikup
+from bot.i18n import t
 from bot.render import examples as ex
 from bot.render.draw import GREEN, RED, Box, fit, fit_size, number, share, text_width
 from bot.render.draw import TEXT as TEXT_COLOR
 from bot.render.french import CARD_W as FRENCH_CARD_W
 from bot.render.french import SMALL as FRENCH_SMALL
 from bot.render.french import draw_french_hand
-from bot.render.hand import HAND_CARD_W, draw_exchange
+from bot.render.hand import HAND_CARD_W, draw_exchange, draw_hand
 from bot.render.labels import label, ordinal
 from bot.render.ratings import (
     BOARD_ROWS,
@@ -36,6 +37,7 @@ from bot.render.ratings import (
     BoardLine,
     board_layout,
     render_leaderboard,
+    render_rating_chart,
 )
 from bot.render.summary import (
     LEAST,
@@ -181,7 +183,7 @@ HEADER_CASES = [
 ]
 
 
-@pytest.mark.parametrize("locale", ["en", "fr"])
+@pytest.mark.parametrize("locale", ["en", "fr", "de", "el"])
 @pytest.mark.parametrize(("view", "names", "scores"), HEADER_CASES)
 def test_header_texts_never_overlap(drawn: list[Drawn], view: TichuView,
                                     names: tuple[str, ...], scores: tuple[int, int],
@@ -256,7 +258,7 @@ def test_placings() -> None:
     assert [p for _, p in placings(triple, 6)] == [1, 2, 3, None, None, None]
 
 
-@pytest.mark.parametrize("locale", ["en", "fr"])
+@pytest.mark.parametrize("locale", ["en", "fr", "de", "el"])
 def test_a_double_victory_shows_no_third_or_fourth(drawn: list[Drawn], locale: str) -> None:
     draw_deal_summary(ex.deal_over_view(), ex.NAMES, locale)
     shown = texts(drawn)
@@ -265,7 +267,7 @@ def test_a_double_victory_shows_no_third_or_fourth(drawn: list[Drawn], locale: s
     assert {"Bob", "Dmitri"} <= set(shown)  # the losers are still named
 
 
-@pytest.mark.parametrize("locale", ["en", "fr"])
+@pytest.mark.parametrize("locale", ["en", "fr", "de", "el"])
 def test_a_triple_victory_shows_no_fourth_to_sixth(drawn: list[Drawn], locale: str) -> None:
     draw_deal_summary(ex.six_deal_over_view(), ex.NAMES6, locale)
     shown = texts(drawn)
@@ -304,7 +306,7 @@ def condensed(call: Drawn) -> bool:
     (ex.six_deal_over_view(), ex.NAMES6), (ex.six_deal_over_view(), MEDIUM6),
     (ex.six_deal_over_view(), ex.LONG_NAMES6),
 ])
-@pytest.mark.parametrize("locale", ["en", "fr"])
+@pytest.mark.parametrize("locale", ["en", "fr", "de", "el"])
 def test_out_order_names_that_fit_their_row_are_drawn_whole(
         drawn: list[Drawn], view: TichuView, names: tuple[str, ...], locale: str) -> None:
     img = draw_deal_summary(view, names, locale)
@@ -319,7 +321,7 @@ def test_out_order_names_that_fit_their_row_are_drawn_whole(
         assert call.box[3] <= img.height - 24, call.text
 
 
-@pytest.mark.parametrize("locale", ["en", "fr"])
+@pytest.mark.parametrize("locale", ["en", "fr", "de", "el"])
 def test_out_order_rows_are_in_order_with_each_seats_call(drawn: list[Drawn],
                                                           locale: str) -> None:
     draw_deal_summary(CALLS, ex.NAMES, locale)
@@ -376,7 +378,7 @@ def test_the_scoreboard_gives_both_teams_every_figure(drawn: list[Drawn]) -> Non
     assert all(c.box[2] < img.width / 2 for c in left)  # the first team on the left
 
 
-@pytest.mark.parametrize("locale", ["en", "fr"])
+@pytest.mark.parametrize("locale", ["en", "fr", "de", "el"])
 @pytest.mark.parametrize("n_seats", [4, 6])
 def test_medals_hold_their_ordinal_clear_of_the_rim(locale: str, n_seats: int) -> None:
     width = medal_width(locale, n_seats)
@@ -590,7 +592,7 @@ def table_texts(calls: list[Drawn], img: Image.Image) -> list[Drawn]:
     return [c for c in calls if c.on == img.size]
 
 
-@pytest.mark.parametrize("locale", ["en", "fr"])
+@pytest.mark.parametrize("locale", ["en", "fr", "de", "el"])
 @pytest.mark.parametrize("case", sorted(TRICK_TABLES))
 def test_trick_table_texts_never_overlap_nor_cover_a_card(drawn: list[Drawn], case: str,
                                                           locale: str) -> None:
@@ -607,7 +609,7 @@ def test_trick_table_texts_never_overlap_nor_cover_a_card(drawn: list[Drawn], ca
         assert not overlap(a, b)
 
 
-@pytest.mark.parametrize("locale", ["en", "fr"])
+@pytest.mark.parametrize("locale", ["en", "fr", "de", "el"])
 @pytest.mark.parametrize("case", sorted(TRICK_TABLES))
 def test_trick_table_seat_texts_stay_in_their_panel(drawn: list[Drawn], case: str,
                                                     locale: str) -> None:
@@ -623,7 +625,8 @@ def test_trick_table_seat_texts_stay_in_their_panel(drawn: list[Drawn], case: st
         assert len(names) == 1, (seat.name, texts(mine))
         # the bid and the tricks, the points and the note: never left out nor cut
         shown_text = " ".join(texts(mine))
-        assert number(seat.points or 0) + " pts" in shown_text, shown_text
+        points = label(locale, "points_n", n=number(seat.points or 0))
+        assert points in shown_text, shown_text
         assert f" {seat.tricks}" in shown_text
         if seat.bid is not None:
             assert f" {seat.bid} " in f"{shown_text} ", shown_text
@@ -789,3 +792,50 @@ def test_grid_folds_keep_the_highlights_of_the_rows_they_show(drawn: list[Drawn]
     chips = [c for c in drawn if c.fill == (24, 24, 28)]  # ink on a gold chip
     assert texts(chips) == ["290"]
     assert "Total" in texts(drawn) and "0" not in texts(drawn)
+
+
+# --- every language: German and Greek words are longer ---------------------------------
+
+LOCALES = ["en", "fr", "de", "el"]
+STATUS_CHIPS = ("grand_tichu", "tichu", "deciding", "decided", "choosing", "gave",
+                "passed", "out_1", "out_2", "out_3")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_status_chip_fits_a_seat_panel_alone(locale: str) -> None:
+    """A chip that does not fit is cut; alone on its line, each chip fits whole (as the
+    table draws them: :data:`SMALL` condensed bold, 10 px of padding each side)."""
+    for key in STATUS_CHIPS:
+        width = text_width(label(locale, key), SMALL, "condensed-bold") + 20
+        assert width <= PANEL_W - 28, (key, label(locale, key))
+
+
+HAND_HEADERS = [
+    ex.hand_view(),  # a bomb and three cards received: the widest legend
+    replace(ex.hand_view(), calls=(None, None, Call.GRAND_TICHU, None)),
+    ex.six_hand_view(),
+]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("view", HAND_HEADERS)
+def test_hand_header_and_legend_texts_never_overlap(drawn: list[Drawn], view: TichuView,
+                                                    locale: str) -> None:
+    """The title (smaller, then cut), the call and the legend keep apart and inside."""
+    img = draw_hand(view, locale)
+    top = [c for c in drawn if c.on == img.size and c.box[3] <= 124]
+    assert len(top) >= 3, texts(top)
+    for a, b in combinations(top, 2):
+        assert not overlap(a.box, b.box), (a.text, a.box, b.text, b.box)
+    for call in top:
+        assert call.box[0] >= 12 and call.box[2] <= img.width - 12, call.text
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_rating_chart_texts_never_overlap(drawn: list[Drawn], locale: str) -> None:
+    for title in (t(locale, "ratings.chart"), "W" * 60):
+        drawn.clear()
+        render_rating_chart(title, [1.0, 2.5, 3.1],
+                            t(locale, "ratings.chart_caption", games=1234))
+        for a, b in combinations(drawn, 2):
+            assert not overlap(a.box, b.box), (a.text, b.text)

@@ -75,20 +75,20 @@ def test_gallery_image_decodes_small_and_wide(name: str) -> None:
     assert len(data) < budget, f"{name}: {len(data) // 1024} KB"
     if name.startswith("table"):
         assert len(data) < TABLE_MAX_BYTES, f"{name}: {len(data) // 1024} KB"
-    stem = name.removesuffix("-fr")
+    stem = name.removesuffix("-fr").removesuffix("-de").removesuffix("-el")
     if stem in EXPECTED_SIZES:
         assert img.size == EXPECTED_SIZES[stem]
 
 
 @pytest.mark.parametrize("phase", sorted(ex.table_views()))
-@pytest.mark.parametrize("locale", ["en", "en-US", "fr", "fr_CA", "de", ""])
+@pytest.mark.parametrize("locale", ["en", "en-US", "fr", "fr_CA", "de", "el", "ja", ""])
 def test_table_every_phase_and_locale(phase: str, locale: str) -> None:
     img = decode(render.render_table(ex.table_views()[phase], ex.NAMES, locale=locale))
     assert img.size == TABLE_SIZE
 
 
 @pytest.mark.parametrize("phase", sorted(ex.six_table_views()))
-@pytest.mark.parametrize("locale", ["en", "fr"])
+@pytest.mark.parametrize("locale", ["en", "fr", "de", "el"])
 def test_six_seat_table_every_phase(phase: str, locale: str) -> None:
     data = render.render_table(ex.six_table_views()[phase], ex.NAMES6, locale=locale)
     assert decode(data).size == TABLE_SIZE

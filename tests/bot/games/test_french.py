@@ -1,5 +1,7 @@
-"""French all the way: cards named the French way in every game's menus and messages,
-names and teams after *de* in correct French, one word (« donne ») for a deal."""
+"""French (and German and Greek) all the way: cards named the reader's way in every
+game's menus and messages (D♥ R♣ V♠ in French, D♥ K♣ B♠ in German; Greek reads the
+J Q K A of Greek decks, with Greek names for the specials); names and teams after *de*
+in correct French, one word (« donne ») for a deal."""
 
 from __future__ import annotations
 
@@ -41,44 +43,58 @@ from engine.tysiacha.game import TysiachaGame
 ENGLISH_CARD_WORDS = ("Dog", "Phoenix", "Mahjong", "Mah Jong", "Jack", "Queen", "King", "Ace")
 
 
-def english_face(text: str) -> bool:
-    """``J♣``, ``Q♥``, ``K♠``: a face card named the English way."""
-    return any(f"{face}{suit}" in text for face in "JQK" for suit in "♣♦♥♠")
+def english_face(text: str, locale: str = "fr") -> bool:
+    """``J♣``, ``Q♥``, ``K♠``: a face card named the English way, by a letter that
+    ``locale`` does not use (German shares the K, Greek decks print J Q K A)."""
+    keys = ("rank.jack.short", "rank.queen.short", "rank.king.short")
+    english = {t("en", key) for key in keys} - {t(locale, key) for key in keys}
+    return any(f"{face}{suit}" in text for face in english for suit in "♣♦♥♠")
 
 
 # ------------------------------------------------------------------ card labels
 @pytest.mark.parametrize(
-    ("card", "en", "fr"),
+    ("card", "en", "fr", "de", "el"),
     [
-        (DOG, "Dog", "Chien"),
-        (PHOENIX, "Phoenix", "Phénix"),
-        (DRAGON, "Dragon", "Dragon"),
-        (MAHJONG, "Mahjong", "Moineau"),
-        (parse_card("Qh"), "Q♥", "D♥"),
-        (parse_card("Kc"), "K♣", "R♣"),
-        (parse_card("Js"), "J♠", "V♠"),
-        (parse_card("Ad"), "A♦", "A♦"),
-        (parse_card("Tc"), "10♣", "10♣"),
-        (parse_card("7h"), "7♥", "7♥"),
+        (DOG, "Dog", "Chien", "Hund", "Σκύλος"),
+        (PHOENIX, "Phoenix", "Phénix", "Phönix", "Φοίνικας"),
+        (DRAGON, "Dragon", "Dragon", "Drache", "Δράκος"),
+        (MAHJONG, "Mahjong", "Moineau", "Mah Jong", "Μα Τζονγκ"),
+        (parse_card("Qh"), "Q♥", "D♥", "D♥", "Q♥"),
+        (parse_card("Kc"), "K♣", "R♣", "K♣", "K♣"),
+        (parse_card("Js"), "J♠", "V♠", "B♠", "J♠"),
+        (parse_card("Ad"), "A♦", "A♦", "A♦", "A♦"),
+        (parse_card("Tc"), "10♣", "10♣", "10♣", "10♣"),
+        (parse_card("7h"), "7♥", "7♥", "7♥", "7♥"),
     ],
 )
-def test_a_card_is_labelled_in_the_readers_language(card: Any, en: str, fr: str) -> None:
+def test_a_card_is_labelled_in_the_readers_language(card: Any, en: str, fr: str, de: str,
+                                                    el: str) -> None:
     assert card_label("en", card) == en
     assert card_label("fr", card) == fr
     assert card_label("fr-FR", card) == fr
+    assert card_label("de", card) == de
+    assert card_label("de-AT", card) == de
+    assert card_label("el", card) == el
+    assert card_label("ja", card) == en  # no catalog: English
 
 
-def test_the_tichu_play_menu_names_cards_in_french() -> None:
+@pytest.mark.parametrize(("locale", "label", "description", "dog"), [
+    ("fr", "Paire de Dames", "#11 #14 · D♥ Phénix", "#1 · Chien"),
+    ("de", "Pärchen Damen", "#11 #14 · D♥ Phönix", "#1 · Hund"),
+    ("el", "Ζευγάρι Ντάμες", "#11 #14 · Q♥ Φοίνικας", "#1 · Σκύλος"),
+])
+def test_the_tichu_play_menu_names_cards_in_the_readers_language(
+        locale: str, label: str, description: str, dog: str) -> None:
     cards = parse_cards(["PHOENIX", "Qh"])
     pair = next(r for r in readings(cards) if r.kind.value == "pair")
     index = {PHOENIX: 14, parse_card("Qh"): 11}
-    option = play_option("fr", pair, index)
-    assert option.label == "Paire de Dames"
-    assert option.description == "#11 #14 · D♥ Phénix"
+    option = play_option(locale, pair, index)
+    assert option.label == label
+    assert option.description == description
     english = play_option("en", pair, index)
     assert english.description == "#11 #14 · Q♥ Phoenix"
-    dog = readings((DOG,))[0]
-    assert play_option("fr", dog, {DOG: 1}).description == "#1 · Chien"
+    played = readings((DOG,))[0]
+    assert play_option(locale, played, {DOG: 1}).description == dog
 
 
 def tichu_table(game: TichuGame) -> Table:
@@ -94,7 +110,13 @@ def options_of(message: Any) -> list[tuple[str, str | None]]:
             if hasattr(getattr(item, "item", None), "options") for o in item.item.options]
 
 
-async def test_a_french_tichu_hand_panel_has_no_english_card_names() -> None:
+@pytest.mark.parametrize(("locale", "names", "faces"), [
+    ("fr", ("Chien", "Phénix", "Moineau"), ("D♥", "R♣", "V♠")),
+    ("de", ("Hund", "Phönix", "Mah Jong"), ("D♥", "K♣", "B♠")),
+    ("el", ("Σκύλος", "Φοίνικας", "Μα Τζονγκ"), ("Q♥", "K♣", "J♠")),
+])
+async def test_a_tichu_hand_panel_has_no_english_card_names(
+        locale: str, names: tuple[str, ...], faces: tuple[str, ...]) -> None:
     mine = ["MAHJONG", "DOG", "PHOENIX", "DRAGON", "Qh", "Qd", "Kc", "Kd", "Js", "Jh", "Ah",
             "Tc", "9c", "2d"]
     taken = set(mine)
@@ -110,31 +132,33 @@ async def test_a_french_tichu_hand_panel_has_no_english_card_names() -> None:
         game.apply(Exchange(seat, tuple(zip(view.exchange_targets(seat), cards, strict=True))))
     assert game.phase is Phase.PLAY and game.turn == 0
     table = tichu_table(game)
-    message = await tichu_hand(table, 0, "fr")
+    message = await tichu_hand(table, 0, locale)
     options = options_of(message)
     labels = " | ".join(f"{label} {description or ''}" for label, description in options)
     for word in ENGLISH_CARD_WORDS:
-        assert word not in labels, word
-    assert not english_face(labels)
-    assert "Chien" in labels and "Phénix" in labels and "Moineau" in labels
-    assert "D♥" in labels and "R♣" in labels and "V♠" in labels
+        assert word in names or word not in labels, word
+    assert not english_face(labels, locale)
+    assert all(name in labels for name in names), names
+    assert all(face in labels for face in faces), faces
     english = " ".join(f"{label} {description or ''}" for label, description
                        in options_of(await tichu_hand(table, 0, "en")))
     assert "Phoenix" in english and "Q♥" in english
 
 
 # ------------------------------------------------------------------ Chinois
-def test_chinois_cards_and_trump_in_french() -> None:
-    assert chinois_option("fr", parse_card("Qh"), 3).label == "#3 D♥"
-    assert chinois_option("en", parse_card("Qh"), 3).label == "#3 Q♥"
-
+@pytest.mark.parametrize(("locale", "queen", "king", "jack"), [
+    ("en", "Q♥", "K♠", "J♦"), ("fr", "D♥", "R♠", "V♦"), ("de", "D♥", "K♠", "B♦"),
+    ("el", "Q♥", "K♠", "J♦"),
+])
+def test_chinois_cards_and_trump_in_the_readers_language(locale: str, queen: str, king: str,
+                                                         jack: str) -> None:
+    assert chinois_option(locale, parse_card("Qh"), 3).label == f"#3 {queen}"
     view: Any = SimpleNamespace(trump_card=parse_card("Ks"))
-    assert trump_text(view, "fr") == "R♠"
+    assert trump_text(view, locale) == king
     # The trump of a round, in words (the score sheet's description).
     game = SimpleNamespace(deal_log=[(SimpleNamespace(round=4, trump_card=parse_card("Jd")), [])])
     result: Any = SimpleNamespace(round=4)
-    assert _trump_said(game, result, "fr") == "V♦"
-    assert _trump_said(game, result, "en") == "J♦"
+    assert _trump_said(game, result, locale) == jack
 
 
 # ------------------------------------------------------------------ Tysiacha
@@ -149,30 +173,41 @@ def tysiacha_table() -> Table:
     return Table(record, TYSIACHA, TysiachaGame(deal=deal))
 
 
-async def test_tysiacha_menus_and_the_prikup_in_french() -> None:
+@pytest.mark.parametrize(("locale", "faces", "prikup"), [
+    ("fr", ("D♥", "R♠", "V♣"), "R♠ D♠ 9♠"),
+    ("de", ("D♥", "K♠", "B♣"), "K♠ D♠ 9♠"),
+    ("el", ("Q♥", "K♠", "J♣"), "K♠ Q♠ 9♠"),
+])
+async def test_tysiacha_menus_and_the_prikup_in_the_readers_language(
+        locale: str, faces: tuple[str, ...], prikup: str) -> None:
     table = tysiacha_table()
     game = table.game
     game.apply(Bid(0, 100))
     game.apply(Pass(1))
     applied = game.apply(Pass(2))
-    # The soloist's gift menus: the cards the French way.
-    labels = " | ".join(label for label, _ in options_of(await tysiacha_hand(table, 0, "fr")))
-    assert "D♥" in labels and "R♠" in labels and "V♣" in labels
-    assert not english_face(labels)
+    # The soloist's gift menus: the cards the reader's way.
+    labels = " | ".join(label for label, _ in options_of(await tysiacha_hand(table, 0, locale)))
+    assert all(face in labels for face in faces), labels
+    assert not english_face(labels, locale)
     # The prikup, shown to everyone.
     entry = next(e for e in tysiacha_describe(applied) if e.key == "tysiacha.log.prikup")
-    message = await tysiacha_announcement(table, entry, "fr")
+    message = await tysiacha_announcement(table, entry, locale)
     assert message is not None
-    assert message.content == t("fr", "tysiacha.prikup.text", name="Alice", bid=100,
-                                cards="R♠ D♠ 9♠")
+    assert message.content == t(locale, "tysiacha.prikup.text", name="Alice", bid=100,
+                                cards=prikup)
     english = await tysiacha_announcement(table, entry, "en")
     assert english is not None and english.content.endswith("K♠ Q♠ 9♠")
 
 
-def test_a_played_card_in_the_table_log_is_french() -> None:
+@pytest.mark.parametrize(("locale", "line", "faces"), [
+    ("fr", "Bob : D♥", "A♥ R♥ D♥ V♥"), ("de", "Bob: D♥", "A♥ K♥ D♥ B♥"),
+    ("el", "Bob: Q♥", "A♥ K♥ Q♥ J♥"),
+])
+def test_a_played_card_in_the_table_log_is_in_the_readers_language(locale: str, line: str,
+                                                                   faces: str) -> None:
     entry = LogEntry("tysiacha.log.play", {"seat": 1, "card": parse_card("Qh")})
-    assert log_line(entry, ["Alice", "Bob", "Ève"], "fr") == "Bob : D♥"
-    assert card_labels("fr", parse_cards(["Ah", "Kh", "Qh", "Jh"])) == "A♥ R♥ D♥ V♥"
+    assert log_line(entry, ["Alice", "Bob", "Ève"], locale) == line
+    assert card_labels(locale, parse_cards(["Ah", "Kh", "Qh", "Jh"])) == faces
 
 
 # ------------------------------------------------------------------ grammar

@@ -18,7 +18,7 @@ from bot.games.tichu.coach import (
     position_picture,
     shown_decisions,
 )
-from bot.i18n import t
+from bot.i18n import LANGUAGES, t
 from bot.render import render_position
 from engine.cards import parse_card
 from engine.tichu.actions import Exchange, Gift, Play, action_to_json
@@ -31,7 +31,7 @@ from engine.tichu.replay import read_file, to_replay
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
 
 
-@pytest.mark.parametrize("locale", ["en", "fr"])
+@pytest.mark.parametrize("locale", LANGUAGES)
 def test_every_option_is_said_in_words(locale: str) -> None:
     for do in WORDS:
         assert option_text(locale, {"seat": 0, "do": do}, NAMES) == t(locale, f"coach.do.{do}")

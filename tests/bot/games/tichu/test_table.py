@@ -10,7 +10,7 @@ from pathlib import Path
 from bot.games.registry import all_specs
 from bot.games.shared import seat_scores, signed, team_scores
 from bot.games.tichu.table import announcement
-from bot.i18n import t
+from bot.i18n import LANGUAGES, t
 from bot.store import SQLiteRepository
 from bot.tables import LogEntry, TableService
 
@@ -35,7 +35,7 @@ async def test_the_deal_summary_gives_the_deal_and_the_totals(tmp_path: Path) ->
         async with table.lock:
             first, second = table.game.view(None).history[:2]
             entry = LogEntry("log.deal_over", {"number": 1, "scores": second.scores})
-            for locale in ("en", "fr"):
+            for locale in LANGUAGES:
                 message = await announcement(table, entry, locale)
                 assert message is not None
                 totals = [a + b for a, b in zip(first.scores, second.scores, strict=True)]
