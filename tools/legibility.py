@@ -213,6 +213,9 @@ def kinds() -> dict[str, tuple[Callable[[], bytes], Kind]]:
         title="Round 5"), "attachment")
     out["prikup"] = (lambda: render_prikup(tuple(ex.cards("Ah Ts Qd")), "Prikup"),
                      "attachment")
+    for name in gallery:  # the examples in German and Greek
+        if name.endswith(("-de", "-el")):
+            out[name] = (gallery[name], "attachment")
     for name in ("trick-table-max", "french-hand-max"):  # the largest cases (a tree from
         if name in gallery:  # before them has none)
             out[name] = (gallery[name], "attachment")
