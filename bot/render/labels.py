@@ -411,7 +411,7 @@ EL: dict[str, str] = {
     "must_give_dragon": "δίνει τον Δράκο",
     "phase_deal_over": "Τέλος γύρου",
     "phase_game_over": "Τέλος παρτίδας",
-    "trick": "Χαρτωσιά",
+    "trick": "Λεβές",
     "trick_points": "Χαρτωσιά: {n} πόντ.",
     "leads": "Ανοίγει: {name}",
     "lead": "Άνοιγμα",

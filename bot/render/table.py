@@ -327,9 +327,10 @@ def _seat(img: Image.Image, d: ImageDraw.ImageDraw, view: TichuView, seat: int,
         draw_text(d, (x, cy), str(count), 44, "bold", TEXT, "lm")
         x += text_width(str(count), 44, "bold") + 14
     for chip in _status_chips(view, seat, locale):
-        if right - x < 90:
-            break
-        x += _chip(d, x, cy, chip, right - x) + 8
+        # A chip is drawn whole or not at all: a cut figure says nothing (the alt text has
+        # every chip), and a shorter one after it may still fit.
+        if text_width(chip[0], SMALL, "condensed-bold") + 20 <= right - x:
+            x += _chip(d, x, cy, chip, right - x) + 8
     # line 3: the call
     call = _call_chip(view, seat, locale)
     if call is not None:
@@ -426,8 +427,16 @@ def _corner_panels(d: ImageDraw.ImageDraw, view: TichuView, names: Sequence[str]
     if title and not (view.phase in CENTER_PHASES and not view.trick):
         x0, y0, x1, y1 = lay.banner_box
         d.rounded_rectangle(lay.banner_box, radius=14, fill=PANEL_STRONG)
-        text = f"{title} · {detail}" if detail else title
-        draw_fitted(d, ((x0 + x1) / 2, (y0 + y1) / 2), text, x1 - x0 - 28, SMALL, "bold",
+        # the figure (the trick's points, the progress) whole; the title gives way: the
+        # trick's points lose their unit first ("Trick −15"), then the title is cut
+        weight: Weight = "condensed-bold"
+        room = x1 - x0 - 28
+        tail = f" · {detail}" if detail else ""
+        if view.trick and text_width(title + tail, SMALL, weight) > room:
+            tail = f" {number(trick_points(view))}"
+        left = room - text_width(tail, SMALL, weight)
+        text = fit(title, max(left, text_width("…", SMALL, weight)), SMALL, weight) + tail
+        draw_fitted(d, ((x0 + x1) / 2, (y0 + y1) / 2), text, x1 - x0 - 28, SMALL, weight,
                     TEXT, "mm")
 
 
@@ -450,10 +459,13 @@ def _phase_texts(view: TichuView, names: Sequence[str], locale: str) -> tuple[st
             detail = label(locale, "wins", name=team_name(names, view.winner, n))
         return label(locale, "phase_game_over"), detail
     if view.trick:
-        points = sum(POINTS[c] for play in view.trick for c in play.combo.cards)
-        shown = f"−{-points}" if points < 0 else str(points)
-        return label(locale, "trick"), label(locale, "points_n", n=shown)
+        return label(locale, "trick"), label(locale, "points_n", n=number(trick_points(view)))
     return "", ""
+
+
+def trick_points(view: TichuView) -> int:
+    """The card points in the trick on the table."""
+    return sum(POINTS[c] for play in view.trick for c in play.combo.cards)
 
 
 def _last_trick(d: ImageDraw.ImageDraw, view: TichuView, names: Sequence[str], locale: str,
@@ -468,15 +480,15 @@ def _last_trick(d: ImageDraw.ImageDraw, view: TichuView, names: Sequence[str], l
     d.rounded_rectangle(lay.last_trick_box, radius=14, fill=PANEL_STRONG,
                         outline=(*team_color(taker % 2), 170), width=3)
     points = sum(POINTS[c] for play in plays for c in play.combo.cards)
-    tail = f" · {label(locale, 'points_n', n=number(points))}"
-    tail_w = text_width(tail, SMALL, "bold")
     draw_text(d, (x0 + 16, y0 + 32), fit(label(locale, "last_trick"), x1 - x0 - 32, SMALL,
                                           "bold"), SMALL, "bold", MUTED, "lm")
+    # the name, then the points at the right: the points whole, the name cut if need be
     cy = y1 - 34
-    name = fit(seat_name(names, taker), x1 - x0 - 32 - tail_w, SMALL, "bold")
-    draw_text(d, (x0 + 16, cy), name, SMALL, "bold", team_color(taker % 2), "lm")
-    draw_text(d, (x0 + 16 + text_width(name, SMALL, "bold"), cy), tail, SMALL, "bold", TEXT,
-              "lm")
+    tail = label(locale, "points_n", n=number(points))
+    tail_w = text_width(tail, SMALL, "condensed-bold")
+    draw_text(d, (x1 - 16, cy), tail, SMALL, "condensed-bold", TEXT, "rm")
+    draw_fitted(d, (x0 + 16, cy), seat_name(names, taker), x1 - x0 - 44 - tail_w, SMALL,
+                "condensed-bold", team_color(taker % 2), "lm")
 
 
 def draw_table(view: TichuView, names: Sequence[str], locale: str = "en",
