@@ -2,7 +2,8 @@
 
 Discord shows a lone image attachment inline within about 550 × 350 pixels on
 desktop, an embed's image within about 400 × 300, and on a phone either within
-about 320 pixels of width (the phone box is taken as 320 × 350). An image is
+about 320 pixels of width (the phone box is taken as 320 × 350, an embed's image's as
+320 × 300; ``tests/emulator/display.py`` models the same boxes). An image is
 scaled down to fit its box, keeping its aspect, and never scaled up. A person
 who opens the image sees it at its full size.
 
@@ -22,7 +23,7 @@ BOXES: dict[tuple[Kind, Device], tuple[int, int]] = {
     ("attachment", "desktop"): (550, 350),
     ("embed", "desktop"): (400, 300),
     ("attachment", "phone"): (320, 350),
-    ("embed", "phone"): (320, 350),
+    ("embed", "phone"): (320, 300),
 }
 """The box an image is fitted into, by how it is sent and where it is seen."""
 

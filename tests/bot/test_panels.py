@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from bot.games.base import GameSpec
+from bot.i18n import t
 from bot.games.tichu.duplicate import Duplicate
 from bot.store.models import TableStatus
 from bot.tables import SeatKind, Table
@@ -156,6 +157,9 @@ async def assert_shows_the_end(panel: Any, table: Table, seat: int, user: Any) -
         assert panel.content.startswith("Board 1 is over: your side ")
         assert component(panel, "dresult") is not None
         assert component(panel, "review", arg="0") is not None
+        # Nobody is away from a finished board: no "a computer plays your seat" line.
+        assert t(user.locale, "hand.away") not in panel.content
+        assert component(panel, "back") is None
 
 
 async def test_a_daily_board_a_computer_ends_shows_its_end_in_the_open_panel(

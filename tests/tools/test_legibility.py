@@ -62,3 +62,12 @@ def test_every_kind_is_measured_and_reported() -> None:
 def test_an_image_without_text_is_refused() -> None:
     with pytest.raises(ValueError, match="nothing to read"):
         measure("blank", lambda: encode(canvas((100, 100))[0]))
+
+
+def test_the_bot_draws_for_the_boxes_the_emulator_shows() -> None:
+    """bot.render.display and the emulator's display rules say the same of Discord."""
+    from bot.render.display import BOXES
+    from tests.emulator import display as discord_display
+
+    for (kind, device), box in BOXES.items():
+        assert discord_display.BOXES[(device, kind)] == box, (kind, device)

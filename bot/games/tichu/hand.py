@@ -11,6 +11,7 @@ draft, kept on the server, so nothing another seat does loses it.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Hashable
 from typing import Any
 
@@ -175,7 +176,13 @@ async def hand_message(table: Table, seat: int, locale: str, *,
     confirm = draft.get("confirm")
     asking = False
     """A confirmation or a play's wish is asked: nothing else is offered meanwhile."""
-    if table.seats[seat].away:
+    if table.seats[seat].away and phase is Phase.GAME_OVER:
+        pass  # the result says it all: nobody is away from a finished game
+    elif table.seats[seat].away and table.finish_at is not None \
+            and time.time() >= table.finish_at:
+        # A board whose time is over: the computers finish it, and no seat comes back.
+        lines.append(t(locale, "hand.time_over"))
+    elif table.seats[seat].away:
         lines.append(t(locale, "hand.away"))
         items.append(GameButton(ids.button(tid, "back"), label=t(locale, "button.back"),
                                 style=discord.ButtonStyle.success, row=0))
