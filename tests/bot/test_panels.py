@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from bot.games.base import GameSpec
-from bot.i18n import t
 from bot.games.tichu.duplicate import Duplicate
+from bot.i18n import t
 from bot.store.models import TableStatus
 from bot.tables import SeatKind, Table
 from engine.duplicate.boards import daily_boards
