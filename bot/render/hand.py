@@ -210,9 +210,17 @@ def draw_hand(view: TichuView, locale: str = "en",
             d.rounded_rectangle((x + 2, top - 50, x + 2 + tag_w, top - 6), radius=12,
                                 fill=(*color, 255))
             d.text((x + 2 + tag_w / 2, top - 28), arrow, font=tag_f, fill=INK, anchor="mm")
-    # bomb bars and menu indices under each card's visible strip
     strip = min(step, cw)
-    bar_y = CARD_TOP + ch + 8
+    under_cards(d, cards, bombs, chosen, x0, step, strip, CARD_TOP + ch + 8, H_HAND - 40, 28.0)
+    return img
+
+
+def under_cards(d: ImageDraw.ImageDraw, cards: Sequence[Card], bombs: Sequence[Bomb],
+                chosen: Collection[int], x0: float, step: float, strip: float, bar_y: float,
+                num_y: float, radius: float) -> None:
+    """Under each card's visible strip (``strip`` wide, every ``step`` from ``x0``): a bar
+    under each bomb's cards from ``bar_y``, and the card's menu index in a disc centred
+    on ``num_y`` (gold when the card is ``chosen``), as large as the strip allows."""
     for b_index, bomb in enumerate(bombs):
         color = BOMB_COLORS[b_index % len(BOMB_COLORS)]
         y = bar_y + 10 * (b_index % 2)
@@ -220,17 +228,15 @@ def draw_hand(view: TichuView, locale: str = "en",
             if c in bomb.cards:
                 x = x0 + i * step
                 d.rounded_rectangle((x + 3, y, x + strip - 3, y + 7), radius=3, fill=color)
-    num_y = H_HAND - 40
     num_f = font(SMALL, "condensed-bold")
     _, cap, _, _ = num_f.getbbox("H", anchor="ls")
-    radius = min(28.0, strip / 2 - 1)
+    radius = min(radius, strip / 2 - 1)
     for i, c in enumerate(cards):
         cx = x0 + i * step + strip / 2
-        sel = int(c) in chosen
         d.ellipse((cx - radius, num_y - radius, cx + radius, num_y + radius),
-                  fill=GOLD if sel else (250, 248, 240), outline=(0, 0, 0, 120), width=2)
+                  fill=GOLD if int(c) in chosen else (250, 248, 240), outline=(0, 0, 0, 120),
+                  width=2)
         d.text((cx, num_y - cap / 2), str(i + 1), font=num_f, fill=INK, anchor="ms")
-    return img
 
 
 def render_hand(view: TichuView, *, locale: str = "en",

@@ -16,11 +16,10 @@ from collections.abc import Collection, Sequence
 
 from PIL import Image, ImageDraw
 
-from bot.render.draw import GOLD, INK, canvas, paste
+from bot.render.draw import GOLD, canvas, paste
 from bot.render.encoding import encode
-from bot.render.fonts import font
-from bot.render.hand import BOMB_COLORS, _received_marks, find_bombs, sorted_hand
-from bot.render.table import SIZE, SMALL, draw_table
+from bot.render.hand import _received_marks, find_bombs, sorted_hand, under_cards
+from bot.render.table import SIZE, draw_table
 from bot.render.tiles import card_tile, tile_height
 from engine.cards import Card
 from engine.tichu.view import TichuView
@@ -61,24 +60,8 @@ def draw_hand_strip(view: TichuView, selected: Collection[Card] = (),
             d.rounded_rectangle((x - 2, y - 2, x + tw + 1, y + th + 1), radius=11,
                                 outline=outline, width=5)
     strip = min(step, tw)
-    bar_y = top + th + 4
-    for b_index, bomb in enumerate(find_bombs(cards)):
-        color = BOMB_COLORS[b_index % len(BOMB_COLORS)]
-        y = bar_y + 8 * (b_index % 2)
-        for i, c in enumerate(cards):
-            if c in bomb.cards:
-                x = x0 + i * step
-                d.rounded_rectangle((x + 3, y, x + strip - 3, y + 6), radius=3, fill=color)
-    num_f = font(SMALL, "condensed-bold")
-    _, cap, _, _ = num_f.getbbox("H", anchor="ls")
-    num_y = STRIP_H - 32
-    radius = min(25.0, strip / 2 - 1)
-    for i, c in enumerate(cards):
-        cx = x0 + i * step + strip / 2
-        sel = int(c) in chosen
-        d.ellipse((cx - radius, num_y - radius, cx + radius, num_y + radius),
-                  fill=GOLD if sel else (250, 248, 240), outline=(0, 0, 0, 120), width=2)
-        d.text((cx, num_y - cap / 2), str(i + 1), font=num_f, fill=INK, anchor="ms")
+    under_cards(d, cards, find_bombs(cards), chosen, x0, step, strip, top + th + 4,
+                STRIP_H - 32, 25.0)
     return img
 
 
