@@ -74,6 +74,26 @@ def status_said(view: TysiachaView, names: Sequence[str], locale: str) -> str:
     return t(locale, "alt.tysiacha.deal_over", number=view.deal_number + 1)
 
 
+ROLE_KEYS = {"sits_out": "alt.tysiacha.sits_out", "passed": "alt.tysiacha.passed",
+             "bid": "alt.tysiacha.bid", "solo": "alt.tysiacha.solo"}
+"""The words of a seat's part in the deal (:func:`seat_part`)."""
+
+
+def seat_part(view: TysiachaView, seat: int) -> tuple[str, dict[str, int]] | None:
+    """The seat's part in the deal, as the table's picture and its words both say it:
+    ``sits_out``, ``passed``, ``bid`` (its bid) or ``solo`` (its contract); None for none."""
+    if seat not in view.active:
+        return "sits_out", {}
+    if view.phase is Phase.BIDDING:
+        if view.passed[seat]:
+            return "passed", {}
+        bid = view.bids[seat]
+        return ("bid", {"bid": bid}) if bid is not None else None
+    if view.soloist == seat and view.contract is not None:
+        return "solo", {"contract": view.contract}
+    return None
+
+
 def seat_said(view: TysiachaView, seat: int, names: Sequence[str], locale: str) -> Part:
     """A seat: its score and tricks, dealer, its part in the deal (sits out, passed,
     its bid, its contract), the barrel, its marriages."""
@@ -82,15 +102,9 @@ def seat_said(view: TysiachaView, seat: int, names: Sequence[str], locale: str) 
     more = []
     if view.dealer == seat:
         kept.insert(0, t(locale, "alt.dealer"))
-    if seat not in view.active:
-        kept.append(t(locale, "alt.tysiacha.sits_out"))
-    elif view.phase is Phase.BIDDING:
-        if view.passed[seat]:
-            kept.append(t(locale, "alt.tysiacha.passed"))
-        elif view.bids[seat] is not None:
-            kept.append(t(locale, "alt.tysiacha.bid", bid=view.bids[seat]))
-    elif view.soloist == seat and view.contract is not None:
-        kept.append(t(locale, "alt.tysiacha.solo", contract=view.contract))
+    part = seat_part(view, seat)
+    if part is not None:
+        kept.append(t(locale, ROLE_KEYS[part[0]], **part[1]))
     if view.barrel[seat] is not None:
         more.append(t(locale, "alt.tysiacha.barrel", left=view.barrel[seat]))
     for who, suit in view.marriages:

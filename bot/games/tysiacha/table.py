@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.games.base import PublicMessage
 from bot.games.shared import log_line, names_of, public_buttons, seat_scores
-from bot.games.tysiacha.alt import marks_of, prikup_alt, sheet_alt, table_alt
+from bot.games.tysiacha.alt import marks_of, prikup_alt, seat_part, sheet_alt, table_alt
 from bot.games.tysiacha.images import render_prikup
 from bot.games.ui import view_of
 from bot.i18n import t
@@ -27,6 +27,9 @@ from engine.tysiacha.scoring import TARGET
 from engine.tysiacha.view import DealKind, DealResult, Phase, TysiachaView
 
 LOG_LINES = 6
+NOTE_KEYS = {"sits_out": "tysiacha.note.sits_out", "passed": "tysiacha.note.passed",
+             "bid": "tysiacha.note.bid", "solo": "tysiacha.note.contract"}
+"""A seat's part in the deal (:func:`~bot.games.tysiacha.alt.seat_part`) in its note."""
 MARKS = {"barrel": "■", "fell": "↓", "missed": "○", "penalty": "!"}
 """The marks of a score sheet's cell (:func:`bot.games.tysiacha.alt.marks_of`)."""
 
@@ -42,15 +45,9 @@ def seat_infos(view: TysiachaView, names: list[str], locale: str) -> list[SeatIn
         notes = []
         if view.barrel[s] is not None:
             notes.append(t(locale, "tysiacha.note.barrel", left=view.barrel[s]))
-        if s not in view.active:
-            notes.append(t(locale, "tysiacha.note.sits_out"))
-        elif view.phase is Phase.BIDDING:
-            if view.passed[s]:
-                notes.append(t(locale, "tysiacha.note.passed"))
-            elif view.bids[s] is not None:
-                notes.append(t(locale, "tysiacha.note.bid", bid=view.bids[s]))
-        elif view.soloist == s and view.contract is not None:
-            notes.append(t(locale, "tysiacha.note.contract", contract=view.contract))
+        role = seat_part(view, s)
+        if role is not None:
+            notes.append(t(locale, NOTE_KEYS[role[0]], **role[1]))
         marriages = [suit for who, suit in view.marriages if who == s]
         if marriages:
             notes.append(" ".join(SUIT_SYMBOLS[m] for m in marriages))
