@@ -130,7 +130,7 @@ Mark = tuple[str, RGB, str]
 """(arrow, colour, legend text) of a card received in the exchange."""
 
 
-def _received_marks(view: TichuView, locale: str) -> dict[int, Mark]:
+def received_marks(view: TichuView, locale: str) -> dict[int, Mark]:
     """The mark of each received card, by card: ◀ left, ▲ partner, ▶ right with four
     seats; ◀ left partner, ▶ right partner with six (gifts come from partners only)."""
     me = view.seat if view.seat is not None else 0
@@ -161,7 +161,7 @@ def draw_hand(view: TichuView, locale: str = "en",
     n = len(cards)
     img, d = canvas((HAND_W, H_HAND))
     chosen = {int(c) for c in selected}
-    received = _received_marks(view, locale)
+    received = received_marks(view, locale)
     bombs = find_bombs(cards)
     # header: title, count and call; the legend on the line under it
     count = label(locale, "cards_n" if n != 1 else "card_n", n=n)

@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 
 from bot.render.draw import GOLD, canvas, paste
 from bot.render.encoding import encode
-from bot.render.hand import _received_marks, find_bombs, sorted_hand, under_cards
+from bot.render.hand import find_bombs, received_marks, sorted_hand, under_cards
 from bot.render.table import SIZE, draw_table
 from bot.render.tiles import card_tile, tile_height
 from engine.cards import Card
@@ -47,7 +47,7 @@ def draw_hand_strip(view: TichuView, selected: Collection[Card] = (),
     x0 = (width - tw - step * (n - 1)) / 2
     top = 12 + RAISE
     chosen = {int(c) for c in selected}
-    received = _received_marks(view, "en")
+    received = received_marks(view, "en")  # only their colours are drawn, never their words
     for i, c in enumerate(cards):
         x = x0 + i * step
         y = top - (RAISE if int(c) in chosen else 0)

@@ -162,30 +162,19 @@ async def assert_shows_the_end(panel: Any, table: Table, seat: int, user: Any) -
         assert component(panel, "back") is None
 
 
-async def test_a_daily_board_a_computer_ends_shows_its_end_in_the_open_panel(
-        world: World, tmp_path: Path, board_day: None) -> None:
+@pytest.mark.parametrize(("seed", "by"), [(COMPUTER_ENDS, "ai"), (SHE_ENDS, "human")])
+async def test_a_daily_board_shows_its_end_in_the_open_panel_whoever_ends_it(
+        world: World, tmp_path: Path, board_day: None, seed: int, by: str) -> None:
+    """A computer's last move (the redraw found the table finished, before the fix) or
+    the person's (the answer to her last click shows it; the redraws find it shown)."""
     emu, alice = world.emu, world.users[0]
     async with running(emu, tmp_path / "db.sqlite3", **ALONE) as bot:
         pace_computers(bot)  # each computer moves once the move before it is shown
         panel, table = await open_board(world, bot, alice, await home(world, alice))
-        person = Person(emu, alice, random.Random(COMPUTER_ENDS), panel=panel, table=table)
+        person = Person(emu, alice, random.Random(seed), panel=panel, table=table)
         await play_out(bot, person, table)
-        assert table.record.actions[-1].payload["by"] == "ai"
+        assert table.record.actions[-1].payload["by"] == by
         # Alice only watches her panel: it shows the end by itself.
-        await assert_shows_the_end(panel, table, 0, alice)
-    emu.assert_clean()
-
-
-async def test_a_daily_board_its_person_ends_shows_its_end_in_the_open_panel(
-        world: World, tmp_path: Path, board_day: None) -> None:
-    emu, alice = world.emu, world.users[0]
-    async with running(emu, tmp_path / "db.sqlite3", **ALONE) as bot:
-        pace_computers(bot)
-        panel, table = await open_board(world, bot, alice, await home(world, alice))
-        person = Person(emu, alice, random.Random(SHE_ENDS), panel=panel, table=table)
-        await play_out(bot, person, table)
-        assert table.record.actions[-1].payload["by"] == "human"
-        # The answer to her last click shows the end (the redraws after it find it shown).
         await assert_shows_the_end(panel, table, 0, alice)
     emu.assert_clean()
 

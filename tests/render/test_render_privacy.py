@@ -25,7 +25,7 @@ class Leak(AssertionError):
 
 
 def _leak(*_: Any, **__: Any) -> NoReturn:
-    raise Leak("the table image read a private field")
+    raise Leak("a private field was read")
 
 
 class PoisonTuple(tuple):  # type: ignore[type-arg]
@@ -42,7 +42,9 @@ class PoisonDict(dict):  # type: ignore[type-arg]
     keys = values = items = get = __repr__ = _leak  # type: ignore[assignment]
 
 
-def _poisoned(view: TichuView) -> TichuView:
+def poisoned(view: TichuView) -> TichuView:
+    """``view`` whose private fields (the hand, the gifts given and received) explode when
+    anything reads them: what is drawn or said from it must come out the same."""
     return replace(view, hand=PoisonTuple(), given=PoisonDict(), received=PoisonDict())
 
 
@@ -69,13 +71,13 @@ def test_six_seat_table_refuses_a_seat_view(seat: int) -> None:
 @pytest.mark.parametrize("phase", sorted(ex.table_views()))
 def test_private_fields_are_never_read(phase: str) -> None:
     view = ex.table_views()[phase]
-    assert render_table(_poisoned(view), ex.NAMES) == render_table(view, ex.NAMES)
+    assert render_table(poisoned(view), ex.NAMES) == render_table(view, ex.NAMES)
 
 
 @pytest.mark.parametrize("phase", sorted(ex.six_table_views()))
 def test_six_seat_private_fields_are_never_read(phase: str) -> None:
     view = ex.six_table_views()[phase]
-    assert render_table(_poisoned(view), ex.NAMES6) == render_table(view, ex.NAMES6)
+    assert render_table(poisoned(view), ex.NAMES6) == render_table(view, ex.NAMES6)
 
 
 @given(st.lists(st.sampled_from(DECK), max_size=14, unique=True),

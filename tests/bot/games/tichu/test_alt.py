@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any, NoReturn
 
 import pytest
 
@@ -27,6 +26,7 @@ from engine.tichu.ai import make_player
 from engine.tichu.ai.selfplay import play_deal
 from engine.tichu.game import TichuGame
 from engine.tichu.view import Call, DealResult, Phase, TichuView, TrickPlay
+from tests.render.test_render_privacy import poisoned
 
 LONGEST = ("Maximilian von Hohenstein-Eberst", "xX_DragonSlayer_Xx_The_Greatest_",
            "Анастасия Александровна Петрова", "Jean-Christophe de La Tour-Aub",
@@ -71,31 +71,12 @@ def test_six_seats_and_duplicate_boards() -> None:
     assert "Board 4 of 4, each played from 0 to 0." in board and "playing to" not in board
 
 
-class Leak(AssertionError):
-    pass
-
-
-def _leak(*_: Any, **__: Any) -> NoReturn:
-    raise Leak("the table's description read a private field")
-
-
-class PoisonTuple(tuple):  # type: ignore[type-arg]
-    __iter__ = __len__ = __getitem__ = __bool__ = __contains__ = _leak
-    __eq__ = __hash__ = __repr__ = __reversed__ = _leak  # type: ignore[assignment]
-
-
-class PoisonDict(dict):  # type: ignore[type-arg]
-    __iter__ = __len__ = __getitem__ = __bool__ = __contains__ = _leak
-    keys = values = items = get = __repr__ = _leak  # type: ignore[assignment]
-
-
 @pytest.mark.parametrize("view", [*ex.table_views().values(), *ex.six_table_views().values(),
                                   ex.deal_over_view(), ex.game_over_view()])
 def test_the_table_words_never_read_a_hand(view: TichuView) -> None:
     """Private fields that explode when looked at: the words are the same."""
-    poisoned = replace(view, hand=PoisonTuple(), given=PoisonDict(), received=PoisonDict())
     names = ex.NAMES6 if view.n_seats == 6 else ex.NAMES
-    assert table_alt(poisoned, names, "en") == table_alt(view, names, "en")
+    assert table_alt(poisoned(view), names, "en") == table_alt(view, names, "en")
     with pytest.raises(ValueError):
         table_alt(replace(view, seat=0), names, "en")
 
