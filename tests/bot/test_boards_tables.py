@@ -14,6 +14,7 @@ from PIL import Image
 
 from bot.games.registry import all_specs
 from bot.games.tichu.boards import RECORD_NAME, board_move
+from bot.i18n import t
 from bot.render import render_hand
 from bot.render.position import STRIP_H
 from bot.render.table import SIZE
@@ -159,3 +160,18 @@ async def test_an_event_table_s_claims_are_made_once(service: TableService,
         (b["id"], 0) for b in options["boards"]]
     with pytest.raises(TableError, match="event_unknown"):
         await duplicate.table_options({"event": "QQQQQQ"}, guild_id=1, host_id=HOST)
+
+
+async def test_a_board_whose_time_is_over_says_so_on_its_panel(service: TableService) -> None:
+    """The day's end hands the seat to a computer for good: the panel says the computers
+    finish the board, and offers no way back (a click on it would be refused)."""
+    spec = all_specs()["tichu"]
+    for finish_at, said, back in ((time.time() - 1, "hand.time_over", False),
+                                  (time.time() + 3600, "hand.away", True)):
+        table = await boards_table(service, (None, "easy", "easy", "easy"), private=True,
+                                   finish_at=finish_at)
+        table.seats[0].away = True  # as the day's end (or three timeouts) leaves it
+        message = await spec.hand_message(table, 0, "en")
+        assert t("en", said) in message.content
+        ids = [str(getattr(item, "custom_id", "")) for item in message.view.children]
+        assert any(i.endswith(":back") for i in ids) is back, ids
