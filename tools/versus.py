@@ -1,0 +1,391 @@
+"""Versus: this tree's Tichu computer player against a player of another commit.
+
+Each pair deals the cards of one seed (``TichuGame(seed=f"{seed}:{k}")``: a
+fresh game at 0-0, one deal) and plays them twice: this tree's ``--level``
+player on the even seats and the other commit's ``--vs`` player on the odd
+seats, then the sides swapped, the same cards. A pair's value is the mean over
+its two seatings of this side's deal score minus the other side's, so the luck
+of the deal cancels. The report gives the mean points a deal with its 95%
+confidence interval (mean ± 1.96 sd/√n over the pairs), the share of pairs won,
+the calls made and won, double (triple) victories and the decision times of
+each side (wall time, p50 and p99 of the decisions applied).
+
+The other commit's player runs in a child process of this venv's python with a
+detached worktree of the commit first on ``sys.path`` (made once under the
+system's temp directory, as :func:`tools.bench_compare.baseline_tree` does, and
+reused); the child checks it imported that worktree's ``engine``. It is
+:mod:`tools.versus_server`, sent from this tree, speaking JSON lines: this
+process holds the authoritative game, asks the seats as
+:func:`engine.tichu.ai.selfplay.play_deal` does (it *is* that loop, the other
+side's seats being proxies that ask the child), applies every action (the
+engine checks it) and sends each to the child, whose copy of the deal, dealt
+from the same hands, must end with the same score.
+
+Run: ``python -m tools.versus --against 159e36d --level hard --vs hard --pairs 400 --jobs 2``
+(``make versus``); ``--against`` alone means :data:`REFERENCE`; without
+``--against`` the other side is this tree too (``--level hard --vs normal``
+measures two levels in the same format).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from engine.cards import format_cards
+from engine.tichu.actions import Action, action_from_json, action_to_json
+from engine.tichu.ai import LEVELS, make_player
+from engine.tichu.ai.base import Player
+from engine.tichu.ai.selfplay import play_deal
+from engine.tichu.game import TichuGame
+from engine.tichu.view import TichuView
+from tools.arena import Side, _tally, percentile
+from tools.bench_compare import baseline_tree
+
+REFERENCE = "159e36d"
+"""The commit of the ``hard`` player every change to a player must beat."""
+ROOT = Path(__file__).resolve().parent.parent
+SERVER = Path(__file__).resolve().with_name("versus_server.py")
+
+
+class UnknownCommitError(ValueError):
+    """``--against`` names no commit of this repository."""
+
+
+def resolve(commit: str) -> str:
+    """The full hash of ``commit`` (a hash, a branch, ``HEAD``...)."""
+    done = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet",
+                           f"{commit}^{{commit}}"], capture_output=True, text=True)
+    if done.returncode != 0 or not done.stdout.strip():
+        raise UnknownCommitError(f"no commit {commit!r} in {ROOT}")
+    return done.stdout.strip()
+
+
+def other_tree(against: str | None) -> tuple[Path, str]:
+    """The tree the other side's player comes from, and its name in the report."""
+    if against is None:
+        return ROOT, "this tree"
+    sha = resolve(against)
+    name = against if sha.startswith(against) else f"{against} = {sha[:9]}"
+    return baseline_tree(sha[:12]), name
+
+
+# ------------------------------------------------------------ the other side
+
+class Remote:
+    """The other tree's player, in its child process (:mod:`tools.versus_server`)."""
+
+    def __init__(self, tree: Path) -> None:
+        self.tree = tree.resolve()
+        self.process = subprocess.Popen(
+            [sys.executable, str(SERVER), str(self.tree)], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, text=True, cwd=str(self.tree),
+            env=dict(os.environ, PYTHONHASHSEED="0"))
+        hello = self._read()
+        engine = Path(hello["engine"]).resolve()
+        if not engine.is_relative_to(self.tree):
+            self.close()
+            raise RuntimeError(f"the other side imported the engine of {engine.parent}, "
+                               f"not the one of {self.tree}")
+
+    def _pipes(self) -> tuple[IO[str], IO[str]]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        return self.process.stdin, self.process.stdout
+
+    def _read(self) -> dict[str, Any]:
+        line = self._pipes()[1].readline()
+        if not line:
+            raise RuntimeError(f"the other side's process ended (exit {self.process.wait()})")
+        answer: dict[str, Any] = json.loads(line)
+        if "error" in answer:
+            raise RuntimeError(f"the other side failed: {answer['error']}")
+        return answer
+
+    def _send(self, request: dict[str, Any]) -> None:
+        self._pipes()[0].write(json.dumps(request) + "\n")
+
+    def request(self, request: dict[str, Any]) -> dict[str, Any]:
+        self._send(request)
+        self._pipes()[0].flush()
+        return self._read()
+
+    def start(self, game: TichuGame, level: str, seed: str) -> None:
+        """A fresh deal from ``game``'s hands as dealt, and a fresh ``level`` player
+        deciding with ``random.Random(seed)``."""
+        self.request({"op": "start", "hands": [format_cards(h) for h in game.dealt],
+                      "players": game.n_seats, "dealer": game.dealer, "level": level,
+                      "seed": seed})
+
+    def apply(self, action: Action) -> None:
+        """Apply ``action`` to the child's copy (sent with the next question: no answer)."""
+        self._send({"op": "apply", "action": action_to_json(action)})
+
+    def ask(self, seat: int) -> tuple[Action | None, float]:
+        """The seat's decision and the seconds it took (wall time, in the child)."""
+        answer = self.request({"op": "ask", "seat": seat})
+        data = answer["action"]
+        return (None if data is None else action_from_json(data)), float(answer["seconds"])
+
+    def end(self) -> dict[str, Any]:
+        """The child's copy of the deal: its scores and action count."""
+        return self.request({"op": "end"})
+
+    def close(self) -> None:
+        stdin = self.process.stdin
+        if stdin is not None and not stdin.closed:
+            stdin.close()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+class RemoteSeat:
+    """A :class:`~engine.tichu.ai.base.Player` whose decisions come from the child:
+    it asks for ``view.seat`` (the child decides from its own copy's view, with its
+    own random generator; the ``rng`` given is this side's and is not used)."""
+
+    def __init__(self, remote: Remote) -> None:
+        self.remote = remote
+        self.seconds = 0.0
+        """How long the last decision took in the child."""
+
+    def act(self, view: TichuView, rng: random.Random) -> Action | None:
+        assert view.seat is not None  # (a seat's own view, never the public one)
+        action, self.seconds = self.remote.ask(view.seat)
+        return action
+
+
+# ---------------------------------------------------------------- the play
+
+@dataclass(frozen=True)
+class PairTask:
+    k: int
+    seed: str
+    players: int
+    level: str
+    vs: str
+    tree: Path
+
+
+@dataclass
+class Seating:
+    """One deal of a pair, as played."""
+
+    game: TichuGame
+    current_team: int
+    """The team (0: even seats, 1: odd seats) of this tree's player."""
+    decision_ms: tuple[list[float], list[float]]
+    """Milliseconds of each applied decision: this tree's side, the other side."""
+
+    @property
+    def margin(self) -> int:
+        """This side's deal score minus the other side's."""
+        scores = self.game.history[-1].scores
+        return scores[self.current_team] - scores[1 - self.current_team]
+
+
+@dataclass
+class PairResult:
+    k: int
+    seatings: tuple[Seating, Seating]
+
+    @property
+    def value(self) -> float:
+        return sum(s.margin for s in self.seatings) / 2
+
+
+def deal_seed(seed: str, k: int) -> str:
+    return f"{seed}:{k}"
+
+
+def team_seed(task: PairTask, team: int) -> str:
+    """The seed of the random generator of the player of ``team`` in pair ``task.k``."""
+    return f"versus:{task.seed}:{task.k}:team{team}"
+
+
+def play_seating(task: PairTask, remote: Remote, swap: bool) -> Seating:
+    """Deal pair ``task.k``'s cards and play them, this tree's player on the even
+    seats (odd seats if ``swap``)."""
+    game = TichuGame(seed=deal_seed(task.seed, task.k), players=task.players)
+    current_team = 1 if swap else 0
+    # Each team's random generator is seeded from the pair and the team, whichever side
+    # plays it: two identical deterministic players then play the same deal twice.
+    remote.start(game, task.vs, team_seed(task, 1 - current_team))
+    local: Player = make_player(task.level)
+    proxy = RemoteSeat(remote)
+    seats: list[Player] = [local if s % 2 == current_team else proxy
+                           for s in range(task.players)]
+    spent: tuple[list[float], list[float]] = ([], [])
+
+    def observe(game: TichuGame, seat: int, action: Action, seconds: float) -> None:
+        if seat % 2 == current_team:
+            spent[0].append(seconds * 1000.0)
+        else:
+            spent[1].append(proxy.seconds * 1000.0)
+        remote.apply(action)
+
+    play_deal(game, seats, random.Random(team_seed(task, current_team)), observe)
+    theirs = remote.end()
+    ours = list(game.history[-1].scores)
+    if theirs["scores"] != ours or theirs["actions"] != len(game.actions):
+        raise RuntimeError(f"pair {task.k}: the other side's copy of the deal ended "
+                           f"{theirs}, this one {ours} after {len(game.actions)} actions")
+    game.touch()  # (drops cached views before the game is sent back from a worker)
+    return Seating(game, current_team, spent)
+
+
+def play_pair(task: PairTask, remote: Remote) -> PairResult:
+    return PairResult(task.k, (play_seating(task, remote, False),
+                               play_seating(task, remote, True)))
+
+
+_worker_remote: Remote | None = None
+"""A pool worker's own child process, started with its first pair."""
+
+
+def _play_in_worker(task: PairTask) -> PairResult:
+    global _worker_remote
+    if _worker_remote is None:
+        _worker_remote = Remote(task.tree)
+    return play_pair(task, _worker_remote)
+
+
+def play_pairs(pairs: int, *, level: str, vs: str, tree: Path, seed: str = "versus",
+               players: int = 4, jobs: int = 1) -> Iterator[PairResult]:
+    """Play pairs 0 .. ``pairs`` - 1 against the player of ``tree``, on ``jobs``
+    processes (each with its own child); the results come in pair order."""
+    tasks = [PairTask(k, seed, players, level, vs, tree) for k in range(pairs)]
+    remote = Remote(tree)  # (also checks the other side starts, before any worker does)
+    if jobs <= 1:
+        try:
+            for task in tasks:
+                yield play_pair(task, remote)
+        finally:
+            remote.close()
+        return
+    remote.close()
+    pool = multiprocessing.get_context("fork").Pool(jobs)
+    try:
+        yield from pool.imap(_play_in_worker, tasks)
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+# -------------------------------------------------------------- the report
+
+@dataclass
+class Tally:
+    """The figures of a run so far."""
+
+    sides: tuple[Side, Side]
+    values: list[float]
+
+    def add(self, result: PairResult) -> None:
+        self.values.append(result.value)
+        for seating in result.seatings:
+            _tally(seating.game, self.sides, (0, 1) if seating.current_team == 0 else (1, 0))
+            self.sides[0].decision_ms.extend(seating.decision_ms[0])
+            self.sides[1].decision_ms.extend(seating.decision_ms[1])
+
+
+def confidence(values: Sequence[float], z: float = 1.96) -> tuple[float, float]:
+    """The mean and the half width of its 95% interval (z · sd / √n)."""
+    if not values:
+        return 0.0, math.inf
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, math.inf
+    return mean, z * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def report(tally: Tally, seconds: float, players: int = 4, jobs: int = 1) -> str:
+    a, b = tally.sides
+    n = len(tally.values)
+    mean, half = confidence(tally.values)
+    won = sum(v > 0 for v in tally.values)
+    tied = sum(v == 0 for v in tally.values)
+    sweep = "double" if players == 4 else "triple"
+    lines = [f"{a.level} v {b.level}, {players} players: {n} pairs ({2 * n} deals) "
+             f"in {seconds:.1f} s wall, {jobs} job{'s' if jobs != 1 else ''}",
+             f"  {a.level} over {b.level}: {mean:+.1f} points a deal "
+             f"(95% CI {mean - half:+.1f} to {mean + half:+.1f})",
+             f"  pairs won {won}, tied {tied}, lost {n - won - tied}: "
+             f"{(won + tied / 2) / max(1, n):.1%} won (ties half)"]
+    width = max(len(a.level), len(b.level))
+    for side in tally.sides:
+        deals = len(side.deal_points) or 1
+        tichu = f"{side.tichu_made}/{side.tichu}"
+        grand = f"{side.grand_made}/{side.grand}"
+        lines.append(
+            f"  {side.level:{width}s}  {sum(side.deal_points) / deals:6.1f} points a deal  "
+            f"Tichu made {tichu:7s}  Grand made {grand:5s}  {sweep} victories "
+            f"{side.doubles:3d}  decision p50 {percentile(side.decision_ms, 0.5):.2f} ms "
+            f"p99 {percentile(side.decision_ms, 0.99):.1f} ms (wall)")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> Tally:
+    tree, name = other_tree(args.against)
+    tally = Tally((Side(f"{args.level} (this tree)"), Side(f"{args.vs} ({name})")), [])
+    start = time.perf_counter()
+    for result in play_pairs(args.pairs, level=args.level, vs=args.vs, tree=tree,
+                             seed=args.seed, players=args.players, jobs=args.jobs):
+        tally.add(result)
+        if not args.quiet:
+            print(f"  pair {result.k}: {result.value:+.1f} (" + ", ".join(
+                f"{s.game.history[-1].scores}" for s in result.seatings) + ")",
+                file=sys.stderr, flush=True)
+        played = len(tally.values)
+        if args.report_every and played % args.report_every == 0 and played < args.pairs:
+            print(report(tally, time.perf_counter() - start, args.players, args.jobs) +
+                  "  (so far)", flush=True)
+    print(report(tally, time.perf_counter() - start, args.players, args.jobs), flush=True)
+    return tally
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    p.add_argument("--against", nargs="?", const=REFERENCE, default=None, metavar="COMMIT",
+                   help=f"the other side's commit (alone: {REFERENCE}, the reference hard "
+                   "player; left out: this tree)")
+    p.add_argument("--level", choices=LEVELS, default="hard", help="this tree's player")
+    p.add_argument("--vs", default="hard", help="the other side's player")
+    p.add_argument("--pairs", type=int, default=400, help="pairs of deals (seeds)")
+    p.add_argument("--jobs", type=int, default=1, help="processes playing pairs side by side")
+    p.add_argument("--seed", default="versus")
+    p.add_argument("--players", type=int, choices=(4, 6), default=4)
+    p.add_argument("--report-every", type=int, default=0,
+                   help="print the figures so far every N pairs (0: only at the end)")
+    p.add_argument("--quiet", action="store_true", help="no line per pair")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parser().parse_args(argv)
+    try:
+        run(args)
+    except UnknownCommitError as exc:
+        print(f"versus: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    except RuntimeError as exc:  # (the other side would not start, or disagreed)
+        print(f"versus: {exc}", file=sys.stderr)
+        raise SystemExit(1) from None
+
+
+if __name__ == "__main__":
+    main()

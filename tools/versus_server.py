@@ -1,0 +1,111 @@
+"""The other side of :mod:`tools.versus`: a Tichu computer player of another tree,
+served over JSON lines on stdin and stdout.
+
+Run by :mod:`tools.versus` as ``python tools/versus_server.py TREE``: ``TREE``
+goes first on ``sys.path`` before anything imports ``engine``, so the engine
+and its players are that tree's (checked: the first line written names the
+file of the ``engine`` imported). Only the replay contract's functions are
+used (``TichuGame(hands=, players=, dealer=)``, ``apply``, ``view``,
+``action_to_json`` / ``action_from_json``, ``make_player``, ``parse_card``),
+which every tree since the six-player variant has.
+
+One request a line, one answer a line for those that ask a question:
+
+``{"op": "start", "hands": [[card, ...], ...], "players": 4, "dealer": null, "level": "hard", "seed": "..."}``
+    A fresh deal from these hands (as dealt), a fresh player of ``level`` and a
+    ``random.Random(seed)`` for its decisions. Answer ``{"ok": true}``.
+``{"op": "apply", "action": {...}}``
+    Apply an action to this copy of the deal. No answer (an error is kept and
+    given as the answer to the next question).
+``{"op": "ask", "seat": 1}``
+    The seat's decision from its view: ``{"action": {...} or null, "seconds": s}``
+    (wall time of the decision, ``time.perf_counter``).
+``{"op": "end"}``
+    The deal's score as this copy has it: ``{"scores": [a, b], "actions": n}``.
+
+Any failure answers ``{"error": "..."}``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+
+def serve(tree: Path) -> None:
+    import random
+
+    import engine
+    from engine.cards import parse_card
+    from engine.tichu.actions import action_from_json, action_to_json
+    from engine.tichu.ai import make_player
+    from engine.tichu.game import TichuGame
+
+    def say(answer: dict[str, Any]) -> None:
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+
+    say({"engine": engine.__file__, "tree": str(tree)})
+    game: Any = None
+    player: Any = None
+    rng = random.Random()
+    failed: str | None = None
+    for line in sys.stdin:
+        request = json.loads(line)
+        op = request["op"]
+        if failed is not None:
+            if op != "apply":
+                say({"error": failed})
+            continue
+        try:
+            if op == "apply":
+                game.apply(action_from_json(request["action"]))
+            elif op == "ask":
+                seat = request["seat"]
+                view = game.view(seat)
+                began = time.perf_counter()
+                action = player.act(view, rng)
+                seconds = time.perf_counter() - began
+                say({"action": None if action is None else action_to_json(action),
+                     "seconds": seconds})
+            elif op == "start":
+                hands = [[parse_card(c) for c in hand] for hand in request["hands"]]
+                game = TichuGame(hands=hands, players=request["players"],
+                                 dealer=request["dealer"])
+                player = make_player(request["level"])
+                rng = random.Random(request["seed"])
+                say({"ok": True})
+            elif op == "end":
+                scores = list(game.history[-1].scores) if game.history else None
+                say({"scores": scores, "actions": len(game.actions)})
+            else:
+                say({"error": f"unknown request {op!r}"})
+        except Exception:  # (told to the parent, which stops the run)
+            failed = f"{op}: {_last_lines()}"
+            if op != "apply":
+                say({"error": failed})
+
+
+def _last_lines() -> str:
+    """The exception being handled, its innermost frame and message on one line."""
+    return " | ".join(line.strip() for line in traceback.format_exc().strip().splitlines()[-3:])
+
+
+def main() -> None:
+    tree = Path(sys.argv[1]).resolve()
+    here = Path(__file__).resolve().parent
+    # The tree under test first; never this file's folder nor this file's tree.
+    sys.path[:] = [str(tree)] + [p for p in sys.path
+                                 if p and Path(p).resolve() not in (here, here.parent)]
+    try:
+        serve(tree)
+    except Exception:  # (an import error in the other tree, told plainly)
+        print(json.dumps({"error": _last_lines()}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
