@@ -14,6 +14,8 @@ import yarl
 
 from bot.config import Settings
 from bot.store import StoreError, StoreUnavailableError, open_repository
+from engine.tichu.ai import model as models
+from engine.tichu.ai.evaluator import ModelError
 
 NO_TOKEN = """\
 No DISCORD_TOKEN is set, so the bot cannot log in to Discord. To get one, open \
@@ -47,6 +49,18 @@ def settings_problem(error: pydantic.ValidationError) -> str:
         text = problem["msg"].removeprefix("Value error, ")
         problems.append(f"{name}: {text}" if name else text)
     return "; ".join(problems)
+
+
+def model_problem(settings: Settings) -> str | None:
+    """The one sentence for a Tichu model file that cannot be used, or None: the computer
+    players never play on without their model (``MODEL_DIR``, or the shipped ones)."""
+    if settings.model_dir:
+        models.use_directory(settings.model_dir)
+    try:
+        models.check()
+    except ModelError as exc:
+        return str(exc)
+    return None
 
 
 def database_shown(database: str) -> str:
@@ -160,6 +174,10 @@ def main() -> int:
         return 2
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    problem = model_problem(settings)
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 2
     if settings.discord_token is None or not settings.discord_token.get_secret_value():
         print(NO_TOKEN)
         if sys.stdin.isatty():

@@ -114,8 +114,7 @@ class TichuBot(commands.Bot):
         self.panels = Panels(self, repo)
         workers.start_background(settings.field_processes)
         self.duplicate = Duplicate(self.service, boards=settings.daily_boards,
-                           field_tables=settings.field_tables,
-                           field_samples=settings.field_samples, level=settings.daily_level)
+                           field_tables=settings.field_tables, level=settings.daily_level)
         self.controller.route(
             records.RECORD_ACTIONS,
             lambda interaction, cid, values: records.handle_component(self, interaction, cid,

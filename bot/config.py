@@ -76,12 +76,12 @@ class Settings(BaseSettings):
     field_tables: int = Field(
         default=8, ge=0, le=64, description="Computer tables that play each duplicate board "
         "(its field, which every result is also compared with)")
-    field_samples: int | None = Field(
-        default=None, ge=1, le=1000, description="Deals the field's hard players sample per "
-        "decision (unset: the hard player's own number)")
     field_processes: int = Field(
         default=1, ge=0, le=64, description="Processes, at the lowest CPU priority, that play "
         "the fields (0: a thread in the bot's own process)")
+    model_dir: str | None = Field(
+        default=None, description="Folder holding the Tichu evaluator's model files "
+        "tichu4.npz and tichu6.npz (unset: the ones shipped in engine/tichu/ai/models)")
     review_samples: int | None = Field(
         default=None, ge=1, le=1000, description="Deals the coach samples per decision in a "
         "review after each Tichu deal (unset: the review's own number)")

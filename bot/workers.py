@@ -32,6 +32,8 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
+from engine.tichu.ai import model as models
+
 T = TypeVar("T")
 _executor: Executor | None = None
 _background: ProcessPoolExecutor | None = None
@@ -53,7 +55,8 @@ def start(processes: int) -> None:
     if processes > 0:
         context = multiprocessing.get_context("spawn")
         _executor = ProcessPoolExecutor(max_workers=processes, mp_context=context,
-                                        initializer=_init_worker, initargs=(os.getpid(),))
+                                        initializer=_init_worker,
+                                        initargs=(os.getpid(), str(models.directory())))
         for _ in range(processes):
             _executor.submit(_warm_up)
 
@@ -68,7 +71,7 @@ def start_background(processes: int) -> None:
         context = multiprocessing.get_context("spawn")
         _background = ProcessPoolExecutor(max_workers=processes, mp_context=context,
                                           initializer=_init_background,
-                                          initargs=(os.getpid(),))
+                                          initargs=(os.getpid(), str(models.directory())))
 
 
 LIVE_HOLD = 0.5
@@ -245,11 +248,13 @@ def lowest_priority(pid: int = 0) -> None:
             os.sched_setscheduler(pid, os.SCHED_IDLE, os.sched_param(0))
 
 
-def _init_background(parent_pid: int) -> None:
+def _init_background(parent_pid: int, model_dir: str) -> None:
     """In each background process: die with the parent, and yield the CPU to everything
-    else on the machine (done from the parent already as it started, and again here)."""
+    else on the machine (done from the parent already as it started, and again here);
+    read the bot's Tichu models."""
     lowest_priority()
     die_with_parent(parent_pid)
+    models.use_directory(model_dir)
 
 
 def stop() -> None:
@@ -274,9 +279,10 @@ async def offload(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
     return await loop.run_in_executor(_executor, functools.partial(fn, *args, **kwargs))
 
 
-def _init_worker(parent_pid: int) -> None:
-    """In each worker: die with the parent, then warm up."""
+def _init_worker(parent_pid: int, model_dir: str) -> None:
+    """In each worker: die with the parent, read the bot's Tichu models, then warm up."""
     die_with_parent(parent_pid)
+    models.use_directory(model_dir)
     _warm_up()
 
 

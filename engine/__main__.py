@@ -1,6 +1,6 @@
 """``python -m engine replay FILE|-``: replay a game file and print the resulting state.
 ``python -m engine duplicate FILE|-``: score duplicate results (matchpoints, standings).
-``python -m engine review FILE|- [--seat N] [--samples K] [--seed S]``: a coach's review of a
+``python -m engine review FILE|- [--seat N] [--samples K] [--seed S] [--model-dir DIR]``: a coach's review of a
 Tichu replay (the decisions that cost the most, see ``docs/review.md``)."""
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ def main(argv: list[str] | None = None) -> int:
     review.add_argument("--samples", type=int, default=None,
                         help="sampled deals per decision (default: engine.review.DEFAULT_SAMPLES)")
     review.add_argument("--seed", default="0", help="the seed of the sampling (default 0)")
+    review.add_argument("--model-dir", default=None,
+                        help="folder of the Tichu model files (default: the shipped ones)")
     args = parser.parse_args(argv)
     if args.command == "duplicate":
         from engine.duplicate.scoring import main as duplicate_main
@@ -35,6 +37,10 @@ def main(argv: list[str] | None = None) -> int:
         from engine.review import main as review_main
 
         samples = DEFAULT_SAMPLES if args.samples is None else args.samples
+        if args.model_dir is not None:
+            from engine.tichu.ai import model
+
+            model.use_directory(args.model_dir)
         return review_main(args.file, args.seat, samples, args.seed)
     return replay_main(args.file)
 

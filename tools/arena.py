@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from engine.tichu.actions import Action
 from engine.tichu.ai import make_player
 from engine.tichu.ai.base import Player
-from engine.tichu.ai.hard import HardPlayer
+from engine.tichu.ai.searcher import SearchPlayer
 from engine.tichu.ai.selfplay import play_deal
 from engine.tichu.game import TichuGame
 from engine.tichu.view import Call, Phase
@@ -68,7 +68,7 @@ class Side:
 
 def _build(level: str, budget_ms: float | None) -> Player:
     if level == "hard" and budget_ms is not None:
-        return HardPlayer(budget_ms=budget_ms)
+        return SearchPlayer(budget_ms=budget_ms)
     return make_player(level)
 
 

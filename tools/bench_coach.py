@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.review import DEFAULT_SAMPLES, HINT_SAMPLES, hint, review_game
-from engine.tichu.ai.hard import HardPlayer
+from engine.tichu.ai.searcher import SearchPlayer
 from engine.tichu.ai.selfplay import play_deal
 from engine.tichu.game import TichuGame
 from engine.tichu.legal import play_options
@@ -49,7 +49,7 @@ def played(seed: str, deals: int = 1, samples: int = PLAY_SAMPLES) -> dict[str, 
     """A replay of ``deals`` deals between hard players (``samples`` a search), from
     ``seed`` alone."""
     game = TichuGame(seed=seed)
-    player = HardPlayer(budget_ms=None, max_samples=samples)
+    player = SearchPlayer(budget_ms=None, max_samples=samples)
     rng = random.Random(f"coach-play:{seed}")
     for d in range(deals):
         if d:

@@ -27,7 +27,7 @@ The measures, in process CPU time (the child's own, not the machine's):
     a game built at the position (:func:`~engine.tichu.ai.search.game_at`,
     :func:`~engine.tichu.ai.search.apply_candidate`) and played out
     (:func:`~engine.tichu.ai.search.rollout`), as
-    :meth:`HardPlayer.search <engine.tichu.ai.hard.HardPlayer.search>` does.
+    :meth:`SearchPlayer.search <engine.tichu.ai.searcher.SearchPlayer.search>` does.
     The sampled deals are seeded shuffles of the other seats' real cards, made
     outside the timing, so both sides play out the same games. :data:`WARM_UP`
     other positions are played out first, untimed: a player that searches has
@@ -149,15 +149,22 @@ def search_positions(count: int) -> list[dict[str, Any]]:
     there, with its wish and Dog target. Made once by the parent (with this
     tree's players) and written down, so that both trees play out the same
     positions and candidates, whatever the heuristics that chose them."""
+    import importlib
+
     from engine.tichu.ai import tactics
-    from engine.tichu.ai.hard import HardPlayer
+
+    search: Any
+    try:
+        search = importlib.import_module("engine.tichu.ai.searcher").SearchPlayer
+    except ImportError:  # a tree from before the learned player (the search was "hard")
+        search = importlib.import_module("engine.tichu.ai.hard").HardPlayer
     from engine.tichu.ai.selfplay import play_deal
     from engine.tichu.game import TichuGame
 
     found: list[dict[str, Any]] = []
     game: Any = None
 
-    class Recorder(HardPlayer):
+    class Recorder(search):  # type: ignore[misc]
         def first_out_chance(self, view: Any, know: Any, rng: Any) -> float:
             return 0.0
 
@@ -257,7 +264,7 @@ def measure_playouts(positions: Path) -> tuple[float, str]:
 
     def play_out(work: list[tuple[Any, ...]], scores: list[int]) -> None:
         for view, samples, candidates, wish, dog_to in work:
-            # HardPlayer.search's loop, without its sampling and statistics
+            # SearchPlayer.search's loop, without its sampling and statistics
             seat = view.seat
             team = seat % 2
             for hands in samples:

@@ -1,8 +1,8 @@
 """Duplicate Tichu's computer field: what one board's field costs, and what computing
 fields does to the live tables (issue 24, point 5).
 
-1. **CPU per board.** The fields of ``--boards`` daily boards (8 hard tables each, the
-   hard player's own sample count: the bot's defaults), each table played by
+1. **CPU per board.** The fields of ``--boards`` daily boards (8 hard tables each: the
+   bot's defaults), each table played by
    :func:`bot.games.tichu.duplicate.field_table` in a child process, as the bot's background
    process plays it. The CPU time of each table is taken in its process
    (``time.process_time`` around the call, imports and start-up left out); the children's
@@ -72,11 +72,11 @@ SETTINGS: dict[str, dict[str, str]] = {
 
 
 # ------------------------------------------------------------------ 1. CPU per board
-def timed_table(board: dict[str, Any], index: int, samples: int | None) -> tuple[float, int]:
+def timed_table(board: dict[str, Any], index: int) -> tuple[float, int]:
     """In a child process: one field table, as the bot plays it; its CPU seconds (this
     process, the call only) and its direction-0 difference."""
     start = time.process_time()
-    played = field_table(board, index, samples)
+    played = field_table(board, index)
     return time.process_time() - start, int(played["diff"])
 
 
@@ -100,15 +100,15 @@ class FieldCost:
         return [t for board in self.tables for t in board]
 
 
-def field_cost(boards: int, tables: int = FIELD_TABLES, samples: int | None = None,
-               jobs: int = 2, day: date | None = None) -> FieldCost:
+def field_cost(boards: int, tables: int = FIELD_TABLES, jobs: int = 2,
+               day: date | None = None) -> FieldCost:
     """Play the fields of the first ``boards`` daily boards of ``day`` (default: today)
     in ``jobs`` child processes."""
     chosen = daily_boards(day or datetime.now(UTC).date(), boards)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-        futures = [[pool.submit(timed_table, b.to_json(), i, samples) for i in range(tables)]
+        futures = [[pool.submit(timed_table, b.to_json(), i) for i in range(tables)]
                    for b in chosen]
         done = [[f.result() for f in board] for board in futures]
     wall = time.perf_counter() - start
@@ -119,12 +119,11 @@ def field_cost(boards: int, tables: int = FIELD_TABLES, samples: int | None = No
                      children_cpu=children, wall=wall)
 
 
-def cost_lines(cost: FieldCost, samples: int | None, jobs: int) -> list[str]:
+def cost_lines(cost: FieldCost, jobs: int) -> list[str]:
     """The printed figures of :func:`field_cost`."""
     boards, tables = cost.per_board, cost.per_table
     per = len(cost.tables[0]) if cost.tables else 0
-    lines = [f"{len(boards)} boards × {per} hard tables (samples "
-             f"{'default' if samples is None else samples}), {jobs} processes, "
+    lines = [f"{len(boards)} boards × {per} hard tables, {jobs} processes, "
              f"{cost.wall:.0f} s wall"]
     if boards:
         lines.append(f"one board's field: {statistics.median(boards):.1f} CPU s median "
@@ -284,8 +283,6 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--boards", type=int, default=BOARDS,
                         help="boards whose field is played for the CPU figure")
     parser.add_argument("--field-tables", type=int, default=FIELD_TABLES)
-    parser.add_argument("--samples", type=int, default=None,
-                        help="the hard player's samples (default: its own)")
     parser.add_argument("--jobs", type=int, default=2, help="processes playing the fields")
     parser.add_argument("--rounds", type=int, default=2,
                         help="runs of each condition, in turns")
@@ -298,8 +295,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     print(load_text(), flush=True)
     if not args.skip_cost:
-        cost = field_cost(args.boards, args.field_tables, args.samples, args.jobs)
-        for line in cost_lines(cost, args.samples, args.jobs):
+        cost = field_cost(args.boards, args.field_tables, args.jobs)
+        for line in cost_lines(cost, args.jobs):
             print(line, flush=True)
     if not args.skip_live and args.rounds > 0:
         print(f"{args.tables} live tables (1 person + 3 computers, AI_DELAY={args.delay}s, "

@@ -73,7 +73,7 @@ from engine.review.value import positions
 from engine.tichu.actions import Action, CallTichu, Exchange, Pass, Play
 from engine.tichu.ai import bidding
 from engine.tichu.ai.base import Player
-from engine.tichu.ai.hard import DEFAULT_MAX_SAMPLES
+from engine.tichu.ai.searcher import DEFAULT_MAX_SAMPLES
 from engine.tichu.ai.selfplay import play_deal
 from engine.tichu.cards import DRAGON
 from engine.tichu.game import TichuGame
@@ -241,7 +241,7 @@ def _gap(make: Callable[[], TichuGame], blunder: Action, better: Action, hard_sa
     for sign, action in ((-1, blunder), (1, better)):
         game = make()
         game.apply(action)
-        players: list[Player] = [board_player("hard", hard_samples)] * game.n_seats
+        players: list[Player] = [board_player("search", hard_samples)] * game.n_seats
         play_deal(game, players, random.Random(f"truth:{seed}"))
         scores = game.history[-1].scores
         gap += sign * (scores[team] - scores[1 - team])
@@ -275,7 +275,7 @@ def truly_costly(game: TichuGame, blunder: Action, hard_samples: int) -> bool:
     if isinstance(blunder, Pass):
         out = _going_out(view)
         return out is not None and expected_cost(game, blunder, out, samples) >= TRUE_COST
-    better = board_player("hard", samples).act(view, random.Random("truth:better"))
+    better = board_player("search", samples).act(view, random.Random("truth:better"))
     return better is not None and true_cost(game, blunder, better, samples) >= TRUE_COST
 
 
@@ -338,7 +338,7 @@ def make_case(kind: str, number: int, seed: str, hard_samples: int) -> Case | No
         if not seats:
             continue
         seat = seats[0] if fits is not None else None
-        hard = board_player("hard", hard_samples)
+        hard = board_player("search", hard_samples)
         wrapper = Blundering(hard, seat, blunder, too_late,
                              lambda game, action: truly_costly(game, action, hard_samples))
         wrapper.game = game
@@ -359,7 +359,7 @@ def make_case(kind: str, number: int, seed: str, hard_samples: int) -> Case | No
 def hard_deal(number: int, seed: str, hard_samples: int) -> dict[str, Any]:
     deal_seed = f"review-quality:{seed}:hard:{number}"
     game = TichuGame(seed=deal_seed)
-    play_deal(game, [board_player("hard", hard_samples)] * 4, random.Random(deal_seed))
+    play_deal(game, [board_player("search", hard_samples)] * 4, random.Random(deal_seed))
     return to_replay(game)
 
 

@@ -46,13 +46,14 @@ from typing import IO, Any
 
 from engine.cards import format_cards
 from engine.tichu.actions import Action, action_from_json, action_to_json
-from engine.tichu.ai import LEVELS, make_player
+from engine.tichu.ai import LEVELS
 from engine.tichu.ai.base import Player
 from engine.tichu.ai.selfplay import play_deal
 from engine.tichu.game import TichuGame
 from engine.tichu.view import TichuView
 from tools.arena import Side, _tally, percentile
 from tools.bench_compare import baseline_tree
+from tools.versus_server import SEARCH_LEVELS, player_of
 
 REFERENCE = "159e36d"
 """The commit of the ``hard`` player every change to a player must beat."""
@@ -225,7 +226,7 @@ def play_seating(task: PairTask, remote: Remote, swap: bool) -> Seating:
     # Each team's random generator is seeded from the pair and the team, whichever side
     # plays it: two identical deterministic players then play the same deal twice.
     remote.start(game, task.vs, team_seed(task, 1 - current_team))
-    local: Player = make_player(task.level)
+    local: Player = player_of(task.level)
     proxy = RemoteSeat(remote)
     seats: list[Player] = [local if s % 2 == current_team else proxy
                            for s in range(task.players)]
@@ -363,7 +364,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--against", nargs="?", const=REFERENCE, default=None, metavar="COMMIT",
                    help=f"the other side's commit (alone: {REFERENCE}, the reference hard "
                    "player; left out: this tree)")
-    p.add_argument("--level", choices=LEVELS, default="hard", help="this tree's player")
+    p.add_argument("--level", choices=(*LEVELS, *SEARCH_LEVELS), default="hard",
+                   help="this tree's player")
     p.add_argument("--vs", default="hard", help="the other side's player")
     p.add_argument("--pairs", type=int, default=400, help="pairs of deals (seeds)")
     p.add_argument("--jobs", type=int, default=1, help="processes playing pairs side by side")

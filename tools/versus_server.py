@@ -35,6 +35,28 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+SEARCH_LEVELS = ("search", "search-full")
+"""Levels any tree serves beside its own: the determinized Monte Carlo search (``hard``
+in the trees before the learned evaluator, ``search`` after), with its clock
+(``search``) or without it, playing all its samples (``search-full``: the search at
+its full strength whatever the machine's load, and deterministic)."""
+
+
+def player_of(level: str) -> Any:
+    """A fresh player of ``level``: a level of the tree's ``make_player``, or one of
+    :data:`SEARCH_LEVELS`."""
+    from engine.tichu.ai import make_player
+
+    if level in SEARCH_LEVELS:
+        import importlib
+
+        try:
+            search = importlib.import_module("engine.tichu.ai.searcher").SearchPlayer
+        except ImportError:  # a tree from before the learned evaluator
+            search = importlib.import_module("engine.tichu.ai.hard").HardPlayer
+        return search() if level == "search" else search(budget_ms=None)
+    return make_player(level)
+
 
 def serve(tree: Path) -> None:
     import random
@@ -42,7 +64,6 @@ def serve(tree: Path) -> None:
     import engine
     from engine.cards import parse_card
     from engine.tichu.actions import action_from_json, action_to_json
-    from engine.tichu.ai import make_player
     from engine.tichu.game import TichuGame
 
     def say(answer: dict[str, Any]) -> None:
@@ -76,7 +97,7 @@ def serve(tree: Path) -> None:
                 hands = [[parse_card(c) for c in hand] for hand in request["hands"]]
                 game = TichuGame(hands=hands, players=request["players"],
                                  dealer=request["dealer"])
-                player = make_player(request["level"])
+                player = player_of(request["level"])
                 rng = random.Random(request["seed"])
                 say({"ok": True})
             elif op == "end":

@@ -140,16 +140,29 @@ class _Seeded:
         return self.player.act(view, random.Random(self.digest.hex()))
 
 
+FIELD_TOLERANCE = 5.0
+"""Points a deal within which the ``hard`` player of a board draws among its best
+candidates with the board's seeded rng (:attr:`~engine.tichu.ai.learned.LearnedPlayer.tolerance`):
+so the tables of a field, each with its own seed, play a board in several ways."""
+
+
 def board_player(level: str, samples: int | None = None) -> Player:
     """A fresh computer player of ``level`` that decides from its view and the rng
-    alone: the ``hard`` level without its time budget (its search always plays its
-    full sample count, ``samples`` or the level's default), so its play cannot
-    depend on the machine's load. ``samples`` is ignored by the other levels."""
+    alone, never from the clock, so its play cannot depend on the machine's load.
+    ``hard`` draws among its candidates within :data:`FIELD_TOLERANCE` of the best.
+    ``level`` "search" is the determinized Monte Carlo search that was ``hard``
+    before the learned evaluator (:class:`~engine.tichu.ai.searcher.SearchPlayer`),
+    without its time budget: it always plays ``samples`` deals (default: its own
+    count). ``samples`` is ignored by the other levels."""
     if level == "hard":
-        from engine.tichu.ai.hard import DEFAULT_MAX_SAMPLES, HardPlayer
+        from engine.tichu.ai.hard import HardPlayer
 
-        return HardPlayer(budget_ms=None,
-                          max_samples=DEFAULT_MAX_SAMPLES if samples is None else samples)
+        return HardPlayer(tolerance=FIELD_TOLERANCE)
+    if level == "search":
+        from engine.tichu.ai.searcher import DEFAULT_MAX_SAMPLES, SearchPlayer
+
+        return SearchPlayer(budget_ms=None,
+                            max_samples=DEFAULT_MAX_SAMPLES if samples is None else samples)
     return make_player(level)
 
 

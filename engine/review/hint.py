@@ -18,7 +18,7 @@
 Otherwise (not the seat's turn and no bomb, the deal or game over, a single legal
 option such as a forced pass) there is no hint: None.
 
-``best`` is the ``hard`` player's own decision (:class:`~engine.tichu.ai.hard.HardPlayer`
+``best`` is the ``hard`` player's own decision (:class:`~engine.tichu.ai.searcher.SearchPlayer`
 without a time budget, as :func:`engine.duplicate.play.board_player` makes it, so it
 depends only on the seeded rng), from the seat's :class:`~engine.review.moment.Moment`.
 The other options: for a play, the hard player's favourite candidates and the pass
@@ -33,7 +33,7 @@ team minus the other team's, each deal played out by the rollout policy of the h
 player's search):
 
 - a play the hard player chose by its search: the search's own figures, on its
-  :data:`~engine.tichu.ai.hard.DEFAULT_MAX_SAMPLES` deals, and its candidates (the
+  :data:`~engine.tichu.ai.searcher.DEFAULT_MAX_SAMPLES` deals, and its candidates (the
   pass included) are the options. The search is the slowest part of a hint; valuing
   its candidates again would double it. (The Mahjong with no wish is then not shown.)
 - every other decision: :func:`~engine.review.value.option_scores` on ``samples``
@@ -99,7 +99,7 @@ from engine.tichu.actions import (
 from engine.tichu.ai import tactics
 from engine.tichu.ai.bidding import choose_exchange, means_to_call
 from engine.tichu.ai.hand import find_bombs
-from engine.tichu.ai.hard import HardPlayer
+from engine.tichu.ai.searcher import SearchPlayer
 from engine.tichu.cards import DECK, DOG, DRAGON, PHOENIX, RANK
 from engine.tichu.combos import bomb_strength
 from engine.tichu.game import TichuGame
@@ -198,7 +198,7 @@ def hint_at(moment: Moment, samples: int, decide: random.Random,
     seat = moment.seat
     if not has_choice(view):
         return None  # (the hard player is not asked: it would only wait)
-    player = HardPlayer(budget_ms=None)
+    player = SearchPlayer(budget_ms=None)
     move = player.decide(view, moment.know, decide)
     best: Option
     if move is not None:
@@ -224,7 +224,7 @@ def hint_at(moment: Moment, samples: int, decide: random.Random,
     return Hint(seat, kind, best, listed, _reason(moment, kind, best, listed))
 
 
-def _searched(moment: Moment, player: HardPlayer, best: Option
+def _searched(moment: Moment, player: SearchPlayer, best: Option
               ) -> tuple[list[Option], list[float], str] | None:
     """A play the hard player chose by its search: its candidates as actions, ``best``
     first, each with its mean over the search's deals, and the kind (None if it did

@@ -43,7 +43,7 @@ from engine.tichu.actions import (
     action_to_json,
 )
 from engine.tichu.ai import bidding, tactics
-from engine.tichu.ai.hard import (
+from engine.tichu.ai.searcher import (
     needs_search,
     search_candidates,
     tichu_by_heuristics,
@@ -114,7 +114,7 @@ def silent_call(moment: Moment, chosen: Action) -> list[Option]:
     A seat may call Tichu until it plays its first card: that play is its last
     chance, and the decision of not calling is reviewed there, when the ``hard``
     player would at least weigh a call on the hand (its heuristic strength within
-    :data:`~engine.tichu.ai.hard.TICHU_DOUBT` of its threshold, or above). Not calling
+    :data:`~engine.tichu.ai.searcher.TICHU_DOUBT` of its threshold, or above). Not calling
     comes first, as the choice made; calling is played on from the same card's turn."""
     seat = moment.seat
     view = moment.view
@@ -158,11 +158,11 @@ class HardChoice:
 
     index: int | None
     """Its choice by its heuristics; None for a Tichu call it would settle by search
-    alone (a hand within :data:`~engine.tichu.ai.hard.TICHU_DOUBT` of its threshold)."""
+    alone (a hand within :data:`~engine.tichu.ai.searcher.TICHU_DOUBT` of its threshold)."""
     searched: bool
     """Whether its search may overrule the heuristics (a play with a real choice, or
     that borderline call): another option then replaces ``index`` when it gains
-    :data:`~engine.tichu.ai.hard.MIN_GAIN` points and two standard errors."""
+    :data:`~engine.tichu.ai.searcher.MIN_GAIN` points and two standard errors."""
 
 
 def hard_choice(moment: Moment, found: list[Option]) -> HardChoice:

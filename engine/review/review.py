@@ -7,7 +7,7 @@ at its first card), every option is valued by
 :class:`~engine.review.moment.Moment` alone. ``best`` is what the ``hard`` player
 would have chosen (:func:`~engine.review.options.hard_choice`): its heuristics'
 choice, overruled where it searches (a play with a real choice) by the option that
-gains :data:`~engine.tichu.ai.hard.MIN_GAIN` points on it at two standard errors over
+gains :data:`~engine.tichu.ai.searcher.MIN_GAIN` points on it at two standard errors over
 the review's deals, as its own search decides; for a borderline Tichu, which it
 settles by search alone, the option of the highest mean. ``cost`` is
 the mean points the choice lost against ``best``, never negative, rounded to 0.1: a
@@ -53,7 +53,7 @@ from engine.tichu.actions import (
     Pass,
     Play,
 )
-from engine.tichu.ai.hard import MIN_GAIN, mean_error
+from engine.tichu.ai.searcher import MIN_GAIN, mean_error
 from engine.tichu.cards import MAHJONG
 from engine.tichu.game import TichuGame
 from engine.tichu.replay import ReplayFile, read_file
@@ -158,7 +158,7 @@ def _valued(moment: Moment, found: list[Option], kind: str, deal: int, index: in
 def hard_best(choice: HardChoice, scores: list[list[int]], means: Sequence[float]) -> int:
     """The option the ``hard`` player would have chosen, its search run on the review's
     deals: its heuristics' choice, unless it searches and another option gains
-    :data:`~engine.tichu.ai.hard.MIN_GAIN` points on it and two standard errors (the
+    :data:`~engine.tichu.ai.searcher.MIN_GAIN` points on it and two standard errors (the
     greatest such gain wins); with no heuristic choice, the option of the highest mean
     (the first on a tie)."""
     if choice.index is None:
@@ -249,11 +249,19 @@ def main(path: str, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
          seed: int | str = 0, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run ``python -m engine review PATH`` and return the exit status: 0 with the
     review's JSON on ``out``, 2 with one line on ``err`` for an unreadable or malformed
-    file (a refused action is no such thing: the review stops there)."""
+    file (a refused action is no such thing: the review stops there), or for a Tichu
+    model file that cannot be used (:mod:`~engine.tichu.ai.model`)."""
     from engine.replay import read_json
+    from engine.tichu.ai import model as models
+    from engine.tichu.ai.evaluator import ModelError
 
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
+    try:
+        models.check()
+    except ModelError as exc:
+        print(f"error: {exc}", file=err)
+        return 2
     try:
         if samples < 1:
             raise ReplayFormatError(f"--samples must be at least 1, not {samples}")

@@ -49,10 +49,10 @@ from engine.review.options import Abstain, Option
 from engine.sampling import DealSampler
 from engine.tichu.actions import CallTichu, DeclineGrand, Exchange, GrandTichu
 from engine.tichu.ai import bidding
-from engine.tichu.ai.hard import mean_error
 from engine.tichu.ai.knowledge import ALL_CARDS
 from engine.tichu.ai.sampling import hand_sampler
 from engine.tichu.ai.search import RolloutPolicy, game_at, rollout
+from engine.tichu.ai.searcher import mean_error
 from engine.tichu.cards import DECK
 from engine.tichu.game import TichuGame, hand_sizes
 from engine.tichu.legal import can_call_tichu

@@ -24,7 +24,7 @@ def bot_environment(emu: DiscordEmulator, database: str, **settings: Any) -> dic
     env = {key: value for key, value in os.environ.items()
            if not key.startswith(("DISCORD_", "SHARD_", "DATABASE", "AI_", "TABLE_",
                                   "WORKER_", "LOG_", "HEARTBEAT_", "REST_", "SWEEP_",
-                                  "LOBBY_", "DEV_GUILD"))}
+                                  "LOBBY_", "DEV_GUILD", "MODEL_"))}
     values: dict[str, Any] = {
         "discord_token": emu.bot_token, "discord_api_base": emu.api_base,
         "discord_gateway_url": emu.gateway_url, "database": database,

@@ -28,7 +28,7 @@ from tests.bot.conftest import World
 from tests.bot.driver import Person, component, running, settle
 from tests.emulator.errors import UserActionError
 
-DAILY = {"daily_boards": 2, "field_tables": 2, "field_samples": 2, "field_processes": 0,
+DAILY = {"daily_boards": 2, "field_tables": 2, "field_processes": 0,
          "daily_level": "normal"}
 
 
@@ -302,8 +302,7 @@ class CountingRepo:
 def bare_daily(field_tables: int) -> tuple[daily_module.Duplicate, CountingRepo]:
     repo = CountingRepo()
     service = cast(Any, SimpleNamespace(deal_listeners=[], start_checks=[], repo=repo, owns=lambda guild: True))
-    return daily_module.Duplicate(service, boards=2, field_tables=field_tables,
-                              field_samples=1), repo
+    return daily_module.Duplicate(service, boards=2, field_tables=field_tables), repo
 
 
 async def test_no_field_tables_means_no_field_and_no_store_reads() -> None:

@@ -16,7 +16,7 @@ from engine.duplicate.scoring import Result, score
 from tests.bot.conftest import World, seat_and_start
 from tests.bot.driver import Person, running, settle, table_message
 
-SETTINGS = {"field_tables": 2, "field_samples": 2, "field_processes": 0}
+SETTINGS = {"field_tables": 2, "field_processes": 0}
 
 
 async def new_duplicate(world: World, bot: Any, host: Any, **options: Any) -> tuple[Any, Table]:

@@ -54,6 +54,29 @@ async def test_a_bad_log_level(emulator: DiscordEmulator, tmp_path: Path) -> Non
     assert "LOUD" not in line  # a setting's value is never repeated (it could be the token)
 
 
+@pytest.mark.parametrize("damage", ["missing", "truncated", "other-features"])
+async def test_a_bad_model_file_stops_the_bot_before_it_plays(
+        emulator: DiscordEmulator, tmp_path: Path, damage: str) -> None:
+    from engine.tichu.ai import model
+
+    folder = tmp_path / "models"
+    folder.mkdir()
+    for n in model.SEAT_COUNTS:
+        (folder / model.file_name(n)).write_bytes(model.path_of(n).read_bytes())
+    broken = folder / model.file_name(4)
+    if damage == "missing":
+        broken.unlink()
+    elif damage == "truncated":
+        broken.write_bytes(broken.read_bytes()[:1000])
+    else:  # the six-seat model where the four-seat one belongs
+        broken.write_bytes((folder / model.file_name(6)).read_bytes())
+    code, output = await stopped(emulator, tmp_path, log_level="WARNING", model_dir=folder)
+    line = one_sentence(output)
+    assert code == 2
+    assert line.startswith(f"The model file {broken}") and line.endswith(".")
+    assert not emulator.gateway.identifies
+
+
 async def test_a_wrong_token(emulator: DiscordEmulator, tmp_path: Path) -> None:
     code, output = await stopped(emulator, tmp_path, log_level="WARNING")
     line = one_sentence(output)

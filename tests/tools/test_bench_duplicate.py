@@ -22,16 +22,16 @@ DAY = date(2026, 1, 1)
 
 
 def test_a_tiny_field_gives_each_table_s_cpu_and_the_boards_own_diffs() -> None:
-    cost = bench.field_cost(1, tables=2, samples=2, jobs=1, day=DAY)
+    cost = bench.field_cost(1, tables=2, jobs=1, day=DAY)
     assert len(cost.tables) == 1 and len(cost.tables[0]) == 2
     assert all(seconds >= 0 for seconds in cost.per_table)
     assert cost.per_board == [sum(cost.tables[0])]
     board = daily_boards(DAY, 1)[0]
     # The same play as the bot's field table (table index i is table seed i + 1).
-    assert cost.diffs == [[play_field_table(board, "hard", str(i + 1), samples=2).diff(0)
+    assert cost.diffs == [[play_field_table(board, "hard", str(i + 1)).diff(0)
                            for i in range(2)]]
-    lines = bench.cost_lines(cost, 2, 1)
-    assert lines[0].startswith("1 boards × 2 hard tables (samples 2), 1 processes")
+    lines = bench.cost_lines(cost, 1)
+    assert lines[0].startswith("1 boards × 2 hard tables, 1 processes")
     assert any(line.startswith("one board's field: ") for line in lines)
     assert any(line.startswith("one table: ") for line in lines)
 
@@ -114,8 +114,8 @@ def test_background_processes_are_the_children_at_nice_19() -> None:
 
 
 def test_the_tiny_bench_runs_from_its_command_line(capsys: pytest.CaptureFixture[str]) -> None:
-    bench.main(["--boards", "1", "--field-tables", "1", "--samples", "1", "--jobs", "1",
+    bench.main(["--boards", "1", "--field-tables", "1", "--jobs", "1",
                 "--skip-live"])
     printed = capsys.readouterr().out
-    assert "1 boards × 1 hard tables (samples 1), 1 processes" in printed
+    assert "1 boards × 1 hard tables, 1 processes" in printed
     assert "one board's field: " in printed and "load average" in printed

@@ -84,11 +84,10 @@ def parse_day(text: str) -> date | None:
         return None
 
 
-def field_table(board: dict[str, Any], index: int, samples: int | None) -> dict[str, Any]:
+def field_table(board: dict[str, Any], index: int) -> dict[str, Any]:
     """One computer table of a board's field (run in a background process): its
     direction-0 difference and its replay."""
-    played = play_field_table(Board.from_json(board), DAILY_LEVEL, str(index + 1),
-                              samples=samples)
+    played = play_field_table(Board.from_json(board), DAILY_LEVEL, str(index + 1))
     return {"diff": played.diff(0), "replay": played.replay()}
 
 
@@ -125,13 +124,12 @@ class Duplicate:
     """The daily challenge and the results of boards, over the table service."""
 
     def __init__(self, service: TableService, *, boards: int = 4, field_tables: int = 8,
-                 field_samples: int | None = None, level: str = DAILY_LEVEL) -> None:
+                 level: str = DAILY_LEVEL) -> None:
         self.service = service
         self.boards = boards
         self.level = level
         """The computers a person plays a daily board with (the field is always hard)."""
         self.field_tables = field_tables
-        self.field_samples = field_samples
         self._fields: dict[str, asyncio.Task[list[FieldResult]]] = {}
         service.deal_listeners.append(self.deal_ended)
         service.start_checks.append(self.claim_table)
@@ -409,8 +407,7 @@ class Duplicate:
         if stored:
             return stored
         data = board.to_json()
-        played = await asyncio.gather(*(offload_background(field_table, data, i,
-                                                           self.field_samples)
+        played = await asyncio.gather(*(offload_background(field_table, data, i)
                                         for i in range(self.field_tables)))
         results = [FieldResult(board=board.id, index=i, diff=p["diff"], replay=p["replay"])
                    for i, p in enumerate(played)]

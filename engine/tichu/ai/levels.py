@@ -7,6 +7,10 @@ from engine.tichu.ai.easy import EasyPlayer
 from engine.tichu.ai.normal import NormalPlayer
 
 LEVELS = ("easy", "normal", "hard")
+"""The levels a table offers."""
+MEASURED = (*LEVELS, "search")
+"""Also playable by the arenas: ``search``, the determinized Monte Carlo search that
+was ``hard`` before the learned evaluator (:class:`~engine.tichu.ai.searcher.SearchPlayer`)."""
 
 
 def make_player(level: str) -> Player:
@@ -22,4 +26,8 @@ def make_player(level: str) -> Player:
         from engine.tichu.ai.hard import HardPlayer
 
         return HardPlayer()
+    if level == "search":
+        from engine.tichu.ai.searcher import SearchPlayer
+
+        return SearchPlayer()
     raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")

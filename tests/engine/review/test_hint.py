@@ -21,8 +21,8 @@ from engine.review.options import Abstain, option_json
 from engine.run import ReplayFormatError
 from engine.tichu.actions import CallTichu, Pass, Play
 from engine.tichu.ai import bidding
-from engine.tichu.ai.hard import TICHU_DOUBT, HardPlayer
 from engine.tichu.ai.knowledge import knowledge_of
+from engine.tichu.ai.searcher import TICHU_DOUBT, SearchPlayer
 from engine.tichu.game import TichuGame
 from engine.tichu.legal import bombs_in, can_call_tichu, legal_plays, play_options
 from engine.tichu.replay import read_file
@@ -64,7 +64,7 @@ def find(test: Callable[[TichuGame, int], int | None], tries: int = 40,
 
 
 def hard_decides(data: dict[str, Any], seat: int, seed: str,
-                 player: HardPlayer | None = None) -> Any:
+                 player: SearchPlayer | None = None) -> Any:
     """The hard player's move, asked as a table asks it: from the seat's view, its rng
     seeded as :func:`hint` seeds it."""
     read = read_file(data)
@@ -73,7 +73,7 @@ def hard_decides(data: dict[str, Any], seat: int, seed: str,
         game.apply(action)
     view = game.view(seat)
     rng = random.Random(f"hint:{seed}:0:{len(read.deals[0].actions)}:{seat}:decide")
-    return (player or HardPlayer(budget_ms=None)).decide(view, knowledge_of(view), rng)
+    return (player or SearchPlayer(budget_ms=None)).decide(view, knowledge_of(view), rng)
 
 
 def check(found: Hint | None, data: dict[str, Any], seat: int, seed: str = "0") -> Hint:
@@ -288,7 +288,7 @@ def test_a_clear_tichu_hand_before_its_first_card_gets_a_tichu_hint() -> None:
 def test_a_searched_play_is_valued_by_the_hard_player_s_search() -> None:
     data, seat = find(lambda game, i: _on_turn_with_choice(game, i) if i > 30 else None,
                       prefix="search")
-    player = HardPlayer(budget_ms=None)
+    player = SearchPlayer(budget_ms=None)
     hard_decides(data, seat, "0", player)
     found = check(hint(data, seat, SAMPLES), data, seat)
     assert player.last_search, "a position with a search"

@@ -30,8 +30,8 @@ from engine.tichu.actions import (
     Play,
 )
 from engine.tichu.ai import bidding
-from engine.tichu.ai.hard import MIN_GAIN
 from engine.tichu.ai.normal import NormalPlayer
+from engine.tichu.ai.searcher import MIN_GAIN
 from engine.tichu.ai.selfplay import play_deal
 from engine.tichu.cards import DRAGON
 from engine.tichu.game import TichuGame
@@ -88,6 +88,26 @@ def run_cli(args: list[str]) -> tuple[int, str, str]:
             seed = value
     code = review_main(path, seat, SAMPLES if samples is None else samples, seed, out, err)
     return code, out.getvalue(), err.getvalue()
+
+
+def test_the_command_refuses_a_bad_model_file_with_exit_2(
+        tmp_path: Path, deal4: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.tichu.ai import model
+
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(deal4))
+    folder = tmp_path / "models"
+    folder.mkdir()
+    (folder / model.file_name(4)).write_bytes(b"PK\x03\x04 not really a model")
+    (folder / model.file_name(6)).write_bytes(model.path_of(6).read_bytes())
+    try:
+        code = engine_main(["review", str(path), "--model-dir", str(folder)])
+    finally:
+        model.use_directory(model.SHIPPED)
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == ""
+    assert captured.err == f"error: The model file {folder / model.file_name(4)} is " \
+        "truncated or corrupt (File is not a zip file).\n"
 
 
 def test_the_command_prints_one_object_of_sorted_costly_decisions(

@@ -17,9 +17,9 @@ from engine.tichu.actions import (
     Play,
 )
 from engine.tichu.ai import make_player
-from engine.tichu.ai.hard import HardPlayer
 from engine.tichu.ai.knowledge import knowledge_of
 from engine.tichu.ai.normal import NormalPlayer
+from engine.tichu.ai.searcher import SearchPlayer
 from engine.tichu.ai.tactics import choose_wish
 from engine.tichu.cards import DOG, DRAGON, RANK
 from engine.tichu.game import TichuGame
@@ -31,8 +31,8 @@ RNG = random.Random(0)
 
 
 def players() -> list[NormalPlayer]:
-    """Both smart levels; the hard one with a small fixed search (no clock)."""
-    return [NormalPlayer(), HardPlayer(budget_ms=None, max_samples=6)]
+    """The heuristics, and the search on them with a small fixed sample count (no clock)."""
+    return [NormalPlayer(), SearchPlayer(budget_ms=None, max_samples=6)]
 
 
 def act(player: NormalPlayer, view_args: dict[str, object], hand: str) -> object:
@@ -40,7 +40,7 @@ def act(player: NormalPlayer, view_args: dict[str, object], hand: str) -> object
 
 
 # ------------------------------------------------------------------ partner
-@pytest.mark.parametrize("player", players(), ids=["normal", "hard"])
+@pytest.mark.parametrize("player", players(), ids=["normal", "search"])
 def test_does_not_bomb_partners_ace_when_partner_called(player: NormalPlayer) -> None:
     hand = "7c 7d 7h 7s 3c 4d 9h"
     on_turn = dict(trick=[(2, "Ah")], turn=0, calls={2: "tichu"}, counts=(7, 10, 9, 10),
@@ -67,7 +67,7 @@ def test_leads_a_low_single_to_a_partner_with_one_card() -> None:
 
 
 # -------------------------------------------------------------- opponents
-@pytest.mark.parametrize("player", players(), ids=["normal", "hard"])
+@pytest.mark.parametrize("player", players(), ids=["normal", "search"])
 def test_bombs_an_opponent_about_to_go_out(player: NormalPlayer) -> None:
     hand = "5c 5d 5h 5s 3c 9d Jh Qs"
     out_of_turn = dict(trick=[(1, "Kc Kd")], turn=2, counts=(8, 1, 9, 10))

@@ -14,15 +14,15 @@ import pytest
 from engine.tichu.actions import Action
 from engine.tichu.ai import make_player
 from engine.tichu.ai.base import Player
-from engine.tichu.ai.hard import HardPlayer
+from engine.tichu.ai.searcher import SearchPlayer
 from engine.tichu.ai.selfplay import play_deal
 from engine.tichu.game import TichuGame
 from engine.tichu.view import Phase
 
 
 def _fresh(level: str) -> Player:
-    if level == "hard":
-        return HardPlayer(budget_ms=None, max_samples=3)
+    if level == "search":
+        return SearchPlayer(budget_ms=None, max_samples=3)
     return make_player(level)
 
 
@@ -57,7 +57,7 @@ def positions(seed: int, count: int) -> list[tuple[TichuGame, int]]:
     return out[::max(1, len(out) // 8)]
 
 
-@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+@pytest.mark.parametrize("level", ["easy", "normal", "hard", "search"])
 def test_same_view_same_decision(level: str) -> None:
     rng = random.Random(5)
     checked = 0

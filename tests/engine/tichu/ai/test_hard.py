@@ -1,93 +1,56 @@
-"""The hard level: its search respects its caps, and the position builder is faithful."""
+"""The hard level: the shipped model's choice among the heuristics' candidates, from the
+view alone."""
 
 from __future__ import annotations
 
 import random
-import time
 
+import numpy as np
+
+from engine.tichu.actions import CallTichu, Pass, Play
+from engine.tichu.ai import make_player, model
+from engine.tichu.ai.choices import play_choices
+from engine.tichu.ai.features import encode_many
 from engine.tichu.ai.hard import HardPlayer
-from engine.tichu.ai.search import game_at, rollout
-from engine.tichu.game import TichuGame
-from engine.tichu.view import Phase
+from engine.tichu.ai.knowledge import knowledge_of
+from engine.tichu.ai.selfplay import play_game
 from tests.engine.tichu.ai.tables import view_of
-from tests.engine.tichu.helpers import position, run
 
 CHOICE = dict(trick=[(3, "8c")], turn=0, counts=(7, 9, 10, 8))
 HAND = "9d Jh Kc 3c 3d 6s 6h"
 
 
-def test_sample_cap_without_clock() -> None:
-    player = HardPlayer(budget_ms=None, max_samples=5)
-    player.act(view_of(HAND, **CHOICE), random.Random(1))  # type: ignore[arg-type]
-    assert player.last_samples == 5
+def test_hard_is_the_learned_player_on_the_shipped_models() -> None:
+    player = make_player("hard")
+    assert isinstance(player, HardPlayer)
+    for n in model.SEAT_COUNTS:
+        assert player.model(n) is model.evaluator(n)
 
 
-def test_time_budget_stops_the_search() -> None:
-    player = HardPlayer(budget_ms=30, max_samples=10_000)
-    start = time.perf_counter()
-    player.act(view_of(HAND, **CHOICE), random.Random(1))  # type: ignore[arg-type]
-    spent = time.perf_counter() - start
-    assert 1 <= player.last_samples < 10_000
-    assert spent < 5.0  # generous: the budget is 30 ms; only a runaway search fails this
+def test_it_takes_the_candidate_the_model_values_most() -> None:
+    view = view_of(HAND, **CHOICE)  # type: ignore[arg-type]
+    player = HardPlayer()
+    action = player.act(view, random.Random(1))
+    options = play_choices(view, knowledge_of(view))
+    values = model.evaluator(4).values(encode_many(view, options.actions, kind="play"))
+    assert player.last_values == tuple(float(v) for v in values)
+    best = int(np.argmax(values))
+    expected = options.actions[best if values[best] > values[options.heuristic] else
+                               options.heuristic]
+    assert action == expected and isinstance(action, (Play, Pass))
 
 
-def test_no_search_without_a_choice() -> None:
-    player = HardPlayer(budget_ms=None, max_samples=5)
-    player.act(view_of("9d", **CHOICE), random.Random(1))  # type: ignore[arg-type]
-    assert player.last_samples == 0
-    assert player.last_search == ()
+def test_a_decision_depends_on_the_view_alone() -> None:
+    view = view_of(HAND, **CHOICE)  # type: ignore[arg-type]
+    answers = {HardPlayer().act(view, random.Random(seed)) for seed in range(5)}
+    assert len(answers) == 1
+    games = [play_game([HardPlayer()] * 4, seed=3, max_deals=2) for _ in range(2)]
+    games += [play_game([make_player("hard")] * 4, seed=3, max_deals=2)]
+    assert games[0].actions == games[1].actions == games[2].actions
 
 
-def test_the_search_keeps_each_candidate_s_mean_and_the_choice_is_one() -> None:
-    player = HardPlayer(budget_ms=None, max_samples=5)
-    action = player.act(view_of(HAND, **CHOICE), random.Random(1))  # type: ignore[arg-type]
-    assert len(player.last_search) >= 2
-    combos = [c for c, _ in player.last_search]
-    assert None in combos  # the pass
-    chosen = None if not hasattr(action, "cards") else action.cards
-    assert chosen in [None if c is None else c.cards for c in combos]
-    assert all(isinstance(m, float) for _, m in player.last_search)
-
-
-def test_game_at_rebuilds_the_position() -> None:
-    game = run(position(["MAHJONG 3c 9c Kd", "4c Tc", "5c", "6c"]), "0 play 3c", "1 play 4c")
-    view = game.view(None)
-    built = game_at(game.view(0), [list(h) for h in game.hands])
-    for seat in range(4):
-        mine, theirs = built.view(seat), game.view(seat)
-        assert mine.hand == theirs.hand and mine.trick == theirs.trick
-        assert mine.turn == theirs.turn and mine.hand_counts == theirs.hand_counts
-    assert built.view(None).trick_points == view.trick_points
-    assert rollout(built, 0) in range(-600, 601)
-    assert built.phase in (Phase.DEAL_OVER, Phase.GAME_OVER)
-
-
-def test_rollout_scores_match_the_engine() -> None:
-    # A rollout ends the deal in the engine itself: its score is the engine's.
-    game = TichuGame(seed=3)
-    from engine.tichu.ai.normal import NormalPlayer
-    from engine.tichu.ai.selfplay import play_deal
-
-    rng = random.Random(0)
-    normal = NormalPlayer()
-    while game.phase is not Phase.PLAY:
-        for s in range(4):
-            action = normal.act(game.view(s), rng)
-            if action is not None:
-                game.apply(action)
-                break
-    built = game_at(game.view(0), [list(h) for h in game.hands])
-    diff = rollout(built, 1)
-    result = built.history[-1].scores
-    assert diff == result[1] - result[0]
-    play_deal(game, [normal] * 4, rng)
-
-
-def test_first_out_chance_is_a_share_of_capped_samples() -> None:
-    from engine.tichu.ai.knowledge import knowledge_of
-
-    player = HardPlayer(budget_ms=None, max_samples=6)
-    view = view_of("DRAGON Ac Ad Kc Kd Qh Jh Th 9s 8c 3d 3h 2c 2s", has_played=(False,) * 4)
-    chance = player.first_out_chance(view, knowledge_of(view), random.Random(3))
-    assert player.last_samples == 6
-    assert chance in {i / 6 for i in range(7)}
+def test_a_tichu_call_is_weighed_before_the_first_card() -> None:
+    strong = view_of("DRAGON PHOENIX As Ad Ks Kd Qc Qd Jc Js Tc 9c 8c 7c",
+                     turn=0, counts=(14, 14, 14, 14))
+    action = HardPlayer().act(strong, random.Random(0))
+    assert action == CallTichu(0)

@@ -11,8 +11,8 @@ import pytest
 from engine.tichu.actions import Action, Exchange, Gift, Pass, Play
 from engine.tichu.ai import LEVELS, make_player
 from engine.tichu.ai.base import Player
-from engine.tichu.ai.hard import HardPlayer
 from engine.tichu.ai.normal import NormalPlayer
+from engine.tichu.ai.searcher import SearchPlayer
 from engine.tichu.ai.selfplay import play_deal, play_game
 from engine.tichu.ai.tactics import choose_dog_target
 from engine.tichu.cards import DOG, DRAGON, PHOENIX, RANK
@@ -24,7 +24,7 @@ SIX = (10, 10, 9, 9, 9, 9)
 
 
 def _player(level: str) -> Player:
-    return HardPlayer(budget_ms=None, max_samples=2) if level == "hard" else make_player(level)
+    return SearchPlayer(budget_ms=None, max_samples=2) if level == "search" else make_player(level)
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -132,7 +132,7 @@ def test_dog_lead_names_a_partner(level: str) -> None:
 
 
 def test_hard_search_runs_at_six() -> None:
-    player = HardPlayer(budget_ms=None, max_samples=4)
+    player = SearchPlayer(budget_ms=None, max_samples=4)
     view = view_of("3c 5h 9d Ks Kd 7s", counts=(6, 9, 8, 9, 7, 9), trick=[(1, "8c")],
                    turn=0, passed=(False, False, False, False, False, False))
     action = player.act(view, random.Random(0))

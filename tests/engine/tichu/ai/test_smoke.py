@@ -9,15 +9,15 @@ import pytest
 from engine.tichu.actions import Action
 from engine.tichu.ai import LEVELS, EasyPlayer, make_player
 from engine.tichu.ai.base import Player
-from engine.tichu.ai.hard import HardPlayer
+from engine.tichu.ai.searcher import SearchPlayer
 from engine.tichu.ai.selfplay import play_deal, play_game
 from engine.tichu.game import TichuGame
 from engine.tichu.view import Phase, TichuView
 
 
 def _player(level: str) -> Player:
-    # A small fixed search keeps the hard level fast and deterministic here.
-    return HardPlayer(budget_ms=None, max_samples=2) if level == "hard" else make_player(level)
+    # (the search with a small fixed sample count: fast and deterministic here)
+    return SearchPlayer(budget_ms=None, max_samples=2) if level == "search" else make_player(level)
 
 
 def test_levels_and_factory() -> None:
@@ -30,6 +30,7 @@ def test_levels_and_factory() -> None:
 
 @pytest.mark.parametrize("table", [
     ("normal", "easy"), ("hard", "normal"), ("easy", "hard"), ("normal", "normal"),
+    ("search", "hard"),
 ])
 def test_only_legal_actions(table: tuple[str, str]) -> None:
     seen: list[Action] = []
@@ -38,7 +39,7 @@ def test_only_legal_actions(table: tuple[str, str]) -> None:
         seen.append(action)  # play_deal applies through game.apply: illegal would raise
 
     a, b = _player(table[0]), _player(table[1])
-    deals = 2 if "hard" in table else 4
+    deals = 2 if "search" in table else 4
     for seed in range(deals):
         game = TichuGame(seed=f"smoke:{table}:{seed}")
         play_deal(game, [a, b, a, b], random.Random(seed), observe)
@@ -53,7 +54,7 @@ def test_a_whole_short_game() -> None:
 
 
 def test_players_are_deterministic_given_the_rng() -> None:
-    for level in LEVELS:
+    for level in (*LEVELS, "search"):
         games = [play_game([_player(level) for _ in range(4)], seed=7, max_deals=1)
                  for _ in range(2)]
         assert games[0].actions == games[1].actions, level

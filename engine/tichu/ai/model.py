@@ -1,0 +1,70 @@
+"""The shipped evaluator models: where they are, read once and checked.
+
+The models are package data: ``engine/tichu/ai/models/tichu4.npz`` for four
+seats and ``tichu6.npz`` for six, each with its model card (``.md``). This is the
+engine's one read of a file, at first use (or at start, by :func:`check`); a
+program may point it at another folder first (:func:`use_directory`), as the
+bot's ``MODEL_DIR`` setting does.
+
+A missing, truncated or corrupt file, or one built for other features, raises
+:class:`~engine.tichu.ai.evaluator.ModelError`: the players never play on
+silently without their model.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from engine.tichu.ai.evaluator import Evaluator, ModelError, from_bytes
+
+SHIPPED = Path(__file__).parent / "models"
+SEAT_COUNTS = (4, 6)
+
+_directory = SHIPPED
+
+
+def file_name(n_seats: int) -> str:
+    return f"tichu{n_seats}.npz"
+
+
+def use_directory(directory: Path | str) -> None:
+    """Read the models from ``directory`` from now on (forgets those read before)."""
+    global _directory
+    _directory = Path(directory)
+    evaluator.cache_clear()
+
+
+def directory() -> Path:
+    return _directory
+
+
+def path_of(n_seats: int) -> Path:
+    return _directory / file_name(n_seats)
+
+
+@cache
+def evaluator(n_seats: int) -> Evaluator:
+    """The checked model for tables of ``n_seats`` (read once)."""
+    if n_seats not in SEAT_COUNTS:
+        raise ValueError(f"no model for {n_seats} seats")
+    path = path_of(n_seats)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ModelError(f"The model file {path} cannot be read ({exc.strerror or exc}).") \
+            from None
+    found = from_bytes(data, str(path))
+    if found.n_seats != n_seats:
+        raise ModelError(f"The model file {path} is for {found.n_seats} seats, not {n_seats}.")
+    return found
+
+
+def check() -> None:
+    """Read and check every model now (at start): raises ModelError for the first bad one."""
+    for n in SEAT_COUNTS:
+        evaluator(n)
+
+
+__all__ = ["SEAT_COUNTS", "SHIPPED", "ModelError", "check", "evaluator", "path_of",
+           "use_directory"]

@@ -1,0 +1,58 @@
+"""The training pipeline end to end on a tiny data set (never the shipped model)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.tichu.ai.evaluator import from_bytes
+from engine.tichu.ai.learned import LearnedPlayer
+from engine.tichu.ai.selfplay import play_game
+from tools import train
+from tools.selfplay_data import generate
+
+
+def test_data_is_the_same_for_a_seed_and_any_job_count() -> None:
+    one = generate("t", 2, jobs=1)
+    two = generate("t", 2, jobs=2)
+    assert len(one) > 100
+    assert np.array_equal(one.x, two.x) and np.array_equal(one.diff, two.diff)
+    # Outcomes are the deal's: each row's difference is a multiple of 5 and a seat out
+    # first is named relative to the row's seat.
+    assert (one.diff % 5 == 0).all() and set(np.unique(one.first)) <= {-1, 0, 1, 2, 3}
+
+
+@pytest.mark.filterwarnings("ignore:Stochastic Optimizer")  # a tiny fit does not converge
+def test_one_command_makes_a_model_that_loads_and_plays(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "tichu4.npz"
+    code = train.main(["--seed", "3", "--games", "6", "--out", str(out), "--hidden", "16",
+                       "--epochs", "3", "--quiet"])
+    assert code == 0
+    model = from_bytes(out.read_bytes(), str(out))
+    card = out.with_suffix(".md").read_text()
+    assert "--games 6" in card and "brier_first" in card
+    figures = model.meta["figures"]
+    assert figures["rows"] > 0 and 0.0 <= figures["brier_first"] <= 2.0
+    game = play_game([LearnedPlayer(model)] * 4, seed=1, max_deals=1)
+    assert len(game.history) == 1
+    printed = capsys.readouterr().out
+    assert "round 0" in printed and json.loads(printed.split("round 0: ", 1)[1])["rows"] > 0
+
+
+def test_a_run_stopped_while_writing_keeps_the_last_complete_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "m.npz"
+    train.write_whole(path, b"complete")
+
+    def stopped(fd: int) -> None:
+        raise KeyboardInterrupt  # Ctrl-C after the bytes went out, before the rename
+
+    monkeypatch.setattr(train.os, "fsync", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        train.write_whole(path, b"half")
+    assert path.read_bytes() == b"complete"
+    assert [p.name for p in tmp_path.iterdir()] == ["m.npz"]

@@ -1,0 +1,291 @@
+"""Train the learned evaluator from nothing: self-play data, a fit, figures, a model file.
+
+``python -m tools.train --seed 1 --games 8000 --out engine/tichu/ai/models/tichu4.npz``
+does everything: it plays ``--games`` self-play games of the ``normal`` player with
+exploration (:mod:`tools.selfplay_data`), fits a small neural network
+(scikit-learn's ``MLPRegressor``) to the outcomes, measures it on held-out games,
+and writes the model file and its card (the same path with ``.md``). With
+``--rounds 2`` or more it then plays new games with the learned player as the base
+and fits again on all the data (policy iteration), keeping each round's model.
+
+The steps can be run apart, to keep data between runs:
+
+* ``python -m tools.train data --seed 1 --games 8000 --out data/g0.npz [--base MODEL]``
+* ``python -m tools.train fit data/g0.npz [data/g1.npz ...] --seed 1 --out MODEL``
+
+Every file is written whole: a temporary file, then renamed, so a stopped run
+leaves the last complete model and never half a file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from engine.tichu.ai import bidding, features
+from engine.tichu.ai.evaluator import Evaluator, from_bytes, to_bytes
+from tools.selfplay_data import KINDS, Data, generate
+
+DIFF_SCALE = 100.0
+"""The score output is trained in hundreds of points."""
+FIRST_WEIGHT = 1.0
+HELD_OUT = 0.1
+"""Share of games kept out of the fit, to measure it (and, of the rest, to stop it)."""
+PATIENCE = 3
+"""Passes without a better held-out error before the fit stops."""
+
+
+def write_whole(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def save_data(data: Data, path: Path) -> None:
+    import io
+
+    buffer = io.BytesIO()
+    np.savez(buffer, x=data.x, diff=data.diff, first=data.first, kind=data.kind, game=data.game)
+    write_whole(path, buffer.getvalue())
+
+
+def load_data(path: Path) -> Data:
+    with np.load(path, allow_pickle=False) as f:
+        return Data(f["x"], f["diff"], f["first"], f["kind"], f["game"])
+
+
+def load_model(path: Path) -> Evaluator:
+    return from_bytes(path.read_bytes(), str(path))
+
+
+def targets(data: Data, players: int) -> np.ndarray:
+    """The network's training outputs: score difference / DIFF_SCALE, then one-hot first out."""
+    y = np.zeros((len(data), 1 + players), dtype=np.float32)
+    y[:, 0] = data.diff / DIFF_SCALE
+    has = data.first >= 0
+    y[np.flatnonzero(has), 1 + data.first[has].astype(np.int64)] = FIRST_WEIGHT
+    return y
+
+
+def split(data: Data, seed: int) -> tuple[Data, Data]:
+    """Training and held-out rows, by whole games."""
+    games = np.unique(data.game)
+    rng = np.random.default_rng(seed)
+    held = set(rng.choice(games, size=max(1, int(len(games) * HELD_OUT)), replace=False).tolist())
+    mask = np.array([g in held for g in data.game.tolist()])
+    return data.take(np.flatnonzero(~mask)), data.take(np.flatnonzero(mask))
+
+
+def fit(train: Data, players: int, seed: int, hidden: Sequence[int], epochs: int,
+        log: bool = True, alpha: float = 1e-3, rate: float = 1e-3
+        ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """A network fitted to ``train``; its layers as (weights, biases).
+
+    Every record of a deal shares the deal's outcome, so rows of one deal are far
+    from independent: a network can learn the deals by heart. The stopping rule
+    therefore watches games the fit never sees (:data:`HELD_OUT` of ``train``'s
+    games): after each pass over the rest, the squared error there; the weights of
+    the best pass are kept, and the fit stops after :data:`PATIENCE` passes without
+    a better one (or ``epochs``)."""
+    from sklearn.neural_network import MLPRegressor
+
+    fit_rows, stop_rows = split(train, seed + 1)
+    x = fit_rows.x.astype(np.float32)
+    y = targets(fit_rows, players)
+    x_stop = stop_rows.x.astype(np.float32)
+    y_stop = targets(stop_rows, players)
+    model = MLPRegressor(hidden_layer_sizes=tuple(hidden), activation="relu", solver="adam",
+                         alpha=alpha, batch_size=512, learning_rate_init=rate,
+                         random_state=seed, shuffle=True)
+    rng = np.random.default_rng(seed)
+    best: list[tuple[np.ndarray, np.ndarray]] | None = None
+    best_error = float("inf")
+    waited = 0
+    for epoch in range(epochs):
+        order = rng.permutation(len(x))
+        model.partial_fit(x[order], y[order])
+        error = float(((model.predict(x_stop) - y_stop) ** 2).mean())
+        if log:
+            print(f"pass {epoch + 1}: training loss {model.loss_:.4f}, "
+                  f"held-out error {error:.4f}", file=sys.stderr, flush=True)
+        if error < best_error:
+            best_error, waited = error, 0
+            best = [(w.astype(np.float32).copy(), b.astype(np.float32).copy())
+                    for w, b in zip(model.coefs_, model.intercepts_, strict=True)]
+        else:
+            waited += 1
+            if waited >= PATIENCE:
+                break
+    assert best is not None
+    return best
+
+
+def measure(evaluator: Evaluator, held: Data, players: int) -> dict[str, float]:
+    """Figures on held-out rows: the score error, the Brier score of "goes out first"
+    against always guessing the base rate, per decision kind the score error."""
+    pred = evaluator.predict(held.x.astype(np.float32))
+    figures: dict[str, float] = {"rows": float(len(held))}
+    err = pred.diff - held.diff
+    figures["diff_mae"] = float(np.abs(err).mean())
+    figures["diff_rmse"] = float(np.sqrt((err ** 2).mean()))
+    figures["diff_rmse_constant"] = float(held.diff.std())
+    has = held.first >= 0
+    onehot = np.zeros((int(has.sum()), players))
+    onehot[np.arange(onehot.shape[0]), held.first[has].astype(np.int64)] = 1.0
+    brier = ((pred.first[has] - onehot) ** 2).sum(axis=1).mean()
+    base = onehot.mean(axis=0)
+    brier_base = ((base - onehot) ** 2).sum(axis=1).mean()
+    mine = pred.first[has][:, 0]
+    figures["brier_first"] = float(brier)
+    figures["brier_first_base"] = float(brier_base)
+    figures["brier_self_first"] = float(((mine - onehot[:, 0]) ** 2).mean())
+    for k, name in enumerate(KINDS):
+        rows = held.kind == k
+        if rows.any():
+            figures[f"diff_rmse.{name}"] = float(np.sqrt((err[rows] ** 2).mean()))
+    figures.update(call_briers(held, pred.first[:, 0], players))
+    return figures
+
+
+def call_briers(held: Data, mine: np.ndarray, players: int) -> dict[str, float]:
+    """At the Grand Tichu and Tichu decisions, the Brier score of "this seat goes out
+    first": the model's, against the heuristics' bar read as a forecast (the rate of
+    going out first among these rows above the bar, and among those below it: the
+    best the bar can say, fitted on the very rows it is scored on)."""
+    ix = {name: i for i, name in enumerate(features.layout(players))}
+    out: dict[str, float] = {}
+    bars = {"grand": ("hand.grand_strength", 5.0, bidding.GRAND_THRESHOLD),
+            "tichu": ("hand.call_strength", 3.0, bidding.TICHU_THRESHOLD)}
+    for name, (slot, scale, bar) in bars.items():
+        rows = (held.kind == KINDS.index(name)) & (held.first >= 0)
+        if rows.sum() < 2:
+            continue
+        first = (held.first[rows] == 0).astype(np.float64)
+        above = held.x[rows, ix[slot]].astype(np.float64) * scale >= bar
+        forecast = np.where(above, first[above].mean() if above.any() else 0.0,
+                            first[~above].mean() if (~above).any() else 0.0)
+        out[f"brier_first.{name}"] = float(((mine[rows] - first) ** 2).mean())
+        out[f"brier_first.{name}.bar"] = float(((forecast - first) ** 2).mean())
+    return out
+
+
+def card(path: Path, meta: dict[str, object], figures: dict[str, float]) -> str:
+    lines = [f"# Model card: {path.name}", "",
+             "The learned evaluator of Tichu (see `engine/tichu/ai/evaluator.py`).", "",
+             "## Data", "", str(meta.get("data", "")), "",
+             "## Features", "",
+             f"`engine/tichu/ai/features.py`, layout digest `{meta.get('features', '')}`, "
+             f"{meta.get('inputs', '')} inputs.", "",
+             "## Network", "",
+             f"Hidden layers {meta.get('hidden')}, ReLU; outputs: the score difference "
+             f"(x{DIFF_SCALE:g} points) and each seat's chance to go out first.", "",
+             "## Training", "", f"`{meta.get('command', '')}`", "",
+             f"Time: {meta.get('train_seconds', 0):.0f} s of wall time.", "",
+             "## Figures on held-out games", ""]
+    lines += [f"- {k}: {v:.4f}" for k, v in figures.items()]
+    return "\n".join(lines) + "\n"
+
+
+def build(datasets: Sequence[Data], players: int, seed: int, hidden: Sequence[int], epochs: int,
+          out: Path, command: str, log: bool = True, alpha: float = 1e-3,
+          rate: float = 1e-3) -> tuple[Evaluator, dict[str, float]]:
+    start = time.perf_counter()
+    data = Data.join(datasets)
+    train, held = split(data, seed)
+    if log:
+        print(f"fit on {len(train)} rows, {len(np.unique(train.game))} games; "
+              f"held out {len(held)} rows", file=sys.stderr, flush=True)
+    layers = fit(train, players, seed, hidden, epochs, log, alpha, rate)
+    meta: dict[str, object] = {
+        "n_seats": players, "diff_scale": DIFF_SCALE, "first_weight": FIRST_WEIGHT,
+        "hidden": list(hidden), "alpha": alpha, "learning_rate": rate, "seed": seed,
+        "command": command,
+        "data": f"{len(np.unique(data.game))} self-play games, {len(data)} after-states",
+        "train_seconds": round(time.perf_counter() - start, 1),
+    }
+    blob = to_bytes(layers, meta)
+    evaluator = from_bytes(blob, str(out))
+    figures = measure(evaluator, held, players)
+    meta = dict(evaluator.meta, figures=figures)
+    write_whole(out, to_bytes(layers, meta))
+    write_whole(out.with_suffix(".md"), card(out, meta, figures).encode())
+    return from_bytes(out.read_bytes(), str(out)), figures
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = "python -m tools.train " + " ".join(argv)
+    step = argv.pop(0) if argv and argv[0] in ("data", "fit") else "all"
+    parser = argparse.ArgumentParser(prog=f"python -m tools.train {step}".replace(" all", ""),
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, choices=(4, 6), default=4)
+    parser.add_argument("--jobs", type=int, default=1)
+    if step == "data":
+        parser.add_argument("--games", type=int, required=True)
+        parser.add_argument("--first-game", type=int, default=0)
+        parser.add_argument("--base", type=Path, default=None,
+                            help="a model whose learned player is the base (default: normal)")
+        parser.add_argument("--out", type=Path, required=True)
+    elif step == "fit":
+        parser.add_argument("data", type=Path, nargs="+")
+        parser.add_argument("--out", type=Path, required=True)
+    else:
+        parser.add_argument("--games", type=int, required=True)
+        parser.add_argument("--rounds", type=int, default=1)
+        parser.add_argument("--out", type=Path, required=True)
+    if step != "data":
+        parser.add_argument("--hidden", default="256,128")
+        parser.add_argument("--epochs", type=int, default=20,
+                            help="most passes over the data (the fit stops earlier when "
+                            "held-out games stop improving)")
+        parser.add_argument("--alpha", type=float, default=1e-3, help="L2 penalty")
+        parser.add_argument("--rate", type=float, default=1e-3, help="Adam's learning rate")
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args(argv)
+    log = not args.quiet
+    if step == "data":
+        base = load_model(args.base) if args.base else None
+        start = time.perf_counter()
+        data = generate(str(args.seed), args.games, args.players, base, args.jobs,
+                        first_game=args.first_game)
+        save_data(data, args.out)
+        print(f"{len(data)} rows from {args.games} games in {time.perf_counter() - start:.0f} s "
+              f"-> {args.out}", flush=True)
+        return 0
+    hidden = [int(h) for h in args.hidden.split(",") if h]
+    if step == "fit":
+        _, figures = build([load_data(p) for p in args.data], args.players, args.seed, hidden,
+                           args.epochs, args.out, command, log, args.alpha, args.rate)
+        print(json.dumps(figures, indent=1))
+        return 0
+    datasets: list[Data] = []
+    learned: Evaluator | None = None
+    for r in range(args.rounds):
+        datasets.append(generate(f"{args.seed}:{r}", args.games, args.players, learned,
+                                 args.jobs))
+        learned, figures = build(datasets, args.players, args.seed, hidden, args.epochs,
+                                 args.out, command, log, args.alpha, args.rate)
+        print(f"round {r}: " + json.dumps(figures), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
