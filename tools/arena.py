@@ -67,7 +67,7 @@ class Side:
 
 
 def _build(level: str, budget_ms: float | None) -> Player:
-    if level == "hard" and budget_ms is not None:
+    if level == "search" and budget_ms is not None:
         return SearchPlayer(budget_ms=budget_ms)
     return make_player(level)
 
@@ -215,7 +215,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--max-deals", type=int, default=None,
                         help="cut each game after this many deals (for quick checks)")
     parser.add_argument("--budget-ms", type=float, default=None,
-                        help="time budget of the hard player's search (default: its own)")
+                        help="time budget of the search level's search (default: its own)")
     parser.add_argument("--seed", default="arena")
     parser.add_argument("--players", type=int, choices=(4, 6), default=4,
                         help="seats at the table: 4, or 6 for the Tientsin variant")

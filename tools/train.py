@@ -114,13 +114,11 @@ def fit(train: Data, players: int, seed: int, hidden: Sequence[int], epochs: int
     model = MLPRegressor(hidden_layer_sizes=tuple(hidden), activation="relu", solver="adam",
                          alpha=alpha, batch_size=512, learning_rate_init=rate,
                          random_state=seed, shuffle=True)
-    rng = np.random.default_rng(seed)
     best: list[tuple[np.ndarray, np.ndarray]] | None = None
     best_error = float("inf")
     waited = 0
     for epoch in range(epochs):
-        order = rng.permutation(len(x))
-        model.partial_fit(x[order], y[order])
+        model.partial_fit(x, y)  # (shuffled within, batch by batch)
         error = float(((model.predict(x_stop) - y_stop) ** 2).mean())
         if log:
             print(f"pass {epoch + 1}: training loss {model.loss_:.4f}, "

@@ -1,4 +1,7 @@
-"""The ``hard`` level: the ``normal`` heuristics plus a determinized Monte Carlo search.
+"""The ``search`` player: the ``normal`` heuristics plus a determinized Monte Carlo search.
+
+(It was the ``hard`` level before the learned evaluator, :mod:`~engine.tichu.ai.hard`;
+the coach's hints still search with it, and the arenas measure against it.)
 
 On its turn in the play phase, when the heuristics leave a real choice, the
 player takes the few best candidate plays (and the pass), deals the unseen
