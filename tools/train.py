@@ -1,10 +1,10 @@
 """Train the learned evaluator from nothing: self-play data, a fit, figures, a model file.
 
-``python -m tools.train --seed 1 --games 8000 --out engine/tichu/ai/models/tichu4.npz``
-does everything: it plays ``--games`` self-play games of the ``normal`` player with
-exploration (:mod:`tools.selfplay_data`), fits a small neural network
-(scikit-learn's ``MLPRegressor``) to the outcomes, measures it on held-out games,
-and writes the model file and its card (the same path with ``.md``). With
+``python -m tools.train --seed 1 --games 6000 --parts 2 --jobs 2 --out engine/tichu/ai/models/tichu4.npz``
+does everything: it plays ``--parts`` times ``--games`` self-play games of the
+``normal`` player with exploration (:mod:`tools.selfplay_data`), fits a small neural
+network (scikit-learn's ``MLPRegressor``) to the outcomes, measures it on held-out
+games, and writes the model file and its card (the same path with ``.md``). With
 ``--rounds 2`` or more it then plays new games with the learned player as the base
 and fits again on all the data (policy iteration), keeping each round's model.
 
@@ -37,6 +37,10 @@ from tools.selfplay_data import KINDS, Data, generate
 DIFF_SCALE = 100.0
 """The score output is trained in hundreds of points."""
 FIRST_WEIGHT = 1.0
+PART_GAMES = 100_000
+"""Part ``i`` of the data (round ``r``, part ``k``: ``i = r * parts + k``) is games
+``PART_GAMES * i`` onwards of seed ``seed + i``, the same as the step
+``python -m tools.train data --seed SEED+i --first-game PART_GAMES*i``."""
 HELD_OUT = 0.1
 """Share of games kept out of the fit, to measure it (and, of the rest, to stop it)."""
 PATIENCE = 3
@@ -247,7 +251,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.add_argument("--out", type=Path, required=True)
     else:
         parser.add_argument("--games", type=int, required=True)
-        parser.add_argument("--rounds", type=int, default=1)
+        parser.add_argument("--rounds", type=int, default=1,
+                            help="rounds of policy iteration (each plays on the last model)")
+        parser.add_argument("--parts", type=int, default=1,
+                            help="parts of --games games each, per round")
         parser.add_argument("--out", type=Path, required=True)
     if step != "data":
         parser.add_argument("--hidden", default="256,128")
@@ -277,8 +284,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     datasets: list[Data] = []
     learned: Evaluator | None = None
     for r in range(args.rounds):
-        datasets.append(generate(f"{args.seed}:{r}", args.games, args.players, learned,
-                                 args.jobs))
+        for k in range(args.parts):
+            i = r * args.parts + k
+            datasets.append(generate(str(args.seed + i), args.games, args.players, learned,
+                                     args.jobs, first_game=PART_GAMES * i))
         learned, figures = build(datasets, args.players, args.seed, hidden, args.epochs,
                                  args.out, command, log, args.alpha, args.rate)
         print(f"round {r}: " + json.dumps(figures), flush=True)
