@@ -53,36 +53,44 @@ def positions(deals: int, every: int, seed: str) -> list[Position]:
     """Decisions on the seat's turn in play, from ``normal`` self-play, with the deal's
     outcome for the seat's team."""
     found: list[Position] = []
-    player = NormalPlayer()
     for d in range(deals):
-        game = TichuGame(seed=f"{seed}:{d}")
-        mine: list[tuple[int, Position]] = []
-        count = 0
-
-        def observe(g: TichuGame, seat: int, action: Action, spent: float,
-                    mine: list[tuple[int, Position]] = mine) -> None:
-            nonlocal count
-            view = views.pop(seat, None)
-            if view is None or not isinstance(action, (Play, Pass)) or view.turn != seat:
-                return
-            count += 1
-            if count % every == 0:
-                mine.append((seat, Position(view, action)))
-
-        views: dict[int, TichuView] = {}
-
-        class Watching(NormalPlayer):
-            def act(self, view: TichuView, rng: random.Random) -> Action | None:
-                if view.phase is Phase.PLAY and view.seat is not None:
-                    views[view.seat] = view
-                return player.act(view, rng)
-
-        play_deal(game, [Watching()] * 4, random.Random(f"{seed}:{d}"), observe)
-        result = game.history[-1].scores
-        for seat, pos in mine:
-            pos.outcome = result[seat % 2] - result[1 - seat % 2]
-            found.append(pos)
+        found += _deal_positions(f"{seed}:{d}", every)
     return found
+
+
+class _Watching(NormalPlayer):
+    """The normal player, keeping the last view each seat was asked from."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.views: dict[int, TichuView] = {}
+
+    def act(self, view: TichuView, rng: random.Random) -> Action | None:
+        if view.phase is Phase.PLAY and view.seat is not None:
+            self.views[view.seat] = view
+        return super().act(view, rng)
+
+
+def _deal_positions(seed: str, every: int) -> list[Position]:
+    game = TichuGame(seed=seed)
+    player = _Watching()
+    mine: list[tuple[int, Position]] = []
+    count = 0
+
+    def observe(g: TichuGame, seat: int, action: Action, spent: float) -> None:
+        nonlocal count
+        view = player.views.pop(seat, None)
+        if view is None or not isinstance(action, (Play, Pass)) or view.turn != seat:
+            return
+        count += 1
+        if count % every == 0:
+            mine.append((seat, Position(view, action)))
+
+    play_deal(game, [player] * 4, random.Random(seed), observe)
+    result = game.history[-1].scores
+    for seat, pos in mine:
+        pos.outcome = result[seat % 2] - result[1 - seat % 2]
+    return [pos for _, pos in mine]
 
 
 def combo_of(view: TichuView, action: Play) -> Combo:
