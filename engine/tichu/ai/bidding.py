@@ -118,7 +118,7 @@ def means_to_call(view: TichuView, threshold: float = TICHU_THRESHOLD) -> bool:
     return view.calls[seat] is not None or wants_tichu(view, threshold)
 
 
-def _gift_value(c: int) -> float:
+def gift_value(c: int) -> float:
     """How much a card helps the partner, for the partner's card."""
     if c == DRAGON:
         return 20.0
@@ -152,13 +152,13 @@ def choose_exchange(view: TichuView, calling: bool) -> Exchange:
 
     free = [c for c in hand if c not in in_bombs] or list(hand)
     if partner_called and not my_grand:
-        to_partner = max(free, key=_gift_value)
+        to_partner = max(free, key=gift_value)
     elif calling:
         to_partner = _harmless_high(hand, free)
     else:
         # A winner for the partner, but not the Dragon, which is ours to keep
         # control with; the Phoenix is the best help (it fits any combination).
-        to_partner = max((c for c in free if c != DRAGON), key=_gift_value, default=free[0])
+        to_partner = max((c for c in free if c != DRAGON), key=gift_value, default=free[0])
     rest = [c for c in hand if c != to_partner]
     dog_to = next((s for s in (left, right) if view.calls[s] is not None), None)
     if DOG in rest and dog_to is not None and not calling:
@@ -252,7 +252,7 @@ def _choose_exchange_six(view: TichuView, calling: bool) -> Exchange:
     my_grand = view.calls[seat] is Call.GRAND_TICHU
 
     def best(pool: list[int]) -> int:
-        return max((c for c in pool if c != DRAGON), key=_gift_value, default=pool[0])
+        return max((c for c in pool if c != DRAGON), key=gift_value, default=pool[0])
 
     def losers(rest: list[int], count: int) -> list[int]:
         picked = sorted(_two_losers(rest, in_bombs, view), key=lambda c: RANK[c])
@@ -260,7 +260,7 @@ def _choose_exchange_six(view: TichuView, calling: bool) -> Exchange:
 
     if callers and not my_grand:
         caller = callers[0]
-        winner = max(free, key=_gift_value)
+        winner = max(free, key=gift_value)
         loser = losers([c for c in hand if c != winner], 1)[0]
         gifts = {caller: winner, (left if caller == right else right): loser}
     elif calling:

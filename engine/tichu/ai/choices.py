@@ -186,7 +186,7 @@ def exchange_choices(view: TichuView, chosen: Exchange) -> tuple[Exchange, ...]:
         if order not in out:
             out.append(order)
     partners = set(view.partners(seat))
-    good = sorted((c for c in free if c != DRAGON), key=_help, reverse=True)
+    good = sorted((c for c in free if c != DRAGON), key=bidding.gift_value, reverse=True)
     low = sorted((c for c in free if c not in (DRAGON, PHOENIX, MAHJONG)),
                  key=lambda c: (RANK[c] if c != DOG else 1))
     for i, target in enumerate(targets):
@@ -199,13 +199,3 @@ def exchange_choices(view: TichuView, chosen: Exchange) -> tuple[Exchange, ...]:
                 out.append(option)
     return tuple(Exchange(seat, tuple((t, DECK[c]) for t, c in zip(targets, option, strict=True)))
                  for option in out)
-
-
-def _help(c: int) -> float:
-    if c == PHOENIX:
-        return 19.0
-    if c == DOG:
-        return -5.0
-    if c == MAHJONG:
-        return 0.5
-    return float(RANK[c])

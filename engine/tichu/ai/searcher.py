@@ -31,8 +31,9 @@ import random
 import time
 from collections.abc import Sequence
 
-from engine.tichu.actions import Action, Pass, Play
+from engine.tichu.actions import Action
 from engine.tichu.ai import bidding, tactics
+from engine.tichu.ai.choices import play_action
 from engine.tichu.ai.knowledge import Knowledge
 from engine.tichu.ai.normal import NormalPlayer
 from engine.tichu.ai.sampling import sample_hands
@@ -157,13 +158,7 @@ class SearchPlayer(NormalPlayer):
         return first / samples
 
     def _action(self, view: TichuView, know: Knowledge, combo: Combo | None) -> Action:
-        seat = view.seat
-        assert seat is not None
-        if combo is None:
-            return Pass(seat)
-        wish = tactics.choose_wish(view, know) if MAHJONG in combo.cards else None
-        to = tactics.choose_dog_target(view) if combo.cards == (DOG,) else None
-        return Play(seat, combo.cards, wish, combo.phoenix, to)
+        return play_action(view, know, combo)
 
     def search(self, view: TichuView, know: Knowledge, candidates: list[Combo | None],
                rng: random.Random) -> Combo | None:
