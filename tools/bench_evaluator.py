@@ -30,15 +30,13 @@ import numpy as np
 
 from engine.tichu.actions import Action, Pass, Play
 from engine.tichu.ai import model
-from engine.tichu.ai.features import encode
+from engine.tichu.ai.features import combo_of, encode
 from engine.tichu.ai.knowledge import knowledge_of
 from engine.tichu.ai.normal import NormalPlayer
 from engine.tichu.ai.sampling import sample_hands
 from engine.tichu.ai.search import apply_candidate, game_at, rollout
 from engine.tichu.ai.selfplay import play_deal
-from engine.tichu.combos import Combo
 from engine.tichu.game import TichuGame
-from engine.tichu.legal import legal_plays
 from engine.tichu.view import Phase, TichuView
 
 
@@ -93,18 +91,13 @@ def _deal_positions(seed: str, every: int) -> list[Position]:
     return [pos for _, pos in mine]
 
 
-def combo_of(view: TichuView, action: Play) -> Combo:
-    cards = sorted(action.cards)
-    return next(c for c in legal_plays(view)
-                if sorted(c.cards) == cards and c.phoenix == action.phoenix)
-
-
 def playout_value(pos: Position, samples: int, rng: random.Random) -> float:
     view = pos.view
     seat = view.seat
     assert seat is not None
     know = knowledge_of(view)
     combo = None if isinstance(pos.action, Pass) else combo_of(view, pos.action)
+    assert isinstance(pos.action, Pass) or combo is not None
     wish = pos.action.wish if isinstance(pos.action, Play) else None
     to = pos.action.to if isinstance(pos.action, Play) else None
     total = 0

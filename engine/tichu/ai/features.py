@@ -44,8 +44,9 @@ from engine.tichu.actions import (
 )
 from engine.tichu.ai.bidding import call_strength, grand_strength
 from engine.tichu.ai.hand import evaluate
-from engine.tichu.cards import DOG, DRAGON, MAHJONG, PHOENIX, POINTS, RANK
+from engine.tichu.cards import DOG, MAHJONG, POINTS, RANK
 from engine.tichu.combos import Combo, Kind
+from engine.tichu.legal import legal_plays
 from engine.tichu.view import Call, TichuView
 
 FEATURES_VERSION = 2
@@ -169,7 +170,7 @@ def _apply(facts: _Facts, view: TichuView, seat: int, action: Action | Combo | N
     if isinstance(action, Combo):
         _play(facts, view, seat, action.cards, action, None)
     elif isinstance(action, Play):
-        combo = _combo_of(view, action)
+        combo = combo_of(view, action)
         _play(facts, view, seat, action.cards, combo, action.wish)
     elif isinstance(action, Pass):
         facts.kind = "pass"
@@ -196,9 +197,8 @@ def _apply(facts: _Facts, view: TichuView, seat: int, action: Action | Combo | N
         facts.top, facts.owner, facts.trick_points, facts.trick_plays = None, None, 0, 0
 
 
-def _combo_of(view: TichuView, action: Play) -> Combo | None:
-    from engine.tichu.legal import legal_plays
-
+def combo_of(view: TichuView, action: Play) -> Combo | None:
+    """The legal combination ``action`` plays in ``view`` (None if it is not legal)."""
     cards = tuple(sorted(action.cards))
     for combo in legal_plays(view):
         if tuple(sorted(combo.cards)) == cards and combo.phoenix == action.phoenix:
@@ -351,6 +351,3 @@ def write(out: np.ndarray, view: TichuView, action: Action | Combo | None,
     out[ix["score.to_target"]] = (view.target - max(ours, theirs)) / 1000.0
     out[ix["deal.number"]] = min(view.deal_number, 20) / 20.0
 
-
-_SPECIAL_SLOTS = {MAHJONG: 13, DOG: 14, PHOENIX: 15, DRAGON: 16}
-assert all(_rank_slot(c) == s for c, s in _SPECIAL_SLOTS.items())
