@@ -35,8 +35,11 @@ from engine.tichu.view import Phase, TichuView
 
 EXPLORE = {"grand": 0.5, "tichu": 0.5, "exchange": 0.3, "play": 0.08, "bomb": 0.15, "gift": 0.5}
 """Chance of trying a random candidate instead of the base choice, by decision.
-Calls are explored only near the heuristics' bar (:data:`CALL_BAND`)."""
+Calls are explored at this rate near the heuristics' bar (:data:`CALL_BAND`)..."""
 CALL_BAND = 1.5
+WIDE = {"grand": 0.03, "tichu": 0.03}
+"""...and at this rate on any other hand: the model must have seen what a call on a
+hopeless hand (or silence on a sure one) costs, to value it when a person does it."""
 KEEP_PLAYS = 3
 """One play decision in this many is recorded (plays are many and alike)."""
 KINDS = ("grand", "tichu", "exchange", "play", "bomb", "gift")
@@ -67,7 +70,8 @@ class Explorer(ChoicePlayer):
         chosen = options.heuristic if self.base is None else \
             self.base.pick(view, know, options, rng)
         kind = options.kind
-        if self.explore and rng.random() < EXPLORE.get(kind, 0.0) and self._near_bar(view, kind):
+        rate = EXPLORE.get(kind, 0.0) if self._near_bar(view, kind) else WIDE.get(kind, 0.0)
+        if self.explore and rng.random() < rate:
             chosen = rng.randrange(len(options.actions))
         if kind != "play" or rng.random() * KEEP_PLAYS < 1.0:
             assert view.seat is not None

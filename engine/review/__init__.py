@@ -2,7 +2,7 @@
 
 - :mod:`~engine.review.moment`: what a seat knew when it acted (nothing else is read);
 - :mod:`~engine.review.options`: the options of a decision;
-- :mod:`~engine.review.value`: each option's expected deal score from the seat's knowledge;
+- :mod:`~engine.review.playout`: each option's expected deal score from the seat's knowledge;
 - :mod:`~engine.review.review`: the review of a replay, and the command;
 - :mod:`~engine.review.hint`: a hint for the decision a seat faces now.
 
@@ -11,11 +11,10 @@ See ``docs/review.md``.
 
 from __future__ import annotations
 
-from engine.review.hint import HINT_SAMPLES, REASONS, Hint, has_choice, hint
+from engine.review.hint import REASONS, Hint, has_choice, hint
 from engine.review.moment import DealWatch, Hidden, Moment
 from engine.review.options import Abstain, Option, option_json, options
 from engine.review.review import (
-    DEFAULT_SAMPLES,
     KINDS,
     Decision,
     Review,
@@ -23,11 +22,9 @@ from engine.review.review import (
     review_decision,
     review_game,
 )
-from engine.review.value import option_scores
+from engine.review.value import option_values
 
 __all__ = [
-    "DEFAULT_SAMPLES",
-    "HINT_SAMPLES",
     "KINDS",
     "REASONS",
     "Abstain",
@@ -42,7 +39,7 @@ __all__ = [
     "hint",
     "main",
     "option_json",
-    "option_scores",
+    "option_values",
     "options",
     "review_decision",
     "review_game",

@@ -2,29 +2,23 @@
 
 For each reviewed decision (an action of a reviewed seat with more than one
 option, :mod:`~engine.review.options`, and the Tichu a seat did not call, weighed
-at its first card), every option is valued by
-:func:`~engine.review.value.option_scores` from the seat's
-:class:`~engine.review.moment.Moment` alone. ``best`` is what the ``hard`` player
-would have chosen (:func:`~engine.review.options.hard_choice`): its heuristics'
-choice, overruled where it searches (a play with a real choice) by the option that
-gains :data:`~engine.tichu.ai.searcher.MIN_GAIN` points on it at two standard errors over
-the review's deals, as its own search decides; for a borderline Tichu, which it
-settles by search alone, the option of the highest mean. ``cost`` is
-the mean points the choice lost against ``best``, never negative, rounded to 0.1: a
-choice the valuation rates above ``best`` costs nothing, and the ``hard`` player's own
-choice costs nothing unless its search, run on the review's deals, would overrule it.
-Only decisions of positive cost are listed, the costliest first; equal costs in the
-order of play (deal, then index, a call before the card it preceded).
+at its first card), every option is valued by the learned evaluator
+(:func:`~engine.review.value.option_values`) from the seat's
+:class:`~engine.review.moment.Moment` alone. ``best`` is the option of the highest
+value: the ``hard`` player's own choice among its candidates, or the choice made
+when the evaluator rates it higher still (on a tie the choice stands). ``cost`` is
+the points the choice lost against ``best``, rounded to 0.1: the ``hard`` player's
+own choice costs nothing. Only decisions of positive cost are listed, the costliest
+first; equal costs in the order of play (deal, then index, a call before the card it
+preceded).
 
-Each decision has its own random numbers, seeded by ``seed``, the deal and the
-action's index, so the same file and seed give the same review whichever seats are
-reviewed, and a decision's figures do not change when others are added.
+Nothing is sampled: the same file always gives the same review, whichever seats
+are reviewed.
 """
 
 from __future__ import annotations
 
 import json
-import random
 import sys
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -33,15 +27,13 @@ from typing import Any, TextIO
 from engine.errors import EngineError, GameOverError
 from engine.review.moment import DealWatch, Moment
 from engine.review.options import (
-    Abstain,
-    HardChoice,
     Option,
-    hard_choice,
+    choice_kind,
     option_json,
     options,
     silent_call,
 )
-from engine.review.value import option_scores
+from engine.review.value import option_values
 from engine.run import ReplayFormatError
 from engine.tichu.actions import (
     Action,
@@ -53,19 +45,10 @@ from engine.tichu.actions import (
     Pass,
     Play,
 )
-from engine.tichu.ai.searcher import MIN_GAIN, mean_error
 from engine.tichu.cards import MAHJONG
 from engine.tichu.game import TichuGame
 from engine.tichu.replay import ReplayFile, read_file
 from engine.tichu.view import Phase
-
-DEFAULT_SAMPLES = 128
-"""Sampled deals per decision (see ``docs/review.md`` for what it costs)."""
-CALL_FACTOR = 4
-"""Calls (Grand Tichu, Tichu) are valued on this many times the samples: they have only
-two options, but a call's outcome swings by 200 to 400 points, so its mean needs more
-deals to settle; one seat makes one or two a deal."""
-
 
 KINDS = ("grand", "tichu", "exchange", "play", "pass", "wish", "bomb", "gift")
 """Every kind of decision (:attr:`Decision.kind`)."""
@@ -84,9 +67,9 @@ class Decision:
     chosen: Option
     best: Option
     cost: float
-    """Mean points lost against ``best`` (never negative), rounded to 0.1."""
+    """Points lost against ``best`` (never negative), rounded to 0.1."""
     values: tuple[float, ...]
-    """Each option's mean score, the chosen one first (for tools; not printed)."""
+    """Each option's value, the chosen one first (for tools; not printed)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"deal": self.deal, "index": self.index, "seat": self.seat, "kind": self.kind,
@@ -125,54 +108,27 @@ def kind_of(chosen: Action, moment: Moment) -> str:
     return "play"
 
 
-def review_decision(moment: Moment, chosen: Action, deal: int, index: int, samples: int,
-                    rng: random.Random) -> Decision | None:
+def review_decision(moment: Moment, chosen: Action, deal: int, index: int) -> Decision | None:
     """The review of one decision (None when there was nothing to choose)."""
-    return _valued(moment, options(moment, chosen), kind_of(chosen, moment), deal, index,
-                   samples, rng)
+    return _valued(moment, options(moment, chosen), kind_of(chosen, moment), deal, index)
 
 
-def review_silence(moment: Moment, chosen: Action, deal: int, index: int, samples: int,
-                   rng: random.Random) -> Decision | None:
+def review_silence(moment: Moment, chosen: Action, deal: int, index: int) -> Decision | None:
     """The review of the Tichu the seat did not call before ``chosen``, its first card
     (None when there is no such decision, :func:`~engine.review.options.silent_call`)."""
-    return _valued(moment, silent_call(moment, chosen), "tichu", deal, index, samples, rng)
+    return _valued(moment, silent_call(moment, chosen), "tichu", deal, index)
 
 
-def _valued(moment: Moment, found: list[Option], kind: str, deal: int, index: int,
-            samples: int, rng: random.Random) -> Decision | None:
+def _valued(moment: Moment, found: list[Option], kind: str, deal: int, index: int
+            ) -> Decision | None:
     if len(found) < 2:
         return None
     chosen = found[0]
-    if isinstance(chosen, (GrandTichu, DeclineGrand, CallTichu)) or (
-            isinstance(chosen, Abstain) and chosen.what == "tichu"):
-        samples *= CALL_FACTOR
-    scores = option_scores(moment, found, samples, rng)
-    means = tuple(sum(s) / len(s) for s in scores)
-    best = hard_best(hard_choice(moment, found), scores, means)
-    cost = round(max(0.0, means[best] - means[0]), 1)
+    values = tuple(option_values(moment, found, choice_kind(moment, chosen)))
+    best = max(range(len(values)), key=lambda i: (values[i], -i))
+    cost = round(max(0.0, values[best] - values[0]), 1)
     return Decision(deal, index, moment.seat, kind, chosen,
-                    found[best] if cost > 0 else chosen, cost, means)
-
-
-def hard_best(choice: HardChoice, scores: list[list[int]], means: Sequence[float]) -> int:
-    """The option the ``hard`` player would have chosen, its search run on the review's
-    deals: its heuristics' choice, unless it searches and another option gains
-    :data:`~engine.tichu.ai.searcher.MIN_GAIN` points on it and two standard errors (the
-    greatest such gain wins); with no heuristic choice, the option of the highest mean
-    (the first on a tie)."""
-    if choice.index is None:
-        return max(range(len(means)), key=lambda i: (means[i], -i))
-    best = choice.index
-    if not choice.searched:
-        return best
-    base = scores[best]
-    gain = 0.0
-    for i, other in enumerate(scores):
-        mean, error = mean_error([a - b for a, b in zip(other, base, strict=True)])
-        if mean > max(MIN_GAIN, 2.0 * error) and mean > gain:
-            best, gain = i, mean
-    return best
+                    found[best] if cost > 0 else chosen, cost, values)
 
 
 def load_replay(data: Mapping[str, Any]) -> ReplayFile:
@@ -194,7 +150,6 @@ def check_seats(read: ReplayFile, seats: Collection[int]) -> None:
 
 
 def review_game(data: Mapping[str, Any], seats: Sequence[int] | None = None,
-                samples: int = DEFAULT_SAMPLES, seed: int | str = 0,
                 deals: Collection[int] | None = None) -> Review:
     """Review a Tichu replay file (parsed JSON) for ``seats`` (default: every seat).
 
@@ -230,9 +185,8 @@ def review_game(data: Mapping[str, Any], seats: Sequence[int] | None = None,
                 break
             if action.seat in wanted and (valued is None or d in valued):
                 moment = watch.moment(action.seat)
-                for review, salt in ((review_silence, ":tichu"), (review_decision, "")):
-                    rng = random.Random(f"review:{seed}:{d}:{i}{salt}")
-                    decision = review(moment, action, d, i, samples, rng)
+                for review in (review_silence, review_decision):
+                    decision = review(moment, action, d, i)
                     if decision is not None:
                         reviewed += 1
                         if decision.cost > 0:
@@ -245,8 +199,8 @@ def review_game(data: Mapping[str, Any], seats: Sequence[int] | None = None,
     return Review(decisions, error, reviewed)
 
 
-def main(path: str, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
-         seed: int | str = 0, out: TextIO | None = None, err: TextIO | None = None) -> int:
+def main(path: str, seat: int | None = None, out: TextIO | None = None,
+         err: TextIO | None = None) -> int:
     """Run ``python -m engine review PATH`` and return the exit status: 0 with the
     review's JSON on ``out``, 2 with one line on ``err`` for an unreadable or malformed
     file (a refused action is no such thing: the review stops there), or for a Tichu
@@ -263,10 +217,8 @@ def main(path: str, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
         print(f"error: {exc}", file=err)
         return 2
     try:
-        if samples < 1:
-            raise ReplayFormatError(f"--samples must be at least 1, not {samples}")
         data = read_json(path)
-        result = review_game(data, None if seat is None else [seat], samples, seed)
+        result = review_game(data, None if seat is None else [seat])
     except ReplayFormatError as exc:
         print(f"error: {exc}", file=err)
         return 2

@@ -3,7 +3,7 @@ review of their decisions after every deal.
 
 - **Hints** (:meth:`Coach.hint`): only at practice tables (``/tichu new practice:true``),
   never at rated tables, duplicate tables or the daily challenge. The seat's decision
-  now is valued by :func:`engine.review.hint` in a worker process (a second or two),
+  now is valued by :func:`engine.review.hint` in a worker process (milliseconds),
   from a replay of the deal so far that the engine reads only through the seat's
   eyes.
 - **Reviews** (:meth:`Coach.deal_ended`, :meth:`Coach.review`): when a deal ends,
@@ -35,7 +35,7 @@ from bot.tables import SeatKind, Table, TableError, TableService
 from bot.workers import FOR_A_PERSON, offload, offload_background
 from engine.duplicate.play import BoardsGame
 from engine.errors import EngineError
-from engine.review import DEFAULT_SAMPLES, HINT_SAMPLES, has_choice, review_game
+from engine.review import has_choice, review_game
 from engine.review import hint as engine_hint
 from engine.tichu.actions import Action, Exchange, Gift, Play, action_from_json
 from engine.tichu.cards import MAHJONG
@@ -49,7 +49,7 @@ SHOWN = 3
 """At most this many decisions are shown in a review."""
 MIN_COST = 10.0
 """A decision is shown only if it cost at least this many points: below, the estimate is
-within the noise of sampling (the engine lists every positive cost)."""
+within the evaluator's error (the engine lists every positive cost)."""
 QUEUED_REVIEWS = 32
 """At most this many reviews made ahead (as deals end) wait or run at once; past it, on a
 busy server, a deal's reviews are made when they are asked for, so the background
@@ -76,17 +76,15 @@ def deal_replay(game: TichuGame, number: int) -> dict[str, Any]:
     return one_deal(to_replay(game), number)
 
 
-def hint_job(data: dict[str, Any], seat: int, seed: str,
-             samples: int | None) -> dict[str, Any] | None:
+def hint_job(data: dict[str, Any], seat: int) -> dict[str, Any] | None:
     """The engine's hint for ``seat`` at the end of ``data``, as JSON (None: no decision)."""
-    found = engine_hint(data, seat, samples or HINT_SAMPLES, seed)
+    found = engine_hint(data, seat)
     return None if found is None else found.to_json()
 
 
-def review_job(data: dict[str, Any], seat: int, seed: str,
-               samples: int | None) -> dict[str, Any]:
+def review_job(data: dict[str, Any], seat: int) -> dict[str, Any]:
     """The engine's review of ``seat``'s decisions in the one deal of ``data``, as JSON."""
-    return review_game(data, [seat], samples or DEFAULT_SAMPLES, seed).to_json()
+    return review_game(data, [seat]).to_json()
 
 
 def position_picture(data: dict[str, Any], index: int, seat: int, names: Sequence[str],
@@ -213,13 +211,8 @@ def has_decision(table: Table, seat: int) -> bool:
 class Coach:
     """Hints and reviews for the Tichu tables of a :class:`TableService`."""
 
-    def __init__(self, service: TableService, *, samples: int | None = None,
-                 hint_samples: int | None = None) -> None:
+    def __init__(self, service: TableService) -> None:
         self.service = service
-        self.samples = samples
-        """Deals sampled per decision of a review (None: the engine's default)."""
-        self.hint_samples = hint_samples
-        """Deals sampled per option of a hint (None: the engine's default)."""
         self._reviews: dict[tuple[int, int, int], asyncio.Task[None]] = {}
         service.deal_listeners.append(self.deal_ended)
 
@@ -245,8 +238,7 @@ class Coach:
         game = table.game
         assert isinstance(game, TichuGame)
         data = deal_replay(game, len(game.deal_log) - 1)
-        seed = f"{table.id}:{game.deal_number}:{len(data['deals'][0]['actions'])}"
-        found = await offload(hint_job, data, seat, seed, self.hint_samples)
+        found = await offload(hint_job, data, seat)
         if found is None:
             raise TableError("hint_no_decision")
         return hint_text(locale, found, names_of(table, locale))
@@ -296,8 +288,7 @@ class Coach:
 
     async def _review(self, table_id: int, number: int, seat: int, user_id: int,
                       data: dict[str, Any], names: list[str]) -> None:
-        found = await offload_background(review_job, data, seat, f"{table_id}:{number}",
-                                         self.samples, rank=FOR_A_PERSON)
+        found = await offload_background(review_job, data, seat, rank=FOR_A_PERSON)
         review = {**found, "replay": data, "names": names}
         await self.service.repo.save_review(ReviewRecord(table_id=table_id, deal=number,
                                                          seat=seat, user_id=user_id,
