@@ -32,7 +32,7 @@ import numpy as np
 
 from engine.tichu.ai import bidding, features
 from engine.tichu.ai.evaluator import Evaluator, from_bytes, to_bytes
-from tools.selfplay_data import KINDS, Data, generate
+from tools.selfplay_data import KINDS, WIDE, Data, generate
 
 DIFF_SCALE = 100.0
 """The score output is trained in hundreds of points."""
@@ -245,6 +245,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.add_argument("--first-game", type=int, default=0)
         parser.add_argument("--base", type=Path, default=None,
                             help="a model whose learned player is the base (default: normal)")
+        parser.add_argument("--wide", type=float, default=WIDE,
+                            help="chance of trying the other call on a hand far from the "
+                            f"heuristics' bar (default {WIDE})")
         parser.add_argument("--out", type=Path, required=True)
     elif step == "fit":
         parser.add_argument("data", type=Path, nargs="+")
@@ -270,7 +273,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         base = load_model(args.base) if args.base else None
         start = time.perf_counter()
         data = generate(str(args.seed), args.games, args.players, base, args.jobs,
-                        first_game=args.first_game)
+                        first_game=args.first_game, wide=args.wide)
         save_data(data, args.out)
         print(f"{len(data)} rows from {args.games} games in {time.perf_counter() - start:.0f} s "
               f"-> {args.out}", flush=True)

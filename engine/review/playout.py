@@ -1,4 +1,6 @@
-"""What each option of a decision is worth, from what the seat could know.
+"""What each option of a decision is worth by playing it out on sampled deals: the
+coach's valuation before the learned evaluator (:mod:`~engine.review.value`), kept as
+the slower reference that ``tools.review_quality`` measures blunders with.
 
 :func:`option_scores` deals the cards the seat could not see, consistently with
 its :class:`~engine.review.moment.Moment`, and for every such deal plays each
