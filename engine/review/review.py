@@ -8,17 +8,20 @@ at its first card), every option is valued by the learned evaluator
 value: the ``hard`` player's own choice among its candidates, or the choice made
 when the evaluator rates it higher still (on a tie the choice stands). ``cost`` is
 the points the choice lost against ``best``, rounded to 0.1: the ``hard`` player's
-own choice costs nothing. Only decisions of positive cost are listed, the costliest
-first; equal costs in the order of play (deal, then index, a call before the card it
-preceded).
+own choice costs nothing. Once the seat's own call (Grand Tichu or Tichu) stands, a
+decision other than a call that the evaluator says cost :data:`CHECK_FROM` points or
+more is checked by play-outs (:func:`checked_cost`): they say what it cost against
+``best``. Only decisions of positive cost are listed, the costliest first; equal costs
+in the order of play (deal, then index, a call before the card it preceded).
 
-Nothing is sampled: the same file always gives the same review, whichever seats
-are reviewed.
+The play-outs draw from a generator seeded by the deal and the index alone: the same
+file always gives the same review, whichever seats are reviewed.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import sys
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -33,6 +36,7 @@ from engine.review.options import (
     options,
     silent_call,
 )
+from engine.review.playout import option_scores
 from engine.review.value import option_values
 from engine.run import ReplayFormatError
 from engine.tichu.actions import (
@@ -49,6 +53,14 @@ from engine.tichu.cards import MAHJONG
 from engine.tichu.game import TichuGame
 from engine.tichu.replay import ReplayFile, read_file
 from engine.tichu.view import Phase
+
+CHECK_FROM = 10.0
+"""A decision other than a call that the evaluator says cost this many points or more
+(what the bot shows) is checked by play-outs: see :func:`checked_cost`."""
+CHECK_SAMPLES = 32
+"""The play-outs' ``samples`` for that check (:func:`~engine.review.playout.option_scores`:
+8 to 64 sampled deals, until settled)."""
+CALLS = ("grand", "tichu")
 
 KINDS = ("grand", "tichu", "exchange", "play", "pass", "wish", "bomb", "gift")
 """Every kind of decision (:attr:`Decision.kind`)."""
@@ -127,8 +139,27 @@ def _valued(moment: Moment, found: list[Option], kind: str, deal: int, index: in
     values = tuple(option_values(moment, found, choice_kind(moment, chosen)))
     best = max(range(len(values)), key=lambda i: (values[i], -i))
     cost = round(max(0.0, values[best] - values[0]), 1)
+    if cost >= CHECK_FROM and kind not in CALLS and moment.view.calls[moment.seat] is not None:
+        cost = checked_cost(moment, chosen, found[best], deal, index)
     return Decision(deal, index, moment.seat, kind, chosen,
                     found[best] if cost > 0 else chosen, cost, values)
+
+
+def checked_cost(moment: Moment, chosen: Option, best: Option, deal: int, index: int) -> float:
+    """What ``chosen`` cost against ``best`` by play-outs: the mean over sampled deals of
+    ``best``'s score minus ``chosen``'s (:func:`~engine.review.playout.option_scores`,
+    :data:`CHECK_SAMPLES`, a generator seeded by the deal and the index), never negative,
+    rounded to 0.1.
+
+    The evaluator picks ``best``; the play-outs say how much it is worth over the
+    choice. After a call on a hand unlike those of self-play (a Tichu on a weak hand),
+    the evaluator's differences between the seat's later plays were off by up to 200
+    points, and ranked them above the call itself; the play-outs do not depend on what
+    self-play has seen (``docs/review.md``)."""
+    scores = option_scores(moment, [chosen, best], CHECK_SAMPLES,
+                           random.Random(f"review:{deal}:{index}"))
+    gain = sum(scores[1]) / len(scores[1]) - sum(scores[0]) / len(scores[0])
+    return round(max(0.0, gain), 1)
 
 
 def load_replay(data: Mapping[str, Any]) -> ReplayFile:

@@ -23,6 +23,7 @@ from engine.review.review import main as review_main
 from engine.review.value import option_values
 from engine.tichu.actions import (
     Action,
+    CallTichu,
     DeclineGrand,
     Exchange,
     GrandTichu,
@@ -449,3 +450,40 @@ def test_a_bomb_out_of_turn_is_weighed_against_waiting() -> None:
             game.apply(action)
             watch.after(action)
     raise AssertionError("no bomb out of turn met")
+
+
+def test_after_the_seats_own_call_a_costly_decision_is_checked_by_play_outs() -> None:
+    """The evaluator picks ``best``; once the seat's own call stands, what a costly
+    decision lost is measured by play-outs (seeded by the deal and the index), and
+    before it the evaluator's figure stands."""
+    from engine.review.review import CHECK_FROM, checked_cost
+
+    player = _Once(0, lambda v: CallTichu(0) if v.phase is Phase.EXCHANGE
+                   and not v.exchanged[0] else None)
+    checked = unchecked = 0
+    for k in range(12):
+        data = played(f"review-check-{k}", player=player)
+        player.done = False
+        deal = read_file(data).deals[0]
+        game = TichuGame(hands=deal.hands)
+        watch = DealWatch(game)
+        review = {d.index: d for d in review_game(data, [0]).decisions if d.kind != "tichu"}
+        for i, action in enumerate(deal.actions):
+            moment = watch.moment(action.seat)
+            if action.seat == 0 and i in review:
+                found = options(moment, action)
+                values = option_values(moment, found, choice_kind(moment, action))
+                top = max(values)
+                by_model = round(top - values[0], 1)
+                decision = review[i]
+                if moment.view.calls[0] is not None and by_model >= CHECK_FROM:
+                    assert decision.cost == checked_cost(moment, action, decision.best, 0, i)
+                    checked += 1
+                else:
+                    assert decision.cost == by_model
+                    unchecked += 1
+            game.apply(action)
+            watch.after(action)
+        if checked >= 2 and unchecked >= 2:
+            return
+    raise AssertionError(f"checked {checked}, unchecked {unchecked}")
