@@ -97,6 +97,12 @@ def split(data: Data, seed: int) -> tuple[Data, Data]:
     return data.take(np.flatnonzero(~mask)), data.take(np.flatnonzero(mask))
 
 
+CHUNK = 262_144
+"""Rows made float32 and fed to the network at once (a pass goes through all of them in
+a seeded random order, chunk after chunk): the whole data set in float32 did not fit
+in the machine's 24 GB beside its copies."""
+
+
 def fit(train: Data, players: int, seed: int, hidden: Sequence[int], epochs: int,
         log: bool = True, alpha: float = 1e-3, rate: float = 1e-3
         ) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -111,19 +117,25 @@ def fit(train: Data, players: int, seed: int, hidden: Sequence[int], epochs: int
     from sklearn.neural_network import MLPRegressor
 
     fit_rows, stop_rows = split(train, seed + 1)
-    x = fit_rows.x.astype(np.float32)
+    x = fit_rows.x  # (float16: made float32 a chunk at a time, to fit in memory)
     y = targets(fit_rows, players)
-    x_stop = stop_rows.x.astype(np.float32)
     y_stop = targets(stop_rows, players)
     model = MLPRegressor(hidden_layer_sizes=tuple(hidden), activation="relu", solver="adam",
                          alpha=alpha, batch_size=512, learning_rate_init=rate,
                          random_state=seed, shuffle=True)
+    order = np.random.default_rng(seed)
     best: list[tuple[np.ndarray, np.ndarray]] | None = None
     best_error = float("inf")
     waited = 0
     for epoch in range(epochs):
-        model.partial_fit(x, y)  # (shuffled within, batch by batch)
-        error = float(((model.predict(x_stop) - y_stop) ** 2).mean())
+        rows = order.permutation(len(x))
+        for start in range(0, len(rows), CHUNK):
+            chunk = rows[start:start + CHUNK]
+            model.partial_fit(x[chunk].astype(np.float32), y[chunk])  # (batch by batch)
+        predicted = np.concatenate([
+            model.predict(stop_rows.x[i:i + CHUNK].astype(np.float32)).reshape(-1, y.shape[1])
+            for i in range(0, len(stop_rows), CHUNK)])
+        error = float(((predicted - y_stop) ** 2).mean())
         if log:
             print(f"pass {epoch + 1}: training loss {model.loss_:.4f}, "
                   f"held-out error {error:.4f}", file=sys.stderr, flush=True)
@@ -210,7 +222,9 @@ def build(datasets: Sequence[Data], players: int, seed: int, hidden: Sequence[in
           rate: float = 1e-3) -> tuple[Evaluator, dict[str, float]]:
     start = time.perf_counter()
     data = Data.join(datasets)
+    described = f"{len(np.unique(data.game))} self-play games, {len(data)} after-states"
     train, held = split(data, seed)
+    del data  # (the split holds copies: memory is what limits the fit)
     if log:
         print(f"fit on {len(train)} rows, {len(np.unique(train.game))} games; "
               f"held out {len(held)} rows", file=sys.stderr, flush=True)
@@ -219,7 +233,7 @@ def build(datasets: Sequence[Data], players: int, seed: int, hidden: Sequence[in
         "n_seats": players, "diff_scale": DIFF_SCALE, "first_weight": FIRST_WEIGHT,
         "hidden": list(hidden), "alpha": alpha, "learning_rate": rate, "seed": seed,
         "command": command,
-        "data": f"{len(np.unique(data.game))} self-play games, {len(data)} after-states",
+        "data": described,
         "train_seconds": round(time.perf_counter() - start, 1),
     }
     blob = to_bytes(layers, meta)

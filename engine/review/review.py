@@ -10,8 +10,8 @@ when the evaluator rates it higher still (on a tie the choice stands). ``cost`` 
 the points the choice lost against ``best``, rounded to 0.1: the ``hard`` player's
 own choice costs nothing. Once the seat's own call (Grand Tichu or Tichu) stands, a
 decision other than a call that the evaluator says cost :data:`CHECK_FROM` points or
-more is checked by play-outs (:func:`checked_cost`): they say what it cost against
-``best``. Only decisions of positive cost are listed, the costliest first; equal costs
+more is checked by play-outs (:func:`checked_cost`): its cost is the smaller of the
+two figures. Only decisions of positive cost are listed, the costliest first; equal costs
 in the order of play (deal, then index, a call before the card it preceded).
 
 The play-outs draw from a generator seeded by the deal and the index alone: the same
@@ -140,7 +140,7 @@ def _valued(moment: Moment, found: list[Option], kind: str, deal: int, index: in
     best = max(range(len(values)), key=lambda i: (values[i], -i))
     cost = round(max(0.0, values[best] - values[0]), 1)
     if cost >= CHECK_FROM and kind not in CALLS and moment.view.calls[moment.seat] is not None:
-        cost = checked_cost(moment, chosen, found[best], deal, index)
+        cost = min(cost, checked_cost(moment, chosen, found[best], deal, index))
     return Decision(deal, index, moment.seat, kind, chosen,
                     found[best] if cost > 0 else chosen, cost, values)
 
@@ -151,11 +151,12 @@ def checked_cost(moment: Moment, chosen: Option, best: Option, deal: int, index:
     :data:`CHECK_SAMPLES`, a generator seeded by the deal and the index), never negative,
     rounded to 0.1.
 
-    The evaluator picks ``best``; the play-outs say how much it is worth over the
-    choice. After a call on a hand unlike those of self-play (a Tichu on a weak hand),
-    the evaluator's differences between the seat's later plays were off by up to 200
-    points, and ranked them above the call itself; the play-outs do not depend on what
-    self-play has seen (``docs/review.md``)."""
+    The evaluator picks ``best``; after the seat's own call the cost stands only as far
+    as the play-outs confirm it. After a call on a hand unlike those of self-play (a
+    Tichu on a weak hand), the evaluator's differences between the seat's later plays
+    were off by up to 200 points, and ranked them above the call itself; the play-outs
+    do not depend on what self-play has seen, but on 8 to 64 deals of a deal with a
+    call they are noisy too: a cost must be found by both (``docs/review.md``)."""
     scores = option_scores(moment, [chosen, best], CHECK_SAMPLES,
                            random.Random(f"review:{deal}:{index}"))
     gain = sum(scores[1]) / len(scores[1]) - sum(scores[0]) / len(scores[0])

@@ -453,9 +453,9 @@ def test_a_bomb_out_of_turn_is_weighed_against_waiting() -> None:
 
 
 def test_after_the_seats_own_call_a_costly_decision_is_checked_by_play_outs() -> None:
-    """The evaluator picks ``best``; once the seat's own call stands, what a costly
-    decision lost is measured by play-outs (seeded by the deal and the index), and
-    before it the evaluator's figure stands."""
+    """The evaluator picks ``best``; once the seat's own call stands, a costly
+    decision's cost is the smaller of the evaluator's and the play-outs' (seeded by the
+    deal and the index), and before it the evaluator's figure stands."""
     from engine.review.review import CHECK_FROM, checked_cost
 
     player = _Once(0, lambda v: CallTichu(0) if v.phase is Phase.EXCHANGE
@@ -477,7 +477,8 @@ def test_after_the_seats_own_call_a_costly_decision_is_checked_by_play_outs() ->
                 by_model = round(top - values[0], 1)
                 decision = review[i]
                 if moment.view.calls[0] is not None and by_model >= CHECK_FROM:
-                    assert decision.cost == checked_cost(moment, action, decision.best, 0, i)
+                    assert decision.cost == min(
+                        by_model, checked_cost(moment, action, decision.best, 0, i))
                     checked += 1
                 else:
                     assert decision.cost == by_model
