@@ -41,7 +41,6 @@ WIDE = 0.03
 """...and at this rate (``--wide``) on any other hand: the model must have seen what a
 call on a hopeless hand (or silence on a sure one) costs, to value it when a person
 does it."""
-CALLS = ("grand", "tichu")
 KEEP_PLAYS = 3
 """One play decision in this many is recorded (plays are many and alike)."""
 KINDS = ("grand", "tichu", "exchange", "play", "bomb", "gift")
@@ -74,8 +73,7 @@ class Explorer(ChoicePlayer):
         chosen = options.heuristic if self.base is None else \
             self.base.pick(view, know, options, rng)
         kind = options.kind
-        rate = EXPLORE.get(kind, 0.0) if self._near_bar(view, kind) else \
-            self.wide if kind in CALLS else 0.0
+        rate = EXPLORE.get(kind, 0.0) if self._near_bar(view, kind) else self.wide
         if self.explore and rng.random() < rate:
             chosen = rng.randrange(len(options.actions))
         if kind != "play" or rng.random() * KEEP_PLAYS < 1.0:

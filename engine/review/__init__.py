@@ -2,7 +2,11 @@
 
 - :mod:`~engine.review.moment`: what a seat knew when it acted (nothing else is read);
 - :mod:`~engine.review.options`: the options of a decision;
-- :mod:`~engine.review.playout`: each option's expected deal score from the seat's knowledge;
+- :mod:`~engine.review.value`: each option's expected deal score from the seat's knowledge,
+  by the learned evaluator;
+- :mod:`~engine.review.playout`: the same by playing options out on sampled deals (the
+  check of costly decisions after the seat's own call, and ``tools.review_quality``'s
+  measure);
 - :mod:`~engine.review.review`: the review of a replay, and the command;
 - :mod:`~engine.review.hint`: a hint for the decision a seat faces now.
 
