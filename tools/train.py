@@ -92,8 +92,8 @@ def split(data: Data, seed: int) -> tuple[Data, Data]:
     """Training and held-out rows, by whole games."""
     games = np.unique(data.game)
     rng = np.random.default_rng(seed)
-    held = set(rng.choice(games, size=max(1, int(len(games) * HELD_OUT)), replace=False).tolist())
-    mask = np.array([g in held for g in data.game.tolist()])
+    held = rng.choice(games, size=max(1, int(len(games) * HELD_OUT)), replace=False)
+    mask = np.isin(data.game, held)
     return data.take(np.flatnonzero(~mask)), data.take(np.flatnonzero(mask))
 
 
@@ -217,11 +217,14 @@ def card(path: Path, meta: dict[str, object], figures: dict[str, float]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def build(datasets: Sequence[Data], players: int, seed: int, hidden: Sequence[int], epochs: int,
+def build(datasets: list[Data], players: int, seed: int, hidden: Sequence[int], epochs: int,
           out: Path, command: str, log: bool = True, alpha: float = 1e-3,
           rate: float = 1e-3) -> tuple[Evaluator, dict[str, float]]:
+    """Fit a model to ``datasets`` (emptied once joined: memory is what limits the fit),
+    measure it on held-out games, and write it and its card to ``out``."""
     start = time.perf_counter()
     data = Data.join(datasets)
+    datasets.clear()
     described = f"{len(np.unique(data.game))} self-play games, {len(data)} after-states"
     train, held = split(data, seed)
     del data  # (the split holds copies: memory is what limits the fit)
@@ -305,7 +308,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             i = r * args.parts + k
             datasets.append(generate(str(args.seed + i), args.games, args.players, learned,
                                      args.jobs, first_game=PART_GAMES * i))
-        learned, figures = build(datasets, args.players, args.seed, hidden, args.epochs,
+        learned, figures = build(list(datasets), args.players, args.seed, hidden, args.epochs,
                                  args.out, command, log, args.alpha, args.rate)
         print(f"round {r}: " + json.dumps(figures), flush=True)
     return 0
