@@ -271,6 +271,7 @@ class TichuBot(commands.Bot):
         if self.exit_code:
             return
         self.exit_code = 3
+        metrics.shards(self.settings.owned_shards, held=False)
         log.error("stopping: %s", message)
         task = asyncio.get_running_loop().create_task(self.close())
         self._closing = task

@@ -241,8 +241,7 @@ class Jobs:
                    and s.status in ("queued", "picked"))
 
     async def idle(self) -> None:
-        """Wait until no job is queued or being made (tests, and a bot that stops after
-        its work)."""
+        """Wait until no job is queued or being made (what a test waits for)."""
         while any(s.status in ("queued", "picked") for s in await self.queries.queue_size()):
             await asyncio.sleep(0.01)
 

@@ -67,9 +67,10 @@ def store_error(code: str) -> None:
     STORE_ERRORS.labels(code).inc()
 
 
-def shards(owned: list[int]) -> None:
+def shards(owned: list[int], *, held: bool = True) -> None:
+    """The shards this process holds (``held``), or has given up."""
     for shard in owned:
-        SHARDS_OWNED.labels(str(shard)).set(1)
+        SHARDS_OWNED.labels(str(shard)).set(1 if held else 0)
 
 
 def live_tables(count: int) -> None:

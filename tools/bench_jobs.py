@@ -7,8 +7,9 @@ people) and the bot process with all its children on core 0, the worker on core 
 
 1. **Live tables.** ``--tables`` tables of one person and three computers through the real
    bot process (:func:`tools.bench_bot.live_run`), each person answering ``--decisions``
-   pings, enough that the first deal of most tables ends and its review is queued. Three
-   conditions, one run each:
+   pings, enough that the first deal of most tables ends and its review is queued
+   (``--review-samples``, 16 by default: about 1.4 CPU s a review). Three conditions, one
+   run each:
 
    * *PostgreSQL, no background*: no worker runs; the reviews wait in the queue;
    * *PostgreSQL, one worker*: ``python -m bot.worker`` on core 1 makes them;
@@ -190,10 +191,11 @@ async def fresh(server: Any, name: str) -> str:
 
 
 async def live(server: Any, condition: str, tables: int, decisions: int, delay: float,
-               drain: float) -> tuple[LiveRun, JobProbe]:
+               drain: float, samples: int) -> tuple[LiveRun, JobProbe]:
     settings = {"FIELD_TABLES": "0", "METRICS_PORT": str(METRICS_PORT),
-                "WORKER_PROCESSES": "1", "FIELD_PROCESSES": "1"}
-    probe = JobProbe(drain=drain)
+                "WORKER_PROCESSES": "1", "FIELD_PROCESSES": "1",
+                "REVIEW_SAMPLES": str(samples)}
+    probe = JobProbe(drain=0 if condition == NO_BACKGROUND else drain)  # nothing drains it
     worker = None
     url = None
     if condition != IN_PROCESS:
@@ -261,8 +263,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--decisions", type=int, default=30,
                         help="pings each person answers (a first deal takes about 20)")
     parser.add_argument("--delay", type=float, default=1.2, help="AI_DELAY of the bot")
-    parser.add_argument("--drain", type=float, default=600,
+    parser.add_argument("--drain", type=float, default=300,
                         help="seconds to wait for the queue to drain after the people")
+    parser.add_argument("--review-samples", type=int, default=16,
+                        help="REVIEW_SAMPLES of the bot (128, the coach's default, is about "
+                        "7.6 CPU s a review; 16 about 1.4)")
     parser.add_argument("--skip-live", action="store_true")
     parser.add_argument("--skip-kill", action="store_true")
     args = parser.parse_args(argv)
@@ -275,7 +280,7 @@ def main(argv: list[str] | None = None) -> None:
             p99: dict[str, float] = {}
             for condition in (NO_BACKGROUND, ONE_WORKER, IN_PROCESS):
                 run, probe = asyncio.run(live(server, condition, args.tables, args.decisions,
-                                              args.delay, args.drain))
+                                              args.delay, args.drain, args.review_samples))
                 clicks = run.clicks
                 p99[condition] = percentile(clicks, 0.99) * 1000
                 print(f"{condition}: {args.tables} tables, clicks p50 "

@@ -319,3 +319,27 @@ async def test_a_practice_deal_reviewed_by_a_worker_and_tomorrows_fields_made_to
         if process is not None:
             await process.kill()
     emu.assert_clean()
+
+
+def test_a_worker_that_cannot_reach_its_database_says_so_at_start(tmp_path: Path) -> None:
+    database = "postgresql://tichu:hunter2secret@127.0.0.1:1/tichu"
+    done = subprocess.run([sys.executable, "-m", "bot.worker"], cwd=tmp_path,
+                          env=worker_environment(database, database_timeout=2),
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 4
+    assert done.stderr.startswith("Cannot reach the database DATABASE=postgresql://tichu:***@")
+    assert "hunter2secret" not in done.stderr + done.stdout
+
+
+async def test_the_status_of_the_queue_for_an_operator(queue: Queue, tmp_path: Path) -> None:
+    await queue_review(queue.repo, queue.jobs, 2)
+    done = await asyncio.to_thread(
+        subprocess.run, [sys.executable, "-m", "bot.worker", "--status"], cwd=tmp_path,
+        env=worker_environment(queue.url), capture_output=True, text=True, timeout=120,
+        check=False)
+    assert done.returncode == 0, done.stderr
+    header, *rows = done.stdout.strip().splitlines()
+    assert header.split()[:6] == ["kind", "queued", "running", "oldest", "done", "failed"]
+    review = next(row.split() for row in rows if row.startswith("review"))
+    assert review[1:3] == ["1", "0"] and review[3].endswith("s")
+    assert await queue.jobs.state(review_key(1, 0, 0)) == "queued"  # --status takes no job
