@@ -135,8 +135,7 @@ class TichuBot(commands.Bot):
             lambda interaction, cid, values: records.handle_component(self, interaction, cid,
                                                                       values),
             ephemeral=records.EPHEMERAL_ACTIONS)
-        self.coach = Coach(self.service, jobs, samples=settings.review_samples,
-                           hint_samples=settings.hint_samples)
+        self.coach = Coach(self.service, jobs)
         self.controller.route(
             coach.COACH_ACTIONS,
             lambda interaction, cid, values: coach.handle_component(self, interaction, cid,

@@ -92,12 +92,6 @@ class Settings(BaseSettings):
     model_dir: str | None = Field(
         default=None, description="Folder holding the Tichu evaluator's model files "
         "tichu4.npz and tichu6.npz (unset: the ones shipped in engine/tichu/ai/models)")
-    review_samples: int | None = Field(
-        default=None, ge=1, le=1000, description="Deals the coach samples per decision in a "
-        "review after each Tichu deal (unset: the review's own number)")
-    hint_samples: int | None = Field(
-        default=None, ge=1, le=1000, description="Deals the coach samples per option in a hint "
-        "at a practice table (unset: the hint's own number)")
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -1,6 +1,6 @@
 """``python -m engine replay FILE|-``: replay a game file and print the resulting state.
 ``python -m engine duplicate FILE|-``: score duplicate results (matchpoints, standings).
-``python -m engine review FILE|- [--seat N] [--samples K] [--seed S] [--model-dir DIR]``: a coach's review of a
+``python -m engine review FILE|- [--seat N] [--model-dir DIR]``: a coach's review of a
 Tichu replay (the decisions that cost the most, see ``docs/review.md``)."""
 
 from __future__ import annotations
@@ -22,9 +22,6 @@ def main(argv: list[str] | None = None) -> int:
     review = sub.add_parser("review", help="review the decisions of a Tichu replay (or - for stdin)")
     review.add_argument("file")
     review.add_argument("--seat", type=int, default=None, help="review this seat only")
-    review.add_argument("--samples", type=int, default=None,
-                        help="sampled deals per decision (default: engine.review.DEFAULT_SAMPLES)")
-    review.add_argument("--seed", default="0", help="the seed of the sampling (default 0)")
     review.add_argument("--model-dir", default=None,
                         help="folder of the Tichu model files (default: the shipped ones)")
     args = parser.parse_args(argv)
@@ -33,15 +30,13 @@ def main(argv: list[str] | None = None) -> int:
 
         return duplicate_main(args.file)
     if args.command == "review":
-        from engine.review import DEFAULT_SAMPLES
         from engine.review import main as review_main
 
-        samples = DEFAULT_SAMPLES if args.samples is None else args.samples
         if args.model_dir is not None:
             from engine.tichu.ai import model
 
             model.use_directory(args.model_dir)
-        return review_main(args.file, args.seat, samples, args.seed)
+        return review_main(args.file, args.seat)
     return replay_main(args.file)
 
 

@@ -7,9 +7,9 @@ people) and the bot process with all its children on core 0, the worker on core 
 
 1. **Live tables.** ``--tables`` tables of one person and three computers through the real
    bot process (:func:`tools.bench_bot.live_run`), each person answering ``--decisions``
-   pings, enough that the first deal of most tables ends and its review is queued
-   (``--review-samples``, 16 by default: about 1.4 CPU s a review). Three conditions, one
-   run each:
+   pings, enough that the first deal of most tables ends and its reviews are queued (a
+   review by the learned evaluator: about 11 ms of CPU median, over a second when the
+   seat's own call has its costly decisions played out). Three conditions, one run each:
 
    * *PostgreSQL, no background*: no worker runs; the reviews wait in the queue;
    * *PostgreSQL, one worker*: ``python -m bot.worker`` on core 1 makes them;
@@ -21,10 +21,11 @@ people) and the bot process with all its children on core 0, the worker on core 
    and p95 (read from the bot's Prometheus endpoint, ``tichu_jobs_to_done_*``); then the
    same once the queue has drained (``--drain`` seconds at most), and the ratio of the
    click p99 with the worker to the one with no background (the issue's bound: 10%).
-2. **A worker killed mid-job.** One review (the coach's default samples) on PostgreSQL:
-   a worker takes it and is killed (SIGKILL); a second worker (``JOB_LEASE`` default, 30 s)
-   takes it once the lease runs out. Printed: the time from the kill to the review stored,
-   and that it was stored once.
+2. **A worker killed mid-job.** One board's field of ``--kill-tables`` computer tables
+   (200 by default: about 12 s of CPU) on PostgreSQL: a worker takes it and is killed
+   (SIGKILL) a second into it; a second worker (``JOB_LEASE`` default, 30 s) takes it once
+   the lease runs out. Printed: the time from the kill to the field stored, and that it was
+   stored once.
 
 Run ``python -m tools.bench_jobs`` (in ``make bench``). Figures are printed, never asserted.
 """
@@ -33,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import shutil
 import signal
@@ -49,9 +49,10 @@ from typing import Any
 
 import asyncpg
 
-from bot.games.tichu.coach import REVIEW, one_deal, review_key, review_payload
-from bot.jobs import ASKED, postgres_jobs
-from bot.store import PostgresRepository, SeatRecord
+from bot.games.tichu.duplicate import FIELD_JOB, field_key
+from bot.jobs import FIELD, postgres_jobs
+from bot.store import PostgresRepository
+from engine.duplicate.boards import make_boards
 from tools.bench_bot import LiveRun, live_run, percentile
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -191,10 +192,9 @@ async def fresh(server: Any, name: str) -> str:
 
 
 async def live(server: Any, condition: str, tables: int, decisions: int, delay: float,
-               drain: float, samples: int) -> tuple[LiveRun, JobProbe]:
+               drain: float) -> tuple[LiveRun, JobProbe]:
     settings = {"FIELD_TABLES": "0", "METRICS_PORT": str(METRICS_PORT),
-                "WORKER_PROCESSES": "1", "FIELD_PROCESSES": "1",
-                "REVIEW_SAMPLES": str(samples)}
+                "WORKER_PROCESSES": "1", "FIELD_PROCESSES": "1"}
     probe = JobProbe(drain=0 if condition == NO_BACKGROUND else drain)  # nothing drains it
     worker = None
     url = None
@@ -211,46 +211,41 @@ async def live(server: Any, condition: str, tables: int, decisions: int, delay: 
     return run, probe
 
 
-async def killed(server: Any) -> str:
-    """One review: its worker killed mid-job, a second worker takes it after the lease."""
+async def killed(server: Any, tables: int) -> str:
+    """One field: its worker killed mid-job, a second worker takes it after the lease."""
     url = await fresh(server, "killed")
     repo = PostgresRepository(url)
     await repo.open()
     jobs = postgres_jobs(repo, url)
     await jobs.open()
     try:
-        replay = json.loads((ROOT / "tests" / "fixtures" / "replay" / "complete_deal.json")
-                            .read_text(encoding="utf-8"))
-        table = await repo.create_table(guild_id=1, channel_id=1, host_id=1, game="tichu",
-                                        seed="s", options={}, locale="en",
-                                        seats=[SeatRecord(seat=0, user_id=1, name="A")])
-        key = review_key(table.id, 0, 0)
-        await jobs.submit(REVIEW, key, review_payload(table.id, 0, 0, 1, one_deal(replay, 0),
-                                                      ["A", "B", "C", "D"], None), ASKED)
+        [board] = make_boards("killed", 1)
+        key = field_key(board.id)
+        await jobs.submit(FIELD_JOB, key, {"board": board.to_json(), "tables": tables}, FIELD)
         first = await start_worker(url)
         while await jobs.state(key) != "picked":
             await asyncio.sleep(0.05)
-        await asyncio.sleep(1.0)  # well into the job (several seconds of CPU)
+        await asyncio.sleep(1.0)  # well into the job (seconds of CPU)
         first.kill()
         await first.wait()
         killed_at = time.monotonic()
         second = await start_worker(url)
         try:
-            while await repo.review(table.id, 0, 0) is None:
+            while not await repo.field(board.id):
                 await asyncio.sleep(0.1)
             took = time.monotonic() - killed_at
         finally:
             await stop(second)
         conn = await asyncpg.connect(url)
         try:
-            rows = await conn.fetchval("SELECT count(*) FROM reviews")
+            rows = await conn.fetchval("SELECT count(*) FROM dup_fields")
             done = await conn.fetchval(
                 "SELECT count(*) FROM pgqueuer_log WHERE status = 'successful'")
         finally:
             await conn.close()
-        return (f"worker killed mid-job: review stored {took:.1f} s after the kill (JOB_LEASE "
-                f"30 s, then the review made again); stored {rows} time(s), "
-                f"{done} job(s) done")
+        return (f"worker killed mid-job: a field of {tables} tables stored {took:.1f} s after "
+                f"the kill (JOB_LEASE 30 s, then the field made again); {rows} rows stored "
+                f"({rows / tables:g} time(s)), {done} job(s) done")
     finally:
         await jobs.close()
         await repo.close()
@@ -265,9 +260,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--delay", type=float, default=1.2, help="AI_DELAY of the bot")
     parser.add_argument("--drain", type=float, default=300,
                         help="seconds to wait for the queue to drain after the people")
-    parser.add_argument("--review-samples", type=int, default=16,
-                        help="REVIEW_SAMPLES of the bot (128, the coach's default, is about "
-                        "7.6 CPU s a review; 16 about 1.4)")
+    parser.add_argument("--kill-tables", type=int, default=200,
+                        help="computer tables of the field whose worker is killed")
     parser.add_argument("--skip-live", action="store_true")
     parser.add_argument("--skip-kill", action="store_true")
     args = parser.parse_args(argv)
@@ -280,7 +274,7 @@ def main(argv: list[str] | None = None) -> None:
             p99: dict[str, float] = {}
             for condition in (NO_BACKGROUND, ONE_WORKER, IN_PROCESS):
                 run, probe = asyncio.run(live(server, condition, args.tables, args.decisions,
-                                              args.delay, args.drain, args.review_samples))
+                                              args.delay, args.drain))
                 clicks = run.clicks
                 p99[condition] = percentile(clicks, 0.99) * 1000
                 print(f"{condition}: {args.tables} tables, clicks p50 "
@@ -294,7 +288,7 @@ def main(argv: list[str] | None = None) -> None:
                   f"({'within' if ratio <= BOUND else 'NOT within'} {BOUND - 1:.0%})",
                   flush=True)
         if not args.skip_kill:
-            print(asyncio.run(killed(server)), flush=True)
+            print(asyncio.run(killed(server, args.kill_tables)), flush=True)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,12 @@
 """How good is the review (``python -m engine review``)? Figures, measured (issue 25).
 
-``python -m tools.review_quality [--per-kind 20] [--hard-deals 10] [--samples K]
-[--hard-samples 96] [--seed S] [--jobs 2]`` prints three sets of figures:
+``python -m tools.review_quality [--per-kind 20] [--hard-deals 10]
+[--hard-samples 96] [--seed S] [--jobs 2]`` prints three sets of figures.
+
+The deals are played by the search player that was ``hard`` before the learned
+evaluator (:class:`~engine.tichu.ai.searcher.SearchPlayer`, level ``search``): the
+same deals as when the review played options out, so the two are compared on the
+same cases. Below, "hard" means that player.
 
 1. **Blunders first.** Deals between ``hard`` players (seeded), in which one
    decision of one seat is replaced by an obvious blunder before the deal is played
@@ -40,8 +45,7 @@
    printed per kind and overall (goal: 9 in 10).
 2. **Hard's own play is rarely called costly**: on hard-vs-hard deals, every
    seat's review; the decisions listed at 50 points or more, per deal and in total.
-3. **Speed**: the CPU seconds of one seat's review of one deal at the given
-   settings (the review's defaults unless told), median and max (goal: 20 s).
+3. **Speed**: the CPU seconds of one seat's review of one deal, median and max.
 
 Deals are made from ``--seed`` and the kind, so a run is reproducible; ``--jobs``
 plays them in that many processes (figures do not depend on it). ``--cases DIR``
@@ -67,9 +71,9 @@ from typing import Any
 
 from bot.games.tichu.coach import MIN_COST
 from engine.duplicate.play import board_player
-from engine.review import DEFAULT_SAMPLES, Review, review_game
+from engine.review import Review, review_game
 from engine.review.moment import DealWatch
-from engine.review.value import positions
+from engine.review.playout import positions
 from engine.tichu.actions import Action, CallTichu, Exchange, Pass, Play
 from engine.tichu.ai import bidding
 from engine.tichu.ai.base import Player
@@ -219,7 +223,7 @@ def expected_cost(game: TichuGame, blunder: Action, better: Action, hard_samples
     """What ``blunder`` loses against ``better`` in ``game`` from what the seat knew:
     the mean difference of the deal's score (the seat's team minus the other) over
     ``deals`` deals of the cards it could not see, dealt as the review deals them
-    (:func:`~engine.review.value.positions`), both played on by ``hard`` players."""
+    (:func:`~engine.review.playout.positions`), both played on by ``hard`` players."""
     replay = _fresh(game)
     watch = DealWatch(replay)
     actions = game.deal_log[-1][1]
@@ -363,10 +367,9 @@ def hard_deal(number: int, seed: str, hard_samples: int) -> dict[str, Any]:
     return to_replay(game)
 
 
-def timed_review(replay: dict[str, Any], seat: int, samples: int, seed: str
-                 ) -> tuple[Review, float]:
+def timed_review(replay: dict[str, Any], seat: int) -> tuple[Review, float]:
     began = time.process_time()
-    review = review_game(replay, [seat], samples, seed)
+    review = review_game(replay, [seat])
     return review, time.process_time() - began
 
 
@@ -408,12 +411,12 @@ def _stored_case(kind: str, number: int, seed: str, hard_samples: int, cases: st
     return None if found is None else Case(**found)
 
 
-def _blunder_job(args: tuple[str, int, str, int, int, str | None]) -> dict[str, Any]:
-    kind, number, seed, hard_samples, samples, cases = args
+def _blunder_job(args: tuple[str, int, str, int, str | None]) -> dict[str, Any]:
+    kind, number, seed, hard_samples, cases = args
     case = _stored_case(kind, number, seed, hard_samples, cases)
     if case is None:
         return {"kind": kind, "found": False}
-    review, seconds = timed_review(case.replay, case.seat, samples, seed)
+    review, seconds = timed_review(case.replay, case.seat)
     ok, first, second = ranked_first(review, case.index)
     print(f"{kind} {number}: {'ok' if ok else 'missed'} {first:.1f} v {second:.1f} "
           f"({seconds:.1f} s)", file=sys.stderr, flush=True)
@@ -422,25 +425,25 @@ def _blunder_job(args: tuple[str, int, str, int, int, str | None]) -> dict[str, 
             "turned_down": case.turned_down}
 
 
-def _hard_job(args: tuple[int, str, int, int, str | None]) -> dict[str, Any]:
-    number, seed, hard_samples, samples, cases = args
+def _hard_job(args: tuple[int, str, int, str | None]) -> dict[str, Any]:
+    number, seed, hard_samples, cases = args
     replay = _stored(cases, f"{seed}-{hard_samples}-hard-{number}",
                      lambda: hard_deal(number, seed, hard_samples))
     costly = 0
     seconds = []
     for seat in range(4):
-        review, spent = timed_review(replay, seat, samples, seed)
+        review, spent = timed_review(replay, seat)
         costly += sum(1 for d in review.decisions if d.cost >= 50.0)
         seconds.append(spent)
     print(f"hard {number}: {costly} at 50+", file=sys.stderr, flush=True)
     return {"costly": costly, "seconds": seconds}
 
 
-def run(per_kind: int, hard_deals: int, samples: int, hard_samples: int, seed: str,
+def run(per_kind: int, hard_deals: int, hard_samples: int, seed: str,
         jobs: int, kinds: Sequence[str] = KINDS, cases: str | None = None) -> str:
-    blunder_args = [(k, i, seed, hard_samples, samples, cases)
+    blunder_args = [(k, i, seed, hard_samples, cases)
                     for k in kinds for i in range(per_kind)]
-    hard_args = [(i, seed, hard_samples, samples, cases) for i in range(hard_deals)]
+    hard_args = [(i, seed, hard_samples, cases) for i in range(hard_deals)]
     if jobs > 1:
         with multiprocessing.Pool(jobs) as pool:
             blunders = pool.map(_blunder_job, blunder_args, chunksize=1)
@@ -448,7 +451,7 @@ def run(per_kind: int, hard_deals: int, samples: int, hard_samples: int, seed: s
     else:
         blunders = [_blunder_job(a) for a in blunder_args]
         hards = [_hard_job(a) for a in hard_args]
-    lines = [f"review quality: samples {samples}, hard players with {hard_samples} samples, "
+    lines = [f"review quality: the learned evaluator, hard players with {hard_samples} samples, "
              f"seed {seed!r}", "", "1. blunders ranked first (cost >= 1.5x the next, or +30):"]
     total_ok = total = 0
     seconds: list[float] = []
@@ -503,8 +506,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-kind", type=int, default=20, help="blunder deals per kind")
     parser.add_argument("--kinds", default=",".join(KINDS), help="blunder kinds, comma-separated")
     parser.add_argument("--hard-deals", type=int, default=10, help="hard v hard deals reviewed")
-    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
-                        help="the review's samples per decision")
     parser.add_argument("--hard-samples", type=int, default=DEFAULT_MAX_SAMPLES,
                         help="samples per search of the hard players who play the deals "
                              "(default: the hard player's own)")
@@ -520,7 +521,7 @@ def main(argv: list[str] | None = None) -> int:
     unknown = set(kinds) - set(KINDS)
     if unknown:
         parser.error(f"unknown kinds {sorted(unknown)} (known: {', '.join(KINDS)})")
-    print(run(args.per_kind, args.hard_deals, args.samples, args.hard_samples, args.seed,
+    print(run(args.per_kind, args.hard_deals, args.hard_samples, args.seed,
               args.jobs, kinds, args.cases))
     return 0
 

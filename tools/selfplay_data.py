@@ -35,8 +35,12 @@ from engine.tichu.view import Phase, TichuView
 
 EXPLORE = {"grand": 0.5, "tichu": 0.5, "exchange": 0.3, "play": 0.08, "bomb": 0.15, "gift": 0.5}
 """Chance of trying a random candidate instead of the base choice, by decision.
-Calls are explored only near the heuristics' bar (:data:`CALL_BAND`)."""
+Calls are explored at this rate near the heuristics' bar (:data:`CALL_BAND`)..."""
 CALL_BAND = 1.5
+WIDE = 0.03
+"""...and at this rate (``--wide``) on any other hand: the model must have seen what a
+call on a hopeless hand (or silence on a sure one) costs, to value it when a person
+does it."""
 KEEP_PLAYS = 3
 """One play decision in this many is recorded (plays are many and alike)."""
 KINDS = ("grand", "tichu", "exchange", "play", "bomb", "gift")
@@ -56,10 +60,12 @@ class Explorer(ChoicePlayer):
     """A base player's choices, now and then another candidate; records every
     decision's after-state in :attr:`records`."""
 
-    def __init__(self, base: LearnedPlayer | None, records: Records, explore: bool = True) -> None:
+    def __init__(self, base: LearnedPlayer | None, records: Records, explore: bool = True,
+                 wide: float = WIDE) -> None:
         self.base = base
         self.records = records
         self.explore = explore
+        self.wide = wide
         self.deal = 0
 
     def pick(self, view: TichuView, know: Knowledge, options: Choices,
@@ -67,7 +73,8 @@ class Explorer(ChoicePlayer):
         chosen = options.heuristic if self.base is None else \
             self.base.pick(view, know, options, rng)
         kind = options.kind
-        if self.explore and rng.random() < EXPLORE.get(kind, 0.0) and self._near_bar(view, kind):
+        rate = EXPLORE.get(kind, 0.0) if self._near_bar(view, kind) else self.wide
+        if self.explore and rng.random() < rate:
             chosen = rng.randrange(len(options.actions))
         if kind != "play" or rng.random() * KEEP_PLAYS < 1.0:
             assert view.seat is not None
@@ -113,11 +120,11 @@ class Data:
 
 
 def play_game(seed: str, game_no: int, players: int, base: Evaluator | None,
-              target: int = 1000, explore: bool = True) -> Data:
+              target: int = 1000, explore: bool = True, wide: float = WIDE) -> Data:
     """One whole game of explorers; its records with their outcomes."""
     records = Records()
     learned = LearnedPlayer(base) if base is not None else None
-    explorer = Explorer(learned, records, explore)
+    explorer = Explorer(learned, records, explore, wide)
     rng = random.Random(f"explore:{seed}:{game_no}")
     game = TichuGame(seed=f"train:{seed}:{game_no}", target=target, players=players)
     seats = [explorer] * players
@@ -145,18 +152,19 @@ def play_game(seed: str, game_no: int, players: int, base: Evaluator | None,
 _BASE: Evaluator | None = None
 
 
-def _one(task: tuple[str, int, int, bool]) -> Data:
-    seed, game_no, players, explore = task
-    return play_game(seed, game_no, players, _BASE, explore=explore)
+def _one(task: tuple[str, int, int, bool, float]) -> Data:
+    seed, game_no, players, explore, wide = task
+    return play_game(seed, game_no, players, _BASE, explore=explore, wide=wide)
 
 
 def generate(seed: str, games: int, players: int = 4, base: Evaluator | None = None,
-             jobs: int = 1, first_game: int = 0, explore: bool = True) -> Data:
+             jobs: int = 1, first_game: int = 0, explore: bool = True,
+             wide: float = WIDE) -> Data:
     """Records of ``games`` games (numbered from ``first_game``), on ``jobs`` processes;
     the same for any job count."""
     global _BASE
     _BASE = base
-    tasks = [(seed, g, players, explore) for g in range(first_game, first_game + games)]
+    tasks = [(seed, g, players, explore, wide) for g in range(first_game, first_game + games)]
     if jobs > 1:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             parts = pool.map(_one, tasks, chunksize=4)

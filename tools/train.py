@@ -32,7 +32,7 @@ import numpy as np
 
 from engine.tichu.ai import bidding, features
 from engine.tichu.ai.evaluator import Evaluator, from_bytes, to_bytes
-from tools.selfplay_data import KINDS, Data, generate
+from tools.selfplay_data import KINDS, WIDE, Data, generate
 
 DIFF_SCALE = 100.0
 """The score output is trained in hundreds of points."""
@@ -97,6 +97,12 @@ def split(data: Data, seed: int) -> tuple[Data, Data]:
     return data.take(np.flatnonzero(~mask)), data.take(np.flatnonzero(mask))
 
 
+CHUNK = 262_144
+"""Rows made float32 and fed to the network at once (a pass goes through all of them in
+a seeded random order, chunk after chunk): the whole data set in float32 did not fit
+in the machine's 24 GB beside its copies."""
+
+
 def fit(train: Data, players: int, seed: int, hidden: Sequence[int], epochs: int,
         log: bool = True, alpha: float = 1e-3, rate: float = 1e-3
         ) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -111,19 +117,25 @@ def fit(train: Data, players: int, seed: int, hidden: Sequence[int], epochs: int
     from sklearn.neural_network import MLPRegressor
 
     fit_rows, stop_rows = split(train, seed + 1)
-    x = fit_rows.x.astype(np.float32)
+    x = fit_rows.x  # (float16: made float32 a chunk at a time, to fit in memory)
     y = targets(fit_rows, players)
-    x_stop = stop_rows.x.astype(np.float32)
     y_stop = targets(stop_rows, players)
     model = MLPRegressor(hidden_layer_sizes=tuple(hidden), activation="relu", solver="adam",
                          alpha=alpha, batch_size=512, learning_rate_init=rate,
                          random_state=seed, shuffle=True)
+    order = np.random.default_rng(seed)
     best: list[tuple[np.ndarray, np.ndarray]] | None = None
     best_error = float("inf")
     waited = 0
     for epoch in range(epochs):
-        model.partial_fit(x, y)  # (shuffled within, batch by batch)
-        error = float(((model.predict(x_stop) - y_stop) ** 2).mean())
+        rows = order.permutation(len(x))
+        for start in range(0, len(rows), CHUNK):
+            chunk = rows[start:start + CHUNK]
+            model.partial_fit(x[chunk].astype(np.float32), y[chunk])  # (batch by batch)
+        predicted = np.concatenate([
+            model.predict(stop_rows.x[i:i + CHUNK].astype(np.float32)).reshape(-1, y.shape[1])
+            for i in range(0, len(stop_rows), CHUNK)])
+        error = float(((predicted - y_stop) ** 2).mean())
         if log:
             print(f"pass {epoch + 1}: training loss {model.loss_:.4f}, "
                   f"held-out error {error:.4f}", file=sys.stderr, flush=True)
@@ -210,7 +222,9 @@ def build(datasets: Sequence[Data], players: int, seed: int, hidden: Sequence[in
           rate: float = 1e-3) -> tuple[Evaluator, dict[str, float]]:
     start = time.perf_counter()
     data = Data.join(datasets)
+    described = f"{len(np.unique(data.game))} self-play games, {len(data)} after-states"
     train, held = split(data, seed)
+    del data  # (the split holds copies: memory is what limits the fit)
     if log:
         print(f"fit on {len(train)} rows, {len(np.unique(train.game))} games; "
               f"held out {len(held)} rows", file=sys.stderr, flush=True)
@@ -219,7 +233,7 @@ def build(datasets: Sequence[Data], players: int, seed: int, hidden: Sequence[in
         "n_seats": players, "diff_scale": DIFF_SCALE, "first_weight": FIRST_WEIGHT,
         "hidden": list(hidden), "alpha": alpha, "learning_rate": rate, "seed": seed,
         "command": command,
-        "data": f"{len(np.unique(data.game))} self-play games, {len(data)} after-states",
+        "data": described,
         "train_seconds": round(time.perf_counter() - start, 1),
     }
     blob = to_bytes(layers, meta)
@@ -245,6 +259,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.add_argument("--first-game", type=int, default=0)
         parser.add_argument("--base", type=Path, default=None,
                             help="a model whose learned player is the base (default: normal)")
+        parser.add_argument("--wide", type=float, default=WIDE,
+                            help="chance of trying the other call on a hand far from the "
+                            f"heuristics' bar (default {WIDE})")
         parser.add_argument("--out", type=Path, required=True)
     elif step == "fit":
         parser.add_argument("data", type=Path, nargs="+")
@@ -270,7 +287,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         base = load_model(args.base) if args.base else None
         start = time.perf_counter()
         data = generate(str(args.seed), args.games, args.players, base, args.jobs,
-                        first_game=args.first_game)
+                        first_game=args.first_game, wide=args.wide)
         save_data(data, args.out)
         print(f"{len(data)} rows from {args.games} games in {time.perf_counter() - start:.0f} s "
               f"-> {args.out}", flush=True)

@@ -314,6 +314,12 @@ def confidence(values: Sequence[float], z: float = 1.96) -> tuple[float, float]:
     return mean, z * statistics.stdev(values) / math.sqrt(len(values))
 
 
+def per_call(made: int, calls: int, bonus: int) -> str:
+    """`` (+N a call)``: the mean points a call won or lost its team (its bonus when
+    made, the same lost when not), or nothing without calls."""
+    return f" ({bonus * (2 * made - calls) / calls:+.0f} a call)" if calls else ""
+
+
 def report(tally: Tally, seconds: float, players: int = 4, jobs: int = 1) -> str:
     a, b = tally.sides
     n = len(tally.values)
@@ -330,11 +336,11 @@ def report(tally: Tally, seconds: float, players: int = 4, jobs: int = 1) -> str
     width = max(len(a.level), len(b.level))
     for side in tally.sides:
         deals = len(side.deal_points) or 1
-        tichu = f"{side.tichu_made}/{side.tichu}"
-        grand = f"{side.grand_made}/{side.grand}"
+        tichu = f"{side.tichu_made}/{side.tichu}{per_call(side.tichu_made, side.tichu, 100)}"
+        grand = f"{side.grand_made}/{side.grand}{per_call(side.grand_made, side.grand, 200)}"
         lines.append(
             f"  {side.level:{width}s}  {sum(side.deal_points) / deals:6.1f} points a deal  "
-            f"Tichu made {tichu:7s}  Grand made {grand:5s}  {sweep} victories "
+            f"Tichu made {tichu:18s}  Grand made {grand:16s}  {sweep} victories "
             f"{side.doubles:3d}  decision p50 {percentile(side.decision_ms, 0.5):.2f} ms "
             f"p99 {percentile(side.decision_ms, 0.99):.1f} ms (wall)")
     return "\n".join(lines)

@@ -2,7 +2,11 @@
 
 - :mod:`~engine.review.moment`: what a seat knew when it acted (nothing else is read);
 - :mod:`~engine.review.options`: the options of a decision;
-- :mod:`~engine.review.value`: each option's expected deal score from the seat's knowledge;
+- :mod:`~engine.review.value`: each option's expected deal score from the seat's knowledge,
+  by the learned evaluator;
+- :mod:`~engine.review.playout`: the same by playing options out on sampled deals (the
+  check of costly decisions after the seat's own call, and ``tools.review_quality``'s
+  measure);
 - :mod:`~engine.review.review`: the review of a replay, and the command;
 - :mod:`~engine.review.hint`: a hint for the decision a seat faces now.
 
@@ -11,11 +15,10 @@ See ``docs/review.md``.
 
 from __future__ import annotations
 
-from engine.review.hint import HINT_SAMPLES, REASONS, Hint, has_choice, hint
+from engine.review.hint import REASONS, Hint, has_choice, hint
 from engine.review.moment import DealWatch, Hidden, Moment
 from engine.review.options import Abstain, Option, option_json, options
 from engine.review.review import (
-    DEFAULT_SAMPLES,
     KINDS,
     Decision,
     Review,
@@ -23,11 +26,9 @@ from engine.review.review import (
     review_decision,
     review_game,
 )
-from engine.review.value import option_scores
+from engine.review.value import option_values
 
 __all__ = [
-    "DEFAULT_SAMPLES",
-    "HINT_SAMPLES",
     "KINDS",
     "REASONS",
     "Abstain",
@@ -42,7 +43,7 @@ __all__ = [
     "hint",
     "main",
     "option_json",
-    "option_scores",
+    "option_values",
     "options",
     "review_decision",
     "review_game",

@@ -18,38 +18,24 @@
 Otherwise (not the seat's turn and no bomb, the deal or game over, a single legal
 option such as a forced pass) there is no hint: None.
 
-``best`` is the ``hard`` player's own decision (:class:`~engine.tichu.ai.searcher.SearchPlayer`
-without a time budget, as :func:`engine.duplicate.play.board_player` makes it, so it
-depends only on the seeded rng), from the seat's :class:`~engine.review.moment.Moment`.
-The other options: for a play, the hard player's favourite candidates and the pass
-(:func:`~engine.review.options.options` with ``best`` as the chosen action); for the
-exchange, the hard exchange meaning to call and not, and the hard one with the
-partner's card replaced by the next strongest free card (six players: the two
-partners' cards swapped); for Grand Tichu / Tichu, calling or not; for a bomb, the
-hard player's bomb (else the lowest one that beats the trick) and waiting; for the
-gift, each opponent. The options are valued on the same sampled deals (common random
-numbers), in one of two ways, both of the same measure (the mean deal score of the seat's
-team minus the other team's, each deal played out by the rollout policy of the hard
-player's search):
+``best`` is the ``hard`` player's own decision
+(:class:`~engine.tichu.ai.hard.HardPlayer`, the learned evaluator's choice among its
+candidates), from the seat's :class:`~engine.review.moment.Moment`. The other options
+are those the review weighs at that decision (:func:`~engine.review.options.options`
+with ``best`` as the chosen action): the hard player's candidates, and for a play with
+the Mahjong its wish and no wish; for Grand Tichu / Tichu, calling or not; for a bomb,
+waiting and the other bombs; for the gift, each opponent. Each is valued by the
+evaluator (:func:`~engine.review.value.option_values`): the expected deal score of the
+seat's team minus the other team's.
 
-- a play the hard player chose by its search: the search's own figures, on its
-  :data:`~engine.tichu.ai.searcher.DEFAULT_MAX_SAMPLES` deals, and its candidates (the
-  pass included) are the options. The search is the slowest part of a hint; valuing
-  its candidates again would double it. (The Mahjong with no wish is then not shown.)
-- every other decision: :func:`~engine.review.value.option_scores` on ``samples``
-  deals (:data:`HINT_SAMPLES`; calls too: unlike the review, which gives them four
-  times as many, a hint must be quick, and the hard player's call is decided anyway).
-
-The hint lists the two or three options of the highest mean with ``best`` always among
-them (when ``best`` is not in the top three, it replaces the third). ``best`` need not
-have the highest mean: the hard player's search is conservative (another play must beat
-its heuristics' favourite clearly) and the estimates are noisy.
+The hint lists the two or three options of the highest value with ``best`` always among
+them (when ``best`` is not in the top three, it replaces the third). ``best`` has the
+highest value among the hard player's own candidates; an option it does not weigh (a
+Mahjong without its wish, say) may be rated higher.
 
 Like the review, a hint reads only the moment: a hint does not change when cards
-the seat never saw move between other hands. Its rngs are seeded by ``seed``, the
-last deal's index ``d``, the number ``n`` of its actions and the seat: the hard player
-decides with ``random.Random(f"hint:{seed}:{d}:{n}:{seat}:decide")`` and the options
-are valued with ``...:value``; the same input gives the same hint.
+the seat never saw move between other hands, and nothing is sampled: the same input
+gives the same hint.
 
 Reasons (:data:`REASONS`), the first rule that holds:
 
@@ -69,9 +55,9 @@ Reasons (:data:`REASONS`), the first rule that holds:
 9. ``sheds_low``: ``best`` leads cards no higher than a ten (the Phoenix aside; the
    Mahjong and the Dog count as low), or the exchange gives the opponents nothing
    above a ten.
-10. ``close_call``: none of the above, and another listed option has a higher mean
+10. ``close_call``: none of the above, and another listed option has a higher value
    than ``best``.
-11. ``best_value``: none of the above; ``best`` has the highest mean.
+11. ``best_value``: none of the above; ``best`` has the highest value.
 """
 
 from __future__ import annotations
@@ -83,34 +69,16 @@ from typing import Any
 
 from engine.errors import EngineError
 from engine.review.moment import DealWatch, Moment
-from engine.review.options import Abstain, Option, distinct, option_json, option_key, options
+from engine.review.options import Abstain, Option, choice_kind, option_json, option_key, options
 from engine.review.review import check_seats, kind_of, load_replay
-from engine.review.value import option_scores
+from engine.review.value import option_values
 from engine.run import ReplayFormatError
-from engine.tichu.actions import (
-    CallTichu,
-    DeclineGrand,
-    Exchange,
-    Gift,
-    GrandTichu,
-    Pass,
-    Play,
-)
-from engine.tichu.ai import tactics
-from engine.tichu.ai.bidding import choose_exchange, means_to_call
-from engine.tichu.ai.hand import find_bombs
-from engine.tichu.ai.searcher import SearchPlayer
+from engine.tichu.actions import CallTichu, Exchange, Gift, GrandTichu, Pass, Play
+from engine.tichu.ai.hard import HardPlayer
 from engine.tichu.cards import DECK, DOG, DRAGON, PHOENIX, RANK
-from engine.tichu.combos import bomb_strength
 from engine.tichu.game import TichuGame
 from engine.tichu.legal import bombs_in, can_pass, legal_plays
 from engine.tichu.view import Phase, TichuView
-
-HINT_SAMPLES = 24
-"""Sampled deals on which a hint's options are valued (a play the hard player searched
-is valued by its search instead). Chosen so that the slowest hint of
-``python -m tools.bench_coach`` stays well within 2 s of one core on the project's
-shared two-core machine; see ``docs/review.md``."""
 
 REASONS: tuple[str, ...] = (
     "goes_out",
@@ -146,7 +114,7 @@ class Hint:
     best: Option
     """The move the ``hard`` player makes now."""
     options: tuple[tuple[Option, float], ...]
-    """Two or three options, the highest mean deal score (points, the seat's team
+    """Two or three options, the highest expected deal score (points, the seat's team
     minus the other team) first; ``best`` is among them."""
     reason: str
     """One of :data:`REASONS`."""
@@ -158,15 +126,12 @@ class Hint:
                 "reason": self.reason}
 
 
-def hint(data: Mapping[str, Any], seat: int, samples: int = HINT_SAMPLES,
-         seed: int | str = 0) -> Hint | None:
+def hint(data: Mapping[str, Any], seat: int) -> Hint | None:
     """The hint for the decision ``seat`` faces at the end of the replay ``data``'s
     last deal, or None when it has none (see the module's notes).
 
     Raises :class:`~engine.run.ReplayFormatError` for a malformed file, a refused
-    action, a seat not at the table or ``samples`` below 1."""
-    if samples < 1:
-        raise ReplayFormatError(f"samples must be at least 1, not {samples}")
+    action or a seat not at the table."""
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise ReplayFormatError(f"no seat {seat!r} at the table")
     read = load_replay(data)
@@ -185,21 +150,16 @@ def hint(data: Mapping[str, Any], seat: int, samples: int = HINT_SAMPLES,
                 watch.after(action)
         except EngineError as exc:
             raise ReplayFormatError(f"deal {d}: {exc}") from None
-    tag = f"hint:{seed}:{len(read.deals) - 1}:{len(watch.log)}:{seat}"
-    return hint_at(watch.moment(seat), samples, random.Random(f"{tag}:decide"),
-                   random.Random(f"{tag}:value"))
+    return hint_at(watch.moment(seat))
 
 
-def hint_at(moment: Moment, samples: int, decide: random.Random,
-            value: random.Random) -> Hint | None:
-    """The hint at ``moment``: the hard player's move decided with ``decide``, the
-    options valued with ``value`` (None when the seat has no choice now)."""
+def hint_at(moment: Moment) -> Hint | None:
+    """The hint at ``moment`` (None when the seat has no choice now)."""
     view = moment.view
     seat = moment.seat
     if not has_choice(view):
         return None  # (the hard player is not asked: it would only wait)
-    player = SearchPlayer(budget_ms=None)
-    move = player.decide(view, moment.know, decide)
+    move = HardPlayer().act(view, random.Random(0))  # (it draws nothing: no tolerance)
     best: Option
     if move is not None:
         best = move
@@ -207,101 +167,20 @@ def hint_at(moment: Moment, samples: int, decide: random.Random,
         best = Abstain(seat, "bomb")
     else:
         return None
-    searched = _searched(moment, player, best)
-    if searched is not None:
-        found, means, kind = searched
-    else:
-        found, kind = _options(moment, best)
-        if len(found) < 2:
-            return None
-        scores = option_scores(moment, found, samples, value)
-        means = [sum(s) / len(s) for s in scores]
-    order = sorted(range(len(found)), key=lambda i: (-means[i], i))
+    found = options(moment, best)
+    if len(found) < 2:
+        return None
+    kind = "bomb" if isinstance(best, Abstain) else kind_of(best, moment)
+    values = option_values(moment, found, choice_kind(moment, best))
+    order = sorted(range(len(found)), key=lambda i: (-values[i], i))
     shown = order[:3]
     if 0 not in shown:
-        shown = [*order[:2], 0]  # (found[0] is best, whose mean is then the lowest shown)
-    listed = tuple((found[i], means[i]) for i in shown)
+        shown = [*order[:2], 0]  # (found[0] is best, whose value is then the lowest shown)
+    listed = tuple((found[i], values[i]) for i in shown)
     return Hint(seat, kind, best, listed, _reason(moment, kind, best, listed))
 
 
-def _searched(moment: Moment, player: SearchPlayer, best: Option
-              ) -> tuple[list[Option], list[float], str] | None:
-    """A play the hard player chose by its search: its candidates as actions, ``best``
-    first, each with its mean over the search's deals, and the kind (None if it did
-    not search)."""
-    if not isinstance(best, (Play, Pass)) or not player.last_search:
-        return None
-    pairs: list[tuple[Option, float]] = [
-        (player._action(moment.view, moment.know, combo), mean)
-        for combo, mean in player.last_search]
-    pairs.sort(key=lambda p: option_key(p[0]) != option_key(best))  # (stable)
-    assert option_key(pairs[0][0]) == option_key(best)
-    return [best, *(o for o, _ in pairs[1:])], [m for _, m in pairs], kind_of(best, moment)
-
-
-# ------------------------------------------------------------------ options
-def _options(moment: Moment, best: Option) -> tuple[list[Option], str]:
-    """The options of the decision, ``best`` first, and the hint's kind."""
-    seat = moment.seat
-    view = moment.view
-    if isinstance(best, (GrandTichu, DeclineGrand)):
-        return options(moment, best), "grand"
-    if isinstance(best, CallTichu):
-        return options(moment, best), "tichu"
-    if isinstance(best, Exchange):
-        return distinct([best, *_exchanges(view, best)]), "exchange"
-    if isinstance(best, Gift):
-        return options(moment, best), "gift"
-    if view.turn != seat:  # a bomb out of turn, or waiting
-        bombs = legal_plays(view)
-        if isinstance(best, Play):
-            return [best, Abstain(seat, "bomb")], "bomb"
-        low = min(bombs, key=bomb_strength)
-        return [best, Play(seat, low.cards)], "bomb"
-    assert isinstance(best, (Play, Pass))
-    found = options(moment, best)
-    if len(found) < 2:
-        # The hard player's heuristics rule every play out (say, over the partner's
-        # trick): the seat still has a choice, so its favourite ruled-out play is shown.
-        ranked = tactics.rank_plays(view, moment.know)
-        play = next((c for _, c in ranked if c is not None), None)
-        if play is not None:
-            to = tactics.choose_dog_target(view) if play.cards == (DOG,) else None
-            found = distinct([*found, Play(seat, play.cards, None, play.phoenix, to)])
-    return found, kind_of(best, moment)
-
-
-def _exchanges(view: TichuView, best: Exchange) -> list[Exchange]:
-    """Other exchanges than the hard player's: its exchange meaning to call if it did
-    not, and not if it did; and its own with the partner's card changed (four
-    players: the next strongest card outside bombs that it keeps; six: the two
-    partners' cards swapped)."""
-    seat = view.seat
-    assert seat is not None
-    calling = means_to_call(view)
-    found = [choose_exchange(view, not calling)]
-    give = dict(best.give)
-    if view.n_seats == 6:
-        a, b = give
-        found.append(Exchange(seat, ((a, give[b]), (b, give[a]))))
-        return found
-    partner = (seat + 2) % 4
-    hand = [int(c) for c in view.hand]
-    in_bombs = {c for b in find_bombs(hand) for c in b}
-    given = {int(c) for c in give.values()}
-    spare = [c for c in hand if c not in given and c not in in_bombs]
-    if spare:
-        card = max(spare, key=_strength)
-        give[partner] = DECK[card]
-        found.append(Exchange(seat, tuple(give.items())))
-    return found
-
-
-def _strength(card: int) -> tuple[int, int]:
-    """Order of cards for a partner: Dragon, Phoenix, then by rank, the Dog last."""
-    return (card == DRAGON, (19 if card == PHOENIX else -5 if card == DOG else RANK[card]))
-
-
+# ------------------------------------------------------------------ the decision
 def has_choice(view: TichuView) -> bool:
     """Whether the seat of ``view`` has a decision now that a hint speaks of: its Grand
     Tichu call, its exchange, the Dragon's gift, a play with more than one option on its

@@ -2,23 +2,20 @@
 
 For each reviewed decision (an action of a reviewed seat with more than one
 option, :mod:`~engine.review.options`, and the Tichu a seat did not call, weighed
-at its first card), every option is valued by
-:func:`~engine.review.value.option_scores` from the seat's
-:class:`~engine.review.moment.Moment` alone. ``best`` is what the ``hard`` player
-would have chosen (:func:`~engine.review.options.hard_choice`): its heuristics'
-choice, overruled where it searches (a play with a real choice) by the option that
-gains :data:`~engine.tichu.ai.searcher.MIN_GAIN` points on it at two standard errors over
-the review's deals, as its own search decides; for a borderline Tichu, which it
-settles by search alone, the option of the highest mean. ``cost`` is
-the mean points the choice lost against ``best``, never negative, rounded to 0.1: a
-choice the valuation rates above ``best`` costs nothing, and the ``hard`` player's own
-choice costs nothing unless its search, run on the review's deals, would overrule it.
-Only decisions of positive cost are listed, the costliest first; equal costs in the
-order of play (deal, then index, a call before the card it preceded).
+at its first card), every option is valued by the learned evaluator
+(:func:`~engine.review.value.option_values`) from the seat's
+:class:`~engine.review.moment.Moment` alone. ``best`` is the option of the highest
+value: the ``hard`` player's own choice among its candidates, or the choice made
+when the evaluator rates it higher still (on a tie the choice stands). ``cost`` is
+the points the choice lost against ``best``, rounded to 0.1: the ``hard`` player's
+own choice costs nothing. Once the seat's own call (Grand Tichu or Tichu) stands, a
+decision other than a call that the evaluator says cost :data:`CHECK_FROM` points or
+more is checked by play-outs (:func:`checked_cost`): its cost is the smaller of the
+two figures. Only decisions of positive cost are listed, the costliest first; equal costs
+in the order of play (deal, then index, a call before the card it preceded).
 
-Each decision has its own random numbers, seeded by ``seed``, the deal and the
-action's index, so the same file and seed give the same review whichever seats are
-reviewed, and a decision's figures do not change when others are added.
+The play-outs draw from a generator seeded by the deal and the index alone: the same
+file always gives the same review, whichever seats are reviewed.
 """
 
 from __future__ import annotations
@@ -33,15 +30,14 @@ from typing import Any, TextIO
 from engine.errors import EngineError, GameOverError
 from engine.review.moment import DealWatch, Moment
 from engine.review.options import (
-    Abstain,
-    HardChoice,
     Option,
-    hard_choice,
+    choice_kind,
     option_json,
     options,
     silent_call,
 )
-from engine.review.value import option_scores
+from engine.review.playout import option_scores
+from engine.review.value import option_values
 from engine.run import ReplayFormatError
 from engine.tichu.actions import (
     Action,
@@ -53,19 +49,18 @@ from engine.tichu.actions import (
     Pass,
     Play,
 )
-from engine.tichu.ai.searcher import MIN_GAIN, mean_error
 from engine.tichu.cards import MAHJONG
 from engine.tichu.game import TichuGame
 from engine.tichu.replay import ReplayFile, read_file
 from engine.tichu.view import Phase
 
-DEFAULT_SAMPLES = 128
-"""Sampled deals per decision (see ``docs/review.md`` for what it costs)."""
-CALL_FACTOR = 4
-"""Calls (Grand Tichu, Tichu) are valued on this many times the samples: they have only
-two options, but a call's outcome swings by 200 to 400 points, so its mean needs more
-deals to settle; one seat makes one or two a deal."""
-
+CHECK_FROM = 10.0
+"""A decision other than a call that the evaluator says cost this many points or more
+(what the bot shows) is checked by play-outs: see :func:`checked_cost`."""
+CHECK_SAMPLES = 32
+"""The play-outs' ``samples`` for that check (:func:`~engine.review.playout.option_scores`:
+8 to 64 sampled deals, until settled)."""
+CALLS = ("grand", "tichu")
 
 KINDS = ("grand", "tichu", "exchange", "play", "pass", "wish", "bomb", "gift")
 """Every kind of decision (:attr:`Decision.kind`)."""
@@ -84,9 +79,9 @@ class Decision:
     chosen: Option
     best: Option
     cost: float
-    """Mean points lost against ``best`` (never negative), rounded to 0.1."""
+    """Points lost against ``best`` (never negative), rounded to 0.1."""
     values: tuple[float, ...]
-    """Each option's mean score, the chosen one first (for tools; not printed)."""
+    """Each option's value, the chosen one first (for tools; not printed)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"deal": self.deal, "index": self.index, "seat": self.seat, "kind": self.kind,
@@ -125,54 +120,47 @@ def kind_of(chosen: Action, moment: Moment) -> str:
     return "play"
 
 
-def review_decision(moment: Moment, chosen: Action, deal: int, index: int, samples: int,
-                    rng: random.Random) -> Decision | None:
+def review_decision(moment: Moment, chosen: Action, deal: int, index: int) -> Decision | None:
     """The review of one decision (None when there was nothing to choose)."""
-    return _valued(moment, options(moment, chosen), kind_of(chosen, moment), deal, index,
-                   samples, rng)
+    return _valued(moment, options(moment, chosen), kind_of(chosen, moment), deal, index)
 
 
-def review_silence(moment: Moment, chosen: Action, deal: int, index: int, samples: int,
-                   rng: random.Random) -> Decision | None:
+def review_silence(moment: Moment, chosen: Action, deal: int, index: int) -> Decision | None:
     """The review of the Tichu the seat did not call before ``chosen``, its first card
     (None when there is no such decision, :func:`~engine.review.options.silent_call`)."""
-    return _valued(moment, silent_call(moment, chosen), "tichu", deal, index, samples, rng)
+    return _valued(moment, silent_call(moment, chosen), "tichu", deal, index)
 
 
-def _valued(moment: Moment, found: list[Option], kind: str, deal: int, index: int,
-            samples: int, rng: random.Random) -> Decision | None:
+def _valued(moment: Moment, found: list[Option], kind: str, deal: int, index: int
+            ) -> Decision | None:
     if len(found) < 2:
         return None
     chosen = found[0]
-    if isinstance(chosen, (GrandTichu, DeclineGrand, CallTichu)) or (
-            isinstance(chosen, Abstain) and chosen.what == "tichu"):
-        samples *= CALL_FACTOR
-    scores = option_scores(moment, found, samples, rng)
-    means = tuple(sum(s) / len(s) for s in scores)
-    best = hard_best(hard_choice(moment, found), scores, means)
-    cost = round(max(0.0, means[best] - means[0]), 1)
+    values = tuple(option_values(moment, found, choice_kind(moment, chosen)))
+    best = max(range(len(values)), key=lambda i: (values[i], -i))
+    cost = round(max(0.0, values[best] - values[0]), 1)
+    if cost >= CHECK_FROM and kind not in CALLS and moment.view.calls[moment.seat] is not None:
+        cost = min(cost, checked_cost(moment, chosen, found[best], deal, index))
     return Decision(deal, index, moment.seat, kind, chosen,
-                    found[best] if cost > 0 else chosen, cost, means)
+                    found[best] if cost > 0 else chosen, cost, values)
 
 
-def hard_best(choice: HardChoice, scores: list[list[int]], means: Sequence[float]) -> int:
-    """The option the ``hard`` player would have chosen, its search run on the review's
-    deals: its heuristics' choice, unless it searches and another option gains
-    :data:`~engine.tichu.ai.searcher.MIN_GAIN` points on it and two standard errors (the
-    greatest such gain wins); with no heuristic choice, the option of the highest mean
-    (the first on a tie)."""
-    if choice.index is None:
-        return max(range(len(means)), key=lambda i: (means[i], -i))
-    best = choice.index
-    if not choice.searched:
-        return best
-    base = scores[best]
-    gain = 0.0
-    for i, other in enumerate(scores):
-        mean, error = mean_error([a - b for a, b in zip(other, base, strict=True)])
-        if mean > max(MIN_GAIN, 2.0 * error) and mean > gain:
-            best, gain = i, mean
-    return best
+def checked_cost(moment: Moment, chosen: Option, best: Option, deal: int, index: int) -> float:
+    """What ``chosen`` cost against ``best`` by play-outs: the mean over sampled deals of
+    ``best``'s score minus ``chosen``'s (:func:`~engine.review.playout.option_scores`,
+    :data:`CHECK_SAMPLES`, a generator seeded by the deal and the index), never negative,
+    rounded to 0.1.
+
+    The evaluator picks ``best``; after the seat's own call the cost stands only as far
+    as the play-outs confirm it. After a call on a hand unlike those of self-play (a
+    Tichu on a weak hand), the evaluator's differences between the seat's later plays
+    were off by up to 200 points, and ranked them above the call itself; the play-outs
+    do not depend on what self-play has seen, but on 8 to 64 deals of a deal with a
+    call they are noisy too: a cost must be found by both (``docs/review.md``)."""
+    scores = option_scores(moment, [chosen, best], CHECK_SAMPLES,
+                           random.Random(f"review:{deal}:{index}"))
+    gain = sum(scores[1]) / len(scores[1]) - sum(scores[0]) / len(scores[0])
+    return round(max(0.0, gain), 1)
 
 
 def load_replay(data: Mapping[str, Any]) -> ReplayFile:
@@ -194,7 +182,6 @@ def check_seats(read: ReplayFile, seats: Collection[int]) -> None:
 
 
 def review_game(data: Mapping[str, Any], seats: Sequence[int] | None = None,
-                samples: int = DEFAULT_SAMPLES, seed: int | str = 0,
                 deals: Collection[int] | None = None) -> Review:
     """Review a Tichu replay file (parsed JSON) for ``seats`` (default: every seat).
 
@@ -230,9 +217,8 @@ def review_game(data: Mapping[str, Any], seats: Sequence[int] | None = None,
                 break
             if action.seat in wanted and (valued is None or d in valued):
                 moment = watch.moment(action.seat)
-                for review, salt in ((review_silence, ":tichu"), (review_decision, "")):
-                    rng = random.Random(f"review:{seed}:{d}:{i}{salt}")
-                    decision = review(moment, action, d, i, samples, rng)
+                for review in (review_silence, review_decision):
+                    decision = review(moment, action, d, i)
                     if decision is not None:
                         reviewed += 1
                         if decision.cost > 0:
@@ -245,8 +231,8 @@ def review_game(data: Mapping[str, Any], seats: Sequence[int] | None = None,
     return Review(decisions, error, reviewed)
 
 
-def main(path: str, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
-         seed: int | str = 0, out: TextIO | None = None, err: TextIO | None = None) -> int:
+def main(path: str, seat: int | None = None, out: TextIO | None = None,
+         err: TextIO | None = None) -> int:
     """Run ``python -m engine review PATH`` and return the exit status: 0 with the
     review's JSON on ``out``, 2 with one line on ``err`` for an unreadable or malformed
     file (a refused action is no such thing: the review stops there), or for a Tichu
@@ -263,10 +249,8 @@ def main(path: str, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
         print(f"error: {exc}", file=err)
         return 2
     try:
-        if samples < 1:
-            raise ReplayFormatError(f"--samples must be at least 1, not {samples}")
         data = read_json(path)
-        result = review_game(data, None if seat is None else [seat], samples, seed)
+        result = review_game(data, None if seat is None else [seat])
     except ReplayFormatError as exc:
         print(f"error: {exc}", file=err)
         return 2

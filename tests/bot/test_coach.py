@@ -26,7 +26,7 @@ from engine.tichu.view import Phase
 from tests.bot.conftest import World, open_lobby, seat_and_start
 from tests.bot.driver import Person, component, running, settle, table_message
 
-COACH = {"review_samples": 2, "hint_samples": 2, "field_processes": 0}
+COACH = {"field_processes": 0}
 
 
 def cards_named(text: str) -> set[int]:

@@ -25,11 +25,12 @@ import pytest
 
 from bot import health
 from bot.games.tichu.coach import REVIEW, one_deal, review_key, review_payload
-from bot.games.tichu.duplicate import utc_today
+from bot.games.tichu.duplicate import FIELD_JOB, field_key, utc_today
 from bot.i18n import t
-from bot.jobs import ASKED, Jobs, postgres_jobs
+from bot.jobs import ASKED, FIELD, Jobs, postgres_jobs
 from bot.store import PostgresRepository, SeatRecord
 from bot.worker import NEEDS_POSTGRES
+from engine.duplicate.boards import Board, make_boards
 from tests.bot.conftest import World, open_lobby, seat_and_start
 from tests.bot.driver import Person, component, running, settle
 from tests.bot.processes import ROOT, BotProcess, worker_environment
@@ -38,9 +39,9 @@ from tests.postgres import ControlledPostgres, drop_database, fresh_database
 
 REPLAY = json.loads((ROOT / "tests" / "fixtures" / "replay" / "complete_deal.json")
                     .read_text(encoding="utf-8"))
-SLOW = 64
-"""Samples a decision of the slow reviews: several seconds of CPU, the time to kill its
-worker or restart the database while it runs."""
+SLOW_TABLES = 200
+"""Computer tables of the slow job's field: about 60 ms of CPU each, so ten seconds or
+more in all, the time to kill its worker or restart the database while it runs."""
 PATIENCE = 180.0
 """Seconds a test waits for what must happen before it fails (never a measure)."""
 
@@ -56,7 +57,7 @@ async def until(check: Any, what: str, timeout: float = PATIENCE) -> Any:
     raise AssertionError(f"never happened: {what}")
 
 
-async def queue_review(repo: PostgresRepository, jobs: Jobs, samples: int,
+async def queue_review(repo: PostgresRepository, jobs: Jobs,
                        user_id: int = 100) -> tuple[int, str]:
     """A table whose seat 0 waits for its review of the replay's deal; its job queued."""
     table = await repo.create_table(guild_id=1, channel_id=10, host_id=user_id, game="tichu",
@@ -64,8 +65,17 @@ async def queue_review(repo: PostgresRepository, jobs: Jobs, samples: int,
                                     seats=[SeatRecord(seat=0, user_id=user_id, name="Ann")])
     key = review_key(table.id, 0, 0)
     await jobs.submit(REVIEW, key, review_payload(table.id, 0, 0, user_id, one_deal(REPLAY, 0),
-                                                  ["A", "B", "C", "D"], samples), ASKED)
+                                                  ["A", "B", "C", "D"]), ASKED)
     return table.id, key
+
+
+async def queue_slow_field(jobs: Jobs) -> tuple[Board, str]:
+    """A board whose field of :data:`SLOW_TABLES` computer tables is queued."""
+    [board] = make_boards("slow-field", 1)
+    key = field_key(board.id)
+    await jobs.submit(FIELD_JOB, key, {"board": board.to_json(), "tables": SLOW_TABLES},
+                      FIELD)
+    return board, key
 
 
 async def outcomes(url: str, status: str) -> int:
@@ -82,6 +92,14 @@ async def review_rows(url: str) -> int:
     conn = await asyncpg.connect(url)
     try:
         return int(await conn.fetchval("SELECT count(*) FROM reviews"))
+    finally:
+        await conn.close()
+
+
+async def field_rows(url: str) -> int:
+    conn = await asyncpg.connect(url)
+    try:
+        return int(await conn.fetchval("SELECT count(*) FROM dup_fields"))
     finally:
         await conn.close()
 
@@ -141,7 +159,7 @@ def test_a_worker_against_sqlite_says_it_needs_postgresql(tmp_path: Path) -> Non
 
 async def test_a_worker_killed_mid_job_hands_it_to_another(queue: Queue,
                                                            tmp_path: Path) -> None:
-    table_id, key = await queue_review(queue.repo, queue.jobs, SLOW)
+    board, key = await queue_slow_field(queue.jobs)
     first = await worker("worker-1", queue.url, tmp_path).start()
     second: BotProcess | None = None
     try:
@@ -150,20 +168,20 @@ async def test_a_worker_killed_mid_job_hands_it_to_another(queue: Queue,
         await until(picked, "the first worker takes the job")
         await first.kill()
         killed = time.monotonic()
-        assert await queue.repo.review(table_id, 0, 0) is None
+        assert await queue.repo.field(board.id) == []
         second = await worker("worker-2", queue.url, tmp_path, job_lease=2).start()
 
         async def stored() -> Any:
-            return await queue.repo.review(table_id, 0, 0)
-        review = await until(stored, "the second worker stores the review")
-        print(f"killed mid-job: review stored {time.monotonic() - killed:.1f} s after the "
+            return await queue.repo.field(board.id)
+        field = await until(stored, "the second worker stores the field")
+        print(f"killed mid-job: field stored {time.monotonic() - killed:.1f} s after the "
               "kill (lease 2 s)")
-        assert review.user_id == 100 and review.review["decisions"] is not None
+        assert sorted(r.index for r in field) == list(range(SLOW_TABLES))
 
         async def logged() -> bool:  # the worker says it is done just after storing
             return await queue.jobs.state(key) is None
         await until(logged, "the job is logged done")
-        assert await review_rows(queue.url) == 1
+        assert await field_rows(queue.url) == SLOW_TABLES
         assert await outcomes(queue.url, "successful") == 1
         assert await second.stop() == 0
     finally:
@@ -177,7 +195,7 @@ async def test_a_payload_that_cannot_be_read_fails_once_and_the_queue_goes_on(
     [bad] = await queue.jobs.queries.enqueue(REVIEW, b"{not json", ASKED,
                                              dedupe_key="review:corrupt",
                                              headers={"key": "review:corrupt"})
-    table_id, _ = await queue_review(queue.repo, queue.jobs, 2)
+    table_id, _ = await queue_review(queue.repo, queue.jobs)
     port = free_port()
     process = await worker("worker", queue.url, tmp_path, metrics_port=port).start()
     try:
@@ -204,7 +222,7 @@ async def test_a_payload_that_cannot_be_read_fails_once_and_the_queue_goes_on(
 
 
 async def test_a_restarted_bot_does_not_queue_again_what_is_queued(queue: Queue) -> None:
-    _, key = await queue_review(queue.repo, queue.jobs, 2)
+    _, key = await queue_review(queue.repo, queue.jobs)
     async with Queue(queue.url) as restarted:
         assert await restarted.jobs.state(key) == "queued"
         assert await restarted.jobs.submit(REVIEW, key, {"any": 1}, ASKED) is False
@@ -220,7 +238,7 @@ async def test_a_database_restart_while_a_job_runs(controlled_pg: ControlledPost
     process: BotProcess | None = None
     try:
         async with Queue(url) as queue:
-            table_id, key = await queue_review(queue.repo, queue.jobs, SLOW)
+            board, key = await queue_slow_field(queue.jobs)
             process = await worker("worker", url, tmp_path, job_lease=2,
                                    heartbeat_file=beat).start()
 
@@ -237,16 +255,16 @@ async def test_a_database_restart_while_a_job_runs(controlled_pg: ControlledPost
 
             async def stored() -> Any:
                 try:
-                    return await queue.repo.review(table_id, 0, 0)
+                    return await queue.repo.field(board.id)
                 except Exception:
                     return None
-            await until(stored, "the review is stored after the restart")
+            await until(stored, "the field is stored after the restart")
 
             async def healthy() -> bool:
                 return health.check(beat, 60) is None
             await until(healthy, "the worker's health check is healthy again")
             # The queue goes on: a job queued after the restart is done too.
-            later, _ = await queue_review(queue.repo, queue.jobs, 2, user_id=200)
+            later, _ = await queue_review(queue.repo, queue.jobs, user_id=200)
 
             async def later_stored() -> Any:
                 return await queue.repo.review(later, 0, 0)
@@ -254,7 +272,8 @@ async def test_a_database_restart_while_a_job_runs(controlled_pg: ControlledPost
             async def both_logged() -> bool:  # logged done just after storing
                 return await outcomes(url, "successful") == 2
             await until(both_logged, "both jobs logged done")
-            assert await review_rows(url) == 2
+            assert await review_rows(url) == 1
+            assert await field_rows(url) == SLOW_TABLES
             assert await process.stop() == 0
             said = "\n".join(process.lines)
             assert "the database does not answer" in said
@@ -274,7 +293,7 @@ async def test_a_practice_deal_reviewed_by_a_worker_and_tomorrows_fields_made_to
     alice, bob = world.users[0], world.users[1]  # en, fr
     process: BotProcess | None = None
     try:
-        async with running(emu, pg_url, review_samples=2, field_tables=1, daily_boards=1,  # type: ignore[arg-type]
+        async with running(emu, pg_url, field_tables=1, daily_boards=1,  # type: ignore[arg-type]
                            field_processes=0) as bot:
             assert bot.jobs is not None and bot.jobs.durable and bot._job_runner is None
             process = await worker("worker", pg_url, tmp_path).start()
@@ -332,7 +351,7 @@ def test_a_worker_that_cannot_reach_its_database_says_so_at_start(tmp_path: Path
 
 
 async def test_the_status_of_the_queue_for_an_operator(queue: Queue, tmp_path: Path) -> None:
-    await queue_review(queue.repo, queue.jobs, 2)
+    await queue_review(queue.repo, queue.jobs)
     done = await asyncio.to_thread(
         subprocess.run, [sys.executable, "-m", "bot.worker", "--status"], cwd=tmp_path,
         env=worker_environment(queue.url), capture_output=True, text=True, timeout=120,

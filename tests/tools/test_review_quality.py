@@ -40,7 +40,7 @@ def test_a_dragon_case_gives_the_dragon_to_an_opponent() -> None:
 
 
 def test_the_tool_prints_the_three_figures() -> None:
-    text = run(per_kind=1, hard_deals=1, samples=2, hard_samples=2, seed="t", jobs=1,
+    text = run(per_kind=1, hard_deals=1, hard_samples=2, seed="t", jobs=1,
                kinds=("grand",))
     assert "1. blunders ranked first" in text and "grand" in text
     assert "2. hard v hard" in text and "3. CPU seconds" in text
@@ -48,7 +48,7 @@ def test_the_tool_prints_the_three_figures() -> None:
 
 def test_kept_cases_are_made_once_and_taken_back_as_they_are(tmp_path: Path) -> None:
     def dragon_line() -> str:
-        text = run(per_kind=1, hard_deals=1, samples=2, hard_samples=2, seed="t", jobs=1,
+        text = run(per_kind=1, hard_deals=1, hard_samples=2, seed="t", jobs=1,
                    kinds=("dragon",), cases=str(tmp_path))
         return next(line.split()[1] for line in text.splitlines() if "dragon" in line)
 

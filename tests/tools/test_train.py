@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import numpy as np
@@ -56,3 +57,26 @@ def test_a_run_stopped_while_writing_keeps_the_last_complete_file(
         train.write_whole(path, b"half")
     assert path.read_bytes() == b"complete"
     assert [p.name for p in tmp_path.iterdir()] == ["m.npz"]
+
+
+def test_calls_far_from_the_bar_are_tried_at_the_wide_rate() -> None:
+    from engine.tichu.ai import bidding
+    from engine.tichu.ai.choices import choices
+    from engine.tichu.ai.knowledge import knowledge_of
+    from engine.tichu.game import TichuGame
+    from tools.selfplay_data import Explorer, Records
+
+    seed = next(f"wide-{i}" for i in range(500) if bidding.grand_strength(
+        [int(c) for c in TichuGame(seed=f"wide-{i}").dealt[0][:8]]) < bidding.GRAND_THRESHOLD - 3)
+    view = TichuGame(seed=seed).view(0)
+    found = choices(view, knowledge_of(view))
+    assert found.kind == "grand" and found.heuristic == 0  # the heuristics decline
+
+    def calls(wide: float) -> int:
+        explorer = Explorer(None, Records(), wide=wide)
+        rng = random.Random(1)
+        return sum(explorer.pick(view, knowledge_of(view), found, rng) for _ in range(400))
+
+    assert calls(0.0) == 0
+    # Tried at 0.5, a random candidate of two: about one call in four.
+    assert 60 < calls(0.5) < 140

@@ -98,3 +98,9 @@ def test_the_child_refuses_a_tree_whose_engine_it_did_not_import(tmp_path: Path)
     # No engine in tmp_path: the child finds the installed one, which is not that tree's.
     with pytest.raises(RuntimeError, match="not the one of"):
         Remote(tmp_path)
+
+
+def test_the_points_a_call_won_or_lost() -> None:
+    assert versus.per_call(3, 4, 100) == " (+50 a call)"
+    assert versus.per_call(1, 4, 200) == " (-100 a call)"
+    assert versus.per_call(0, 0, 100) == ""

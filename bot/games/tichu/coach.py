@@ -3,7 +3,7 @@ review of their decisions after every deal.
 
 - **Hints** (:meth:`Coach.hint`): only at practice tables (``/tichu new practice:true``),
   never at rated tables, duplicate tables or the daily challenge. The seat's decision
-  now is valued by :func:`engine.review.hint` in a worker process (a second or two),
+  now is valued by :func:`engine.review.hint` in a worker process (milliseconds),
   from a replay of the deal so far that the engine reads only through the seat's
   eyes.
 - **Reviews** (:meth:`Coach.deal_ended`, :meth:`Coach.review`): when a deal ends,
@@ -37,7 +37,7 @@ from bot.tables import SeatKind, Table, TableError, TableService
 from bot.workers import offload
 from engine.duplicate.play import BoardsGame
 from engine.errors import EngineError
-from engine.review import DEFAULT_SAMPLES, HINT_SAMPLES, has_choice, review_game
+from engine.review import has_choice, review_game
 from engine.review import hint as engine_hint
 from engine.tichu.actions import Action, Exchange, Gift, Play, action_from_json
 from engine.tichu.cards import MAHJONG
@@ -51,7 +51,7 @@ SHOWN = 3
 """At most this many decisions are shown in a review."""
 MIN_COST = 10.0
 """A decision is shown only if it cost at least this many points: below, the estimate is
-within the noise of sampling (the engine lists every positive cost)."""
+within the evaluator's error (the engine lists every positive cost)."""
 QUEUED_REVIEWS = 32
 """With the in-memory queue (SQLite), at most this many reviews made ahead (as deals end)
 wait or run at once; past it, on a busy server, a deal's reviews are made when they are
@@ -81,17 +81,15 @@ def deal_replay(game: TichuGame, number: int) -> dict[str, Any]:
     return one_deal(to_replay(game), number)
 
 
-def hint_job(data: dict[str, Any], seat: int, seed: str,
-             samples: int | None) -> dict[str, Any] | None:
+def hint_job(data: dict[str, Any], seat: int) -> dict[str, Any] | None:
     """The engine's hint for ``seat`` at the end of ``data``, as JSON (None: no decision)."""
-    found = engine_hint(data, seat, samples or HINT_SAMPLES, seed)
+    found = engine_hint(data, seat)
     return None if found is None else found.to_json()
 
 
-def review_job(data: dict[str, Any], seat: int, seed: str,
-               samples: int | None) -> dict[str, Any]:
+def review_job(data: dict[str, Any], seat: int) -> dict[str, Any]:
     """The engine's review of ``seat``'s decisions in the one deal of ``data``, as JSON."""
-    return review_game(data, [seat], samples or DEFAULT_SAMPLES, seed).to_json()
+    return review_game(data, [seat]).to_json()
 
 
 def review_key(table_id: int, deal: int, seat: int) -> str:
@@ -100,10 +98,10 @@ def review_key(table_id: int, deal: int, seat: int) -> str:
 
 
 def review_payload(table_id: int, deal: int, seat: int, user_id: int, data: dict[str, Any],
-                   names: list[str], samples: int | None) -> dict[str, Any]:
+                   names: list[str]) -> dict[str, Any]:
     """A review job's payload: the deal's replay and who the review is for."""
     return {"table_id": table_id, "deal": deal, "seat": seat, "user_id": user_id,
-            "replay": data, "names": names, "samples": samples}
+            "replay": data, "names": names}
 
 
 async def make_review(ctx: JobContext, payload: dict[str, Any]) -> None:
@@ -115,16 +113,15 @@ async def make_review(ctx: JobContext, payload: dict[str, Any]) -> None:
                                          ("table_id", "deal", "seat", "user_id"))
         data = payload["replay"]
         names = [str(n) for n in payload["names"]]
-        samples = payload.get("samples")
-        if not isinstance(data, dict) or not (samples is None or isinstance(samples, int)):
-            raise TypeError("replay or samples of the wrong type")
+        if not isinstance(data, dict):
+            raise TypeError("a replay of the wrong type")
     except (KeyError, TypeError, ValueError) as exc:
         raise JobFailed(f"review job {ctx.job_id}: its payload cannot be read "
                         f"({exc!r})") from None
     if await ctx.repo.review(table_id, deal, seat) is not None:
         return
     try:
-        found = await ctx.run(review_job, data, seat, f"{table_id}:{deal}", samples)
+        found = await ctx.run(review_job, data, seat)
     except (EngineError, KeyError, TypeError, ValueError, IndexError) as exc:
         raise JobFailed(f"review job {ctx.job_id} (table {table_id} deal {deal} seat "
                         f"{seat}): the engine cannot review it ({exc!r})") from None
@@ -259,14 +256,9 @@ class Coach:
     """Hints and reviews for the Tichu tables of a :class:`TableService`; the reviews are
     jobs on ``jobs``."""
 
-    def __init__(self, service: TableService, jobs: Jobs, *, samples: int | None = None,
-                 hint_samples: int | None = None) -> None:
+    def __init__(self, service: TableService, jobs: Jobs) -> None:
         self.service = service
         self.jobs = jobs
-        self.samples = samples
-        """Deals sampled per decision of a review (None: the engine's default)."""
-        self.hint_samples = hint_samples
-        """Deals sampled per option of a hint (None: the engine's default)."""
         service.deal_listeners.append(self.deal_ended)
 
     # ---------------------------------------------------------------- hints
@@ -284,8 +276,7 @@ class Coach:
         game = table.game
         assert isinstance(game, TichuGame)
         data = deal_replay(game, len(game.deal_log) - 1)
-        seed = f"{table.id}:{game.deal_number}:{len(data['deals'][0]['actions'])}"
-        found = await offload(hint_job, data, seat, seed, self.hint_samples)
+        found = await offload(hint_job, data, seat)
         if found is None:
             raise TableError("hint_no_decision")
         return hint_text(locale, found, names_of(table, locale))
@@ -311,8 +302,8 @@ class Coach:
                 await self.jobs.submit(REVIEW, review_key(table.id, number, seat),
                                        review_payload(table.id, number, seat, user_id,
                                                       deal_replay(game, number),
-                                                      names_of(table, table.record.locale),
-                                                      self.samples), AHEAD)
+                                                      names_of(table, table.record.locale)),
+                                       AHEAD)
         except StoreError as exc:
             log.warning("table %s deal %s: reviews not queued (%s); each is queued when "
                         "asked for", table.id, number, exc)
@@ -334,7 +325,7 @@ class Coach:
         if await self.jobs.state(key) == "failed":
             raise TableError("review_failed")
         await self.jobs.submit(REVIEW, key, review_payload(table_id, number, seat, user_id,
-                                                           data, names, self.samples), ASKED)
+                                                           data, names), ASKED)
         raise TableError("review_pending")
 
     async def _of_table(self, table_id: int, number: int,

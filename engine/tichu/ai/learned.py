@@ -8,15 +8,23 @@ after-state the evaluator values most (the expected deal score of the seat's
 team minus the other's), keeping the heuristics' choice unless another is
 worth :data:`MARGIN` points more. It needs no sampling and no clock: a decision
 depends on the view alone.
+
+A call (Grand Tichu, Tichu) is valued from the state of not calling
+(:func:`after_values`): its expected score plus the call's bonus or penalty at the
+predicted chance that the seat goes out first. Every row of self-play teaches
+that chance, where the value of a call's own after-state is learned only from
+the few calls explored on hands like it; the direct value undervalued both a call
+on a hopeless hand and silence on a sure one.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import numpy as np
 
-from engine.tichu.actions import Action
+from engine.tichu.actions import Action, CallTichu, GrandTichu
 from engine.tichu.ai import bidding
 from engine.tichu.ai.choices import Choices, choices, play_choices
 from engine.tichu.ai.evaluator import Evaluator
@@ -26,6 +34,33 @@ from engine.tichu.view import TichuView
 
 MARGIN = {"grand": 0.0, "tichu": 0.0, "exchange": 0.0, "play": 0.0, "bomb": 0.0, "gift": 0.0}
 """Points a deal another candidate must be worth above the heuristics' choice."""
+
+
+CALL_BONUS = {"grand": 200.0, "tichu": 100.0}
+"""Points a call wins for its team if the caller goes out first, and loses if not."""
+
+
+def after_values(evaluator: Evaluator, view: TichuView, actions: Sequence[Action | None],
+                 kind: str) -> np.ndarray:
+    """The expected deal score (points, the seat's team minus the other) after each of
+    ``actions`` (None: doing nothing) at a decision of ``kind``.
+
+    At a call (:data:`CALL_BONUS`), a calling action is valued from the silent one's
+    state: its value, plus the bonus times (2p - 1), p the predicted chance that the
+    seat goes out first."""
+    x = encode_many(view, actions, kind=kind)
+    bonus = CALL_BONUS.get(kind)
+    calling = [i for i, a in enumerate(actions) if isinstance(a, (GrandTichu, CallTichu))]
+    silent = [i for i, a in enumerate(actions) if not isinstance(a, (GrandTichu, CallTichu))]
+    if bonus is None or not calling or not silent:
+        return evaluator.values(x)
+    quiet = silent[0]
+    found = evaluator.predict(x[quiet:quiet + 1])
+    base = float(found.diff[0])
+    values = np.empty(len(actions), dtype=np.float64)
+    values[silent] = base
+    values[calling] = base + bonus * (2.0 * float(found.first[0, 0]) - 1.0)
+    return values
 
 
 class ChoicePlayer:
@@ -82,8 +117,7 @@ class LearnedPlayer(ChoicePlayer):
 
     def values(self, view: TichuView, options: Choices) -> np.ndarray:
         """The expected deal score (points, ours minus theirs) after each candidate."""
-        x = encode_many(view, options.actions, kind=options.kind)
-        return self.model(view.n_seats).values(x)
+        return after_values(self.model(view.n_seats), view, options.actions, options.kind)
 
     def pick(self, view: TichuView, know: Knowledge, options: Choices,
              rng: random.Random) -> int:

@@ -3,8 +3,8 @@ player's move as ``best``, the options sorted, determinism, no hint when the sea
 nothing to decide, refusals, a hint that reads nothing the seat could not see, and a
 few reason rules.
 
-Positions come from deals played by ``normal`` players (fast); hints are valued on
-few samples (the hard player's own search is not shortened: ``best`` is its move)."""
+Positions come from deals played by ``normal`` players (fast); ``best`` is the learned
+``hard`` player's move, and the options are valued by its evaluator (issue 39)."""
 
 from __future__ import annotations
 
@@ -21,16 +21,13 @@ from engine.review.options import Abstain, option_json
 from engine.run import ReplayFormatError
 from engine.tichu.actions import CallTichu, Pass, Play
 from engine.tichu.ai import bidding
-from engine.tichu.ai.knowledge import knowledge_of
-from engine.tichu.ai.searcher import TICHU_DOUBT, SearchPlayer
+from engine.tichu.ai.hard import HardPlayer
 from engine.tichu.game import TichuGame
 from engine.tichu.legal import bombs_in, can_call_tichu, legal_plays, play_options
 from engine.tichu.replay import read_file
 from engine.tichu.replay import replay as run_tichu_replay
 from engine.tichu.view import Phase, TichuView
 from tests.engine.review.test_review import _swap_hidden, played
-
-SAMPLES = 4
 
 
 def cut(data: dict[str, Any], stop: int) -> dict[str, Any]:
@@ -63,20 +60,17 @@ def find(test: Callable[[TichuGame, int], int | None], tries: int = 40,
     raise AssertionError("no such position")
 
 
-def hard_decides(data: dict[str, Any], seat: int, seed: str,
-                 player: SearchPlayer | None = None) -> Any:
-    """The hard player's move, asked as a table asks it: from the seat's view, its rng
-    seeded as :func:`hint` seeds it."""
+def hard_decides(data: dict[str, Any], seat: int) -> Any:
+    """The hard player's move, asked as a table asks it: from the seat's view."""
     read = read_file(data)
     game = TichuGame(hands=read.deals[0].hands)
     for action in read.deals[0].actions:
         game.apply(action)
     view = game.view(seat)
-    rng = random.Random(f"hint:{seed}:0:{len(read.deals[0].actions)}:{seat}:decide")
-    return (player or SearchPlayer(budget_ms=None)).decide(view, knowledge_of(view), rng)
+    return HardPlayer().act(view, random.Random(1))
 
 
-def check(found: Hint | None, data: dict[str, Any], seat: int, seed: str = "0") -> Hint:
+def check(found: Hint | None, data: dict[str, Any], seat: int) -> Hint:
     """The shape every hint has, and ``best`` the hard player's move."""
     assert found is not None
     assert found.seat == seat and found.reason in REASONS
@@ -84,7 +78,7 @@ def check(found: Hint | None, data: dict[str, Any], seat: int, seed: str = "0") 
     values = [v for _, v in found.options]
     assert values == sorted(values, reverse=True)
     assert found.best in [o for o, _ in found.options]
-    hard = hard_decides(data, seat, seed)
+    hard = hard_decides(data, seat)
     assert found.best == (Abstain(seat, "bomb") if hard is None else hard)
     js = found.to_json()
     assert set(js) == {"seat", "kind", "best", "options", "reason"}
@@ -110,7 +104,7 @@ def deal() -> dict[str, Any]:
 
 def test_a_grand_tichu_hint_before_the_seat_decides(deal: dict[str, Any]) -> None:
     data = cut(deal, 0)
-    found = check(hint(data, 2, SAMPLES), data, 2)
+    found = check(hint(data, 2), data, 2)
     assert found.kind == "grand" and {o["do"] for o in
                                       (option_json(o) for o, _ in found.options)} == \
         {"grand_tichu", "decline_grand"}
@@ -118,7 +112,7 @@ def test_a_grand_tichu_hint_before_the_seat_decides(deal: dict[str, Any]) -> Non
     # Once it has decided, the seat has no Grand Tichu decision left.
     data = json.loads(json.dumps(data))
     data["deals"][0]["actions"] = [{"seat": 2, "do": "decline_grand"}]
-    assert hint(data, 2, SAMPLES) is None
+    assert hint(data, 2) is None
 
 
 def test_an_exchange_hint_until_the_seat_has_given(deal: dict[str, Any]) -> None:
@@ -126,17 +120,17 @@ def test_an_exchange_hint_until_the_seat_has_given(deal: dict[str, Any]) -> None
     first = next(i for i, a in enumerate(actions) if a["do"] == "exchange")
     seat = actions[first]["seat"]
     data = cut(deal, first)
-    found = check(hint(data, seat, SAMPLES), data, seat)
+    found = check(hint(data, seat), data, seat)
     assert found.kind in ("exchange", "tichu")
     if found.kind == "exchange":
         assert len({option_json(o)["seat"] for o, _ in found.options}) == 1
     # Once it has given (the others not yet), the seat has nothing to decide.
-    assert hint(cut(deal, first + 1), seat, SAMPLES) is None
+    assert hint(cut(deal, first + 1), seat) is None
 
 
 def test_a_play_hint_on_the_seat_s_turn_and_none_for_the_others() -> None:
     data, seat = find(_on_turn_with_choice)
-    found = check(hint(data, seat, SAMPLES), data, seat)
+    found = check(hint(data, seat), data, seat)
     assert found.kind in ("play", "pass", "wish", "tichu")
     read = read_file(data)
     game = TichuGame(hands=read.deals[0].hands)
@@ -144,14 +138,14 @@ def test_a_play_hint_on_the_seat_s_turn_and_none_for_the_others() -> None:
         game.apply(action)
     for other in range(4):
         if other != seat and not (game.trick and bombs_in(game.hands[other])):
-            assert hint(data, other, SAMPLES) is None
+            assert hint(data, other) is None
 
 
 def test_the_same_input_gives_the_same_hint() -> None:
     data, seat = find(_on_turn_with_choice)
-    a = hint(data, seat, SAMPLES, "7")
-    assert a is not None and a == hint(data, seat, SAMPLES, "7")
-    assert a.to_json() == hint(data, seat, SAMPLES, "7").to_json()  # type: ignore[union-attr]
+    a = hint(data, seat)
+    assert a is not None and a == hint(data, seat)
+    assert a.to_json() == hint(data, seat).to_json()  # type: ignore[union-attr]
 
 
 def _out_of_turn_bomb(game: TichuGame, i: int) -> int | None:
@@ -165,7 +159,7 @@ def _out_of_turn_bomb(game: TichuGame, i: int) -> int | None:
 
 def test_a_bomb_out_of_turn_is_a_bomb_or_wait_hint() -> None:
     data, seat = find(_out_of_turn_bomb, tries=200, prefix="bomb")
-    found = check(hint(data, seat, SAMPLES), data, seat)
+    found = check(hint(data, seat), data, seat)
     assert found.kind == "bomb"
     kinds = {type(o) for o, _ in found.options}
     assert kinds == {Play, Abstain}
@@ -177,13 +171,13 @@ def _gift(game: TichuGame, i: int) -> int | None:
 
 def test_the_dragon_s_gift_is_a_gift_hint() -> None:
     data, seat = find(_gift, tries=100, prefix="gift")
-    found = check(hint(data, seat, SAMPLES), data, seat)
+    found = check(hint(data, seat), data, seat)
     assert found.kind == "gift" and len(found.options) == 2
     assert found.reason in ("gift_weaker", "close_call", "best_value")
 
 
 def test_no_hint_once_the_deal_is_over(deal: dict[str, Any]) -> None:
-    assert all(hint(deal, s, SAMPLES) is None for s in range(4))
+    assert all(hint(deal, s) is None for s in range(4))
 
 
 @pytest.mark.parametrize("mangle, message", [
@@ -196,13 +190,13 @@ def test_malformed_data_raises(deal: dict[str, Any],
                                mangle: Callable[[dict[str, Any]], dict[str, Any]],
                                message: str) -> None:
     with pytest.raises(ReplayFormatError, match=message):
-        hint(mangle(cut(deal, 0)), 0, SAMPLES)
+        hint(mangle(cut(deal, 0)), 0)
 
 
 @pytest.mark.parametrize("seat", [4, -1, "0"])
 def test_a_seat_not_at_the_table_raises(deal: dict[str, Any], seat: Any) -> None:
     with pytest.raises(ReplayFormatError, match="seat"):
-        hint(cut(deal, 0), seat, SAMPLES)
+        hint(cut(deal, 0), seat)
 
 
 @pytest.mark.parametrize("stop", [3, 6, 30])
@@ -211,9 +205,9 @@ def test_a_hint_reads_nothing_the_seat_could_not_see(deal: dict[str, Any], stop:
     seat = read_file(deal).deals[0].actions[stop].seat
     swapped = _swap_hidden(data, seat)
     assert swapped["deals"][0]["hands"] != data["deals"][0]["hands"]
-    mine = hint(data, seat, SAMPLES, "5")
+    mine = hint(data, seat)
     assert mine is not None
-    assert mine == hint(swapped, seat, SAMPLES, "5")
+    assert mine == hint(swapped, seat)
 
 
 def _goes_out(game: TichuGame, i: int) -> int | None:
@@ -229,7 +223,7 @@ def _goes_out(game: TichuGame, i: int) -> int | None:
 
 def test_a_hand_that_can_go_out_now_goes_out() -> None:
     data, seat = find(_goes_out, prefix="out")
-    found = check(hint(data, seat, SAMPLES), data, seat)
+    found = check(hint(data, seat), data, seat)
     assert found.reason == "goes_out"
     assert isinstance(found.best, Play)
 
@@ -256,7 +250,7 @@ def test_a_pass_over_a_calling_partner_gives_partner_tichu() -> None:
     # The partner calls Tichu before the first card (a call changes no play's legality).
     actions.insert(first_play, {"seat": partner, "do": "tichu"})
     assert run_tichu_replay(data)["error"] is None
-    found = check(hint(data, seat, SAMPLES), data, seat)
+    found = check(hint(data, seat), data, seat)
     assert found.best == Pass(seat) and found.reason == "partner_tichu"
     assert found.kind == "pass"
 
@@ -273,28 +267,29 @@ def _clear_tichu(game: TichuGame, i: int) -> int | None:
     if game.phase is not Phase.PLAY or game.turn is None:
         return None
     view = game.view(game.turn)
-    clear = bidding.TICHU_THRESHOLD + TICHU_DOUBT
+    clear = bidding.TICHU_THRESHOLD + 1.5
     return game.turn if can_call_tichu(view) and bidding.wants_tichu(view, clear) else None
 
 
 def test_a_clear_tichu_hand_before_its_first_card_gets_a_tichu_hint() -> None:
     data, seat = find(_clear_tichu, tries=100, prefix="tichu")
-    found = check(hint(data, seat, SAMPLES), data, seat)
+    found = check(hint(data, seat), data, seat)
     assert found.kind == "tichu" and found.best == CallTichu(seat)
     assert {type(o) for o, _ in found.options} == {CallTichu, Abstain}
     assert found.reason == "strong_hand"
 
 
-def test_a_searched_play_is_valued_by_the_hard_player_s_search() -> None:
+def test_the_options_are_valued_by_the_evaluator_the_hard_player_decides_with() -> None:
     data, seat = find(lambda game, i: _on_turn_with_choice(game, i) if i > 30 else None,
-                      prefix="search")
-    player = SearchPlayer(budget_ms=None)
-    hard_decides(data, seat, "0", player)
-    found = check(hint(data, seat, SAMPLES), data, seat)
-    assert player.last_search, "a position with a search"
-    means = sorted((m for _, m in player.last_search), reverse=True)
-    values = [v for _, v in found.options]
-    assert len(values) == min(3, len(means))
-    # The search's best means, or its two best and then the hard player's move.
-    assert values in (means[:3], [*means[:2], values[-1]])
-    assert all(v in means for v in values)
+                      prefix="valued")
+    read = read_file(data)
+    game = TichuGame(hands=read.deals[0].hands)
+    for action in read.deals[0].actions:
+        game.apply(action)
+    player = HardPlayer()
+    view = game.view(seat)
+    player.act(view, random.Random(1))
+    found = check(hint(data, seat), data, seat)
+    # The hard player's own candidates are among the hint's options, valued alike.
+    best_value = next(v for o, v in found.options if o == found.best)
+    assert best_value == pytest.approx(max(player.last_values), abs=1e-3)

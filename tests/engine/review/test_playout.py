@@ -7,7 +7,7 @@ import random
 from engine.cards import Card
 from engine.review.moment import DealWatch
 from engine.review.options import options
-from engine.review.value import CLOSE_FACTOR, _finish_pre_play, option_scores, settled
+from engine.review.playout import CLOSE_FACTOR, _finish_pre_play, option_scores, settled
 from engine.tichu.actions import DeclineGrand
 from engine.tichu.ai import bidding
 from engine.tichu.ai.normal import NormalPlayer
