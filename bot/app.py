@@ -15,17 +15,18 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import health, workers
+from bot import health, metrics, workers
 from bot.cogs import coach, daily, records
 from bot.cogs.games import game_group, open_table
 from bot.config import Settings
 from bot.games.base import GameSpec
-from bot.games.registry import all_specs
+from bot.games.registry import all_specs, job_handlers
 from bot.games.tichu.coach import Coach
 from bot.games.tichu.duplicate import Duplicate, utc_today
 from bot.games.ui import GameButton, GameSelect
 from bot.i18n import language, t
 from bot.i18n.translator import CatalogTranslator
+from bot.jobs import Jobs, jobs_for
 from bot.store import Repository, SQLiteRepository, StoreError, open_repository
 from bot.tables import Table, TableService, ids
 from bot.tables.errors import store_refusal
@@ -79,6 +80,8 @@ class TichuBot(commands.Bot):
                                         pacer=self.pacer)
         self._sweeper: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
+        self._job_runner: asyncio.Task[None] | None = None
+        self.jobs: Jobs | None = None
         self._daily_checked: date | None = None
         """The UTC day whose daily standings were last looked at for posting."""
         self._closing: asyncio.Task[None] | None = None
@@ -113,14 +116,26 @@ class TichuBot(commands.Bot):
                                     on_lost=self._shards_lost)
         self.panels = Panels(self, repo)
         workers.start_background(settings.field_processes)
-        self.duplicate = Duplicate(self.service, boards=settings.daily_boards,
-                           field_tables=settings.field_tables, level=settings.daily_level)
+        jobs = self.jobs = jobs_for(settings, repo)
+        for kind, handler in job_handlers().items():
+            jobs.handle(kind, handler)
+        await jobs.open()
+        if not jobs.durable or settings.run_jobs:
+            self._job_runner = asyncio.create_task(jobs.run())
+            log.info("running background jobs in this process (%s)",
+                     "the queue in PostgreSQL" if jobs.durable else "in memory")
+        if settings.metrics_port is not None:
+            metrics.serve(settings.metrics_port)
+        metrics.shards(settings.owned_shards)
+        self.duplicate = Duplicate(self.service, jobs, boards=settings.daily_boards,
+                                   field_tables=settings.field_tables,
+                                   level=settings.daily_level)
         self.controller.route(
             records.RECORD_ACTIONS,
             lambda interaction, cid, values: records.handle_component(self, interaction, cid,
                                                                       values),
             ephemeral=records.EPHEMERAL_ACTIONS)
-        self.coach = Coach(self.service)
+        self.coach = Coach(self.service, jobs)
         self.controller.route(
             coach.COACH_ACTIONS,
             lambda interaction, cid, values: coach.handle_component(self, interaction, cid,
@@ -229,9 +244,21 @@ class TichuBot(commands.Bot):
             try:
                 await self.service.check()
                 self._beat()
+                await self._measure()
             except Exception:
                 log.exception("watch failed")
             await asyncio.sleep(self.settings.watch_interval)
+
+    async def _measure(self) -> None:
+        """The figures of :mod:`bot.metrics`: live tables, the database, the job queue."""
+        metrics.live_tables(sum(1 for t in self.service.tables.values() if t.game is not None
+                                and not t.game_over))
+        metrics.database_down(self.service.database_down_since is not None)
+        if self.jobs is not None:
+            try:
+                await self.jobs.stats(job_handlers())
+            except StoreError as exc:
+                log.debug("job figures not read: %s", exc)
 
     def _beat(self) -> None:
         if self.settings.heartbeat_file and self.is_ready() and not self.is_closed():
@@ -243,6 +270,7 @@ class TichuBot(commands.Bot):
         if self.exit_code:
             return
         self.exit_code = 3
+        metrics.shards(self.settings.owned_shards, held=False)
         log.error("stopping: %s", message)
         task = asyncio.get_running_loop().create_task(self.close())
         self._closing = task
@@ -313,13 +341,13 @@ class TichuBot(commands.Bot):
                     t(locale_of(interaction), "error.forged"), ephemeral=True)
 
     async def close(self) -> None:
-        for task in (self._sweeper, self._watcher):
+        for task in (self._sweeper, self._watcher, self._job_runner):
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
-        for name in ("duplicate", "coach"):
-            found = getattr(self, name, None)
-            if found is not None:
-                await found.close()
+        if self._job_runner is not None:
+            await asyncio.gather(self._job_runner, return_exceptions=True)
+        if self.jobs is not None:
+            await self.jobs.close()
         service = getattr(self, "service", None)
         if service is not None:
             await service.close()

@@ -79,6 +79,16 @@ class Settings(BaseSettings):
     field_processes: int = Field(
         default=1, ge=0, le=64, description="Processes, at the lowest CPU priority, that play "
         "the fields (0: a thread in the bot's own process)")
+    run_jobs: bool | None = Field(
+        default=None, description="Whether this bot process runs background jobs (reviews, "
+        "fields) itself, in its FIELD_PROCESSES; unset: yes with SQLite, no with PostgreSQL, "
+        "where `python -m bot.worker` runs them (SQLite: always yes)")
+    job_lease: float = Field(
+        default=30, gt=0, le=3600, description="PostgreSQL: seconds without a heartbeat after "
+        "which a job whose worker stopped (killed, its machine gone) is taken by another")
+    metrics_port: int | None = Field(
+        default=None, ge=1, le=65535, description="Serve Prometheus metrics on this port "
+        "(/metrics; unset: none)")
     model_dir: str | None = Field(
         default=None, description="Folder holding the Tichu evaluator's model files "
         "tichu4.npz and tichu6.npz (unset: the ones shipped in engine/tichu/ai/models)")
@@ -129,6 +139,25 @@ class Settings(BaseSettings):
                              f"(SHARD_COUNT={self.shard_count})")
         self.shard_ids = sorted(self.shard_ids)
         return self
+
+    @model_validator(mode="after")
+    def _check_jobs(self) -> Settings:
+        if self.run_jobs is False and not self.postgres:
+            raise ValueError("RUN_JOBS=false needs PostgreSQL: with SQLite the bot runs the "
+                             "background jobs itself (workers need PostgreSQL)")
+        return self
+
+    @property
+    def postgres(self) -> bool:
+        """Whether ``DATABASE`` names a PostgreSQL database."""
+        scheme, separator, _ = self.database.strip().partition("://")
+        return bool(separator) and scheme.lower().partition("+")[0] in ("postgres",
+                                                                          "postgresql")
+
+    @property
+    def runs_jobs(self) -> bool:
+        """Whether this bot process runs the background jobs (``RUN_JOBS``)."""
+        return (not self.postgres) if self.run_jobs is None else self.run_jobs
 
     @property
     def sharded(self) -> bool:

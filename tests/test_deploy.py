@@ -89,3 +89,28 @@ def test_the_image_stops_the_bot_as_ctrl_c_does() -> None:
     cleanly (SIGTERM would end it without closing)."""
     lines = (ROOT / "Dockerfile").read_text(encoding="utf-8").splitlines()
     assert "STOPSIGNAL SIGINT" in lines
+
+
+def test_the_compose_file_runs_workers_that_scale_on_the_bots_database(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ``worker`` service: ``python -m bot.worker`` on the bots' PostgreSQL, no token,
+    nothing that stops ``--scale worker=N`` (no fixed name, no published port), and the
+    bots leave the jobs to it."""
+    compose = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))
+    services = compose["services"]
+    worker = services["worker"]
+    assert worker["command"] == ["python", "-m", "bot.worker"]
+    assert worker["deploy"]["replicas"] >= 2
+    assert "container_name" not in worker and "ports" not in worker
+    assert "env_file" not in worker  # no Discord token where the workers run
+    settings = []
+    for service in (worker, services["bot-0"]):
+        for key in list(Settings.model_fields):
+            monkeypatch.delenv(key.upper(), raising=False)
+        for key, value in service["environment"].items():
+            monkeypatch.setenv(key, interpolate(value))
+        settings.append(Settings(_env_file=None))  # type: ignore[call-arg]
+    worker_settings, bot_settings = settings
+    assert worker_settings.postgres and worker_settings.database == bot_settings.database
+    assert worker_settings.discord_token is None
+    assert not bot_settings.runs_jobs

@@ -19,12 +19,12 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS = [
     ("engine",),
     ("bot.config", "bot.i18n", "bot.render", "bot.store", "bot.ratings", "bot.workers",
-     "bot.health"),
+     "bot.health", "bot.jobs", "bot.metrics"),
     ("bot.tables",),
     ("bot.games",),
     ("bot.views",),
     ("bot.cogs",),
-    ("bot.app", "bot.__main__", "bot"),
+    ("bot.app", "bot.__main__", "bot.worker", "bot"),
 ]
 """Bottom to top: a module may import its own layer and the layers below."""
 DRAWING = ROOT / "docs" / "architecture.md"

@@ -8,6 +8,7 @@ from tools import (
     bench_compare,
     bench_duplicate,
     bench_engine,
+    bench_jobs,
     bench_render,
     bench_shards,
     bench_store,
@@ -29,6 +30,8 @@ def main() -> None:
                           ("Duplicate: a board's field, and live tables while fields are "
                            "computed", bench_duplicate),
                           ("Coach: one hint, one seat's review of one deal", bench_coach),
+                          ("Background jobs: deal end to review, PostgreSQL with a worker "
+                           "and SQLite in-process; a worker killed mid-job", bench_jobs),
                           ("Tables over two bot processes on PostgreSQL: 100 to 1,000",
                            bench_shards),
                           ("Faults: the database blinks", chaos)):
@@ -50,6 +53,10 @@ def main() -> None:
             # 30 hints and 4 reviews at the defaults, on deals played for it: about
             # two CPU-minutes.
             bench_coach.main([])
+        elif module is bench_jobs:
+            # 100 live tables in three conditions (a few minutes each, plus the queue's
+            # drain), then one review whose worker is killed: 15-40 minutes.
+            bench_jobs.main([])
         elif module is legibility:
             # Every image kind, then the same at the baseline commit (a git worktree).
             legibility.main(["--baseline"])

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import os
 import random
 import sqlite3
 import sys
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -119,8 +120,8 @@ class Probe(Protocol):
     async def window_start(self, pid: int) -> None:
         """The bot (``pid``) is up and warm; the tables open next."""
 
-    def window_end(self, pid: int) -> None:
-        """The tables are done; the bot still runs."""
+    def window_end(self, pid: int) -> Awaitable[None] | None:
+        """The tables are done; the bot still runs (it may wait, awaitable)."""
 
     def database(self, path: Path) -> None:
         """The bot has stopped; its SQLite file is still there."""
@@ -151,10 +152,11 @@ class LiveRun:
 
 
 async def live_run(n: int, decisions: int, delay: float, settings: Mapping[str, str] | None = None,
-                   probe: Probe | None = None) -> LiveRun:
+                   probe: Probe | None = None, database_url: str | None = None) -> LiveRun:
     """``n`` tables of one person and three computers each through the real bot process
     (``settings``: more of its environment keys), each person answering ``decisions``
-    pings; tables open a fifth of a second apart after one warm-up table."""
+    pings; tables open a fifth of a second apart after one warm-up table. On an SQLite
+    file of its own, or on ``database_url`` (PostgreSQL: no action count)."""
     with tempfile.TemporaryDirectory() as tmp:
         database = Path(tmp) / "bench.sqlite3"
         async with DiscordEmulator() as emu:
@@ -164,7 +166,8 @@ async def live_run(n: int, decisions: int, delay: float, settings: Mapping[str, 
                 channels.append(emu.add_text_channel(guild, f"t{i}"))
                 users.append(emu.add_user(f"p{i}"))
                 emu.add_member(guild, users[-1])
-            bot = await start_bot(emu, str(database), delay, **(settings or {}))
+            bot = await start_bot(emu, database_url or str(database), delay,
+                                  **(settings or {}))
             try:
                 await emu.wait_for_commands(["tichu"], timeout=60)
                 await emu.wait_until_ready(60)
@@ -184,12 +187,16 @@ async def live_run(n: int, decisions: int, delay: float, settings: Mapping[str, 
                 elapsed = time.perf_counter() - start
                 after = rss_mb(bot.pid)
                 if probe is not None:
-                    probe.window_end(bot.pid)
+                    ended = probe.window_end(bot.pid)
+                    if inspect.isawaitable(ended):
+                        await ended
             finally:
                 bot.terminate()
                 await bot.wait()
-            with sqlite3.connect(database) as db:
-                actions = db.execute("SELECT count(*) FROM actions").fetchone()[0]
+            actions = 0
+            if database_url is None:
+                with sqlite3.connect(database) as db:
+                    actions = db.execute("SELECT count(*) FROM actions").fetchone()[0]
             if probe is not None:
                 probe.database(database)
             measured = emu.interactions[first:]

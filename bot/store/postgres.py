@@ -249,6 +249,8 @@ class _OutageInOneLine(logging.Filter):
 
 
 logging.getLogger("asyncpg.pool").addFilter(_OutageInOneLine())
+OutageInOneLine = _OutageInOneLine
+"""The filter, for other loggers that speak of the same outages (the job queue's)."""
 
 
 def _store_error(what: str, error: Exception) -> StoreError:
@@ -1497,3 +1499,9 @@ class PostgresRepository(StoreBase[Conn]):
                 f"SELECT {_REVIEW_COLUMNS} FROM reviews "
                 "WHERE table_id = $1 AND user_id = $2 ORDER BY deal, seat", table_id, user_id))
         return await self._run("user_reviews", work, transaction=False)
+
+
+def store_error(what: str, error: Exception) -> StoreError:
+    """``error`` as the store reports it (for the job queue, which shares the database):
+    :class:`StoreUnavailableError` when the database did not answer."""
+    return _store_error(what, error)

@@ -13,12 +13,13 @@ action the engine does not allow. See ``docs/architecture.md``.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
 import discord
 
-from bot import workers
+from bot import metrics, workers
 from bot.games.base import HandMessage, spec_of
 from bot.i18n import t
 from bot.store.models import StoreError
@@ -73,6 +74,16 @@ class Controller:
 
     async def handle(self, interaction: discord.Interaction[Any], custom_id: str,
                      values: list[str]) -> None:
+        """Answer one click: acknowledged at once, then its outcome or a refusal (its time
+        from arrival to answer is measured, :mod:`bot.metrics`)."""
+        started = time.perf_counter()
+        try:
+            await self._handle(interaction, custom_id, values)
+        finally:
+            metrics.click(time.perf_counter() - started)
+
+    async def _handle(self, interaction: discord.Interaction[Any], custom_id: str,
+                      values: list[str]) -> None:
         workers.hold_background()  # a person is waiting: the background work pauses
         cid = ids.parse(custom_id)
         if cid is None:
@@ -98,6 +109,7 @@ class Controller:
             # The database away or busy: one sentence, no traceback (the service logs
             # what it does about it); any other store failure is logged in full.
             code = store_refusal(exc.code)
+            metrics.store_error(exc.code)
             if code == "store_failed":
                 log.exception("store failure on %s", custom_id)
             else:

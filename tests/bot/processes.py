@@ -36,11 +36,30 @@ def bot_environment(emu: DiscordEmulator, database: str, **settings: Any) -> dic
     return env
 
 
-class BotProcess:
-    """One ``python -m bot`` process; ``lines`` is its log (stdout and stderr) so far."""
+def worker_environment(database: str, **settings: Any) -> dict[str, str]:
+    """The environment of a ``python -m bot.worker`` on ``database``: one background
+    process, quick beats; ``settings`` as upper-case keys. No Discord token, and nothing
+    of the outer environment's bot settings."""
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith(("DISCORD_", "SHARD_", "DATABASE", "AI_", "TABLE_",
+                                  "WORKER_", "LOG_", "HEARTBEAT_", "REST_", "SWEEP_",
+                                  "LOBBY_", "DEV_GUILD", "MODEL_", "FIELD_", "JOB_", "RUN_",
+                                  "METRICS_", "REVIEW_", "WATCH_"))}
+    values: dict[str, Any] = {"database": database, "field_processes": 1,
+                              "watch_interval": 0.2, "log_level": "INFO", **settings}
+    env.update({key.upper(): str(value) for key, value in values.items()})
+    env["PYTHONPATH"] = str(ROOT)
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
 
-    def __init__(self, name: str, env: dict[str, str], cwd: Path) -> None:
+
+class BotProcess:
+    """One ``python -m bot`` process (or another module's: ``bot.worker``); ``lines`` is its
+    log (stdout and stderr) so far."""
+
+    def __init__(self, name: str, env: dict[str, str], cwd: Path, module: str = "bot") -> None:
         self.name = name
+        self.module = module
         self.env = env
         self.cwd = cwd  # no .env file there: the environment alone configures it
         self.lines: list[str] = []
@@ -50,7 +69,7 @@ class BotProcess:
 
     async def start(self) -> BotProcess:
         self._proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=self.cwd, env=self.env,
+            sys.executable, "-m", self.module, cwd=self.cwd, env=self.env,
             stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT)
         self._reader = asyncio.create_task(self._read())

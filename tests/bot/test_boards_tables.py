@@ -144,8 +144,9 @@ async def test_an_event_table_s_claims_are_made_once(service: TableService,
     """A start that claimed the boards but stopped before the game began (the bot died
     in between) claims nothing again: the next start goes through."""
     from bot.games.tichu.duplicate import Duplicate
+    from bot.jobs import local_jobs
 
-    duplicate = Duplicate(service, field_tables=0)
+    duplicate = Duplicate(service, local_jobs(repo), field_tables=0)
     options = await duplicate.table_options({"duplicate": 2, "turn_timer": 0}, guild_id=1,
                                             host_id=HOST)
     table = await service.open_lobby(game="tichu", guild_id=1, channel_id=2, host_id=HOST,

@@ -18,6 +18,7 @@ from bot.i18n import LANGUAGES, t
 from bot.i18n.names import card_label
 from bot.store.models import TableStatus
 from bot.tables import Table, TableError
+from engine.errors import EngineError
 from engine.review import KINDS, REASONS
 from engine.tichu.actions import Exchange
 from engine.tichu.cards import DECK
@@ -239,3 +240,36 @@ def received_in_exchange(table: Table, seat: int) -> set[int]:
             found |= {int(c) for target, c in action.give if target == seat}
     return found
 
+
+
+async def test_a_review_that_cannot_be_made_says_so_once_and_for_all(
+        world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A review job the engine refuses (a replay it cannot read) fails for good: the person
+    is told so in their language, not "being prepared" forever, and it is not made again."""
+    emu = world.emu
+    alice = world.users[0]
+    calls: list[int] = []
+
+    def unreadable(data: Any, seat: int, *_: Any) -> Any:
+        calls.append(seat)
+        raise EngineError("this replay cannot be read")
+
+    monkeypatch.setattr(coach_module, "review_job", unreadable)
+    async with running(emu, tmp_path / "db.sqlite3", **COACH) as bot:
+        lobby, table = await open_lobby(world, bot, practice=True, target=50)
+        await seat_and_start(world, lobby, [0, None, None, None],
+                             {1: "easy", 2: "easy", 3: "easy"})
+        people = {0: Person(emu, alice, random.Random(5), table=table)}
+        await play_until(bot, table, people, lambda: bool(table.game.history))
+        await settle(bot, table)
+        await bot.jobs.idle()
+        summary = next(m for m in emu.channel_messages(table.channel_id)
+                       if component(m, "review") is not None)
+        button = component(summary, "review", arg="0")
+        for _ in range(2):
+            refused = await reply_to(await emu.click(alice, summary, button.custom_id))
+            assert refused.content == t("en", "error.review_failed")
+        await bot.jobs.idle()
+        assert calls == [0]
+        assert await bot.service.repo.user_reviews(table.id, alice.id) == []
+    emu.assert_clean()

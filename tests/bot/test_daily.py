@@ -18,6 +18,7 @@ from bot.games.tichu import duplicate as daily_module
 from bot.games.tichu.duplicate import daily_code, utc_today
 from bot.i18n import LANGUAGES, t
 from bot.i18n.names import card_label
+from bot.jobs import Jobs, local_jobs
 from bot.render import filename
 from bot.store.models import BoardPlayer, BoardResult, EventRecord, TableStatus
 from bot.tables import Table
@@ -101,7 +102,7 @@ async def test_two_people_play_the_same_boards_and_meet_the_same_computers(
         assert refusal.content == t("en", "error.daily_played")
         assert len(bot.service.tables) == before
         # The result: against the field and the people here, and how the best played it.
-        await bot.duplicate._fields[boards[0].id]
+        await bot.jobs.idle()
         last = emu.messages[panel.id]
         result = await (await emu.click(alice, last, component(last, "dresult")
                                         .custom_id)).response()
@@ -299,29 +300,45 @@ class CountingRepo:
         self.fields.setdefault(board, results)
 
 
-def bare_daily(field_tables: int) -> tuple[daily_module.Duplicate, CountingRepo]:
+def bare_daily(field_tables: int) -> tuple[daily_module.Duplicate, CountingRepo, Jobs]:
     repo = CountingRepo()
-    service = cast(Any, SimpleNamespace(deal_listeners=[], start_checks=[], repo=repo, owns=lambda guild: True))
-    return daily_module.Duplicate(service, boards=2, field_tables=field_tables), repo
+    service = cast(Any, SimpleNamespace(deal_listeners=[], start_checks=[], repo=repo,
+                                        owns=lambda guild: True))
+    jobs = local_jobs(cast(Any, repo))
+    jobs.handle(daily_module.FIELD_JOB, daily_module.make_field)
+    return daily_module.Duplicate(service, jobs, boards=2, field_tables=field_tables), repo, jobs
 
 
 async def test_no_field_tables_means_no_field_and_no_store_reads() -> None:
-    daily, repo = bare_daily(0)
+    daily, repo, jobs = bare_daily(0)
+    await jobs.open()
     await daily.prepare(utc_today())
-    daily.field_soon(daily_boards(utc_today(), 1)[0])
-    assert repo.reads == 0 and not daily._fields
+    await daily.field_soon(daily_boards(utc_today(), 1)[0])
+    assert repo.reads == 0 and await jobs.depth(daily_module.FIELD_JOB) == 0
 
 
-async def test_prepare_asks_the_store_only_about_fields_not_under_way() -> None:
-    daily, repo = bare_daily(1)
+async def test_prepare_queues_today_then_tomorrow_and_asks_the_store_once() -> None:
+    daily, repo, jobs = bare_daily(1)
+    await jobs.open()
     day = utc_today()
     await daily.prepare(day)
-    assert set(daily._fields) == {b.id for b in daily.day_boards(day)}
+    today = {b.id for b in daily.day_boards(day)}
+    tomorrow = {b.id for b in daily.day_boards(day + timedelta(days=1))}
+    queued = await jobs.queries.browse_queue(statuses=["queued"])
+    # Today's fields first, the next day's behind them.
+    assert {j.headers["key"].partition(":")[2] for j in queued[:2]} == today
+    assert {j.headers["key"].partition(":")[2] for j in queued} == today | tomorrow
+    assert all(j.priority > k.priority for j in queued[:2] for k in queued[2:])
     reads = repo.reads
-    await daily.prepare(day)  # both being played: the store is not asked
+    await daily.prepare(day)  # all queued: the store is not asked
     assert repo.reads == reads
-    await asyncio.gather(*daily._fields.values())
-    assert set(repo.fields) == set(daily._fields)
+    runner = asyncio.create_task(jobs.run())
+    try:
+        await jobs.idle()
+    finally:
+        runner.cancel()
+        await asyncio.gather(runner, return_exceptions=True)
+    assert set(repo.fields) == today | tomorrow
     reads = repo.reads
-    await daily.prepare(day)  # both played
+    await daily.prepare(day)  # all played
     assert repo.reads == reads

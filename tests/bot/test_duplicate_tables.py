@@ -4,7 +4,6 @@ attempts refused."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 from pathlib import Path
 from typing import Any
@@ -68,7 +67,7 @@ async def test_an_event_of_two_tables_of_people(world: World, tmp_path: Path) ->
         await (await emu.click(carol, other_lobby, start.custom_id)).response()
         # The fields first (they are played as the event opens): the marks below are then
         # those of the field and the tables that finished before.
-        await asyncio.gather(*bot.duplicate._fields.values())
+        await bot.jobs.idle()
         await play(world, bot, first, {0: Person(emu, alice, random.Random(1)),
                                        1: Person(emu, bob, random.Random(2))})
         await play(world, bot, second, {0: Person(emu, carol, random.Random(3))})

@@ -7,11 +7,13 @@ review of their decisions after every deal.
   from a replay of the deal so far that the engine reads only through the seat's
   eyes.
 - **Reviews** (:meth:`Coach.deal_ended`, :meth:`Coach.review`): when a deal ends,
-  each person's decisions in it are valued by :func:`engine.review.review_game` in the
-  background processes (the lowest CPU priority: no live table waits for them) and
-  stored with the deal's replay (:class:`~bot.store.models.ReviewRecord`). Opening a
-  review reads the store. A review asked for before it is stored (the bot restarted,
-  or it is still being computed) is started then, once.
+  each person's review of it is a job (:mod:`bot.jobs`, kind ``review``, made ahead):
+  :func:`make_review` values their decisions with :func:`engine.review.review_game` in
+  the background (the bot's lowest-priority processes, or a worker) and stores them with
+  the deal's replay (:class:`~bot.store.models.ReviewRecord`). Opening a review reads
+  the store. A review asked for before it is stored is queued then, or moved ahead of
+  the reviews made ahead if it is queued already; one whose job failed for good says
+  so.
 
 Both only ever show the person's own cards: the position pictures are drawn from the
 seat's view of the deal at that moment and the public table.
@@ -19,9 +21,8 @@ seat's view of the deal at that moment and the public table.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Coroutine, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,10 +30,11 @@ from bot.games.shared import names_of
 from bot.games.tichu.alt import position_alt
 from bot.i18n import t
 from bot.i18n.names import card_labels, combo_name, rank_name
+from bot.jobs import AHEAD, ASKED, JobContext, JobFailed, Jobs
 from bot.render import render_position
-from bot.store.models import GameResult, ReviewRecord
+from bot.store.models import GameResult, ReviewRecord, StoreError
 from bot.tables import SeatKind, Table, TableError, TableService
-from bot.workers import FOR_A_PERSON, offload, offload_background
+from bot.workers import offload
 from engine.duplicate.play import BoardsGame
 from engine.errors import EngineError
 from engine.review import has_choice, review_game
@@ -51,9 +53,12 @@ MIN_COST = 10.0
 """A decision is shown only if it cost at least this many points: below, the estimate is
 within the evaluator's error (the engine lists every positive cost)."""
 QUEUED_REVIEWS = 32
-"""At most this many reviews made ahead (as deals end) wait or run at once; past it, on a
-busy server, a deal's reviews are made when they are asked for, so the background
-never falls behind without bound."""
+"""With the in-memory queue (SQLite), at most this many reviews made ahead (as deals end)
+wait or run at once; past it, on a busy server, a deal's reviews are made when they are
+asked for, so the background never falls behind without bound. The queue in PostgreSQL
+has no such bound: workers on other machines take its reviews."""
+REVIEW = "review"
+"""The kind of the review jobs."""
 SHOWN_OPTIONS = 3
 """A hint shows at most this many options."""
 WORDS = ("grand_tichu", "decline_grand", "tichu", "no_tichu", "no_bomb", "pass")
@@ -85,6 +90,45 @@ def hint_job(data: dict[str, Any], seat: int) -> dict[str, Any] | None:
 def review_job(data: dict[str, Any], seat: int) -> dict[str, Any]:
     """The engine's review of ``seat``'s decisions in the one deal of ``data``, as JSON."""
     return review_game(data, [seat]).to_json()
+
+
+def review_key(table_id: int, deal: int, seat: int) -> str:
+    """The job key of one seat's review of one deal."""
+    return f"{REVIEW}:{table_id}:{deal}:{seat}"
+
+
+def review_payload(table_id: int, deal: int, seat: int, user_id: int, data: dict[str, Any],
+                   names: list[str]) -> dict[str, Any]:
+    """A review job's payload: the deal's replay and who the review is for."""
+    return {"table_id": table_id, "deal": deal, "seat": seat, "user_id": user_id,
+            "replay": data, "names": names}
+
+
+async def make_review(ctx: JobContext, payload: dict[str, Any]) -> None:
+    """A review job: value the seat's decisions (in the background) and store them, unless
+    they are stored already (the first write wins either way). A payload or a replay that
+    cannot be read fails the job for good (:class:`~bot.jobs.JobFailed`)."""
+    try:
+        table_id, deal, seat, user_id = (int(payload[k]) for k in
+                                         ("table_id", "deal", "seat", "user_id"))
+        data = payload["replay"]
+        names = [str(n) for n in payload["names"]]
+        if not isinstance(data, dict):
+            raise TypeError("a replay of the wrong type")
+    except (KeyError, TypeError, ValueError) as exc:
+        raise JobFailed(f"review job {ctx.job_id}: its payload cannot be read "
+                        f"({exc!r})") from None
+    if await ctx.repo.review(table_id, deal, seat) is not None:
+        return
+    try:
+        found = await ctx.run(review_job, data, seat)
+    except (EngineError, KeyError, TypeError, ValueError, IndexError) as exc:
+        raise JobFailed(f"review job {ctx.job_id} (table {table_id} deal {deal} seat "
+                        f"{seat}): the engine cannot review it ({exc!r})") from None
+    review = {**found, "replay": data, "names": names}
+    await ctx.repo.save_review(ReviewRecord(table_id=table_id, deal=deal, seat=seat,
+                                            user_id=user_id, review=review))
+    log.info("table %s deal %s: seat %s's review stored", table_id, deal, seat)
 
 
 def position_picture(data: dict[str, Any], index: int, seat: int, names: Sequence[str],
@@ -209,19 +253,13 @@ def has_decision(table: Table, seat: int) -> bool:
 
 
 class Coach:
-    """Hints and reviews for the Tichu tables of a :class:`TableService`."""
+    """Hints and reviews for the Tichu tables of a :class:`TableService`; the reviews are
+    jobs on ``jobs``."""
 
-    def __init__(self, service: TableService) -> None:
+    def __init__(self, service: TableService, jobs: Jobs) -> None:
         self.service = service
-        self._reviews: dict[tuple[int, int, int], asyncio.Task[None]] = {}
+        self.jobs = jobs
         service.deal_listeners.append(self.deal_ended)
-
-    async def close(self) -> None:
-        """Stop the reviews being computed (one not stored is computed when asked for)."""
-        tasks = [task for task in self._reviews.values() if not task.done()]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
 
     # ---------------------------------------------------------------- hints
     async def hint(self, table: Table, user_id: int, locale: str) -> str:
@@ -245,69 +283,54 @@ class Coach:
 
     # -------------------------------------------------------------- reviews
     async def deal_ended(self, table: Table) -> None:
-        """A deal ended at a table: have each person's review of it made in the background."""
+        """A deal ended at a table: queue each person's review of it, made ahead. A queue
+        that does not answer costs only that: the review is queued when asked for."""
         game = table.game
         if not isinstance(game, TichuGame) or not game.history:
             return
         number = len(game.history) - 1
-        for seat in range(table.n_seats):
-            if table.kind(seat) is not SeatKind.HUMAN:
-                continue
-            if len(self._reviews) >= QUEUED_REVIEWS:
-                log.info("table %s deal %s: reviews made on demand (%d under way)",
-                         table.id, number, len(self._reviews))
-                return
-            self.review_soon(table, number, seat)
-
-    def review_soon(self, table: Table, number: int, seat: int) -> None:
-        """Compute and store the seat's review of deal ``number`` (once at a time)."""
-        key = (table.id, number, seat)
-        task = self._reviews.get(key)
-        if task is not None and not task.done():
-            return
-        game = table.game
-        assert isinstance(game, TichuGame)
-        user_id = table.seats[seat].user_id
-        assert user_id is not None
-        data = deal_replay(game, number)
-        names = names_of(table, table.record.locale)
-        self._start(key, self._review(table.id, number, seat, user_id, data, names))
-
-    def _start(self, key: tuple[int, int, int], work: Coroutine[Any, Any, None]) -> None:
-        """Run one review; it is forgotten once done (stored, or failed: asked again, it
-        is made again)."""
-        task = asyncio.get_running_loop().create_task(work)
-        self._reviews[key] = task
-
-        def done(task: asyncio.Task[None]) -> None:
-            if self._reviews.get(key) is task:
-                del self._reviews[key]
-            _review_done(task)
-
-        task.add_done_callback(done)
-
-    async def _review(self, table_id: int, number: int, seat: int, user_id: int,
-                      data: dict[str, Any], names: list[str]) -> None:
-        found = await offload_background(review_job, data, seat, rank=FOR_A_PERSON)
-        review = {**found, "replay": data, "names": names}
-        await self.service.repo.save_review(ReviewRecord(table_id=table_id, deal=number,
-                                                         seat=seat, user_id=user_id,
-                                                         review=review))
-        log.info("table %s deal %s: seat %s's review stored", table_id, number, seat)
+        try:
+            for seat in range(table.n_seats):
+                if table.kind(seat) is not SeatKind.HUMAN:
+                    continue
+                if not self.jobs.durable and await self.jobs.depth(REVIEW) >= QUEUED_REVIEWS:
+                    log.info("table %s deal %s: reviews made on demand (%d queued)",
+                             table.id, number, QUEUED_REVIEWS)
+                    return
+                user_id = table.seats[seat].user_id
+                assert user_id is not None
+                await self.jobs.submit(REVIEW, review_key(table.id, number, seat),
+                                       review_payload(table.id, number, seat, user_id,
+                                                      deal_replay(game, number),
+                                                      names_of(table, table.record.locale)),
+                                       AHEAD)
+        except StoreError as exc:
+            log.warning("table %s deal %s: reviews not queued (%s); each is queued when "
+                        "asked for", table.id, number, exc)
 
     async def review(self, table_id: int, number: int, user_id: int,
                      result: GameResult | None = None) -> ReviewRecord:
         """The person's stored review of deal ``number`` at the table (of the finished
         game ``result``, from the history). Refused: not the person's deal
-        (``review_not_yours``), a deal not over (``review_not_over``), or a review still
-        being made (``review_pending``, started now if it was not)."""
+        (``review_not_yours``), a deal not over (``review_not_over``), a review still
+        being made (``review_pending``: queued now, first of all, if it was not), or
+        one whose job failed for good (``review_failed``)."""
         stored = [r for r in await self.service.repo.user_reviews(table_id, user_id)
                   if r.deal == number]
         if stored:
             return stored[0]
-        if result is not None:
-            self._review_result(result, number, user_id)
-            raise TableError("review_pending")
+        seat, data, names = (self._of_result(result, number, user_id) if result is not None
+                             else await self._of_table(table_id, number, user_id))
+        key = review_key(table_id, number, seat)
+        if await self.jobs.state(key) == "failed":
+            raise TableError("review_failed")
+        await self.jobs.submit(REVIEW, key, review_payload(table_id, number, seat, user_id,
+                                                           data, names), ASKED)
+        raise TableError("review_pending")
+
+    async def _of_table(self, table_id: int, number: int,
+                        user_id: int) -> tuple[int, dict[str, Any], list[str]]:
+        """The person's seat, the deal's replay and the names, from the live table."""
         try:
             table = await self.service.get(table_id)
         except TableError:
@@ -321,12 +344,12 @@ class Coach:
             raise TableError("review_not_yours")
         if not 0 <= number < len(game.history):
             raise TableError("review_not_over")
-        self.review_soon(table, number, seats[0])
-        raise TableError("review_pending")
+        return seats[0], deal_replay(game, number), names_of(table, table.record.locale)
 
-
-    def _review_result(self, result: GameResult, number: int, user_id: int) -> None:
-        """Start the review of a finished game's deal (one stored before reviews were)."""
+    @staticmethod
+    def _of_result(result: GameResult, number: int,
+                   user_id: int) -> tuple[int, dict[str, Any], list[str]]:
+        """The same from a finished game (one stored before reviews were)."""
         seats = sorted(p.seat for p in result.players if p.user_id == user_id)
         deals = result.replay.get("deals")
         if not seats:
@@ -334,15 +357,7 @@ class Coach:
         if result.replay.get("game") != "tichu" or not isinstance(deals, list) \
                 or not 0 <= number < len(deals):
             raise TableError("review_missing")
-        key = (result.table_id, number, seats[0])
-        task = self._reviews.get(key)
-        if task is not None and not task.done():
-            return
         names = [p.name for p in sorted(result.players, key=lambda p: p.seat)]
-        self._start(key, self._review(result.table_id, number, seats[0], user_id,
-                                      one_deal(result.replay, number), names))
+        return seats[0], one_deal(result.replay, number), names
 
 
-def _review_done(task: asyncio.Task[None]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.warning("a review failed: %r", task.exception())

@@ -3,8 +3,9 @@
 Each UTC day brings the same boards everywhere (:func:`engine.duplicate.daily_boards`).
 A person plays each board once, alone: seat 0 with hard computers around, at a private
 table (:attr:`bot.tables.Table.private`) shown only in their panel. Every result is
-matchpointed against the board's computer field (played once, in the background, and
-stored) and against the people who played the board.
+matchpointed against the board's computer field (a job, :mod:`bot.jobs` kind ``field``:
+played once, in the background, and stored; the next day's boards' the day before) and
+against the people who played the board.
 
 The store holds the claims (one attempt per person and board, enforced by the database),
 the results and the fields; a board's result is written when its deal ends
@@ -26,6 +27,7 @@ from typing import Any
 from bot.games.tichu.boards import boards_of
 from bot.i18n import t
 from bot.i18n.names import card_label, combo_name
+from bot.jobs import FIELD, FIELD_AHEAD, JobContext, JobFailed, Jobs
 from bot.store.models import (
     BoardPlayer,
     BoardResult,
@@ -38,10 +40,10 @@ from bot.store.models import (
 from bot.tables import SeatKind, Table, TableError
 from bot.tables.rules import LogEntry
 from bot.tables.service import TableService
-from bot.workers import offload_background
 from engine.duplicate.boards import Board, daily_boards, make_boards
 from engine.duplicate.play import BoardsGame, board_replay, play_field_table
 from engine.duplicate.scoring import Result, score
+from engine.errors import EngineError
 from engine.tichu.actions import CallTichu, Exchange, Gift, GrandTichu, Play
 from engine.tichu.combos import Kind
 from engine.tichu.game import TichuGame
@@ -91,6 +93,33 @@ def field_table(board: dict[str, Any], index: int) -> dict[str, Any]:
     return {"diff": played.diff(0), "replay": played.replay()}
 
 
+FIELD_JOB = "field"
+"""The kind of the field jobs: one board's field, all its computer tables."""
+
+
+def field_key(board_id: str) -> str:
+    return f"{FIELD_JOB}:{board_id}"
+
+
+async def make_field(ctx: JobContext, payload: dict[str, Any]) -> None:
+    """A field job: play the board's computer tables (in the background, side by side) and
+    store them, unless its field is stored already (the first write wins either way)."""
+    try:
+        data = payload["board"]
+        board = Board.from_json(data)
+        tables = int(payload["tables"])
+    except (KeyError, TypeError, ValueError, EngineError) as exc:
+        raise JobFailed(f"field job {ctx.job_id}: its payload cannot be read "
+                        f"({exc!r})") from None
+    if await ctx.repo.field(board.id):
+        return
+    played = await asyncio.gather(*(ctx.run(field_table, data, i) for i in range(tables)))
+    results = [FieldResult(board=board.id, index=i, diff=p["diff"], replay=p["replay"])
+               for i, p in enumerate(played)]
+    await ctx.repo.save_field(board.id, results)
+    log.info("board %s: field of %d tables stored", board.id, len(results))
+
+
 @dataclass(frozen=True, slots=True)
 class BoardReport:
     """One person's result on a board, with its two percentages."""
@@ -123,14 +152,16 @@ class DayStanding:
 class Duplicate:
     """The daily challenge and the results of boards, over the table service."""
 
-    def __init__(self, service: TableService, *, boards: int = 4, field_tables: int = 8,
-                 level: str = DAILY_LEVEL) -> None:
+    def __init__(self, service: TableService, jobs: Jobs, *, boards: int = 4,
+                 field_tables: int = 8, level: str = DAILY_LEVEL) -> None:
         self.service = service
+        self.jobs = jobs
         self.boards = boards
         self.level = level
         """The computers a person plays a daily board with (the field is always hard)."""
         self.field_tables = field_tables
-        self._fields: dict[str, asyncio.Task[list[FieldResult]]] = {}
+        self._queued: set[str] = set()
+        """The boards whose field this process has queued (or found stored)."""
         service.deal_listeners.append(self.deal_ended)
         service.start_checks.append(self.claim_table)
 
@@ -191,7 +222,7 @@ class Duplicate:
             if exc.code == "board_taken":
                 raise TableError("daily_played") from None
             raise
-        self.field_soon(board)
+        await self.field_soon(board)
         return await self._resume(table, user_id)
 
     async def _resume(self, table: Table, user_id: int) -> Table:
@@ -207,16 +238,20 @@ class Duplicate:
         return table
 
     async def prepare(self, day: date) -> None:
-        """Have the fields of the day's boards played ahead of the people who play them
-        (the store is asked only about boards whose field is neither being played here
-        nor played already; only in the process that plays the daily fields)."""
+        """Have the fields of the day's boards played ahead of the people who play them,
+        and the next day's, behind them, so that each day's fields are ready when it
+        starts (the store is asked only about boards whose field this process has
+        neither queued nor found; only in the process that owns the daily boards)."""
         if self.field_tables <= 0 or not self.service.owns(DAILY_OWNER):
             return
-        for board in self.day_boards(day):
-            if self._under_way(board) is not None:
-                continue
-            if not await self.repo.field(board.id):
-                self.field_soon(board)
+        for when, priority in ((day, FIELD), (day + timedelta(days=1), FIELD_AHEAD)):
+            for board in self.day_boards(when):
+                if board.id in self._queued:
+                    continue
+                if await self.repo.field(board.id):
+                    self._queued.add(board.id)
+                else:
+                    await self.field_soon(board, priority=priority)
 
     # ------------------------------------------------------- event tables
     async def table_options(self, options: dict[str, Any], *, guild_id: int,
@@ -244,7 +279,7 @@ class Duplicate:
             event = await self._new_event(int(count), guild_id, host_id)
         boards = event_boards(event)
         for board in boards:
-            self.field_soon(board, event.guild_id or DAILY_OWNER)
+            await self.field_soon(board)
         return {**options, "boards": [b.to_json() for b in boards], "event": event.code}
 
     async def _new_event(self, count: int, guild_id: int, host_id: int) -> EventRecord:
@@ -368,52 +403,27 @@ class Duplicate:
         return fixed
 
     # ------------------------------------------------------------- fields
-    def field_soon(self, board: Board, owner: int = DAILY_OWNER) -> None:
-        """Have the board's field played (once) in the background, if it is not yet (never
-        with no field tables: ``FIELD_TABLES=0`` means no field). With several bot
-        processes, only the one that owns the guild ``owner`` (the event's host guild; the
-        daily boards': :data:`DAILY_OWNER`) plays it, so a field is played once; the others
-        read it from the store."""
-        if self.field_tables <= 0 or not self.service.owns(owner):
+    async def field_soon(self, board: Board, *, priority: int = FIELD) -> None:
+        """Queue the board's field (once: a field queued or being played is not queued
+        again; never with no field tables, ``FIELD_TABLES=0``). A queue that does not
+        answer is said in the log; the field is queued again when next needed."""
+        if self.field_tables <= 0:
             return
-        if self._under_way(board) is None:
-            task = asyncio.get_running_loop().create_task(self._play_field(board))
-            task.add_done_callback(_field_done)
-            self._fields[board.id] = task
-
-    def _under_way(self, board: Board) -> asyncio.Task[list[FieldResult]] | None:
-        """The board's field being played or played here (None: not, or it failed)."""
-        task = self._fields.get(board.id)
-        if task is None or (task.done() and (task.cancelled() or task.exception())):
-            return None
-        return task
-
-    async def close(self) -> None:
-        """Stop the fields being played (a field not stored is played again later)."""
-        tasks = [t for t in self._fields.values() if not t.done()]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        payload = {"board": board.to_json(), "tables": self.field_tables}
+        try:
+            await self.jobs.submit(FIELD_JOB, field_key(board.id), payload, priority)
+        except StoreError as exc:
+            log.warning("board %s: field not queued (%s); queued again when needed",
+                        board.id, exc)
+            return
+        self._queued.add(board.id)
 
     async def field(self, board: Board) -> list[FieldResult]:
         """The board's stored field (empty while it is being played)."""
         found = await self.repo.field(board.id)
         if not found:
-            self.field_soon(board)
+            await self.field_soon(board)
         return found
-
-    async def _play_field(self, board: Board) -> list[FieldResult]:
-        stored = await self.repo.field(board.id)
-        if stored:
-            return stored
-        data = board.to_json()
-        played = await asyncio.gather(*(offload_background(field_table, data, i)
-                                        for i in range(self.field_tables)))
-        results = [FieldResult(board=board.id, index=i, diff=p["diff"], replay=p["replay"])
-                   for i, p in enumerate(played)]
-        await self.repo.save_field(board.id, results)
-        log.info("board %s: field of %d tables stored", board.id, len(results))
-        return await self.repo.field(board.id)
 
     # ------------------------------------------------------------ reports
     async def report(self, user_id: int, board: Board, number: int,
@@ -494,13 +504,6 @@ class Duplicate:
             count += 1
             day -= timedelta(days=1)
         return count
-
-
-def _field_done(task: asyncio.Task[list[FieldResult]]) -> None:
-    """A field that failed is said in one line (it is played again when next needed)."""
-    if not task.cancelled() and (error := task.exception()) is not None:
-        log.warning("a board's field was not stored (%r); it is played again when needed",
-                    error)
 
 
 def _pct(value: float) -> str:
