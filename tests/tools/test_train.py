@@ -80,3 +80,40 @@ def test_calls_far_from_the_bar_are_tried_at_the_wide_rate() -> None:
     assert calls(0.0) == 0
     # Tried at 0.5, a random candidate of two: about one call in four.
     assert 60 < calls(0.5) < 140
+
+
+def test_an_ensemble_is_one_network_giving_its_members_mean() -> None:
+    from engine.tichu.ai import features
+    from engine.tichu.ai.evaluator import Evaluator
+
+    rng = np.random.default_rng(5)
+    width = features.width(4)
+
+    def network(seed: int) -> train.Layers:
+        r = np.random.default_rng(seed)
+        shapes = [(width, 6), (6, 4), (4, 5)]
+        return [(r.normal(size=s).astype(np.float32), r.normal(size=s[1]).astype(np.float32))
+                for s in shapes]
+
+    members = [network(1), network(2), network(3)]
+    meta = {"n_seats": 4, "diff_scale": 100.0}
+    merged = Evaluator(train.ensemble(members), meta)
+    assert [w.shape for w, _ in merged.layers] == [(width, 18), (18, 12), (12, 5)]
+    x = rng.random((7, width)).astype(np.float32)
+    mean = sum(Evaluator(m, meta).raw(x) for m in members) / 3
+    assert np.allclose(merged.raw(x), mean, atol=1e-4)
+    assert not np.allclose(Evaluator(members[0], meta).raw(x), mean, atol=1e-2)
+    assert train.ensemble(members[:1]) == members[0]
+
+
+@pytest.mark.filterwarnings("ignore:Stochastic Optimizer")  # a tiny fit does not converge
+@pytest.mark.filterwarnings("ignore:Got `batch_size`")  # of a few hundred rows
+def test_a_fit_of_two_members_names_them_on_its_card(tmp_path: Path) -> None:
+    data = tmp_path / "d.npz"
+    assert train.main(["data", "--seed", "4", "--games", "3", "--out", str(data)]) == 0
+    out = tmp_path / "m.npz"
+    assert train.main(["fit", str(data), "--seed", "2", "--members", "2", "--hidden", "8",
+                       "--epochs", "2", "--out", str(out), "--quiet"]) == 0
+    model = from_bytes(out.read_bytes(), str(out))
+    assert model.meta["members"] == 2 and model.layers[0][0].shape[1] == 16
+    assert "An ensemble of 2 such networks (seeds 2 onwards)" in out.with_suffix(".md").read_text()
