@@ -59,14 +59,14 @@ class Settings(BaseSettings):
                                   "the lobbies and idle tables")
     shard_count: int | None = Field(
         default=None, ge=1, le=100_000,
-        description="Gateway shards of the whole bot (all processes); unset: one unsharded "
-        "connection")
+        description="Gateway shards of the whole bot, over all its processes (discord.py's "
+        "sharded client); unset: one unsharded connection")
     shard_ids: Annotated[list[int] | None, NoDecode] = Field(
         default=None, description="The shards this process runs, \"0,1\" or [0, 1] "
         "(needs SHARD_COUNT; unset: all of them; a subset needs PostgreSQL)")
     shard_lock_wait: float = Field(
-        default=300, ge=0, description="Seconds to wait while another process holds one of "
-        "this process's shards (0: stop at once), at start or after the lock was lost with "
+        default=300, ge=0, description="Seconds to wait, doing nothing, while another process "
+        "holds one of this process's shards (0: stop at once), at start or after the lock was lost with "
         "its database session; then the process stops")
     database_timeout: float = Field(
         default=10, gt=0, description="Seconds a database query (or a new connection) may "
@@ -101,7 +101,7 @@ class Settings(BaseSettings):
         "which a job whose worker stopped (killed, its machine gone) is taken by another")
     metrics_port: int | None = Field(
         default=None, ge=1, le=65535, description="Serve Prometheus metrics on this port "
-        "(/metrics; unset: none)")
+        "(/metrics), on a bot process or a worker (unset: none)")
     model_dir: str | None = Field(
         default=None, description="Folder holding the Tichu evaluator's model files "
         "tichu4.npz and tichu6.npz (unset: the ones shipped in engine/tichu/ai/models); a "
