@@ -27,7 +27,7 @@ test: $(STAMP)
 # fails the build. Built into site/ (git-ignored); docs-serve serves it on 127.0.0.1:8000.
 # The reference pages of settings and commands are generated: python -m tools.docs.
 docs: $(STAMP)
-	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 docs-serve: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --strict
