@@ -212,9 +212,11 @@ def card(path: Path, meta: dict[str, object], figures: dict[str, float]) -> str:
              f"(x{DIFF_SCALE:g} points) and each seat's chance to go out first.", ""]
     members = int(str(meta.get("members", 1)))
     if members > 1:
-        lines += [f"An ensemble of {members} such networks (seeds {meta.get('seed')} "
-                  f"onwards), averaged as one network whose hidden layers are "
-                  f"{members} times as wide, block-diagonal after the first.", ""]
+        how = ("fitted apart (below)" if "member_meta" in meta
+               else f"seeds {meta.get('seed')} onwards")
+        lines += [f"An ensemble of {members} such networks ({how}), averaged as one "
+                  f"network whose hidden layers are {members} times as wide, "
+                  f"block-diagonal after the first.", ""]
     lines += ["## Training", "", f"`{meta.get('command', '')}`", "",
               f"Time: {meta.get('train_seconds', 0):.0f} s of wall time.", "",
               "## Figures on held-out games", ""]
@@ -251,6 +253,35 @@ def ensemble(members: Sequence[Layers]) -> Layers:
             w, b = np.concatenate(ws, axis=0) / k, np.sum(bs, axis=0) / k
         layers.append((w.astype(np.float32), b.astype(np.float32)))
     return layers
+
+
+def merge(models: Sequence[Evaluator], out: Path, command: str) -> Evaluator:
+    """Models fitted apart (to other data, say) averaged as one (:func:`ensemble`), written
+    to ``out`` with a card listing each member's data, command and held-out figures (the
+    members' held-out games differ, so the ensemble has no figures of its own there)."""
+    if len({(m.n_seats, tuple(w.shape for w, _ in m.layers)) for m in models}) != 1:
+        raise SystemExit("merge: the models differ in seats or in shape")
+    first = models[0]
+    meta: dict[str, object] = {
+        key: first.meta[key] for key in ("n_seats", "diff_scale", "first_weight", "hidden")}
+    meta.update(command=command, members=len(models), seed=first.meta.get("seed"),
+                data="; ".join(f"member {i + 1}: {m.meta.get('data')}"
+                               for i, m in enumerate(models)),
+                member_meta=[{key: m.meta.get(key) for key in ("command", "data", "figures")}
+                             for m in models])
+    layers = ensemble([m.layers for m in models])
+    write_whole(out, to_bytes(layers, meta))
+    made = from_bytes(out.read_bytes(), str(out))
+    lines = card(out, dict(made.meta), {}).splitlines()
+    lines = lines[:lines.index("## Figures on held-out games")]
+    for i, m in enumerate(models):
+        lines += [f"## Member {i + 1}", "", f"`{m.meta.get('command', '')}`", "",
+                  str(m.meta.get("data", "")), ""]
+        figures = m.meta.get("figures")
+        if isinstance(figures, dict):
+            lines += [f"- {k}: {float(v):.4f}" for k, v in figures.items()] + [""]
+    write_whole(out.with_suffix(".md"), ("\n".join(lines).rstrip() + "\n").encode())
+    return made
 
 
 def build(datasets: list[Data], players: int, seed: int, hidden: Sequence[int], epochs: int,
@@ -295,7 +326,7 @@ def build(datasets: list[Data], players: int, seed: int, hidden: Sequence[int], 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = "python -m tools.train " + " ".join(argv)
-    step = argv.pop(0) if argv and argv[0] in ("data", "fit") else "all"
+    step = argv.pop(0) if argv and argv[0] in ("data", "fit", "merge") else "all"
     parser = argparse.ArgumentParser(prog=f"python -m tools.train {step}".replace(" all", ""),
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=1)
@@ -313,6 +344,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif step == "fit":
         parser.add_argument("data", type=Path, nargs="+")
         parser.add_argument("--out", type=Path, required=True)
+    elif step == "merge":
+        parser.add_argument("models", type=Path, nargs="+")
+        parser.add_argument("--out", type=Path, required=True)
     else:
         parser.add_argument("--games", type=int, required=True)
         parser.add_argument("--rounds", type=int, default=1,
@@ -320,7 +354,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.add_argument("--parts", type=int, default=1,
                             help="parts of --games games each, per round")
         parser.add_argument("--out", type=Path, required=True)
-    if step != "data":
+    if step in ("fit", "all"):
         parser.add_argument("--hidden", default="256,128")
         parser.add_argument("--epochs", type=int, default=20,
                             help="most passes over the data (the fit stops earlier when "
@@ -341,6 +375,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         save_data(data, args.out)
         print(f"{len(data)} rows from {args.games} games in {time.perf_counter() - start:.0f} s "
               f"-> {args.out}", flush=True)
+        return 0
+    if step == "merge":
+        merge([load_model(p) for p in args.models], args.out, command)
         return 0
     hidden = [int(h) for h in args.hidden.split(",") if h]
     if step == "fit":
