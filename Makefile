@@ -64,8 +64,8 @@ versus: $(STAMP)
 
 # The shipped four-seat evaluator from nothing (docs/learned.md): normal's self-play, three
 # networks on it, the first one's own games and a fourth network, averaged as one. Long:
-# about two hours of both cores; each step is a file in data/model, and a stopped run goes
-# on from the files it finds.
+# about two and a half hours of both cores; each step is a file in data/model, and a
+# stopped run goes on from the files it finds.
 model: $(STAMP)
 	nice -n 10 $(BIN)/python -m tools.train ensemble --seed 1 --games 6000 --parts 2 --members 3 --base-games 2500 --jobs 2 --work data/model --out engine/tichu/ai/models/tichu4.npz
 

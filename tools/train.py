@@ -213,14 +213,15 @@ def card(path: Path, meta: dict[str, object], figures: dict[str, float]) -> str:
              f"(x{DIFF_SCALE:g} points) and each seat's chance to go out first.", ""]
     members = int(str(meta.get("members", 1)))
     if members > 1:
-        how = ("fitted apart (below)" if "member_meta" in meta
+        how = ("fitted apart, below" if "member_meta" in meta
                else f"seeds {meta.get('seed')} onwards")
         lines += [f"An ensemble of {members} such networks ({how}), averaged as one "
                   f"network whose hidden layers are {members} times as wide, "
                   f"block-diagonal after the first.", ""]
-    lines += ["## Training", "", f"`{meta.get('command', '')}`", "",
-              f"Time: {meta.get('train_seconds', 0):.0f} s of wall time.", "",
-              "## Figures on held-out games", ""]
+    lines += ["## Training", "", f"`{meta.get('command', '')}`", ""]
+    if "train_seconds" in meta:
+        lines += [f"Time: {float(str(meta['train_seconds'])):.0f} s of wall time.", ""]
+    lines += ["## Figures on held-out games", ""]
     lines += [f"- {k}: {v:.4f}" for k, v in figures.items()]
     return "\n".join(lines) + "\n"
 

@@ -136,7 +136,7 @@ def test_models_fitted_apart_merge_into_one_with_their_cards(tmp_path: Path) -> 
     x = np.random.default_rng(1).random((4, merged.layers[0][0].shape[0])).astype(np.float32)
     assert np.allclose(merged.raw(x), (members[0].raw(x) + members[1].raw(x)) / 2, atol=1e-4)
     text = out.with_suffix(".md").read_text()
-    assert "fitted apart" in text and "## Member 2" in text and str(data[1]) in text
+    assert "fitted apart, below" in text and "Time:" not in text and "## Member 2" in text and str(data[1]) in text
     assert merged.meta["members"] == 2
 
 
