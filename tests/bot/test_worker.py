@@ -41,7 +41,10 @@ REPLAY = json.loads((ROOT / "tests" / "fixtures" / "replay" / "complete_deal.jso
                     .read_text(encoding="utf-8"))
 SLOW_TABLES = 100
 """Computer tables of the slow job's field: about 50 ms of CPU each, so five seconds or
-more in all, the time to kill its worker or restart the database while it runs."""
+more in all, the time to kill its worker or restart the database while it runs. The
+workers of those tests make it in a thread (``FIELD_PROCESSES=0``) at the usual CPU
+priority: their subject is the queue, and the rest of the suite keeps the cores busy
+enough to starve the background processes' lowest priority for minutes."""
 PATIENCE = 180.0
 """Seconds a test waits for what must happen before it fails (never a measure)."""
 
@@ -160,7 +163,7 @@ def test_a_worker_against_sqlite_says_it_needs_postgresql(tmp_path: Path) -> Non
 async def test_a_worker_killed_mid_job_hands_it_to_another(queue: Queue,
                                                            tmp_path: Path) -> None:
     board, key = await queue_slow_field(queue.jobs)
-    first = await worker("worker-1", queue.url, tmp_path).start()
+    first = await worker("worker-1", queue.url, tmp_path, field_processes=0).start()
     second: BotProcess | None = None
     try:
         async def picked() -> bool:
@@ -169,7 +172,8 @@ async def test_a_worker_killed_mid_job_hands_it_to_another(queue: Queue,
         await first.kill()
         killed = time.monotonic()
         assert await queue.repo.field(board.id) == []
-        second = await worker("worker-2", queue.url, tmp_path, job_lease=2).start()
+        second = await worker("worker-2", queue.url, tmp_path, job_lease=2,
+                              field_processes=0).start()
 
         async def stored() -> Any:
             return await queue.repo.field(board.id)
@@ -239,7 +243,7 @@ async def test_a_database_restart_while_a_job_runs(controlled_pg: ControlledPost
     try:
         async with Queue(url) as queue:
             board, key = await queue_slow_field(queue.jobs)
-            process = await worker("worker", url, tmp_path, job_lease=2,
+            process = await worker("worker", url, tmp_path, job_lease=2, field_processes=0,
                                    heartbeat_file=beat).start()
 
             async def picked() -> bool:
