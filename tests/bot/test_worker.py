@@ -81,30 +81,26 @@ async def queue_slow_field(jobs: Jobs) -> tuple[Board, str]:
     return board, key
 
 
-async def outcomes(url: str, status: str) -> int:
-    """How many jobs PgQueuer's log says ended with ``status``."""
+async def count(url: str, query: str, *args: object) -> int:
+    """The number a ``SELECT count(*)`` query gives on the database at ``url``."""
     conn = await asyncpg.connect(url)
     try:
-        return int(await conn.fetchval(
-            "SELECT count(*) FROM pgqueuer_log WHERE status = $1", status))
+        return int(await conn.fetchval(query, *args))
     finally:
         await conn.close()
+
+
+async def outcomes(url: str, status: str) -> int:
+    """How many jobs PgQueuer's log says ended with ``status``."""
+    return await count(url, "SELECT count(*) FROM pgqueuer_log WHERE status = $1", status)
 
 
 async def review_rows(url: str) -> int:
-    conn = await asyncpg.connect(url)
-    try:
-        return int(await conn.fetchval("SELECT count(*) FROM reviews"))
-    finally:
-        await conn.close()
+    return await count(url, "SELECT count(*) FROM reviews")
 
 
 async def field_rows(url: str) -> int:
-    conn = await asyncpg.connect(url)
-    try:
-        return int(await conn.fetchval("SELECT count(*) FROM dup_fields"))
-    finally:
-        await conn.close()
+    return await count(url, "SELECT count(*) FROM dup_fields")
 
 
 class Queue:
