@@ -44,6 +44,10 @@ class Settings(BaseSettings):
         "redraws (which never wait)")
     heartbeat_file: str | None = Field(
         default=None, description="File the bot touches while connected (HEALTHCHECK)")
+    gateway_down_limit: float = Field(
+        default=60, gt=0, description="Seconds the Discord gateway may stay disconnected "
+        "(discord.py reconnecting meanwhile) before the heartbeat says so and the health "
+        "check turns unhealthy")
     sweep_interval: float = Field(default=60, gt=0, description="How often lobbies are checked")
     shard_count: int | None = Field(
         default=None, ge=1, le=100_000,
