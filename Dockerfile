@@ -1,10 +1,10 @@
 # The bot in a slim image, built from requirements.lock (docs/deploy.md).
 #
 # Stage 1, builder: the wheels of the bot's runtime dependencies, exactly as the lock pins
-# them (pip checks every file against the lock's hashes), and the bot's own wheel.
-# Stage 2, runtime: python:3.11-slim, no compiler and no source tree: the wheels installed
-# from the builder (checked against the lock's hashes once more), a non-root user, the
-# database on a volume.
+# them (pip checks every file against the lock's hashes), installed into a virtualenv with
+# the bot's own wheel (built by the locked setuptools).
+# Stage 2, runtime: python:3.11-slim and that virtualenv, nothing else: no compiler, no
+# source tree, no wheels, no build leftovers; a non-root user, the database on a volume.
 #
 # Podman and buildah: build with `--format docker`, or the HEALTHCHECK is dropped (the OCI
 # image format has no health check).
@@ -18,40 +18,34 @@ ENV PIP_NO_CACHE_DIR=1 \
 WORKDIR /src
 COPY requirements.lock pyproject.toml README.md ./
 COPY tools/__init__.py tools/lock.py ./tools/
-# The runtime part of the lock (python -m tools.lock runtime), and the locked setuptools
-# that builds the bot's wheel: nothing unpinned, nothing without its hash.
-RUN python -m tools.lock runtime > /wheels.txt \
-    && python -m tools.lock select setuptools > /build.txt \
-    && pip install --require-hashes --no-deps -r /build.txt \
-    && pip wheel --require-hashes --no-deps --wheel-dir /wheels -r /wheels.txt \
-    && cp /wheels.txt /wheels/runtime.lock
+# The runtime part of the lock (python -m tools.lock runtime) as wheels, installed into
+# /opt/venv from those wheels alone; and the locked setuptools, for the bot's wheel below:
+# nothing unpinned, nothing without its hash.
+RUN python -m tools.lock runtime > /runtime.lock \
+    && python -m tools.lock select setuptools > /build.lock \
+    && pip install --require-hashes --no-deps -r /build.lock \
+    && pip wheel --require-hashes --no-deps --wheel-dir /wheels -r /runtime.lock \
+    && python -m venv --without-pip /opt/venv \
+    && pip --python /opt/venv/bin/python install --no-index --find-links /wheels \
+        --require-hashes --no-deps -r /runtime.lock
 COPY engine ./engine
 COPY bot ./bot
-RUN pip wheel --no-deps --no-build-isolation --wheel-dir /wheels .
-# Changes nothing the image keeps: buildah 1.28 (Debian 12's podman) mounts a stage as it
-# was before its last instruction, which would hide the bot's wheel from the mount below.
-WORKDIR /wheels
+RUN pip wheel --no-deps --no-build-isolation --wheel-dir /dist . \
+    && pip --python /opt/venv/bin/python install --no-index --no-deps /dist/*.whl \
+    && pip --python /opt/venv/bin/python check
 
 
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
-    PIP_NO_CACHE_DIR=1 \
-    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PATH=/opt/venv/bin:$PATH \
     TICHU_IMAGE=1 \
     DATABASE=/data/tichu.sqlite3
 
-# The wheels come in through a mount, so that none of them stays in a layer of the image;
-# pip installs nothing but them (no index), the dependencies against the lock's hashes.
-RUN --mount=type=bind,from=builder,source=/wheels,target=/wheels \
-    pip install --no-index --find-links /wheels --require-hashes --no-deps \
-        -r /wheels/runtime.lock \
-    && pip install --no-index --no-deps /wheels/tichu_table-*.whl \
-    && pip check \
-    && useradd --system --uid 10001 --home-dir /app --no-create-home tichu \
+RUN useradd --system --uid 10001 --home-dir /app --no-create-home tichu \
     && mkdir -p /app /data && chown tichu /data
-
+COPY --from=builder /opt/venv /opt/venv
 WORKDIR /app
 COPY assets ./assets
 

@@ -135,27 +135,29 @@ def runs(stage: list[tuple[str, str]]) -> str:
     return "\n".join(arguments for instruction, arguments in stage if instruction == "RUN")
 
 
-def test_the_image_builds_wheels_from_the_lock_then_installs_them_in_a_slim_runtime() -> None:
+def test_the_image_builds_from_the_lock_then_keeps_only_a_virtualenv() -> None:
+    """The builder turns the runtime part of the lock into wheels (pip checks each against
+    its hash) and installs them, and the bot's wheel, into /opt/venv; the runtime stage
+    copies that virtualenv and the assets, and builds nothing."""
     builder, runtime = dockerfile_stages()
     assert builder[0] == ("FROM", "python:3.11-slim AS builder")
     assert ("COPY", "requirements.lock pyproject.toml README.md ./") in builder
     build = runs(builder)
-    assert "python -m tools.lock runtime" in build
-    assert "pip wheel --require-hashes --no-deps --wheel-dir /wheels" in build
-    assert "pip install --require-hashes --no-deps" in build  # the locked setuptools
-    assert "pip wheel --no-deps --no-build-isolation --wheel-dir /wheels ." in build
+    assert "python -m tools.lock runtime > /runtime.lock" in build
+    assert "pip wheel --require-hashes --no-deps --wheel-dir /wheels -r /runtime.lock" in build
+    assert ("pip --python /opt/venv/bin/python install --no-index --find-links /wheels "
+            "--require-hashes --no-deps -r /runtime.lock") in build
+    assert "pip install --require-hashes --no-deps -r /build.lock" in build  # setuptools
+    assert "pip wheel --no-deps --no-build-isolation --wheel-dir /dist ." in build
+    assert "pip --python /opt/venv/bin/python check" in build
 
     assert runtime[0] == ("FROM", "python:3.11-slim")
-    install = runs(runtime)
-    assert "--mount=type=bind,from=builder,source=/wheels" in install
-    assert ("pip install --no-index --find-links /wheels --require-hashes --no-deps "
-            "-r /wheels/runtime.lock") in install
-    assert "pip check" in install
-    # No compiler, no source tree, no build leftovers (build/, *.egg-info) in the runtime.
-    assert not re.search(r"apt-get|gcc|build-essential|pip wheel", install)
+    # No compiler, no installs, no source tree, no build leftovers (build/, *.egg-info).
+    assert not re.search(r"apt-get|gcc|build-essential|pip ", runs(runtime))
     copied = [arguments for instruction, arguments in runtime if instruction == "COPY"]
-    assert copied == ["assets ./assets"]
+    assert copied == ["--from=builder /opt/venv /opt/venv", "assets ./assets"]
     assert not any(instruction == "ADD" for instruction, _ in runtime)
+    assert dockerfile_env()["PATH"].startswith("/opt/venv/bin:")
 
 
 def test_the_runtime_runs_as_a_user_with_a_health_check_and_a_volume() -> None:
@@ -196,7 +198,9 @@ def test_the_example_settings_are_settings_and_leave_discord_alone(
     assert not {"DISCORD_API_BASE", "DISCORD_GATEWAY_URL"} & set(example)
     for key in fields:
         monkeypatch.delenv(key, raising=False)
-    for key, value in {**example, **dockerfile_env()}.items():
+    image = {key: value for key, value in dockerfile_env().items() if key in fields}
+    assert {"DATABASE", "HEARTBEAT_FILE"} <= set(image)
+    for key, value in {**example, **image}.items():
         monkeypatch.setenv(key, value)
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     assert settings.database == "/data/tichu.sqlite3"
