@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lock test pytest run demo bench arena versus lint typecheck art snapshots clean
+.PHONY: lock test pytest run demo bench arena versus lint typecheck docs docs-serve art snapshots clean
 
 LOCK := requirements.lock
 
@@ -38,10 +38,19 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict engine bot tools
 
-# Lint and type checks run beside the tests (a few seconds of CPU, no shared files); the
-# target fails if any of the three does.
+# Lint, type checks and the docs build run beside the tests (seconds of CPU, no shared
+# files); the target fails if any of the four does.
 test: $(STAMP)
-	$(MAKE) --no-print-directory -j3 lint typecheck pytest
+	$(MAKE) --no-print-directory -j4 lint typecheck pytest docs
+
+# The docs site (mkdocs.yml), strict: a warning, a broken link or an anchor that is not there
+# fails the build. Built into site/ (git-ignored); docs-serve serves it on 127.0.0.1:8000.
+# The reference pages of settings and commands are generated: python -m tools.docs.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+docs-serve: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --strict
 
 # Two workers (pytest-xdist); pytest-randomly shuffles the order and seeds `random` per test
 # (it prints the seed: rerun an order with `.venv/bin/pytest -p randomly --randomly-seed=N`).

@@ -1,4 +1,4 @@
-"""``python -m bot``: start the bot, or explain how to get a token and offer the demo."""
+"""``python -m bot``: start the bot, or explain how to get a token and name the demo."""
 
 from __future__ import annotations
 
@@ -209,13 +209,9 @@ def main() -> int:
     if settings.discord_token is None or not settings.discord_token.get_secret_value():
         if (status := no_token_in_image()) is not None:
             return status
+        # The demo (`make demo`, ``python -m tools.demo``) is started by its own command:
+        # the product never imports the tools above it (tests/test_layers.py).
         print(NO_TOKEN)
-        if sys.stdin.isatty():
-            answer = input("\nRun the local demo now? [y/N] ").strip().lower()
-            if answer in ("y", "yes", "o", "oui"):
-                from tools.demo import main as demo
-
-                demo()
         return 0
     discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)

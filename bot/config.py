@@ -19,23 +19,33 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore",
                                       env_ignore_empty=True)
 
-    discord_token: SecretStr | None = None
+    discord_token: SecretStr | None = Field(
+        default=None, description="The bot's token (never logged). Without it, `python -m bot` "
+        "explains how to get one and names the demo (`make demo`)")
     database: str = Field(default="data/tichu.sqlite3",
                           description="SQLite file path (or sqlite:///path), or a "
                           "postgresql://user:password@host/db URL")
     database_pool_size: int = Field(
         default=10, ge=1, le=1000,
-        description="Most connections a bot process opens to PostgreSQL (SQLite: unused)")
+        description="Most connections a bot process opens to PostgreSQL (its asyncpg pool); "
+        "keep the sum over all processes under PostgreSQL's max_connections (SQLite: unused)")
     log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING, ERROR or "
                            "CRITICAL (any case)")
     dev_guild_id: int | None = Field(
         default=None, description="Sync commands to this guild only, instantly (development)")
-    discord_api_base: str = DISCORD_API_BASE
-    discord_gateway_url: str = DISCORD_GATEWAY_URL
-    ai_delay: float = Field(default=1.2, ge=0, description="Seconds a computer player waits")
-    lobby_timeout: float = Field(default=1800, gt=0, description="Idle lobby lifetime, seconds")
+    discord_api_base: str = Field(
+        default=DISCORD_API_BASE, description="Discord's REST API: leave it for real Discord; "
+        "point it at a REST proxy, or at the local emulator (the demo and the tests do)")
+    discord_gateway_url: str = Field(
+        default=DISCORD_GATEWAY_URL, description="Discord's gateway: leave it for real Discord; "
+        "point it at a gateway proxy, or at the local emulator")
+    ai_delay: float = Field(default=1.2, ge=0, description="Seconds a computer player waits "
+                            "before it acts, so that people can follow")
+    lobby_timeout: float = Field(default=1800, gt=0,
+                                 description="Seconds an idle lobby stays open")
     table_idle_timeout: float = Field(
-        default=86400, gt=0, description="A game with no person's action for this long closes")
+        default=86400, gt=0, description="Seconds without any person's action before a game in "
+        "play is closed (not rated)")
     table_edit_interval: float = Field(
         default=1.5, ge=0, description="Seconds between two edits of a table message")
     rest_writes_per_second: float = Field(
@@ -43,22 +53,25 @@ class Settings(BaseSettings):
         "allows 50 requests a second in all, not counting interaction answers and panel "
         "redraws (which never wait)")
     heartbeat_file: str | None = Field(
-        default=None, description="File the bot touches while connected (HEALTHCHECK)")
+        default=None, description="A file the bot rewrites while running, saying whether the "
+        "database answers and whether the Discord gateway is lost; `python -m bot.health` (the "
+        "Docker HEALTHCHECK) reads it")
     gateway_down_limit: float = Field(
         default=60, gt=0, description="Seconds the Discord gateway may stay disconnected "
         "(discord.py reconnecting meanwhile) before the heartbeat says so and the health "
         "check turns unhealthy")
-    sweep_interval: float = Field(default=60, gt=0, description="How often lobbies are checked")
+    sweep_interval: float = Field(default=60, gt=0, description="Seconds between two checks of "
+                                  "the lobbies and idle tables")
     shard_count: int | None = Field(
         default=None, ge=1, le=100_000,
-        description="Gateway shards of the whole bot (all processes); unset: one unsharded "
-        "connection")
+        description="Gateway shards of the whole bot, over all its processes (discord.py's "
+        "sharded client); unset: one unsharded connection")
     shard_ids: Annotated[list[int] | None, NoDecode] = Field(
         default=None, description="The shards this process runs, \"0,1\" or [0, 1] "
-        "(needs SHARD_COUNT; unset: all of them)")
+        "(needs SHARD_COUNT; unset: all of them; a subset needs PostgreSQL)")
     shard_lock_wait: float = Field(
-        default=300, ge=0, description="Seconds to wait while another process holds one of "
-        "this process's shards (0: stop at once), at start or after the lock was lost with "
+        default=300, ge=0, description="Seconds to wait, doing nothing, while another process "
+        "holds one of this process's shards (0: stop at once), at start or after the lock was lost with "
         "its database session; then the process stops")
     database_timeout: float = Field(
         default=10, gt=0, description="Seconds a database query (or a new connection) may "
@@ -66,13 +79,14 @@ class Settings(BaseSettings):
         "tries again")
     watch_interval: float = Field(
         default=2, gt=0, description="Seconds between two checks of the database, of this "
-        "process's shard locks and of every table's computer players and timers")
+        "process's shard locks and of every table's computer players and timers; the "
+        "heartbeat is written at this pace")
     shard_lease: float = Field(
         default=30, ge=0, description="Seconds after its last check during which a shard's "
         "owner may take the shard back after a PostgreSQL restart before another process may")
     worker_processes: int = Field(
         default=2, ge=0, description="Processes drawing images and thinking for computer players "
-        "(0: threads in the bot's own process)")
+        "(0: threads in the bot's own process); they exit with the bot, even after kill -9")
     daily_boards: int = Field(default=4, ge=1, le=12,
                               description="Boards of each day's daily challenge")
     daily_level: str = Field(default="hard", pattern="^(easy|normal|hard)$",
@@ -82,7 +96,7 @@ class Settings(BaseSettings):
         "(its field, which every result is also compared with)")
     field_processes: int = Field(
         default=1, ge=0, le=64, description="Processes, at the lowest CPU priority, that play "
-        "the fields (0: a thread in the bot's own process)")
+        "the fields and make the coach's reviews (0: a thread in the bot's own process)")
     run_jobs: bool | None = Field(
         default=None, description="Whether this bot process runs background jobs (reviews, "
         "fields) itself, in its FIELD_PROCESSES; unset: yes with SQLite, no with PostgreSQL, "
@@ -92,10 +106,11 @@ class Settings(BaseSettings):
         "which a job whose worker stopped (killed, its machine gone) is taken by another")
     metrics_port: int | None = Field(
         default=None, ge=1, le=65535, description="Serve Prometheus metrics on this port "
-        "(/metrics; unset: none)")
+        "(/metrics), on a bot process or a worker (unset: none)")
     model_dir: str | None = Field(
         default=None, description="Folder holding the Tichu evaluator's model files "
-        "tichu4.npz and tichu6.npz (unset: the ones shipped in engine/tichu/ai/models)")
+        "tichu4.npz and tichu6.npz (unset: the ones shipped in engine/tichu/ai/models); a "
+        "missing or bad file stops the bot at start, exit 2")
 
     @field_validator("log_level", mode="before")
     @classmethod

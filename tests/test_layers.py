@@ -1,5 +1,7 @@
-"""The architecture as a test: ``engine`` is pure, ``bot`` is a one-way stack, and no
-module of either imports itself back through others.
+"""The architecture as a test: ``engine`` is pure, ``bot`` is a one-way stack, ``tools``
+sits on top of both, and no module of any of them imports itself back through others.
+Neither ``engine`` nor ``bot`` imports ``tools`` or ``tests`` (the demo, the benchmarks and
+the local Discord are above the product, never inside it).
 
 Every import counts — at module level, inside functions, and typing-only ones —
 except an import under ``if TYPE_CHECKING:`` that points down the stack.
@@ -25,8 +27,14 @@ LAYERS = [
     ("bot.views",),
     ("bot.cogs",),
     ("bot.app", "bot.__main__", "bot.worker", "bot"),
+    ("tools",),
 ]
 """Bottom to top: a module may import its own layer and the layers below."""
+PACKAGES = ("engine", "bot", "tools")
+"""The packages whose modules the stack orders."""
+PRODUCT = ("engine", "bot")
+"""What ships: it never imports the layers above it (``tools``) nor the tests."""
+ABOVE_THE_PRODUCT = frozenset({"tools", "tests"})
 DRAWING = ROOT / "docs" / "architecture.md"
 ARROWS = frozenset("↓│▼|v ")
 """What a connector line of the drawing is made of."""
@@ -66,7 +74,7 @@ def module_name(path: Path) -> str:
 
 def modules() -> dict[str, Path]:
     found = {}
-    for package in ("engine", "bot"):
+    for package in PACKAGES:
         for path in (ROOT / package).rglob("*.py"):
             found[module_name(path)] = path
     return found
@@ -190,6 +198,32 @@ def test_bot_imports_only_down_the_stack() -> None:
     assert upward == []
 
 
+def imported_roots(path: Path) -> set[str]:
+    """The top-level package of every absolute import in ``path``, wherever it stands
+    (typing-only ones included)."""
+    roots = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            roots.update(alias.name.partition(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            roots.add(node.module.partition(".")[0])
+    return roots
+
+
+def test_the_product_never_imports_tools_or_tests() -> None:
+    found = sorted(f"{name} -> {', '.join(sorted(imported_roots(path) & ABOVE_THE_PRODUCT))}"
+                   for name, path in modules().items()
+                   if name.partition(".")[0] in PRODUCT
+                   and imported_roots(path) & ABOVE_THE_PRODUCT)
+    assert found == []
+
+
+def test_every_tool_has_a_layer() -> None:
+    tools = [name for name in modules() if name.partition(".")[0] == "tools"]
+    assert "tools.demo" in tools
+    assert {rank(name) for name in tools} == {len(LAYERS) - 1}
+
+
 def test_the_drawing_is_the_stack() -> None:
     drawn = drawn_layers(DRAWING.read_text(encoding="utf-8"))
     assert drawn == [tuple(layer) for layer in reversed(LAYERS)], (
@@ -207,3 +241,13 @@ def test_the_checker_sees_cycles_and_upward_imports() -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert rank("bot.views.controller") > rank("bot.games.tichu.hand") > rank("bot.tables")
     assert rank("engine.tichu.game") < rank("bot.store.sqlite")
+    assert rank("tools.demo") > rank("bot.__main__")
+
+
+def test_the_import_reader_sees_every_import(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("import os.path\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                      "    from tests.emulator import server\n\ndef f() -> None:\n"
+                      "    from tools.demo import main\n    from . import sibling\n",
+                      encoding="utf-8")
+    assert imported_roots(module) == {"os", "typing", "tests", "tools"}

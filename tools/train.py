@@ -209,19 +209,92 @@ def card(path: Path, meta: dict[str, object], figures: dict[str, float]) -> str:
              f"{meta.get('inputs', '')} inputs.", "",
              "## Network", "",
              f"Hidden layers {meta.get('hidden')}, ReLU; outputs: the score difference "
-             f"(x{DIFF_SCALE:g} points) and each seat's chance to go out first.", "",
-             "## Training", "", f"`{meta.get('command', '')}`", "",
-             f"Time: {meta.get('train_seconds', 0):.0f} s of wall time.", "",
-             "## Figures on held-out games", ""]
+             f"(x{DIFF_SCALE:g} points) and each seat's chance to go out first.", ""]
+    members = int(str(meta.get("members", 1)))
+    if members > 1:
+        how = ("fitted apart (below)" if "member_meta" in meta
+               else f"seeds {meta.get('seed')} onwards")
+        lines += [f"An ensemble of {members} such networks ({how}), averaged as one "
+                  f"network whose hidden layers are {members} times as wide, "
+                  f"block-diagonal after the first.", ""]
+    lines += ["## Training", "", f"`{meta.get('command', '')}`", "",
+              f"Time: {meta.get('train_seconds', 0):.0f} s of wall time.", "",
+              "## Figures on held-out games", ""]
     lines += [f"- {k}: {v:.4f}" for k, v in figures.items()]
     return "\n".join(lines) + "\n"
 
 
+Layers = list[tuple[np.ndarray, np.ndarray]]
+
+
+def ensemble(members: Sequence[Layers]) -> Layers:
+    """The mean of networks of one shape, as one network: the first layers side by side,
+    the hidden ones block-diagonal, the outputs averaged. Its outputs are the members'
+    mean (up to float32 rounding), and the model file and the inference stay as they are."""
+    k = len(members)
+    if k == 1:
+        return list(members[0])
+    depth = len(members[0])
+    layers: Layers = []
+    for i in range(depth):
+        ws = [m[i][0] for m in members]
+        bs = [m[i][1] for m in members]
+        if i == 0:
+            w, b = np.concatenate(ws, axis=1), np.concatenate(bs)
+        elif i < depth - 1:
+            w = np.zeros((sum(x.shape[0] for x in ws), sum(x.shape[1] for x in ws)),
+                         dtype=np.float32)
+            row = col = 0
+            for x in ws:
+                w[row:row + x.shape[0], col:col + x.shape[1]] = x
+                row, col = row + x.shape[0], col + x.shape[1]
+            b = np.concatenate(bs)
+        else:
+            w, b = np.concatenate(ws, axis=0) / k, np.sum(bs, axis=0) / k
+        layers.append((w.astype(np.float32), b.astype(np.float32)))
+    return layers
+
+
+def merge(models: Sequence[Evaluator], out: Path, command: str) -> Evaluator:
+    """Models fitted apart (to other data, say) averaged as one (:func:`ensemble`), written
+    to ``out`` with a card listing each member's data, command and held-out figures (the
+    members' held-out games differ, so the ensemble has no figures of its own there)."""
+    if len({(m.n_seats, tuple(w.shape for w, _ in m.layers)) for m in models}) != 1:
+        raise SystemExit("merge: the models differ in seats or in shape")
+    first = models[0]
+    meta: dict[str, object] = {
+        key: first.meta[key] for key in ("n_seats", "diff_scale", "first_weight", "hidden")}
+    meta.update(command=command, members=len(models), seed=first.meta.get("seed"),
+                data="; ".join(f"member {i + 1}: {m.meta.get('data')}"
+                               for i, m in enumerate(models)),
+                member_meta=[{key: m.meta.get(key) for key in ("command", "data", "figures")}
+                             for m in models])
+    layers = ensemble([m.layers for m in models])
+    write_whole(out, to_bytes(layers, meta))
+    made = from_bytes(out.read_bytes(), str(out))
+    lines = card(out, dict(made.meta), {}).splitlines()
+    lines = lines[:lines.index("## Figures on held-out games")]
+    for i, m in enumerate(models):
+        lines += [f"## Member {i + 1}", "", f"`{m.meta.get('command', '')}`", "",
+                  str(m.meta.get("data", "")), ""]
+        figures = m.meta.get("figures")
+        if isinstance(figures, dict):
+            lines += [f"- {k}: {float(v):.4f}" for k, v in figures.items()] + [""]
+    write_whole(out.with_suffix(".md"), ("\n".join(lines).rstrip() + "\n").encode())
+    return made
+
+
 def build(datasets: list[Data], players: int, seed: int, hidden: Sequence[int], epochs: int,
           out: Path, command: str, log: bool = True, alpha: float = 1e-3,
-          rate: float = 1e-3) -> tuple[Evaluator, dict[str, float]]:
+          rate: float = 1e-3, members: int = 1) -> tuple[Evaluator, dict[str, float]]:
     """Fit a model to ``datasets`` (emptied once joined: memory is what limits the fit),
-    measure it on held-out games, and write it and its card to ``out``."""
+    measure it on held-out games, and write it and its card to ``out``.
+
+    With ``members`` above 1 the model is an ensemble: that many networks fitted to the
+    same games with seeds ``seed``, ``seed + 1``, ... (their own order of the rows, first
+    weights and games that stop the fit), averaged as one network (:func:`ensemble`).
+    Every row of a deal shares one noisy outcome, and each network stops after about one
+    pass, so single networks differ; their mean ranks a seat's options better."""
     start = time.perf_counter()
     data = Data.join(datasets)
     datasets.clear()
@@ -231,10 +304,12 @@ def build(datasets: list[Data], players: int, seed: int, hidden: Sequence[int], 
     if log:
         print(f"fit on {len(train)} rows, {len(np.unique(train.game))} games; "
               f"held out {len(held)} rows", file=sys.stderr, flush=True)
-    layers = fit(train, players, seed, hidden, epochs, log, alpha, rate)
+    layers = ensemble([fit(train, players, seed + j, hidden, epochs, log, alpha, rate)
+                       for j in range(members)])
     meta: dict[str, object] = {
         "n_seats": players, "diff_scale": DIFF_SCALE, "first_weight": FIRST_WEIGHT,
-        "hidden": list(hidden), "alpha": alpha, "learning_rate": rate, "seed": seed,
+        "hidden": list(hidden), "members": members, "alpha": alpha, "learning_rate": rate,
+        "seed": seed,
         "command": command,
         "data": described,
         "train_seconds": round(time.perf_counter() - start, 1),
@@ -251,7 +326,7 @@ def build(datasets: list[Data], players: int, seed: int, hidden: Sequence[int], 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = "python -m tools.train " + " ".join(argv)
-    step = argv.pop(0) if argv and argv[0] in ("data", "fit") else "all"
+    step = argv.pop(0) if argv and argv[0] in ("data", "fit", "merge") else "all"
     parser = argparse.ArgumentParser(prog=f"python -m tools.train {step}".replace(" all", ""),
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=1)
@@ -269,6 +344,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif step == "fit":
         parser.add_argument("data", type=Path, nargs="+")
         parser.add_argument("--out", type=Path, required=True)
+    elif step == "merge":
+        parser.add_argument("models", type=Path, nargs="+")
+        parser.add_argument("--out", type=Path, required=True)
     else:
         parser.add_argument("--games", type=int, required=True)
         parser.add_argument("--rounds", type=int, default=1,
@@ -276,13 +354,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.add_argument("--parts", type=int, default=1,
                             help="parts of --games games each, per round")
         parser.add_argument("--out", type=Path, required=True)
-    if step != "data":
+    if step in ("fit", "all"):
         parser.add_argument("--hidden", default="256,128")
         parser.add_argument("--epochs", type=int, default=20,
                             help="most passes over the data (the fit stops earlier when "
                             "held-out games stop improving)")
         parser.add_argument("--alpha", type=float, default=1e-3, help="L2 penalty")
         parser.add_argument("--rate", type=float, default=1e-3, help="Adam's learning rate")
+        parser.add_argument("--members", type=int, default=1,
+                            help="networks fitted with seeds --seed, --seed + 1, ... and "
+                            "averaged as one")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
     log = not args.quiet
@@ -295,10 +376,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{len(data)} rows from {args.games} games in {time.perf_counter() - start:.0f} s "
               f"-> {args.out}", flush=True)
         return 0
+    if step == "merge":
+        merge([load_model(p) for p in args.models], args.out, command)
+        return 0
     hidden = [int(h) for h in args.hidden.split(",") if h]
     if step == "fit":
         _, figures = build([load_data(p) for p in args.data], args.players, args.seed, hidden,
-                           args.epochs, args.out, command, log, args.alpha, args.rate)
+                           args.epochs, args.out, command, log, args.alpha, args.rate,
+                           args.members)
         print(json.dumps(figures, indent=1))
         return 0
     datasets: list[Data] = []
@@ -309,7 +394,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             datasets.append(generate(str(args.seed + i), args.games, args.players, learned,
                                      args.jobs, first_game=PART_GAMES * i))
         learned, figures = build(list(datasets), args.players, args.seed, hidden, args.epochs,
-                                 args.out, command, log, args.alpha, args.rate)
+                                 args.out, command, log, args.alpha, args.rate,
+                                 args.members)
         print(f"round {r}: " + json.dumps(figures), flush=True)
     return 0
 

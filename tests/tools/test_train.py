@@ -80,3 +80,76 @@ def test_calls_far_from_the_bar_are_tried_at_the_wide_rate() -> None:
     assert calls(0.0) == 0
     # Tried at 0.5, a random candidate of two: about one call in four.
     assert 60 < calls(0.5) < 140
+
+
+def test_an_ensemble_is_one_network_giving_its_members_mean() -> None:
+    from engine.tichu.ai import features
+    from engine.tichu.ai.evaluator import Evaluator
+
+    rng = np.random.default_rng(5)
+    width = features.width(4)
+
+    def network(seed: int) -> train.Layers:
+        r = np.random.default_rng(seed)
+        shapes = [(width, 6), (6, 4), (4, 5)]
+        return [(r.normal(size=s).astype(np.float32), r.normal(size=s[1]).astype(np.float32))
+                for s in shapes]
+
+    members = [network(1), network(2), network(3)]
+    meta = {"n_seats": 4, "diff_scale": 100.0}
+    merged = Evaluator(train.ensemble(members), meta)
+    assert [w.shape for w, _ in merged.layers] == [(width, 18), (18, 12), (12, 5)]
+    x = rng.random((7, width)).astype(np.float32)
+    mean = sum(Evaluator(m, meta).raw(x) for m in members) / 3
+    assert np.allclose(merged.raw(x), mean, atol=1e-4)
+    assert not np.allclose(Evaluator(members[0], meta).raw(x), mean, atol=1e-2)
+    assert train.ensemble(members[:1]) == members[0]
+
+
+@pytest.mark.filterwarnings("ignore:Stochastic Optimizer")  # a tiny fit does not converge
+@pytest.mark.filterwarnings("ignore:Got `batch_size`")  # of a few hundred rows
+def test_a_fit_of_two_members_names_them_on_its_card(tmp_path: Path) -> None:
+    data = tmp_path / "d.npz"
+    assert train.main(["data", "--seed", "4", "--games", "3", "--out", str(data)]) == 0
+    out = tmp_path / "m.npz"
+    assert train.main(["fit", str(data), "--seed", "2", "--members", "2", "--hidden", "8",
+                       "--epochs", "2", "--out", str(out), "--quiet"]) == 0
+    model = from_bytes(out.read_bytes(), str(out))
+    assert model.meta["members"] == 2 and model.layers[0][0].shape[1] == 16
+    assert "An ensemble of 2 such networks (seeds 2 onwards)" in out.with_suffix(".md").read_text()
+
+
+@pytest.mark.filterwarnings("ignore:Stochastic Optimizer")  # a tiny fit does not converge
+@pytest.mark.filterwarnings("ignore:Got `batch_size`")  # of a few hundred rows
+def test_models_fitted_apart_merge_into_one_with_their_cards(tmp_path: Path) -> None:
+    data = [tmp_path / "a.npz", tmp_path / "b.npz"]
+    for seed, path in enumerate(data, start=5):
+        assert train.main(["data", "--seed", str(seed), "--games", "4", "--out", str(path)]) == 0
+    models = [tmp_path / "ma.npz", tmp_path / "mb.npz"]
+    for path, model in zip(data, models, strict=True):
+        assert train.main(["fit", str(path), "--hidden", "8", "--epochs", "1", "--out",
+                           str(model), "--quiet"]) == 0
+    out = tmp_path / "m.npz"
+    assert train.main(["merge", *map(str, models), "--out", str(out)]) == 0
+    merged = from_bytes(out.read_bytes(), str(out))
+    members = [from_bytes(m.read_bytes(), str(m)) for m in models]
+    x = np.random.default_rng(1).random((4, merged.layers[0][0].shape[0])).astype(np.float32)
+    assert np.allclose(merged.raw(x), (members[0].raw(x) + members[1].raw(x)) / 2, atol=1e-4)
+    text = out.with_suffix(".md").read_text()
+    assert "fitted apart" in text and "## Member 2" in text and str(data[1]) in text
+    assert merged.meta["members"] == 2
+
+
+def test_models_of_other_shapes_are_not_merged(tmp_path: Path) -> None:
+    from engine.tichu.ai import features
+    from engine.tichu.ai.evaluator import Evaluator
+
+    width = features.width(4)
+    meta = {"n_seats": 4, "diff_scale": 100.0, "first_weight": 1.0, "hidden": [4]}
+    small = Evaluator([(np.zeros((width, 4), np.float32), np.zeros(4, np.float32)),
+                       (np.zeros((4, 5), np.float32), np.zeros(5, np.float32))], meta)
+    wide = Evaluator([(np.zeros((width, 6), np.float32), np.zeros(6, np.float32)),
+                      (np.zeros((6, 5), np.float32), np.zeros(5, np.float32))], meta)
+    with pytest.raises(SystemExit, match="differ"):
+        train.merge([small, wide], tmp_path / "m.npz", "merge")
+    assert not (tmp_path / "m.npz").exists()
