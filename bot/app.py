@@ -130,7 +130,10 @@ class TichuBot(commands.Bot):
             log.info("running background jobs in this process (%s)",
                      "the queue in PostgreSQL" if jobs.durable else "in memory")
         if settings.metrics_port is not None:
-            metrics.serve(settings.metrics_port)
+            try:
+                metrics.serve(settings.metrics_port)
+            except metrics.PortRefused as exc:
+                raise StartRefused(str(exc)) from None
         metrics.shards(settings.owned_shards)
         self.duplicate = Duplicate(self.service, jobs, boards=settings.daily_boards,
                                    field_tables=settings.field_tables,

@@ -38,9 +38,18 @@ DATABASE_DOWN = Gauge("tichu_database_down", "1 while this process cannot reach 
                       "database")
 
 
+class PortRefused(Exception):
+    """``METRICS_PORT`` cannot be served; the message is the one sentence to print."""
+
+
 def serve(port: int) -> None:
-    """Serve ``/metrics`` on ``port`` (all interfaces), in a thread."""
-    start_http_server(port)
+    """Serve ``/metrics`` on ``port`` (all interfaces), in a thread; a port that cannot be
+    had (taken by another process, say) raises :class:`PortRefused`."""
+    try:
+        start_http_server(port)
+    except OSError as exc:
+        raise PortRefused(f"METRICS_PORT={port} cannot be served ({exc.strerror or exc}): "
+                          "stop what holds it, or choose another port.") from None
 
 
 def job_stats(kind: str, queued: int, running: int, oldest: float | None, done: int,

@@ -10,8 +10,8 @@ heartbeat file (``HEARTBEAT_FILE``, read by ``python -m bot.health``) says so to
 
 ``python -m bot.worker --status`` prints the queue (depth, oldest job, done, failed, the
 time from enqueue to done, by kind) and exits. Exit status: 0 stopped by a signal (or the
-status printed), 2 bad settings (SQLite: workers need PostgreSQL), 4 a database that cannot
-be opened.
+status printed), 2 bad settings (SQLite: workers need PostgreSQL; a ``METRICS_PORT`` that
+cannot be served), 4 a database that cannot be opened.
 """
 
 from __future__ import annotations
@@ -81,9 +81,13 @@ async def run(settings: Settings, *, status: bool = False) -> int:
 
 
 async def _work(settings: Settings, jobs: Jobs) -> int:
-    workers.start_background(settings.field_processes)
     if settings.metrics_port is not None:
-        metrics.serve(settings.metrics_port)
+        try:
+            metrics.serve(settings.metrics_port)
+        except metrics.PortRefused as exc:
+            print(exc, file=sys.stderr)
+            return 2
+    workers.start_background(settings.field_processes)
     loop = asyncio.get_running_loop()
     runner = asyncio.create_task(jobs.run())
     watcher = asyncio.create_task(_watch(settings, jobs))

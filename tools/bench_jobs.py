@@ -13,8 +13,9 @@ people) and the bot process with all its children on core 0, the worker on core 
 
    * *PostgreSQL, no background*: no worker runs; the reviews wait in the queue;
    * *PostgreSQL, one worker*: ``python -m bot.worker`` on core 1 makes them;
-   * *SQLite, in-process*: the bot makes them in its background process (on core 0 with
-     the bot, held while live work runs), as a one-machine bot does.
+   * *SQLite, in-process*: the bot makes them in its background process (held while live
+     work runs), as a one-machine bot does: here the bench and the bot have both cores,
+     the whole machine, since there is no other machine to give the background.
 
    Printed: the click-to-response p50 and p99 of each; the reviews stored and still queued
    when the people are done, and the time from enqueue (the deal's end) to stored, p50
@@ -63,10 +64,14 @@ NO_BACKGROUND, ONE_WORKER, IN_PROCESS = ("PostgreSQL, no background", "PostgreSQ
 BOUND = 1.10
 
 
+MACHINE = frozenset(os.sched_getaffinity(0))
+"""The cores the bench may use, read before it pins itself to the bot's."""
+
+
 def pinned(core: int) -> set[int]:
-    """``{core}`` if this machine has it, else every core."""
-    cores = os.sched_getaffinity(0)
-    return {core} if core in cores else set(cores)
+    """``{core}`` if this machine has it, else every core (of :data:`MACHINE`: once the
+    bench has pinned itself, its own affinity is the bot's core alone)."""
+    return {core} if core in MACHINE else set(MACHINE)
 
 
 def worker_env(database: str, **settings: str) -> dict[str, str]:
@@ -200,6 +205,8 @@ async def live(server: Any, condition: str, tables: int, decisions: int, delay: 
     url = None
     if condition != IN_PROCESS:
         url = await fresh(server, condition.split(",")[1].strip().replace(" ", "_"))
+    if condition == IN_PROCESS:  # one machine: the bot and its background on all of it
+        os.sched_setaffinity(0, MACHINE)
     try:
         if condition == ONE_WORKER:
             assert url is not None
@@ -208,6 +215,7 @@ async def live(server: Any, condition: str, tables: int, decisions: int, delay: 
     finally:
         if worker is not None:
             await stop(worker)
+        os.sched_setaffinity(0, pinned(BOT_CORE))
     return run, probe
 
 

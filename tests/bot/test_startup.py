@@ -183,3 +183,21 @@ async def test_no_token_in_a_clone_explains_and_offers_the_demo(
     output = "\n".join(process.lines)
     assert "in a file named .env at the top of this project" in output, output
     assert "`make demo`" in output and "--env-file" not in output, output
+
+
+async def test_a_metrics_port_held_by_another_process(emulator: DiscordEmulator,
+                                                      tmp_path: Path) -> None:
+    """A ``METRICS_PORT`` that another process holds stops the start with its own
+    sentence (it once read as Discord being unreachable)."""
+    with socket.socket() as holder:
+        holder.bind(("0.0.0.0", 0))
+        holder.listen()
+        port = int(holder.getsockname()[1])
+        env = bot_environment(emulator, str(tmp_path / "bot.sqlite3"), log_level="WARNING",
+                              metrics_port=port)
+        process = await BotProcess("bot", env, tmp_path).start()
+        code = await process.exited(timeout=60)
+    line = one_sentence("\n".join(process.lines))
+    assert code == 3
+    assert line.startswith(f"Not started: METRICS_PORT={port} cannot be served (")
+    assert "choose another port" in line

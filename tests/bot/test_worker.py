@@ -340,6 +340,20 @@ async def test_a_practice_deal_reviewed_by_a_worker_and_tomorrows_fields_made_to
     emu.assert_clean()
 
 
+async def test_a_worker_whose_metrics_port_is_held_says_so(queue: Queue,
+                                                           tmp_path: Path) -> None:
+    with socket.socket() as holder:
+        holder.bind(("0.0.0.0", 0))
+        holder.listen()
+        port = int(holder.getsockname()[1])
+        done = await asyncio.to_thread(
+            subprocess.run, [sys.executable, "-m", "bot.worker"], cwd=tmp_path,
+            env=worker_environment(queue.url, metrics_port=port), capture_output=True,
+            text=True, timeout=120, check=False)
+    assert done.returncode == 2
+    assert done.stderr.strip().startswith(f"METRICS_PORT={port} cannot be served (")
+
+
 def test_a_worker_that_cannot_reach_its_database_says_so_at_start(tmp_path: Path) -> None:
     database = "postgresql://tichu:hunter2secret@127.0.0.1:1/tichu"
     done = subprocess.run([sys.executable, "-m", "bot.worker"], cwd=tmp_path,

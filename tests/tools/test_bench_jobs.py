@@ -28,3 +28,18 @@ def test_the_review_figures_come_from_the_bots_page(monkeypatch: pytest.MonkeyPa
 
 def test_cores_are_pinned_only_where_they_exist() -> None:
     assert bench_jobs.pinned(10_000) == bench_jobs.os.sched_getaffinity(0)
+
+
+def test_the_worker_gets_its_own_core_after_the_bench_pinned_itself() -> None:
+    """The bench pins itself (and so the bot it starts) to the bot's core first; the
+    worker's core is read from the machine's, not from the bench's own affinity (which
+    put the worker on the bot's core in the first runs)."""
+    cores = bench_jobs.os.sched_getaffinity(0)
+    if len(cores) < 2:
+        pytest.skip("one core: nothing to pin apart")
+    try:
+        bench_jobs.os.sched_setaffinity(0, bench_jobs.pinned(bench_jobs.BOT_CORE))
+        assert bench_jobs.pinned(bench_jobs.WORKER_CORE) == {bench_jobs.WORKER_CORE}
+        assert bench_jobs.pinned(bench_jobs.BOT_CORE) == {bench_jobs.BOT_CORE}
+    finally:
+        bench_jobs.os.sched_setaffinity(0, cores)

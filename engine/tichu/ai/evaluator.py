@@ -65,6 +65,28 @@ class Evaluator:
         self.n_seats = int(meta["n_seats"])
         self.diff_scale = float(meta["diff_scale"])
         self.first_weight = float(meta.get("first_weight", 1.0))
+        self.blocks = self._blocks(int(meta.get("members", 1)))
+        """Per hidden layer after the first, its diagonal blocks stacked (members, in, out)
+        when the network is an ensemble of ``members`` networks averaged as one (its hidden
+        layers block-diagonal), else None: the layer is multiplied block by block."""
+
+    def _blocks(self, members: int) -> list[np.ndarray | None]:
+        found: list[np.ndarray | None] = [None] * len(self.layers)
+        if members < 2:
+            return found
+        for i in range(1, len(self.layers) - 1):
+            w = self.layers[i][0]
+            rows, cols = w.shape[0] // members, w.shape[1] // members
+            if rows * members != w.shape[0] or cols * members != w.shape[1]:
+                continue
+            stacked = np.stack([w[k * rows:(k + 1) * rows, k * cols:(k + 1) * cols]
+                                for k in range(members)])
+            dense = np.zeros_like(w)
+            for k in range(members):
+                dense[k * rows:(k + 1) * rows, k * cols:(k + 1) * cols] = stacked[k]
+            if np.array_equal(dense, w):
+                found[i] = stacked
+        return found
 
     def raw(self, x: np.ndarray) -> np.ndarray:
         """The network's outputs for the rows of ``x`` (scaled as trained)."""
@@ -73,7 +95,13 @@ class Evaluator:
             h = h[None, :]
         last = len(self.layers) - 1
         for i, (w, b) in enumerate(self.layers):
-            h = h @ w + b
+            blocks = self.blocks[i]
+            if blocks is None:
+                h = h @ w + b
+            else:
+                members, rows, _ = blocks.shape
+                parts = np.matmul(h.reshape(len(h), members, rows).transpose(1, 0, 2), blocks)
+                h = parts.transpose(1, 0, 2).reshape(len(h), -1) + b
             if i < last:
                 np.maximum(h, 0.0, out=h)
         return h
@@ -154,4 +182,7 @@ def from_bytes(data: bytes, name: str) -> Evaluator:
         float(meta["diff_scale"])
     except (KeyError, TypeError, ValueError):
         raise ModelError(f"The model file {name} has no score scale.") from None
+    members = meta.get("members", 1)
+    if not isinstance(members, int) or isinstance(members, bool) or members < 1:
+        raise ModelError(f"The model file {name} names no count of members.")
     return Evaluator(layers, meta, name)

@@ -67,6 +67,8 @@ GOOD = to_bytes(layers(), META)
     (_rewrite(GOOD, {"n_seats": 5}), "table size"),
     (_tampered_weights(GOOD), "checksum"),
     (to_bytes(layers(6), {"n_seats": 4, "diff_scale": 1.0}), "wrong shape"),
+    (_rewrite(GOOD, {"members": ["a.npz", "b.npz"]}), "count of members"),
+    (_rewrite(GOOD, {"members": 0}), "count of members"),
 ])
 def test_a_bad_model_file_is_refused_in_one_sentence_naming_it(blob: bytes, words: str) -> None:
     with pytest.raises(ModelError) as caught:
@@ -82,3 +84,40 @@ def test_a_zip_without_the_arrays_is_refused() -> None:
         z.writestr("readme.txt", "hello")
     with pytest.raises(ModelError, match="no description"):
         from_bytes(out.getvalue(), "x.npz")
+
+
+def deep(seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    rng = np.random.default_rng(seed)
+    shapes = [(features.width(4), 6), (6, 3), (3, 5)]
+    return [(rng.normal(0, 0.3, s).astype(np.float32), rng.normal(0, 0.1, s[1]).astype(np.float32))
+            for s in shapes]
+
+
+def test_an_ensemble_is_multiplied_block_by_block_to_the_same_numbers() -> None:
+    from tools.train import ensemble
+
+    members = [deep(1), deep(2), deep(3)]
+    model = from_bytes(to_bytes(ensemble(members), dict(META, members=3)), "e.npz")
+    assert [None if b is None else b.shape for b in model.blocks] == [None, (3, 6, 3), None]
+    dense = from_bytes(to_bytes(ensemble(members), META), "d.npz")  # (no members named)
+    assert dense.blocks == [None, None, None]
+    x = np.random.default_rng(4).random((5, features.width(4))).astype(np.float32)
+    assert np.allclose(model.raw(x), dense.raw(x), atol=1e-5)
+    mean = sum(from_bytes(to_bytes(m, META), "m.npz").raw(x) for m in members) / 3
+    assert np.allclose(model.raw(x), mean, atol=1e-5)
+
+
+def test_a_hidden_layer_that_is_not_block_diagonal_is_multiplied_whole() -> None:
+    from tools.train import ensemble
+
+    merged = ensemble([deep(1), deep(2)])
+    w, b = merged[1]
+    w = w.copy()
+    w[0, -1] = 0.25  # off the diagonal blocks
+    merged[1] = (w, b)
+    model = from_bytes(to_bytes(merged, dict(META, members=2)), "e.npz")
+    assert model.blocks == [None, None, None]
+    x = np.random.default_rng(5).random((2, features.width(4))).astype(np.float32)
+    h = np.maximum(x @ merged[0][0] + merged[0][1], 0)
+    h = np.maximum(h @ merged[1][0] + merged[1][1], 0)
+    assert np.allclose(model.raw(x), h @ merged[2][0] + merged[2][1], atol=1e-5)
