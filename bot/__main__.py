@@ -48,7 +48,7 @@ and press "Reset Token"."""
 
 NO_TOKEN_STATUS = 2
 """The exit status without a token inside the image: a missing setting, as for a wrong
-one (outside the image, ``make run`` explains, offers the demo and exits 0)."""
+one (outside the image, ``make run`` explains, names the demo and exits 0)."""
 
 
 log = logging.getLogger("bot")

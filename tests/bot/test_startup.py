@@ -176,7 +176,7 @@ async def test_no_token_inside_the_image_says_how_to_pass_it_and_fails(
     assert not emulator.gateway.identifies
 
 
-async def test_no_token_in_a_clone_explains_and_offers_the_demo(
+async def test_no_token_in_a_clone_explains_and_names_the_demo(
         emulator: DiscordEmulator, tmp_path: Path) -> None:
     process = await BotProcess("bot", without_token(emulator, tmp_path), tmp_path).start()
     assert await process.exited(timeout=60) == 0
