@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lock test pytest run demo bench arena versus lint typecheck docs docs-serve art snapshots clean
+.PHONY: lock test pytest run demo bench arena versus model lint typecheck docs docs-serve art snapshots clean
 
 LOCK := requirements.lock
 
@@ -81,6 +81,13 @@ arena: $(STAMP)
 # 35 minutes of both cores.
 versus: $(STAMP)
 	nice -n 10 $(BIN)/python -m tools.versus --against 159e36d --level hard --vs search-full --pairs 400 --jobs 2 --quiet --report-every 50
+
+# The shipped four-seat evaluator from nothing (docs/learned.md): normal's self-play, three
+# networks on it, the first one's own games and a fourth network, averaged as one. Long:
+# about two and a half hours of both cores; each step is a file in data/model, and a
+# stopped run goes on from the files it finds.
+model: $(STAMP)
+	nice -n 10 $(BIN)/python -m tools.train ensemble --seed 1 --games 6000 --parts 2 --members 3 --base-games 2500 --jobs 2 --work data/model --out engine/tichu/ai/models/tichu4.npz
 
 art: $(STAMP)
 	$(BIN)/python -m tools.make_art --snapshots

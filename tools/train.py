@@ -25,7 +25,8 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -212,14 +213,15 @@ def card(path: Path, meta: dict[str, object], figures: dict[str, float]) -> str:
              f"(x{DIFF_SCALE:g} points) and each seat's chance to go out first.", ""]
     members = int(str(meta.get("members", 1)))
     if members > 1:
-        how = ("fitted apart (below)" if "member_meta" in meta
+        how = ("fitted apart, below" if "member_meta" in meta
                else f"seeds {meta.get('seed')} onwards")
         lines += [f"An ensemble of {members} such networks ({how}), averaged as one "
                   f"network whose hidden layers are {members} times as wide, "
                   f"block-diagonal after the first.", ""]
-    lines += ["## Training", "", f"`{meta.get('command', '')}`", "",
-              f"Time: {meta.get('train_seconds', 0):.0f} s of wall time.", "",
-              "## Figures on held-out games", ""]
+    lines += ["## Training", "", f"`{meta.get('command', '')}`", ""]
+    if "train_seconds" in meta:
+        lines += [f"Time: {float(str(meta['train_seconds'])):.0f} s of wall time.", ""]
+    lines += ["## Figures on held-out games", ""]
     lines += [f"- {k}: {v:.4f}" for k, v in figures.items()]
     return "\n".join(lines) + "\n"
 
@@ -284,6 +286,70 @@ def merge(models: Sequence[Evaluator], out: Path, command: str) -> Evaluator:
     return made
 
 
+@dataclass(frozen=True)
+class Recipe:
+    """What :func:`recipe` makes: the shipped model's steps, with their sizes."""
+
+    seed: int
+    games: int
+    parts: int
+    members: int
+    base_games: int
+    players: int = 4
+    jobs: int = 1
+    hidden: Sequence[int] = (256, 128)
+    alpha: float = 1e-3
+    rate: float = 1e-3
+
+
+def recipe(plan: Recipe, work: Path, out: Path, command: str, log: bool = True) -> Evaluator:
+    """The ensemble the bot ships, from nothing, each step a file in ``work`` (a step whose
+    file is there is not made again, so a stopped run goes on where it was):
+
+    1. ``parts`` parts of ``normal``'s self-play data (as ``data``: part *k* is seed
+       ``seed + k`` from game ``PART_GAMES * k``);
+    2. ``members`` networks fitted to them, seeds ``seed`` onwards (as ``fit --seed S
+       --epochs 1``: every fit so far was best after one pass);
+    3. ``base_games`` games of the first network's own player (``data --base``: seed
+       ``seed + parts`` from game ``PART_GAMES * parts``) and one more network, seed
+       ``seed``, fitted to all the data: it has seen what the learned player does;
+    4. all of them averaged as one (``merge``).
+
+    Why: a network fitted alone stops after one pass over rows that share their deal's
+    outcome, and two fits differ by as much as one round of new data gains; their mean
+    ranks options better, the more so when the members saw different data."""
+    work.mkdir(parents=True, exist_ok=True)
+
+    def step(path: Path, make: Callable[[], object]) -> Path:
+        if not path.exists():
+            make()
+        elif log:
+            print(f"kept {path}", file=sys.stderr, flush=True)
+        return path
+
+    def fitted(path: Path, data: Sequence[Path], seed: int) -> Path:
+        same = (f"python -m tools.train fit {' '.join(map(str, data))} --seed {seed} "
+                f"--epochs 1 --hidden {','.join(map(str, plan.hidden))} --out {path}")
+        return step(path, lambda: build([load_data(p) for p in data], plan.players, seed,
+                                        plan.hidden, 1, path, same, log, plan.alpha,
+                                        plan.rate))
+
+    def played(path: Path, seed: int, games: int, first: int,
+               base: Evaluator | None) -> Path:
+        return step(path, lambda: save_data(generate(str(seed), games, plan.players, base,
+                                                     plan.jobs, first_game=first), path))
+
+    parts = [played(work / f"part{k}.npz", plan.seed + k, plan.games, PART_GAMES * k, None)
+             for k in range(plan.parts)]
+    members = [fitted(work / f"member{j}.npz", parts, plan.seed + j)
+               for j in range(plan.members)]
+    if plan.base_games > 0:
+        own = played(work / f"part{plan.parts}.npz", plan.seed + plan.parts, plan.base_games,
+                     PART_GAMES * plan.parts, load_model(members[0]))
+        members.append(fitted(work / f"member{plan.members}.npz", [*parts, own], plan.seed))
+    return merge([load_model(p) for p in members], out, command)
+
+
 def build(datasets: list[Data], players: int, seed: int, hidden: Sequence[int], epochs: int,
           out: Path, command: str, log: bool = True, alpha: float = 1e-3,
           rate: float = 1e-3, members: int = 1) -> tuple[Evaluator, dict[str, float]]:
@@ -326,7 +392,7 @@ def build(datasets: list[Data], players: int, seed: int, hidden: Sequence[int], 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = "python -m tools.train " + " ".join(argv)
-    step = argv.pop(0) if argv and argv[0] in ("data", "fit", "merge") else "all"
+    step = argv.pop(0) if argv and argv[0] in ("data", "fit", "merge", "ensemble") else "all"
     parser = argparse.ArgumentParser(prog=f"python -m tools.train {step}".replace(" all", ""),
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=1)
@@ -347,6 +413,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif step == "merge":
         parser.add_argument("models", type=Path, nargs="+")
         parser.add_argument("--out", type=Path, required=True)
+    elif step == "ensemble":
+        parser.add_argument("--games", type=int, required=True,
+                            help="self-play games of each part of normal's data")
+        parser.add_argument("--parts", type=int, default=2)
+        parser.add_argument("--members", type=int, default=3,
+                            help="networks fitted to normal's data, seeds --seed onwards")
+        parser.add_argument("--base-games", type=int, default=2500,
+                            help="games of the first network's own player, for one more "
+                            "network fitted to all the data (0: none)")
+        parser.add_argument("--work", type=Path, required=True,
+                            help="folder of the data and the members (kept: a stopped run "
+                            "goes on from the files it finds)")
+        parser.add_argument("--out", type=Path, required=True)
     else:
         parser.add_argument("--games", type=int, required=True)
         parser.add_argument("--rounds", type=int, default=1,
@@ -354,16 +433,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.add_argument("--parts", type=int, default=1,
                             help="parts of --games games each, per round")
         parser.add_argument("--out", type=Path, required=True)
-    if step in ("fit", "all"):
+    if step in ("fit", "all", "ensemble"):
         parser.add_argument("--hidden", default="256,128")
         parser.add_argument("--epochs", type=int, default=20,
                             help="most passes over the data (the fit stops earlier when "
                             "held-out games stop improving)")
         parser.add_argument("--alpha", type=float, default=1e-3, help="L2 penalty")
         parser.add_argument("--rate", type=float, default=1e-3, help="Adam's learning rate")
-        parser.add_argument("--members", type=int, default=1,
-                            help="networks fitted with seeds --seed, --seed + 1, ... and "
-                            "averaged as one")
+        if step != "ensemble":
+            parser.add_argument("--members", type=int, default=1,
+                                help="networks fitted with seeds --seed, --seed + 1, ... and "
+                                "averaged as one")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
     log = not args.quiet
@@ -380,6 +460,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         merge([load_model(p) for p in args.models], args.out, command)
         return 0
     hidden = [int(h) for h in args.hidden.split(",") if h]
+    if step == "ensemble":
+        recipe(Recipe(args.seed, args.games, args.parts, args.members, args.base_games,
+                      args.players, args.jobs, hidden, args.alpha, args.rate),
+               args.work, args.out, command, log)
+        return 0
     if step == "fit":
         _, figures = build([load_data(p) for p in args.data], args.players, args.seed, hidden,
                            args.epochs, args.out, command, log, args.alpha, args.rate,

@@ -39,8 +39,8 @@ from tests.postgres import ControlledPostgres, drop_database, fresh_database
 
 REPLAY = json.loads((ROOT / "tests" / "fixtures" / "replay" / "complete_deal.json")
                     .read_text(encoding="utf-8"))
-SLOW_TABLES = 200
-"""Computer tables of the slow job's field: about 60 ms of CPU each, so ten seconds or
+SLOW_TABLES = 100
+"""Computer tables of the slow job's field: about 50 ms of CPU each, so five seconds or
 more in all, the time to kill its worker or restart the database while it runs."""
 PATIENCE = 180.0
 """Seconds a test waits for what must happen before it fails (never a measure)."""

@@ -136,7 +136,7 @@ def test_models_fitted_apart_merge_into_one_with_their_cards(tmp_path: Path) -> 
     x = np.random.default_rng(1).random((4, merged.layers[0][0].shape[0])).astype(np.float32)
     assert np.allclose(merged.raw(x), (members[0].raw(x) + members[1].raw(x)) / 2, atol=1e-4)
     text = out.with_suffix(".md").read_text()
-    assert "fitted apart" in text and "## Member 2" in text and str(data[1]) in text
+    assert "fitted apart, below" in text and "Time:" not in text and "## Member 2" in text and str(data[1]) in text
     assert merged.meta["members"] == 2
 
 
@@ -153,3 +153,34 @@ def test_models_of_other_shapes_are_not_merged(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="differ"):
         train.merge([small, wide], tmp_path / "m.npz", "merge")
     assert not (tmp_path / "m.npz").exists()
+
+
+@pytest.mark.filterwarnings("ignore:Stochastic Optimizer")  # a tiny fit does not converge
+@pytest.mark.filterwarnings("ignore:Got `batch_size`")  # of a few hundred rows
+def test_the_shipped_recipe_in_one_command_goes_on_after_a_stop(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    work, out = tmp_path / "work", tmp_path / "tichu4.npz"
+    command = ["ensemble", "--seed", "2", "--games", "4", "--parts", "2", "--members", "2",
+               "--base-games", "4", "--hidden", "8", "--work", str(work), "--out", str(out),
+               "--quiet"]
+    assert train.main(command) == 0
+    model = from_bytes(out.read_bytes(), str(out))
+    assert model.meta["members"] == 3 and model.layers[0][0].shape[1] == 24
+    assert sorted(p.name for p in work.glob("*.npz")) == [
+        "member0.npz", "member1.npz", "member2.npz", "part0.npz", "part1.npz", "part2.npz"]
+    # The learned player's data: the first member's player, games from 200000 on.
+    own = train.load_data(work / "part2.npz")
+    assert own.game.min() >= 2 * train.PART_GAMES
+    card = out.with_suffix(".md").read_text()
+    assert card.count("## Member") == 3 and "part2.npz" in card
+    # Stopped after the data: the members are made again from the files, the same bytes.
+    first = out.read_bytes()
+    for name in ("member0.npz", "member1.npz", "member2.npz"):
+        (work / name).unlink()
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("data kept in the work folder were made again")
+
+    monkeypatch.setattr(train, "generate", never)
+    assert train.main(command) == 0
+    assert out.read_bytes() == first
