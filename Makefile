@@ -3,14 +3,34 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test pytest run demo bench arena versus model lint typecheck docs docs-serve art snapshots clean
+.PHONY: lock test pytest run demo bench arena versus model lint typecheck docs docs-serve art snapshots clean
 
-# One virtualenv, made on first use and refreshed when pyproject.toml changes.
-$(STAMP): pyproject.toml
+LOCK := requirements.lock
+
+# One virtualenv, made on first use and refreshed when pyproject.toml or the lock changes.
+# It holds exactly what requirements.lock pins, each file checked against its hash, then
+# this project (editable, built by the locked setuptools); first, one line and a stop if
+# the lock was not written from this pyproject.toml (run `make lock`).
+$(STAMP): pyproject.toml $(LOCK)
+	$(PY) -m tools.lock check
 	test -d $(VENV) || $(PY) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q --require-hashes -r $(LOCK)
+	$(BIN)/pip install -q --no-deps --no-build-isolation -e .
 	touch $(STAMP)
+
+# Rewrite requirements.lock from pyproject.toml with uv, for CPython 3.11 on Linux: the
+# runtime dependencies and the dev extra, every file's hash. Pins already in the lock are
+# kept; `make lock LOCK_FLAGS=--upgrade` (or `--upgrade-package NAME`) moves them on. The
+# uv used is the lock's own (installed with its hashes).
+LOCK_FLAGS ?=
+lock:
+	test -d $(VENV) || $(PY) -m venv $(VENV)
+	$(PY) -m tools.lock select uv > $(VENV)/uv.txt
+	$(BIN)/pip install -q --require-hashes -r $(VENV)/uv.txt
+	$(BIN)/uv pip compile pyproject.toml --extra dev --generate-hashes --python-version 3.11 \
+		--python-platform linux --custom-compile-command "make lock" --quiet \
+		$(LOCK_FLAGS) --output-file $(LOCK)
+	$(PY) -m tools.lock stamp
 
 lint: $(STAMP)
 	$(BIN)/ruff check engine bot tests tools

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 import sys
 
@@ -32,12 +33,39 @@ your server. Set DEV_GUILD_ID to your server's id while testing to see the comma
 Meanwhile, `make demo` plays a whole game of four computer players through the real bot \
 against a local Discord emulator, printing the table log and saving the images it posted."""
 
+IMAGE_VARIABLE = "TICHU_IMAGE"
+"""Set by the Dockerfile: ``python -m bot`` runs inside the image, where neither this
+project's ``.env`` nor ``make`` exists."""
+
+NO_TOKEN_IN_IMAGE = """\
+No DISCORD_TOKEN is set, so the bot cannot log in to Discord. Give it to the container: \
+put DISCORD_TOKEN=your-token in an env file (see .env.example) and start it with \
+`docker run --env-file .env -v tichu-data:/data tichu-bot`, or pass it alone with \
+`-e DISCORD_TOKEN` from your shell's environment; with compose, in the .env file that \
+deploy/compose.yaml reads (env_file). To get a token, open \
+https://discord.com/developers/applications, create an application, open its Bot page \
+and press "Reset Token"."""
+
+NO_TOKEN_STATUS = 2
+"""The exit status without a token inside the image: a missing setting, as for a wrong
+one (outside the image, ``make run`` explains, names the demo and exits 0)."""
+
 
 log = logging.getLogger("bot")
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 """What stops the bot cleanly: Ctrl-C, and ``docker stop`` (the image's STOPSIGNAL is
 SIGINT; SIGTERM, the default elsewhere, does the same)."""
+
+
+def no_token_in_image() -> int | None:
+    """Inside the Docker image, without a token: say how to give the container one, on
+    standard error, and return the exit status; None outside the image (where the
+    clone's own explanation and the demo apply)."""
+    if not os.environ.get(IMAGE_VARIABLE):
+        return None
+    print(NO_TOKEN_IN_IMAGE, file=sys.stderr)
+    return NO_TOKEN_STATUS
 
 
 def settings_problem(error: pydantic.ValidationError) -> str:
@@ -179,6 +207,8 @@ def main() -> int:
         print(problem, file=sys.stderr)
         return 2
     if settings.discord_token is None or not settings.discord_token.get_secret_value():
+        if (status := no_token_in_image()) is not None:
+            return status
         # The demo (`make demo`, ``python -m tools.demo``) is started by its own command:
         # the product never imports the tools above it (tests/test_layers.py).
         print(NO_TOKEN)

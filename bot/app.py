@@ -8,6 +8,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import time
 from collections.abc import Mapping
 from datetime import date
 from typing import Any
@@ -85,6 +86,10 @@ class TichuBot(commands.Bot):
         self._daily_checked: date | None = None
         """The UTC day whose daily standings were last looked at for posting."""
         self._closing: asyncio.Task[None] | None = None
+        self._gateway_task: asyncio.Task[None] | None = None
+        self.gateway_down: dict[int | None, float] = {}
+        """Since when (Unix time) each gateway connection has been lost, by shard (None
+        unsharded); discord.py reconnects meanwhile, and keeps ``is_ready()`` true."""
         self.restored = asyncio.Event()
         self.exit_code = 0
         """What ``python -m bot`` exits with: 3 when this process gave a shard up."""
@@ -266,7 +271,48 @@ class TichuBot(commands.Bot):
     def _beat(self) -> None:
         if self.settings.heartbeat_file and self.is_ready() and not self.is_closed():
             health.write_heartbeat(self.settings.heartbeat_file,
-                                   database_down_since=self.service.database_down_since)
+                                   database_down_since=self.service.database_down_since,
+                                   gateway_down_since=self.gateway_down_since())
+
+    def gateway_down_since(self, now: float | None = None) -> float | None:
+        """Since when a gateway connection of this process has been lost, once that is
+        longer ago than ``GATEWAY_DOWN_LIMIT`` (a reconnect within it goes unreported),
+        else None."""
+        if not self.gateway_down:
+            return None
+        since = min(self.gateway_down.values())
+        now = time.time() if now is None else now
+        return since if now - since > self.settings.gateway_down_limit else None
+
+    def _gateway_lost(self, shard: int | None) -> None:
+        if shard not in self.gateway_down:
+            log.warning("the Discord gateway connection%s is lost; reconnecting",
+                        "" if shard is None else f" of shard {shard}")
+            self.gateway_down[shard] = time.time()
+
+    def _gateway_back(self, shard: int | None) -> None:
+        if self.gateway_down.pop(shard, None) is not None:
+            log.info("the Discord gateway connection%s is back",
+                     "" if shard is None else f" of shard {shard}")
+
+    # discord.py dispatches the plain events for one connection, and the shard_ ones (too)
+    # for each shard of the sharded client.
+    async def on_disconnect(self) -> None:
+        if not self.settings.sharded:
+            self._gateway_lost(None)
+
+    async def on_resumed(self) -> None:
+        if not self.settings.sharded:
+            self._gateway_back(None)
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        self._gateway_lost(shard_id)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        self._gateway_back(shard_id)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        self._gateway_back(shard_id)
 
     def _shards_lost(self, message: str) -> None:
         """The service gave a shard up (another process owns it): stop this process."""
@@ -318,6 +364,8 @@ class TichuBot(commands.Bot):
         return posted
 
     async def on_ready(self) -> None:
+        if not self.settings.sharded:
+            self._gateway_back(None)
         service = getattr(self, "service", None)
         if self.settings.heartbeat_file:
             health.write_heartbeat(self.settings.heartbeat_file, database_down_since=None
@@ -343,6 +391,21 @@ class TichuBot(commands.Bot):
                 await interaction.response.send_message(
                     t(locale_of(interaction), "error.forged"), ephemeral=True)
 
+    async def connect(self, *, reconnect: bool = True) -> None:
+        """discord.py's ``connect``, which :meth:`close` ends at once: while Discord is out
+        of reach, discord.py sleeps out its reconnect back-off (minutes, growing) before it
+        looks whether the client was closed, and ``docker stop`` would end in a kill."""
+        connection = asyncio.ensure_future(super().connect(reconnect=reconnect))
+        self._gateway_task = connection
+        try:
+            await connection
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if not connection.cancelled() or (task is not None and task.cancelling()):
+                raise  # this task itself is cancelled, not only the connection by close()
+        finally:
+            self._gateway_task = None
+
     async def close(self) -> None:
         for task in (self._sweeper, self._watcher, self._job_runner):
             if task is not None and task is not asyncio.current_task():
@@ -360,6 +423,9 @@ class TichuBot(commands.Bot):
         workers.stop()
         workers.stop_background()
         await super().close()
+        connection = self._gateway_task
+        if connection is not None and connection is not asyncio.current_task():
+            connection.cancel()  # it may be waiting out a reconnect back-off
 
 
 class ShardedTichuBot(TichuBot, commands.AutoShardedBot):

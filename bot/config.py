@@ -53,8 +53,13 @@ class Settings(BaseSettings):
         "allows 50 requests a second in all, not counting interaction answers and panel "
         "redraws (which never wait)")
     heartbeat_file: str | None = Field(
-        default=None, description="A file the bot rewrites while connected, saying whether the "
-        "database answers; `python -m bot.health` (the Docker HEALTHCHECK) reads it")
+        default=None, description="A file the bot rewrites while running, saying whether the "
+        "database answers and whether the Discord gateway is lost; `python -m bot.health` (the "
+        "Docker HEALTHCHECK) reads it")
+    gateway_down_limit: float = Field(
+        default=60, gt=0, description="Seconds the Discord gateway may stay disconnected "
+        "(discord.py reconnecting meanwhile) before the heartbeat says so and the health "
+        "check turns unhealthy")
     sweep_interval: float = Field(default=60, gt=0, description="Seconds between two checks of "
                                   "the lobbies and idle tables")
     shard_count: int | None = Field(

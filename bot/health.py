@@ -2,11 +2,14 @@
 
 The running bot calls :func:`write_heartbeat` now and then (while it is
 connected); ``python -m bot.health [path] [--max-age SECONDS]`` exits 0 when
-the last beat is recent enough and the database answered, else 1 with one line
-saying why. The Dockerfile's ``HEALTHCHECK`` runs it. The file holds the Unix
-time of the last beat, and on a second line ``database-down-since <time>`` while
-the database does not answer; it is replaced atomically, so a reader never sees
-half a write.
+the last beat is recent enough, the database answered and the Discord gateway is
+connected, else 1 with one line saying why. The Dockerfile's ``HEALTHCHECK`` runs
+it. The file holds the Unix time of the last beat, then a line
+``database-down-since <time>`` while the database does not answer, and a line
+``gateway-down-since <time>`` once the gateway has been disconnected for longer
+than ``GATEWAY_DOWN_LIMIT`` (discord.py keeps its ready flag through an outage,
+so the bot tracks the gateway itself); it is replaced atomically, so a reader
+never sees half a write.
 """
 
 from __future__ import annotations
@@ -46,16 +49,21 @@ def default_path() -> Path:
 
 
 DATABASE_DOWN = "database-down-since"
+GATEWAY_DOWN = "gateway-down-since"
 
 
 def write_heartbeat(path: str | os.PathLike[str] | None = None, *, now: float | None = None,
-                    database_down_since: float | None = None) -> None:
+                    database_down_since: float | None = None,
+                    gateway_down_since: float | None = None) -> None:
     """Record ``now`` (default: the current time) as the last beat, atomically, with the
-    time since which the database has not answered, if it does not."""
+    time since which the database has not answered, if it does not, and the time since
+    which the Discord gateway has been lost, if the bot says it is down."""
     target = Path(path) if path is not None else default_path()
     stamp = f"{time.time() if now is None else now:.3f}\n"
     if database_down_since is not None:
         stamp += f"{DATABASE_DOWN} {database_down_since:.3f}\n"
+    if gateway_down_since is not None:
+        stamp += f"{GATEWAY_DOWN} {gateway_down_since:.3f}\n"
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="ascii") as out:
@@ -85,13 +93,17 @@ def check(path: Path, max_age: float, *, now: float | None = None) -> str | None
         return f"unhealthy: last heartbeat {age:.0f}s ago (limit {max_age:g}s)"
     if age < -max_age:
         return f"unhealthy: heartbeat {-age:.0f}s in the future"
-    word, _, since = rest.strip().partition(" ")
-    if word == DATABASE_DOWN:
+    for line in rest.splitlines():
+        word, _, since = line.strip().partition(" ")
         try:
             down = f" for {max(now - float(since), 0):.0f}s"
         except ValueError:
             down = ""
-        return f"unhealthy: the database has not answered{down} (see the bot's log)"
+        if word == DATABASE_DOWN:
+            return f"unhealthy: the database has not answered{down} (see the bot's log)"
+        if word == GATEWAY_DOWN:
+            return (f"unhealthy: the Discord gateway has been disconnected{down}, past "
+                    "GATEWAY_DOWN_LIMIT (see the bot's log)")
     return None
 
 

@@ -110,6 +110,27 @@ class BotProcess:
             raise AssertionError(f"{self.name} ended without logging {text!r}:\n{self.log()}")
         return line
 
+    async def wait_lines(self, text: str, count: int, timeout: float = 20.0) -> list[str]:
+        """The first ``count`` log lines containing ``text``, once the process has written
+        them."""
+        def found() -> list[str]:
+            return [line for line in self.lines if text in line][:count]
+
+        def ready() -> bool:
+            return len(found()) == count or (self._reader is not None and self._reader.done())
+
+        try:
+            async with self._changed:
+                await asyncio.wait_for(self._changed.wait_for(ready), timeout)
+        except TimeoutError:
+            raise AssertionError(f"{self.name} never logged {text!r} {count} times:\n"
+                                 f"{self.log()}") from None
+        lines = found()
+        if len(lines) < count:
+            raise AssertionError(f"{self.name} ended after logging {text!r} {len(lines)} "
+                                 f"times:\n{self.log()}")
+        return lines
+
     async def exited(self, timeout: float = 20.0) -> int:
         """Wait until the process ends (by itself); its exit code."""
         try:

@@ -39,6 +39,21 @@ def test_a_heartbeat_while_the_database_does_not_answer_is_unhealthy(tmp_path: P
     assert health.check(beat, 60, now=1011.0) is None
 
 
+def test_a_heartbeat_while_the_gateway_is_lost_is_unhealthy(tmp_path: Path) -> None:
+    beat = tmp_path / "beat"
+    health.write_heartbeat(beat, now=1000.0, gateway_down_since=900.0)
+    assert beat.read_text() == "1000.000\ngateway-down-since 900.000\n"
+    assert health.check(beat, 60, now=1001.0) == (
+        "unhealthy: the Discord gateway has been disconnected for 101s, past "
+        "GATEWAY_DOWN_LIMIT (see the bot's log)")
+    health.write_heartbeat(beat, now=1000.0, database_down_since=990.0,
+                           gateway_down_since=900.0)  # both: the database first
+    assert health.check(beat, 60, now=1001.0) == (
+        "unhealthy: the database has not answered for 11s (see the bot's log)")
+    health.write_heartbeat(beat, now=1010.0)  # connected again
+    assert health.check(beat, 60, now=1011.0) is None
+
+
 @pytest.mark.parametrize(("content", "expected"), [
     (None, "unhealthy: no heartbeat at {path}"),
     ("", "unhealthy: {path} holds no timestamp"),

@@ -154,6 +154,37 @@ async def test_a_good_start_stops_cleanly_on_a_signal(emulator: DiscordEmulator,
         process.log()
 
 
+def without_token(emu: DiscordEmulator, tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = bot_environment(emu, str(tmp_path / "bot.sqlite3"))
+    del env["DISCORD_TOKEN"]
+    env.pop("TICHU_IMAGE", None)
+    env.update(extra)
+    return env
+
+
+async def test_no_token_inside_the_image_says_how_to_pass_it_and_fails(
+        emulator: DiscordEmulator, tmp_path: Path) -> None:
+    """The Dockerfile sets TICHU_IMAGE: there is no project folder for a .env and no
+    `make demo`, and a status of 0 would look like a clean stop to a restart policy."""
+    process = await BotProcess("bot", without_token(emulator, tmp_path, TICHU_IMAGE="1"),
+                               tmp_path).start()
+    assert await process.exited(timeout=60) == 2
+    output = "\n".join(process.lines)
+    assert "--env-file" in output and "-e DISCORD_TOKEN" in output, output
+    assert "top of this project" not in output and "make demo" not in output, output
+    assert "Traceback" not in output
+    assert not emulator.gateway.identifies
+
+
+async def test_no_token_in_a_clone_explains_and_names_the_demo(
+        emulator: DiscordEmulator, tmp_path: Path) -> None:
+    process = await BotProcess("bot", without_token(emulator, tmp_path), tmp_path).start()
+    assert await process.exited(timeout=60) == 0
+    output = "\n".join(process.lines)
+    assert "in a file named .env at the top of this project" in output, output
+    assert "`make demo`" in output and "--env-file" not in output, output
+
+
 async def test_a_metrics_port_held_by_another_process(emulator: DiscordEmulator,
                                                       tmp_path: Path) -> None:
     """A ``METRICS_PORT`` that another process holds stops the start with its own
