@@ -360,10 +360,22 @@ def make_case(kind: str, number: int, seed: str, hard_samples: int) -> Case | No
     return None
 
 
-def hard_deal(number: int, seed: str, hard_samples: int) -> dict[str, Any]:
+HARD_LEVELS = ("search", "hard")
+"""Who plays the deals of figure 2: the search player (as the cases) or today's ``hard``,
+the learned player, deciding exactly as at a table (no field tolerance)."""
+
+
+def hard_deal(number: int, seed: str, hard_samples: int, level: str = "search"
+              ) -> dict[str, Any]:
     deal_seed = f"review-quality:{seed}:hard:{number}"
     game = TichuGame(seed=deal_seed)
-    play_deal(game, [board_player("search", hard_samples)] * 4, random.Random(deal_seed))
+    if level == "hard":
+        from engine.tichu.ai.hard import HardPlayer
+
+        players: list[Player] = [HardPlayer() for _ in range(4)]
+    else:
+        players = [board_player("search", hard_samples)] * 4
+    play_deal(game, players, random.Random(deal_seed))
     return to_replay(game)
 
 
@@ -425,10 +437,11 @@ def _blunder_job(args: tuple[str, int, str, int, str | None]) -> dict[str, Any]:
             "turned_down": case.turned_down}
 
 
-def _hard_job(args: tuple[int, str, int, str | None]) -> dict[str, Any]:
-    number, seed, hard_samples, cases = args
-    replay = _stored(cases, f"{seed}-{hard_samples}-hard-{number}",
-                     lambda: hard_deal(number, seed, hard_samples))
+def _hard_job(args: tuple[int, str, int, str | None, str]) -> dict[str, Any]:
+    number, seed, hard_samples, cases, level = args
+    name = f"{seed}-{hard_samples}-hard-{number}" if level == "search" else \
+        f"{seed}-{level}-hard-{number}"
+    replay = _stored(cases, name, lambda: hard_deal(number, seed, hard_samples, level))
     costly = 0
     seconds = []
     for seat in range(4):
@@ -440,10 +453,11 @@ def _hard_job(args: tuple[int, str, int, str | None]) -> dict[str, Any]:
 
 
 def run(per_kind: int, hard_deals: int, hard_samples: int, seed: str,
-        jobs: int, kinds: Sequence[str] = KINDS, cases: str | None = None) -> str:
+        jobs: int, kinds: Sequence[str] = KINDS, cases: str | None = None,
+        hard_level: str = "search") -> str:
     blunder_args = [(k, i, seed, hard_samples, cases)
                     for k in kinds for i in range(per_kind)]
-    hard_args = [(i, seed, hard_samples, cases) for i in range(hard_deals)]
+    hard_args = [(i, seed, hard_samples, cases, hard_level) for i in range(hard_deals)]
     if jobs > 1:
         with multiprocessing.Pool(jobs) as pool:
             blunders = pool.map(_blunder_job, blunder_args, chunksize=1)
@@ -484,7 +498,8 @@ def run(per_kind: int, hard_deals: int, hard_samples: int, seed: str,
                              f"cost {r['cost']:.1f}, top other {r['next']:.1f}")
     lines.append(f"   overall {total_ok:3}/{total:<3} ({_pct(total_ok, total)})")
     costly = [h["costly"] for h in hards]
-    lines += ["", "2. hard v hard: decisions listed at >= 50 points: "
+    who = "hard (the search player)" if hard_level == "search" else "hard (the learned player)"
+    lines += ["", f"2. {who} v itself: decisions listed at >= 50 points: "
               f"{sum(costly)} in {len(costly)} deals ({len(costly) * 4} seat reviews); "
               f"per deal {costly}"]
     for h in hards:
@@ -509,6 +524,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hard-samples", type=int, default=DEFAULT_MAX_SAMPLES,
                         help="samples per search of the hard players who play the deals "
                              "(default: the hard player's own)")
+    parser.add_argument("--hard-level", choices=HARD_LEVELS, default="search",
+                        help="who plays the deals of figure 2: the search player, as the "
+                             "blunder cases (default), or today's hard, the learned player")
     parser.add_argument("--seed", default="1")
     parser.add_argument("--jobs", type=int, default=1, help="processes")
     parser.add_argument("--cases", metavar="DIR",
@@ -522,7 +540,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown kinds {sorted(unknown)} (known: {', '.join(KINDS)})")
     print(run(args.per_kind, args.hard_deals, args.hard_samples, args.seed,
-              args.jobs, kinds, args.cases))
+              args.jobs, kinds, args.cases, args.hard_level))
     return 0
 
 

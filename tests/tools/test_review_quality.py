@@ -20,6 +20,7 @@ from tools.review_quality import (
     Blundering,
     Case,
     expected_cost,
+    hard_deal,
     make_case,
     run,
     true_cost,
@@ -43,7 +44,17 @@ def test_the_tool_prints_the_three_figures() -> None:
     text = run(per_kind=1, hard_deals=1, hard_samples=2, seed="t", jobs=1,
                kinds=("grand",))
     assert "1. blunders ranked first" in text and "grand" in text
-    assert "2. hard v hard" in text and "3. CPU seconds" in text
+    assert "2. hard (the search player) v itself" in text and "3. CPU seconds" in text
+
+
+def test_the_learned_hard_plays_the_deals_of_figure_2_when_asked(tmp_path: Path) -> None:
+    text = run(per_kind=0, hard_deals=1, hard_samples=2, seed="t", jobs=1, kinds=(),
+               cases=str(tmp_path), hard_level="hard")
+    assert "2. hard (the learned player) v itself" in text and "in 1 deals" in text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t-hard-hard-0.json"]
+    learned = json.loads((tmp_path / "t-hard-hard-0.json").read_text())
+    assert learned == hard_deal(0, "t", 2, "hard")  # its own play, seeded
+    assert learned != hard_deal(0, "t", 2, "search")
 
 
 def test_kept_cases_are_made_once_and_taken_back_as_they_are(tmp_path: Path) -> None:
