@@ -10,15 +10,16 @@ import json
 import logging
 import time
 from collections.abc import Mapping
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot import health, metrics, workers
-from bot.cogs import coach, daily, records
-from bot.cogs.games import game_group, open_table
+from bot.cogs import coach, daily, privacy, records
+from bot.cogs.games import open_table
+from bot.cogs.tree import command_groups
 from bot.config import Settings
 from bot.games.base import GameSpec
 from bot.games.registry import all_specs, job_handlers
@@ -150,15 +151,17 @@ class TichuBot(commands.Bot):
                                                                     values),
             ephemeral=coach.EPHEMERAL_ACTIONS)
         self.controller.route(
+            privacy.PRIVACY_ACTIONS,
+            lambda interaction, cid, values: privacy.handle_component(self, interaction, cid,
+                                                                      values))
+        self.controller.route(
             daily.DAILY_ACTIONS,
             lambda interaction, cid, values: daily.handle_component(self, interaction, cid,
                                                                     values),
             ephemeral=daily.EPHEMERAL_ACTIONS)
         await self.tree.set_translator(CatalogTranslator())
-        for spec in specs.values():
-            anywhere = daily.DailyCommands(self) if spec.name == "tichu" else None
-            self.tree.add_command(game_group(self, spec, spec.new_command(
-                self._opener(spec)), anywhere))
+        for group in command_groups(self, self._opener):
+            self.tree.add_command(group)
         self.add_dynamic_items(GameButton, GameSelect)
         restored = await self.service.restore()
         log.info("restored %d active tables%s", len(restored), self._shards_text())
@@ -326,7 +329,9 @@ class TichuBot(commands.Bot):
 
     async def _sweep(self) -> None:
         """Expire idle lobbies, close games nobody plays (and have computers finish the
-        daily boards of days gone by), and post yesterday's daily standings, now and then."""
+        daily boards of days gone by), post yesterday's daily standings, empty the servers
+        that removed the bot past the retention and forget the hand messages of closed
+        tables, now and then."""
         while True:
             await asyncio.sleep(self.settings.sweep_interval)
             try:
@@ -335,8 +340,42 @@ class TichuBot(commands.Bot):
                 self.service.evict_closed()
                 await self.duplicate.prepare(utc_today())
                 await self.post_daily_standings()
+                await self.sweep_left_guilds()
+                await self.service.repo.sweep_closed_tables()
             except Exception:
                 log.exception("lobby sweep failed")
+
+    async def sweep_left_guilds(self, now: datetime | None = None) -> list[int]:
+        """Delete the settings and unplayed lobbies of the servers that removed the bot
+        more than ``LEFT_GUILD_RETENTION`` days ago; those servers."""
+        cutoff = (now or datetime.now(UTC)) - timedelta(days=self.settings.left_guild_retention)
+        guilds, settings, tables = await self.service.repo.sweep_left_guilds(cutoff)
+        self.service.forget_guilds(guilds)
+        if settings or tables:
+            log.info("swept %d servers the bot left over %g days ago: %d settings, %d lobbies",
+                     len(guilds), self.settings.left_guild_retention, settings, tables)
+        return guilds
+
+    @property
+    def privacy_url(self) -> str | None:
+        """The operator's privacy policy (``PRIVACY_URL``)."""
+        return self.settings.privacy_url
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from a server: its data goes after the retention."""
+        try:
+            await self.service.repo.guild_left(guild.id)
+        except StoreError:
+            log.exception("could not note that the bot left server %s", guild.id)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """The bot was added to a server (perhaps again): nothing of it is swept."""
+        try:
+            if await self.service.repo.guild_back(guild.id):
+                log.info("added back to server %s within the retention: its data stays",
+                         guild.id)
+        except StoreError:
+            log.exception("could not note that the bot joined server %s", guild.id)
 
     async def post_daily_standings(self) -> int:
         """Once a day, in each server of this process that names a daily channel,

@@ -107,6 +107,14 @@ class Settings(BaseSettings):
     metrics_port: int | None = Field(
         default=None, ge=1, le=65535, description="Serve Prometheus metrics on this port "
         "(/metrics), on a bot process or a worker (unset: none)")
+    left_guild_retention: float = Field(
+        default=30, ge=0, le=3650, description="Days a server's settings and unplayed "
+        "lobbies are kept after the bot is removed from it (added back within them, nothing "
+        "is lost); its finished games stay, for their players")
+    privacy_url: str | None = Field(
+        default=None, description="Your bot's privacy policy, shown by /privacy show (the "
+        "one linked from the app's page on Discord); unset: /privacy show names "
+        "docs/privacy.md of this project")
     model_dir: str | None = Field(
         default=None, description="Folder holding the Tichu evaluator's model files "
         "tichu4.npz and tichu6.npz (unset: the ones shipped in engine/tichu/ai/models); a "

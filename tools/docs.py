@@ -1,6 +1,7 @@
 """The reference pages made from the code, never written by hand: the settings (from the
-pydantic model of :mod:`bot.config`) and the slash commands in every language the bot
-speaks (from the command tree the bot syncs, translated by its catalogues).
+pydantic model of :mod:`bot.config`), the slash commands in every language the bot
+speaks (from the command tree the bot syncs, translated by its catalogues) and what the
+store keeps about people (from :data:`bot.store.personal.KEPT`).
 
 ``python -m tools.docs`` writes them under ``docs/reference/``; ``python -m tools.docs
 --check`` names the pages that differ from a fresh generation and exits 1.
@@ -15,12 +16,13 @@ import asyncio
 import json
 import sys
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from pydantic.fields import FieldInfo
 
 from bot.config import Settings
 from bot.i18n import LANGUAGES
+from bot.store.personal import KEPT
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = ROOT / "docs" / "reference"
@@ -115,9 +117,7 @@ async def command_payload() -> list[dict[str, Any]]:
     import discord
     from discord import app_commands
 
-    from bot.cogs.daily import DailyCommands, DailyHost
-    from bot.cogs.games import Host, game_group
-    from bot.games.registry import all_specs
+    from bot.cogs.tree import command_groups
     from bot.i18n.translator import CatalogTranslator
 
     client = discord.Client(intents=discord.Intents.none())
@@ -128,10 +128,8 @@ async def command_payload() -> list[dict[str, Any]]:
     async def opener(interaction: discord.Interaction[Any], options: dict[str, Any]) -> None:
         raise AssertionError("the reference runs no command")
 
-    for spec in all_specs().values():
-        # As bot.app wires them: Tichu's group holds the daily challenge.
-        anywhere = DailyCommands(cast(DailyHost, None)) if spec.name == "tichu" else None
-        tree.add_command(game_group(cast(Host, None), spec, spec.new_command(opener), anywhere))
+    for group in command_groups(None, lambda spec: opener):
+        tree.add_command(group)
     payload = [await command.get_translated_payload(tree, translator)
                for command in tree.get_commands()]
     loaded: list[dict[str, Any]] = json.loads(json.dumps(payload, default=str))
@@ -196,10 +194,46 @@ def commands_page(payload: list[dict[str, Any]], lang: str) -> str:
     return "".join(lines).rstrip("\n") + "\n"
 
 
+ERASE_WORDS = {
+    "pseudonym": "the id becomes a pseudonym, the name is blanked",
+    "delete": "deleted",
+    "rebuilt": "rebuilt from the games, under the pseudonym",
+    "nothing": "nothing to erase: it names no person",
+}
+
+
+def stored_page() -> str:
+    """Every table of the store: what it holds about people, why, how long, who sees it,
+    and what ``/privacy erase`` does to it."""
+    retention = Settings.model_fields["left_guild_retention"].default
+    lines = [HEADER.format(source="`KEPT` in `bot/store/personal.py`"),
+             "# What the bot stores\n\n",
+             "Every table of the bot's database, SQLite or PostgreSQL, and what it holds "
+             "about people. A person is stored by their Discord id (a number), by `u:<id>` "
+             "in ratings, and by the display name they had when they played. The actions of "
+             "a game and its replay name seats, never people. A test fails when a table is "
+             "added to the database without a line here. How to see, export and erase your "
+             "own: [your data](../privacy.md).\n\n",
+             f"A server that removes the bot keeps its settings and unplayed lobbies for "
+             f"`LEFT_GUILD_RETENTION` days (default {retention:g}); added back within "
+             "them, nothing is lost. Its finished games stay, for their players.\n\n",
+             "| Table | Holds a person in | What | Why | Kept | Seen by | `/privacy export` | "
+             "`/privacy erase` |\n",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |\n"]
+    for entry in KEPT:
+        person = ", ".join(f"`{c}`" for c in entry.person) or "—"
+        table = f"`{entry.table}`" + (" (PostgreSQL)" if entry.backend == "postgresql" else "")
+        lines.append(f"| {table} | {person} | {_cell(entry.what)} | {_cell(entry.why)} | "
+                     f"{_cell(entry.how_long)} | {_cell(entry.seen_by)} | "
+                     f"{f'`{entry.export}`' if entry.export else '—'} | "
+                     f"{ERASE_WORDS[entry.erase]} |\n")
+    return "".join(lines)
+
+
 def pages() -> dict[Path, str]:
     """Every generated page, by its path."""
     payload = asyncio.run(command_payload())
-    out = {REFERENCE / "settings.md": settings_page()}
+    out = {REFERENCE / "settings.md": settings_page(), REFERENCE / "stored.md": stored_page()}
     for lang in LANGUAGES:
         out[REFERENCE / f"commands-{lang}.md"] = commands_page(payload, lang)
     return out

@@ -40,6 +40,8 @@ from bot.i18n import t
 from bot.i18n.translator import ls
 from bot.render import filename
 from bot.render.ratings import BOARD_ROWS, BoardLine, render_leaderboard
+from bot.store.models import BoardPlayer
+from bot.store.personal import is_former
 from bot.tables import TableError, TableService, ids
 from bot.views.controller import Controller
 from bot.workers import offload
@@ -130,15 +132,18 @@ async def standings_message(host: DailyHost, locale: str, day: date, guild_id: i
                             user_id: int) -> dict[str, Any]:
     """A day's standings as an image (the leaderboard's look) and its text."""
     daily = host.duplicate
-    rows = await daily.standings(day, guild_id)
+    everyone = await daily.standings(day, guild_id)
     _, marks = await daily.marks(daily_code(day), guild_id)
     title = t(locale, "daily.standings_title", day=day.isoformat())
-    if not rows:
+    if not everyone:
         return {"content": t(locale, "daily.standings_empty", day=day.isoformat())}
     boards = [b.id for b in daily.day_boards(day)]
+    rows = await named_rows(host, everyone, guild_id, user_id)
+    others = len(everyone) - len(rows)
 
     def line(row: DayStanding) -> BoardLine:
-        return BoardLine(row.rank, row.name, row.score, row.boards, 0.0,
+        name = row.name or t(locale, "privacy.former")
+        return BoardLine(row.rank, name, row.score, row.boards, 0.0,
                          mine=row.user_id == user_id,
                          last=_trend(marks.get(row.user_id, {}), boards))
 
@@ -146,19 +151,44 @@ async def standings_message(host: DailyHost, locale: str, day: date, guild_id: i
     own = next((r for r in rows[BOARD_ROWS:] if r.user_id == user_id), None)
     headers = [t(locale, f"daily.col.{c}") for c in ("rank", "name", "score", "boards", "trend")]
     footer = t(locale, "daily.standings_footer" if guild_id is not None
-               else "daily.standings_footer_global", count=len(rows))
+               else "daily.standings_footer_global", count=len(everyone))
+    if others:
+        footer += "\n" + t(locale, "daily.standings_others", count=others)
     lines = [line(r) for r in shown]
     mine = None if own is None else line(own)
     image = await offload(render_leaderboard, headers, lines, mine)
     alt = board_alt(locale, t(locale, "alt.standings.title", title=title, count=len(rows)),
                     lines, mine, standing_row)
-    text = [t(locale, "daily.standings_row", rank=r.rank, name=r.name, pct=_pct(r.score),
-              boards=r.boards) for r in [*shown, *([own] if own else [])]]
+    text = [t(locale, "daily.standings_row", rank=r.rank, name=r.name or t(locale, "privacy.former"),
+              pct=_pct(r.score), boards=r.boards) for r in [*shown, *([own] if own else [])]]
     embed = discord.Embed(title=title, description="\n".join(text)[:4000],
                           colour=discord.Colour.dark_green())
     embed.set_image(url=f"attachment://{filename('standings')}")
     embed.set_footer(text=footer)
     return {"embed": embed, "file": image_file(image, filename("standings"), alt)}
+
+
+async def named_rows(host: DailyHost, rows: list[DayStanding], guild_id: int | None,
+                     user_id: int) -> list[DayStanding]:
+    """The rows a standings message lists by name: a server's, all of them; across
+    servers (``guild_id`` None), only those who chose to appear (``/privacy standings``)
+    and the asker's own, each at their true rank. The others are counted, not named."""
+    if guild_id is not None:
+        return rows
+    appearing = await host.duplicate.repo.appearing(r.user_id for r in rows)
+    return [r for r in rows if r.user_id in appearing or r.user_id == user_id]
+
+
+async def shown_name(host: DailyHost, player: BoardPlayer, guild_id: int | None,
+                     user_id: int, locale: str) -> str:
+    """A result's person as a message shows them: "a former player" if they erased their
+    data; across servers, "a player" unless they chose to appear or are the asker."""
+    if is_former(player.user_id) or not player.name:
+        return t(locale, "privacy.former")
+    if guild_id is None and player.user_id != user_id and \
+            player.user_id not in await host.duplicate.repo.appearing([player.user_id]):
+        return t(locale, "privacy.unnamed")
+    return player.name
 
 
 def standing_row(locale: str, line: BoardLine) -> str:
@@ -219,7 +249,8 @@ async def result_message(host: DailyHost, interaction: discord.Interaction[Any],
     if best is not None and best.replay is not None:
         # A daily board: its person in seat 1, computers around (the table itself may be
         # another process's, in another server).
-        who = best.players[0].name
+        who = await shown_name(host, best.players[0], _scope(interaction),
+                               interaction.user.id, locale)
         seats = [who, *(t(locale, f"daily.seat.{s}") for s in ("right", "partner", "left"))]
         lines.append(t(locale, "daily.best", name=who, diff=_signed(best.diff or 0)))
         lines += how_played(best.replay, seats, locale)

@@ -64,6 +64,24 @@ async def refuse(interaction: discord.Interaction[Any], code: str, **values: Any
         await interaction.response.send_message(text, ephemeral=True)
 
 
+async def command_error(interaction: discord.Interaction[Any],
+                        error: app_commands.AppCommandError) -> None:
+    """A command's failure as one private sentence: a refusal's own, the store's when the
+    database is away or busy, else "something went wrong" (logged in full)."""
+    original = getattr(error, "original", error)
+    if isinstance(original, TableError):
+        await refuse(interaction, original.code, **original.values)
+        return
+    if isinstance(original, StoreError) and store_refusal(original.code) != "store_failed":
+        log.warning("command %s refused: the store failed (%s)",
+                    interaction.command and interaction.command.qualified_name, original)
+        await refuse(interaction, store_refusal(original.code))
+        return
+    log.error("command %s failed", interaction.command and interaction.command.qualified_name,
+              exc_info=original)
+    await refuse(interaction, "internal")
+
+
 def public_locale(settings: GuildSettings, interaction: discord.Interaction[Any]) -> str:
     """The language of a server's public messages: the admins' choice, else the locale
     Discord sends for Community servers, else English."""
@@ -158,18 +176,7 @@ class GameCommands(app_commands.Group):
 
     async def on_error(self, interaction: discord.Interaction[Any],
                        error: app_commands.AppCommandError) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(original, TableError):
-            await refuse(interaction, original.code, **original.values)
-            return
-        if isinstance(original, StoreError) and store_refusal(original.code) != "store_failed":
-            log.warning("command %s refused: the store failed (%s)",
-                        interaction.command and interaction.command.qualified_name, original)
-            await refuse(interaction, store_refusal(original.code))
-            return
-        log.error("command %s failed", interaction.command and interaction.command.qualified_name,
-                  exc_info=original)
-        await refuse(interaction, "internal")
+        await command_error(interaction, error)
 
     async def here(self, interaction: discord.Interaction[Any]) -> Table:
         """This game's table in the channel (or thread) of the command."""

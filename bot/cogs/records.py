@@ -31,6 +31,7 @@ from bot.ratings import TEAM_GAMES
 from bot.render import filename
 from bot.render.ratings import BOARD_ROWS, BoardLine, render_leaderboard, render_rating_chart
 from bot.store.models import GamePlayerResult, GameResult, LeaderboardRow
+from bot.store.personal import is_former
 from bot.tables import TableError, ids
 from bot.workers import offload
 
@@ -62,9 +63,13 @@ def _locale(interaction: discord.Interaction[Any]) -> str:
 
 
 def player_name(locale: str, player: GamePlayerResult) -> str:
+    """A seat's name in a finished game: a computer's level, a person's name then, or "a
+    former player" for a person who erased their data."""
     if player.user_id is None:
         return t(locale, "seat.computer", seat=player.seat + 1,
                  level=t(locale, f"level.{player.bot_level or 'normal'}"))
+    if is_former(player.user_id):
+        return t(locale, "privacy.former")
     return player.name
 
 
@@ -203,6 +208,8 @@ async def stats_command(bot: Host, interaction: discord.Interaction[Any], game: 
     if partners:
         best = partners[0]
         name = best.name
+        if best.player.startswith("u:-"):  # a pseudonym: bot.store.personal
+            name = t(locale, "privacy.former")
         if best.player.startswith("cpu:"):
             name = t(locale, "ratings.cpu", level=t(locale, f"level.{best.player[4:]}"))
         kind = "team" if game in TEAM_GAMES else "table"

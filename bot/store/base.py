@@ -14,13 +14,31 @@ dialect's words (parameter markers, casts) filled in by each backend;
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from datetime import datetime
 from types import TracebackType
-from typing import Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from bot.ratings import Seat
-from bot.store.models import BoardResult, GameResult, LeaderboardRow
+from bot.store.codec import load_json, parse_optional_timestamp, utc_now
+from bot.store.models import (
+    BoardResult,
+    Counts,
+    Erased,
+    GameResult,
+    LeaderboardRow,
+    PersonAtTableError,
+    StoreError,
+)
+from bot.store.personal import (
+    Dialect,
+    Statements,
+    export_document,
+    pseudonym,
+    scrub_names,
+)
 from bot.store.rows import (
     ResultFilter,
     Row,
@@ -33,18 +51,21 @@ from bot.store.rows import (
 )
 
 C = TypeVar("C")
+T = TypeVar("T")
+
 
 # A guild's human players of one game (``entries``), their totals (``totals``) and
 # the name they had in their latest game (``latest``), ranked; the page of them
 # asked for (all of them, or the one ``user_id`` if it is not NULL) with their
 # summed stats. A user seated twice in one game counts it once; unrated games
-# count not at all.
+# count not at all; a former player (a pseudonym, below 0: bot.store.personal) is not
+# listed.
 _PLAYER_TOTALS = """
 WITH entries AS (
     SELECT gp.user_id, gp.game_id, gp.seat, gp.name, gp.won, g.finished_at
     FROM games AS g
     JOIN game_players AS gp ON gp.game_id = g.id
-    WHERE g.guild_id = {guild_id} AND g.game = {game} AND g.rated AND gp.user_id IS NOT NULL
+    WHERE g.guild_id = {guild_id} AND g.game = {game} AND g.rated AND gp.user_id > 0
 ),
 totals AS (
     SELECT user_id,
@@ -251,3 +272,172 @@ class StoreBase(ABC, Generic[C]):
         check_text(event, "an event code")
         return await self._board_results("user_results", ResultFilter(
             event=event, user_id=user_id))
+
+    # -- a person's data (issue 42; the statements: bot.store.personal) -------------
+
+    dialect: ClassVar[Dialect]
+
+    @abstractmethod
+    async def _transact(self, what: str, work: Callable[[C], Awaitable[T]], *,
+                        readonly: bool = False) -> T:
+        """``work(conn)`` in one transaction (a snapshot when ``readonly``)."""
+
+    @abstractmethod
+    async def _rows(self, conn: C, sql: str, *params: object) -> list[Any]:
+        """The rows of one statement (read by column name)."""
+
+    @abstractmethod
+    async def _change(self, conn: C, sql: str, *params: object) -> int:
+        """Run one statement; the rows it changed."""
+
+    async def _erase_jobs(self, conn: C, user_id: int) -> int:
+        """Delete the queued or failed background jobs made for the person (their
+        reviews); the backends whose queue is in the database override it."""
+        return 0
+
+    def _sql(self) -> Statements:
+        return Statements(self.dialect)
+
+    async def person_counts(self, user_id: int) -> Counts:
+        """How much is stored about a person (all zero for a stranger)."""
+        sql = self._sql()
+
+        async def work(conn: C) -> Counts:
+            return Counts.from_row((await self._rows(conn, sql.counts(), user_id))[0])
+        return await self._transact("person_counts", work, readonly=True)
+
+    async def export_person(self, user_id: int, *, now: datetime | None = None
+                            ) -> dict[str, Any]:
+        """Everything stored about a person, as one JSON document
+        (:func:`bot.store.personal.export_document`), read in one transaction."""
+        sql = self._sql()
+
+        async def work(conn: C) -> dict[str, Any]:
+            parts = {name: await self._rows(conn, statement, user_id)
+                     for name, statement in sql.export().items()}
+            return export_document(user_id, now or utc_now(), parts)
+        return await self._transact("export_person", work, readonly=True)
+
+    async def erase_person(self, user_id: int) -> Erased:
+        """Erase a person, in one transaction: their id becomes a pseudonym in the
+        results the others need, their names there are blanked (in the others' reviews
+        too), what is theirs alone is deleted, and every rating is rebuilt from the
+        stored games. Raises :class:`PersonAtTableError` (nothing changed) while they sit
+        at or host a live table. Erasing a stranger changes nothing (``counts`` empty)."""
+        sql = self._sql()
+
+        async def work(conn: C) -> Erased:
+            live = [int(r["id"]) for r in await self._rows(conn, sql.live(), user_id)]
+            if live:
+                raise PersonAtTableError(live)
+            erased = Erased(Counts.from_row((await self._rows(conn, sql.counts(), user_id))[0]))
+            if erased.counts.empty:
+                return erased
+            scrub: dict[tuple[int, int, int], tuple[object, list[int]]] = {}
+            for row in await self._rows(conn, sql.scrubbed_reviews(), user_id):
+                key = (int(row["table_id"]), int(row["deal"]), int(row["seat"]))
+                review, seats = scrub.setdefault(key, (load_json(row["review"], "a review"), []))
+                seats.append(int(row["theirs"]))
+            other = pseudonym()
+            for statement in sql.erase():
+                # Each statement gets the parameters it names, as both drivers demand.
+                params = (user_id, other) if self.dialect.mark(2) in statement else (user_id,)
+                await self._change(conn, statement, *params)
+            for (table_id, deal, seat), (review, seats) in scrub.items():
+                changed = scrub_names(review, seats)
+                if changed is not None:
+                    await self._change(conn, sql.rewrite_review(), table_id, deal, seat,
+                                       json.dumps(changed, separators=(",", ":")))
+                    erased.reviews_scrubbed += 1
+            await self._erase_jobs(conn, user_id)
+            erased.games_rerated = await self._rebuild(conn)
+            return erased
+        return await self._transact("erase_person", work)
+
+    async def set_standings(self, user_id: int, appear: bool) -> None:
+        """A person's choice to appear by name in standings across servers."""
+        sql = self._sql()
+        if user_id <= 0:
+            raise StoreError("invalid_value", f"not a person: {user_id}")
+
+        async def work(conn: C) -> None:
+            await self._change(conn, sql.set_standings(), user_id,
+                               self.dialect.flag(appear), self.dialect.time(utc_now()))
+        await self._transact("set_standings", work)
+
+    async def standings_choice(self, user_id: int) -> bool:
+        """Whether the person chose to appear by name in standings across servers."""
+        sql = self._sql()
+
+        async def work(conn: C) -> bool:
+            rows = await self._rows(conn, sql.standing(), user_id)
+            return bool(rows and rows[0]["standings"])
+        return await self._transact("standings_choice", work, readonly=True)
+
+    async def appearing(self, user_ids: Iterable[int]) -> set[int]:
+        """Those of ``user_ids`` who chose to appear by name in standings across
+        servers."""
+        people = sorted({u for u in user_ids if u > 0})
+        sql = self._sql()
+
+        async def work(conn: C) -> set[int]:
+            found: set[int] = set()
+            for start in range(0, len(people), 500):
+                part = people[start:start + 500]
+                found |= {int(r["user_id"])
+                          for r in await self._rows(conn, sql.standings(len(part)), *part)}
+            return found
+        return await self._transact("appearing", work, readonly=True) if people else set()
+
+    async def guild_left(self, guild_id: int, *, when: datetime | None = None) -> None:
+        """Note that the bot was removed from the guild (the first time counts)."""
+        sql = self._sql()
+
+        async def work(conn: C) -> None:
+            await self._change(conn, sql.guild_left(), guild_id,
+                               self.dialect.time(when or utc_now()))
+        await self._transact("guild_left", work)
+
+    async def guild_left_at(self, guild_id: int) -> datetime | None:
+        """When the bot was removed from the guild (None while it is in it, or if the
+        store never heard of it)."""
+        sql = self._sql()
+
+        async def work(conn: C) -> datetime | None:
+            rows = await self._rows(conn, sql.left_at(), guild_id)
+            return parse_optional_timestamp(rows[0]["left_at"], "guilds.left_at") \
+                if rows else None
+        return await self._transact("guild_left_at", work, readonly=True)
+
+    async def guild_back(self, guild_id: int) -> bool:
+        """The bot is in the guild (again): nothing of it is swept; whether it had been
+        noted as left."""
+        sql = self._sql()
+
+        async def work(conn: C) -> bool:
+            return await self._change(conn, sql.guild_back(), guild_id) > 0
+        return await self._transact("guild_back", work)
+
+    async def sweep_closed_tables(self) -> int:
+        """Delete the drafts and hand messages (their interaction tokens) of closed tables;
+        how many rows went."""
+        sql = self._sql()
+
+        async def work(conn: C) -> int:
+            return sum([await self._change(conn, s) for s in sql.closed_leftovers()])
+        return await self._transact("sweep_closed_tables", work)
+
+    async def sweep_left_guilds(self, before: datetime) -> tuple[list[int], int, int]:
+        """Delete the settings and the unplayed tables (lobbies) of the guilds the bot
+        left before ``before``, in one transaction: those guilds, the settings and the
+        tables deleted."""
+        sql = self._sql()
+
+        async def work(conn: C) -> tuple[list[int], int, int]:
+            cutoff = self.dialect.time(before)
+            guilds = [int(r["id"]) for r in await self._rows(conn, sql.left_guilds(), cutoff)]
+            if not guilds:
+                return [], 0, 0
+            settings, tables = [await self._change(conn, s, cutoff) for s in sql.swept()]
+            return guilds, settings, tables
+        return await self._transact("sweep_left_guilds", work)

@@ -93,7 +93,8 @@ ANY_JSON: Convert = _json_any
 
 # Every table, parents before children, with each column's conversion.
 TABLES: list[tuple[str, list[tuple[str, Convert]]]] = [
-    ("guilds", [("id", INT), ("locale", TEXT), ("created_at", TIME), ("updated_at", TIME)]),
+    ("guilds", [("id", INT), ("locale", TEXT), ("created_at", TIME), ("updated_at", TIME),
+                ("left_at", TIME_OR_NULL)]),
     ("guild_settings", [("guild_id", INT), ("locale", TEXT_OR_NULL),
                         ("turn_timer", INT_OR_NULL), ("target", INT_OR_NULL),
                         ("tables_per_channel", INT_OR_NULL), ("daily_channel_id", INT_OR_NULL),
@@ -130,6 +131,7 @@ TABLES: list[tuple[str, list[tuple[str, Convert]]]] = [
                      ("position", INT), ("name", TEXT)]),
     ("reviews", [("table_id", INT), ("deal", INT), ("seat", INT), ("user_id", INT),
                  ("review", OBJECT), ("created_at", TIME)]),
+    ("people", [("user_id", INT), ("standings", FLAG), ("updated_at", TIME)]),
 ]
 IDENTITIES = ("tables", "games")  # tables whose id PostgreSQL numbers
 

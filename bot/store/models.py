@@ -6,7 +6,8 @@ All SQL lives behind :class:`Repository`; the bot talks to nothing else. SQLite
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+import dataclasses
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -54,6 +55,14 @@ class ShardLostError(StoreError):
 
     def __init__(self, message: str) -> None:
         super().__init__("shard_lost", message)
+
+
+class PersonAtTableError(StoreError):
+    """An erase refused: the person sits at (or hosts) a live table; nothing changed."""
+
+    def __init__(self, tables: list[int]) -> None:
+        super().__init__("person_at_table", f"the person is at live tables {tables}")
+        self.tables = tables
 
 
 class TableStatus(StrEnum):
@@ -321,6 +330,44 @@ class ReviewRecord:
     """Set by the store when None."""
 
 
+@dataclass(slots=True)
+class Counts:
+    """What is stored about one person, counted (``/privacy show``; the statements:
+    :mod:`bot.store.personal`)."""
+
+    games: int = 0
+    actions: int = 0
+    tables: int = 0
+    ratings: int = 0
+    daily: int = 0
+    events: int = 0
+    reviews: int = 0
+    panels: int = 0
+    settings: int = 0
+
+    @property
+    def empty(self) -> bool:
+        return not any((self.games, self.actions, self.tables, self.ratings, self.daily,
+                        self.events, self.reviews, self.panels, self.settings))
+
+    @classmethod
+    def from_row(cls, row: Any) -> Counts:
+        """From the row of :meth:`Statements.counts`."""
+        return cls(**{f.name: int(row[f.name]) for f in dataclasses.fields(cls)})
+
+
+@dataclass(slots=True)
+class Erased:
+    """What an erase did."""
+
+    counts: Counts
+    """What was stored before it."""
+    games_rerated: int = 0
+    reviews_scrubbed: int = 0
+    live: list[int] = field(default_factory=list)
+    """The live tables that refused it (nothing was changed)."""
+
+
 class Repository(Protocol):
     """Everything the bot stores. Every method commits before it returns."""
 
@@ -529,3 +576,39 @@ class Repository(Protocol):
 
     async def user_reviews(self, table_id: int, user_id: int) -> list[ReviewRecord]:
         """A person's reviews at a table, by deal then seat (empty if none)."""
+
+    # -- a person's data (issue 42): bot.store.personal, StoreBase ------------------
+
+    async def person_counts(self, user_id: int) -> Counts:
+        """How much is stored about a person (all zero for a stranger)."""
+
+    async def export_person(self, user_id: int, *, now: datetime | None = None
+                            ) -> dict[str, Any]:
+        """Everything stored about a person as one JSON document, in one transaction."""
+
+    async def erase_person(self, user_id: int) -> Erased:
+        """Erase a person in one transaction (``PersonAtTableError`` at a live table)."""
+
+    async def set_standings(self, user_id: int, appear: bool) -> None:
+        """A person's choice to appear by name in standings across servers."""
+
+    async def standings_choice(self, user_id: int) -> bool:
+        """Whether the person chose to appear by name in standings across servers."""
+
+    async def appearing(self, user_ids: Iterable[int]) -> set[int]:
+        """Those of ``user_ids`` who chose to appear by name across servers."""
+
+    async def guild_left(self, guild_id: int, *, when: datetime | None = None) -> None:
+        """Note that the bot was removed from the guild."""
+
+    async def guild_left_at(self, guild_id: int) -> datetime | None:
+        """When the bot was removed from the guild (None while it is in it)."""
+
+    async def guild_back(self, guild_id: int) -> bool:
+        """The bot is in the guild (again); whether it had been noted as left."""
+
+    async def sweep_closed_tables(self) -> int:
+        """Delete the drafts and hand messages of closed tables; how many rows went."""
+
+    async def sweep_left_guilds(self, before: datetime) -> tuple[list[int], int, int]:
+        """Delete the settings and lobbies of the guilds left before ``before``."""

@@ -40,7 +40,7 @@ import uuid
 import weakref
 from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
 from datetime import datetime
-from typing import Any, Literal, TypeAlias, TypeVar
+from typing import Any, ClassVar, Literal, TypeAlias, TypeVar
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
@@ -79,6 +79,7 @@ from bot.store.models import (
     TableRecord,
     TableStatus,
 )
+from bot.store.personal import POSTGRES, QUEUE_TABLE, REVIEW_JOBS, Dialect, job_for, seated_review
 from bot.store.rows import (
     ACTIVE,
     OVER,
@@ -804,6 +805,34 @@ class PostgresRepository(StoreBase[Conn]):
             f"table {table_id}: shard {shard} of {shard_count} is no longer this process's "
             "(another process took it); the write was refused")
 
+    # -- the generic statements of StoreBase (a person's data) ---------------------
+
+    dialect: ClassVar[Dialect] = POSTGRES
+
+    async def _transact(self, what: str, work: Tx[T], *, readonly: bool = False) -> T:
+        return await self._run(what, work, isolation="repeatable_read" if readonly
+                               else "read_committed", readonly=readonly)
+
+    async def _rows(self, conn: Conn, sql: str, *params: object) -> list[asyncpg.Record]:
+        return list(await conn.fetch(sql, *params))
+
+    async def _change(self, conn: Conn, sql: str, *params: object) -> int:
+        status = await conn.execute(sql, *params)
+        last = str(status).rsplit(" ", 1)[-1]
+        return int(last) if last.isdigit() else 0
+
+    async def _erase_jobs(self, conn: Conn, user_id: int) -> int:
+        """Delete the person's review jobs from PgQueuer's table (queued, being made or
+        failed): their payload names the person."""
+        if not await conn.fetchval(f"SELECT to_regclass('{QUEUE_TABLE}') IS NOT NULL"):
+            return 0
+        rows = await conn.fetch(f"SELECT id, payload FROM {QUEUE_TABLE} "
+                                "WHERE entrypoint = $1", REVIEW_JOBS)
+        ids = [int(r["id"]) for r in rows if job_for(r["payload"]) == user_id]
+        if ids:
+            await conn.execute(f"DELETE FROM {QUEUE_TABLE} WHERE id = ANY($1::bigint[])", ids)
+        return len(ids)
+
     # -- schema and guilds ---------------------------------------------------------
 
     async def schema_version(self) -> int:
@@ -1260,7 +1289,7 @@ class PostgresRepository(StoreBase[Conn]):
             return int(await conn.fetchval(
                 "SELECT COUNT(DISTINCT gp.user_id) FROM games AS g "
                 "JOIN game_players AS gp ON gp.game_id = g.id "
-                "WHERE g.guild_id = $1 AND g.game = $2 AND g.rated AND gp.user_id IS NOT NULL",
+                "WHERE g.guild_id = $1 AND g.game = $2 AND g.rated AND gp.user_id > 0",
                 guild_id, game))
         return await self._run("leaderboard_size", work, transaction=False)
 
@@ -1463,20 +1492,32 @@ class PostgresRepository(StoreBase[Conn]):
         that table, deal and seat has one already (kept as it is: the first saved wins,
         no error; of two saves at once, the later waits for the earlier to commit and
         then stores nothing). Raises :class:`StoreError` ``unknown_table`` if there is
-        no such table. Not fenced: it never overwrites."""
-        row = review_row(record)
+        no such table. Not fenced: it never overwrites. Nothing is stored for a seat
+        whose person erased their data meanwhile (the erase holds the seats' rows until it
+        commits), and the names of those who did are blanked
+        (:func:`bot.store.personal.seated_review`)."""
+        review_row(record)  # checked before anything is read
         created_at = utc(record.created_at or utc_now())
 
         async def work(conn: Conn) -> bool:
+            seated = await conn.fetch(
+                "SELECT seat, user_id FROM seats WHERE table_id = $1 FOR SHARE", record.table_id)
+            if not seated and not await conn.fetchval(
+                    "SELECT EXISTS (SELECT 1 FROM tables WHERE id = $1)", record.table_id):
+                return False
+            kept = seated_review(record, [(r["seat"], r["user_id"]) for r in seated])
+            if kept is None:
+                return True
             try:
                 await conn.execute(
                     "INSERT INTO reviews (table_id, deal, seat, user_id, review, created_at) "
                     "VALUES ($1, $2, $3, $4, $5::jsonb, $6) "
-                    "ON CONFLICT (table_id, deal, seat) DO NOTHING", *row, created_at)
+                    "ON CONFLICT (table_id, deal, seat) DO NOTHING", *review_row(kept),
+                    created_at)
             except asyncpg.ForeignKeyViolationError:
                 return False
             return True
-        if not await self._run("save_review", work, transaction=False):
+        if not await self._run("save_review", work):
             raise table_missing(record.table_id)
 
     async def review(self, table_id: int, deal: int, seat: int) -> ReviewRecord | None:

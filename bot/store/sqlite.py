@@ -14,9 +14,17 @@ import logging
 import os
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Collection, Iterable, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Collection,
+    Iterable,
+    Mapping,
+    Sequence,
+)
 from contextlib import asynccontextmanager
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal, TypeVar
 
 import aiosqlite
 
@@ -52,6 +60,7 @@ from bot.store.models import (
     TableRecord,
     TableStatus,
 )
+from bot.store.personal import SQLITE, Dialect, seated_review
 from bot.store.rows import (
     ACTIVE,
     OVER,
@@ -123,6 +132,9 @@ def _error_code(error: sqlite3.Error) -> str:
     if isinstance(error, sqlite3.IntegrityError):
         return "constraint_failed"
     return "database_error"
+
+
+_T = TypeVar("_T")
 
 
 class SQLiteRepository(StoreBase[aiosqlite.Connection]):
@@ -312,6 +324,22 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
         return bool(rows)
 
     # -- schema and guilds ---------------------------------------------------------
+
+    # -- the generic statements of StoreBase (a person's data) ---------------------
+
+    dialect: ClassVar[Dialect] = SQLITE
+
+    async def _transact(self, what: str, work: Callable[[aiosqlite.Connection], Awaitable[_T]],
+                        *, readonly: bool = False) -> _T:
+        async with self._session(what, "BEGIN" if readonly else "BEGIN IMMEDIATE") as conn:
+            return await work(conn)
+
+    async def _rows(self, conn: aiosqlite.Connection, sql: str, *params: object
+                    ) -> list[sqlite3.Row]:
+        return await self._fetchall(conn, sql, params)
+
+    async def _change(self, conn: aiosqlite.Connection, sql: str, *params: object) -> int:
+        return await self._execute(conn, sql, params)
 
     async def schema_version(self) -> int:
         """The number of the last migration applied."""
@@ -815,7 +843,7 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
             rows = await self._fetchall(
                 conn, "SELECT COUNT(DISTINCT gp.user_id) AS n FROM games AS g "
                 "JOIN game_players AS gp ON gp.game_id = g.id "
-                "WHERE g.guild_id = ? AND g.game = ? AND g.rated AND gp.user_id IS NOT NULL",
+                "WHERE g.guild_id = ? AND g.game = ? AND g.rated AND gp.user_id > 0",
                 (guild_id, game))
         return as_int(rows[0]["n"], "leaderboard size")
 
@@ -1012,12 +1040,20 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
         """Store one person's review of one deal (``created_at`` now if None), unless
         that table, deal and seat has one already (kept as it is: the first saved wins,
         no error). Raises :class:`StoreError` ``unknown_table`` if there is no such
-        table."""
-        row = review_row(record)
+        table. Nothing is stored for a seat whose person erased their data meanwhile, and
+        the names of those who did are blanked
+        (:func:`bot.store.personal.seated_review`)."""
+        review_row(record)  # checked before anything is read
         created_at = format_timestamp(record.created_at or utc_now())
         async with self._session("save_review", "BEGIN IMMEDIATE") as conn:
             if not await self._table_exists(conn, record.table_id):
                 raise table_missing(record.table_id)
+            seated = await self._fetchall(
+                conn, "SELECT seat, user_id FROM seats WHERE table_id = ?", (record.table_id,))
+            kept = seated_review(record, [(r["seat"], r["user_id"]) for r in seated])
+            if kept is None:
+                return
+            row = review_row(kept)
             await self._execute(
                 conn, "INSERT INTO reviews (table_id, deal, seat, user_id, review, created_at) "
                 "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, deal, seat) DO NOTHING",

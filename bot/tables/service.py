@@ -400,6 +400,26 @@ class TableService:
                 self._notify(table)
         return expired
 
+    def forget_person(self, user_id: int) -> list[int]:
+        """Forget the closed tables held in memory where ``user_id`` sat or hosted (they
+        erased their data: the store has them under a pseudonym now); a live table never
+        holds them (the erase is refused there)."""
+        gone = [tid for tid, table in self.tables.items() if not table.status.is_active and (
+            table.record.host_id == user_id
+            or any(s.user_id == user_id for s in table.record.seats))]
+        for tid in gone:
+            del self.tables[tid]
+        return gone
+
+    def forget_guilds(self, guild_ids: Collection[int]) -> list[int]:
+        """Forget the lobbies held in memory of guilds whose data was swept (the bot left
+        them; the store deleted their lobbies)."""
+        gone = [tid for tid, table in self.tables.items()
+                if table.record.guild_id in guild_ids and table.status is TableStatus.LOBBY]
+        for tid in gone:
+            del self.tables[tid]
+        return gone
+
     def evict_closed(self, now: float | None = None, *, after: float = 600) -> list[int]:
         """Forget closed tables idle for ``after`` seconds (the store keeps them)."""
         now = time.monotonic() if now is None else now

@@ -1,4 +1,5 @@
-"""The command tree Discord receives, pinned: every game's ``/<game>`` group, translated
+"""The command tree Discord receives, pinned: every game's ``/<game>`` group and
+``/privacy``, translated
 as :meth:`bot.app.TichuBot.sync_commands` computes it (names, descriptions, options,
 choices, localisations, permissions, contexts, and the order of the subcommands),
 compared with ``tests/fixtures/commands.json``.
@@ -13,13 +14,12 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.cogs.daily import DailyCommands, DailyHost
-from bot.cogs.games import Host, game_group
+from bot.cogs.tree import command_groups
 from bot.games.registry import all_specs
 from bot.i18n.translator import CatalogTranslator
 
@@ -36,11 +36,8 @@ async def translated_payload() -> list[dict[str, Any]]:
     async def opener(interaction: discord.Interaction[Any], options: dict[str, Any]) -> None:
         raise AssertionError("the payload runs no command")
 
-    for spec in all_specs().values():
-        # As bot.app wires them: Tichu's group holds the daily challenge, which works in
-        # direct messages too.
-        anywhere = DailyCommands(cast(DailyHost, None)) if spec.name == "tichu" else None
-        tree.add_command(game_group(cast(Host, None), spec, spec.new_command(opener), anywhere))
+    for group in command_groups(None, lambda spec: opener):  # as bot.app wires them
+        tree.add_command(group)
     payload = [await command.get_translated_payload(tree, translator)
                for command in tree.get_commands()]
     # As sync_commands hashes it (json, unknown values as strings).
@@ -53,5 +50,5 @@ async def test_the_command_payload_is_the_snapshot() -> None:
     if os.environ.get("UPDATE_COMMANDS_SNAPSHOT"):
         SNAPSHOT.write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n",
                             encoding="utf-8")
-    assert [group["name"] for group in payload] == list(all_specs())
+    assert [group["name"] for group in payload] == [*all_specs(), "privacy"]
     assert payload == json.loads(SNAPSHOT.read_text(encoding="utf-8"))

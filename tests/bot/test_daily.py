@@ -269,7 +269,22 @@ async def test_the_daily_challenge_in_direct_messages_has_global_standings(
         everywhere = await (await emu.slash(alice, dm, "tichu daily standings")).response()
         assert "carol" in here.embeds[0]["description"]
         assert "alice" not in here.embeds[0]["description"]
+        # Across servers only those who chose to appear are named (and the asker): Carol
+        # did not, so she is counted, not named, in the text and in the picture's words.
+        words = everywhere.attachment(filename("standings")).description
+        assert "alice" in everywhere.embeds[0]["description"].split()
+        assert "carol" not in everywhere.embeds[0]["description"] and "carol" not in words
+        assert t("en", "daily.standings_others", count=1) in \
+            everywhere.embeds[0]["footer"]["text"]
+        chose = await (await emu.slash(bob, emu.dm_channel(bob), "privacy standings",
+                                       appear="on")).response()
+        assert chose.ephemeral and chose.content == t("en", "privacy.set_on")
+        everywhere = await (await emu.slash(alice, dm, "tichu daily standings")).response()
         assert {"alice", "carol"} <= set(everywhere.embeds[0]["description"].split())
+        assert "others" not in everywhere.embeds[0]["footer"]["text"]
+        # The server's own standings were never changed by the choice.
+        assert (await (await emu.slash(bob, world.channel, "tichu daily standings")
+                       ).response()).embeds[0]["description"] == here.embeds[0]["description"]
         # Someone who shares no server with the app reaches /tichu daily only once they
         # install it for themselves (a user install), and then /tichu only: the other
         # games are installed in servers alone.

@@ -270,16 +270,13 @@ class Recorder(app_commands.Translator):
 
 
 def command_keys() -> set[str]:
-    from bot.cogs.games import game_group
-    from bot.games.registry import all_specs
+    from bot.cogs.tree import command_groups
 
     async def collect() -> set[str]:
         client = discord.Client(intents=discord.Intents.none())
         tree: app_commands.CommandTree[Any] = app_commands.CommandTree(client)
         recorder = Recorder()
-        for spec in all_specs().values():
-            group = game_group(object(), spec,  # type: ignore[arg-type]
-                               spec.new_command(lambda *args: None))
+        for group in command_groups(object(), lambda spec: lambda *args: None):
             await group.get_translated_payload(tree, recorder)
         return recorder.keys
 
@@ -336,19 +333,14 @@ def test_the_command_keys_are_found() -> None:
 def translated_groups() -> list[dict[str, Any]]:
     """Every game's command group as sent to Discord, translated by the bot's own
     translator into every locale."""
-    from bot.cogs.games import game_group
-    from bot.games.registry import all_specs
+    from bot.cogs.tree import command_groups
     from bot.i18n.translator import CatalogTranslator
 
     async def build() -> list[dict[str, Any]]:
         client = discord.Client(intents=discord.Intents.none())
         tree: app_commands.CommandTree[Any] = app_commands.CommandTree(client)
-        payloads = []
-        for spec in all_specs().values():
-            group = game_group(object(), spec,  # type: ignore[arg-type]
-                               spec.new_command(lambda *args: None))
-            payloads.append(await group.get_translated_payload(tree, CatalogTranslator()))
-        return payloads
+        return [await group.get_translated_payload(tree, CatalogTranslator())
+                for group in command_groups(object(), lambda spec: lambda *args: None)]
 
     return asyncio.run(build())
 

@@ -336,7 +336,9 @@ class Gateway:
         )
         self.sessions[session.session_id] = session
         world = self.world
-        guilds = [g for g in world.guilds.values() if session.handles_guild(g.id)]
+        # Only the guilds the bot is in: one that removed it is not announced again.
+        guilds = [g for g in world.guilds.values()
+                  if session.handles_guild(g.id) and world.bot.id in g.members]
         ready = {
             "v": 10,
             "user": {

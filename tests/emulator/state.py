@@ -262,9 +262,33 @@ class World:
         guild.members[owner.id] = MemberRecord(user=owner, guild_id=gid)
         guild.members[self.bot.id] = MemberRecord(user=self.bot, guild_id=gid, roles=[bot_role.id])
         self.guilds[gid] = guild
-        self.sink.dispatch("GUILD_CREATE", self.guild_payload(guild, gateway=True), guild_id=gid)
+        self.sink.dispatch("GUILD_CREATE", self.guild_payload(guild, gateway=True, joined=True),
+                           guild_id=gid)
         self.notify()
         return guild
+
+    def remove_bot(self, guild: IdLike) -> None:
+        """Remove the bot from ``guild`` (kicked, or its app removed by an admin): it is no
+        longer a member, so its calls there fail with Missing Access, and a connected bot
+        receives GUILD_DELETE without ``unavailable`` (Discord's sign that it left, not an
+        outage). The guild, its people and channels stay."""
+        g = self.get_guild(guild)
+        if g.members.pop(self.bot.id, None) is None:
+            raise ValueError(f"the bot is not in guild {g.id}")
+        self.sink.dispatch("GUILD_DELETE", {"id": str(g.id)}, guild_id=g.id)
+        self.notify()
+
+    def add_bot(self, guild: IdLike) -> None:
+        """Add the bot back to a guild that removed it, with its role: GUILD_CREATE, as for
+        a guild it joins."""
+        g = self.get_guild(guild)
+        if self.bot.id in g.members:
+            raise ValueError(f"the bot is already in guild {g.id}")
+        roles = [g.bot_role_id] if g.bot_role_id is not None else []
+        g.members[self.bot.id] = MemberRecord(user=self.bot, guild_id=g.id, roles=roles)
+        self.sink.dispatch("GUILD_CREATE", self.guild_payload(g, gateway=True, joined=True),
+                           guild_id=g.id)
+        self.notify()
 
     def add_role(
         self, guild: IdLike, name: str, *, permissions: int = 0, color: int = 0
@@ -1008,8 +1032,12 @@ class World:
             "flags": 0,
         }
 
-    def guild_payload(self, guild: GuildRecord, *, gateway: bool = False) -> dict[str, Any]:
-        """The Discord guild object; ``gateway=True`` adds the GUILD_CREATE extras."""
+    def guild_payload(self, guild: GuildRecord, *, gateway: bool = False,
+                      joined: bool = False) -> dict[str, Any]:
+        """The Discord guild object; ``gateway=True`` adds the GUILD_CREATE extras.
+        ``joined``: the GUILD_CREATE of a guild the bot has just joined, which carries no
+        ``unavailable`` (``false`` there is a guild back from an outage, and clients such
+        as discord.py tell a join from a return by it)."""
         payload: dict[str, Any] = {
             "id": str(guild.id),
             "name": guild.name,
@@ -1048,7 +1076,7 @@ class World:
                 {
                     "joined_at": bot_member.joined_at,
                     "large": False,
-                    "unavailable": False,
+                    **({} if joined else {"unavailable": False}),
                     "member_count": len(guild.members),
                     "members": [bot_member.to_payload()],
                     "channels": [self.channel_payload(self.channels[c]) for c in guild.channel_ids],

@@ -92,6 +92,10 @@ async def fill(path: Path) -> None:
         await repo.update_table(abandoned.id, status=TableStatus.ABANDONED)
         await fill_duplicate(repo)
         await fill_reviews(repo, playing.id)
+        # A person's choice, and a guild the bot left (issue 42).
+        await repo.set_standings(100, True)
+        await repo.set_standings(300, False)
+        await repo.guild_left(GUILDS[1], when=datetime(2026, 11, 20, 8, 30, tzinfo=UTC))
 
 
 DAYS = ["daily:2026-11-26", "daily:2026-11-27"]
@@ -155,6 +159,10 @@ async def everything(repo: Repository) -> dict[str, Any]:
             for user in (100, 101, 300, 301, 400, 401):
                 out["history"][key, user] = await repo.rating_history(guild, game, user)
     out["meta"] = await repo.get_meta("commands_hash")
+    for user in (100, 300, 400):
+        out["standings", user] = await repo.standings_choice(user)
+    for guild in GUILDS:
+        out["left", guild] = await repo.guild_left_at(guild)
     for code in (*DAYS, "K7Q2XM"):
         out["event", code] = await repo.get_event(code)
         out["results", code] = await repo.event_results(code)
@@ -196,6 +204,9 @@ async def test_everything_is_copied(db_path: Path, pg_backend: Backend) -> None:
         reviewed = [key for key, value in got.items() if key[0] == "reviews" and value]
         assert len(reviewed) == 2 and counts["reviews"] == 4
         assert got["review", reviewed[0][1]] is not None
+        assert [got["standings", u] for u in (100, 300, 400)] == [True, False, False]
+        assert got["left", GUILDS[1]] == datetime(2026, 11, 20, 8, 30, tzinfo=UTC)
+        assert got["left", GUILDS[0]] is None
         # The ids go on after the copied ones, and the copy is a working store.
         newer = await new_table(copied, channel_id=99)
         assert newer.id == counts["tables"] + 1

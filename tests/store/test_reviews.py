@@ -211,7 +211,7 @@ async def test_a_version_5_database_upgrades_in_place(backend: Backend) -> None:
     await backend.at_version(5, VERSION_5_ROWS)
 
     async with backend.repository() as repo:
-        assert await repo.schema_version() == 6
+        assert await repo.schema_version() >= 6  # and every migration since
         [stored] = await repo.recent_games(1, "tichu")
         assert not stored.rated and stored.scores == [300, -100]
         assert [(f.index, f.diff, f.replay) for f in await repo.field("b/1")] == [

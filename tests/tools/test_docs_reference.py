@@ -10,6 +10,7 @@ import pytest
 
 from bot.config import Settings
 from bot.i18n import LANGUAGES
+from bot.store.personal import KEPT
 from tools import docs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,10 +29,20 @@ def test_the_generated_pages_are_the_committed_ones(generated: dict[Path, str]) 
     assert stale == [], f"{stale} differ from the code: run python -m tools.docs"
 
 
-def test_there_is_a_settings_page_and_a_commands_page_per_language(
+def test_there_is_a_settings_page_a_stored_page_and_a_commands_page_per_language(
         generated: dict[Path, str]) -> None:
     names = {path.name for path in generated}
-    assert names == {"settings.md"} | {f"commands-{lang}.md" for lang in LANGUAGES}
+    assert names == {"settings.md", "stored.md"} | {f"commands-{lang}.md"
+                                                    for lang in LANGUAGES}
+
+
+def test_the_stored_page_lists_every_table_and_the_retention(
+        generated: dict[Path, str]) -> None:
+    page = generated[docs.REFERENCE / "stored.md"]
+    for entry in KEPT:
+        assert f"| `{entry.table}`" in page
+    retention = Settings.model_fields["left_guild_retention"].default
+    assert f"(default {retention:g})" in page
 
 
 def test_every_setting_is_on_its_page_with_its_description(generated: dict[Path, str]) -> None:
@@ -50,6 +61,7 @@ def test_the_commands_pages_speak_their_language(generated: dict[Path, str]) -> 
     for group in ("tichu", "chinois", "tysiacha"):
         assert f"## `/{group}`" in english
     assert "### `/tichu daily standings [day]`" in english
+    assert "## `/privacy`" in english and "### `/privacy standings appear:`" in english
 
 
 def test_a_drifted_page_is_named(tmp_path: Path, generated: dict[Path, str]) -> None:

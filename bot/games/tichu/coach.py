@@ -33,6 +33,7 @@ from bot.i18n.names import card_labels, combo_name, rank_name
 from bot.jobs import AHEAD, ASKED, JobContext, JobFailed, Jobs
 from bot.render import render_position
 from bot.store.models import GameResult, ReviewRecord, StoreError
+from bot.store.personal import REVIEW_JOBS
 from bot.tables import SeatKind, Table, TableError, TableService
 from bot.workers import offload
 from engine.duplicate.play import BoardsGame
@@ -57,8 +58,8 @@ QUEUED_REVIEWS = 32
 wait or run at once; past it, on a busy server, a deal's reviews are made when they are
 asked for, so the background never falls behind without bound. The queue in PostgreSQL
 has no such bound: workers on other machines take its reviews."""
-REVIEW = "review"
-"""The kind of the review jobs."""
+REVIEW = REVIEW_JOBS
+"""The kind of the review jobs (named in the store, whose erase deletes a person's)."""
 SHOWN_OPTIONS = 3
 """A hint shows at most this many options."""
 WORDS = ("grand_tichu", "decline_grand", "tichu", "no_tichu", "no_bomb", "pass")
@@ -218,7 +219,8 @@ def shown_decisions(review: dict[str, Any]) -> list[dict[str, Any]]:
 async def review_pictures(record: ReviewRecord, locale: str) -> tuple[str, list[Shown]]:
     """A stored review in words, with the picture of each decision's position."""
     review = record.review
-    names = [str(n) for n in review.get("names", [])]
+    # An empty name: a person who erased their data (bot.store.personal).
+    names = [str(n) or t(locale, "privacy.former") for n in review.get("names", [])]
     data = review["replay"]
     lines = [t(locale, "coach.review_title", deal=record.deal + 1)]
     decisions = shown_decisions(review)

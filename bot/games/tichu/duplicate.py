@@ -372,7 +372,9 @@ class Duplicate:
         table.announcements.append(entry)
         if game.phase is Phase.GAME_OVER:
             standings = await self.event_standings(event, None)
-            lines = [f"{s.rank}. {s.name} · {_pct(s.score)} · {s.boards}" for s in standings]
+            # (A former player, who erased their data, has no name: a dash.)
+            lines = [f"{s.rank}. {s.name or '—'} · {_pct(s.score)} · {s.boards}"
+                     for s in standings]
             end = LogEntry("log.event_standings", {"event": event, "lines": lines},
                            announce=True)
             table.log.append(end)

@@ -1,0 +1,254 @@
+"""``/privacy`` through the local Discord (issue 42), people acting: show, export (the
+file's replays played back by ``python -m engine replay``), erase (refused at a live
+table, for a stranger's button, and the other players' records unchanged but for the
+name), and a server that removes the bot, swept after the retention."""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import random
+import subprocess
+import sys
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from bot.app import TichuBot
+from bot.cogs.privacy import erase, export_file
+from bot.i18n import t
+from bot.store import GuildSettings, TableStatus
+from bot.tables import TableError, ids
+from tests.bot.conftest import World
+from tests.bot.driver import component, running
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def play_game(world: World, bot: TichuBot, people: list[Any]) -> int:
+    """A finished Tichu game of 100 points: ``people`` at seats 0 and 2 (the first hosts),
+    computers beside them; each person's turn timer runs out at once, so a computer plays
+    for them while their seat stays theirs. The table's id."""
+    service = bot.service
+    host = people[0]
+    table = await service.open_lobby(game="tichu", guild_id=world.guild.id,
+                                     channel_id=world.channel.id, host_id=host.id,
+                                     host_name=host.name, locale="en",
+                                     options={"target": 100, "turn_timer": 30})
+    table.record.options["turn_timer"] = 0.01  # seconds: the timer plays for them
+    if len(people) > 1:
+        await service.join(table.id, people[1].id, people[1].name, 2)
+    for seat in (1, 3) if len(people) > 1 else (1, 2, 3):
+        await service.set_computer(table.id, host.id, seat, "normal")
+    await service.start(table.id, host.id)
+    end = time.monotonic() + 120
+    while table.status is not TableStatus.FINISHED:
+        assert time.monotonic() < end, "the game did not finish"
+        await asyncio.sleep(0.02)
+    await bot.presenter.idle.wait()
+    return table.id
+
+
+async def run(world: World, who: Any, command: str, channel: Any = None, /,
+              **options: Any) -> Any:
+    """``who`` runs ``command`` (in the table channel, or ``channel``): the reply."""
+    return await (await world.emu.slash(who, channel or world.channel, command,
+                                        **options)).response()
+
+
+async def records_of(world: World, user: Any) -> dict[str, str]:
+    """What ``user`` reads of the records: the leaderboard, their stats and history."""
+    board = await run(world, user, "tichu leaderboard")
+    stats = await run(world, user, "tichu stats", user=user)
+    history = await run(world, user, "tichu history")
+    return {"board": board.embeds[0]["description"], "stats": stats.embeds[0]["description"],
+            "history": history.texts[-1]}
+
+
+def replay_plays_back(replay: dict[str, Any], scores: list[int]) -> None:
+    """``python -m engine replay`` reads the file and ends at the stored scores."""
+    done = subprocess.run([sys.executable, "-m", "engine", "replay", "-"],
+                          input=json.dumps(replay), capture_output=True, text=True,
+                          cwd=ROOT, check=False, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["ok"] is True and list(out["scores"]) == scores
+
+
+async def test_export_then_erase_leaves_the_others_their_records(world: World,
+                                                                 tmp_path: Path) -> None:
+    emu = world.emu
+    alice, bob, eve = world.users[0], world.users[1], world.stranger
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        await emu.wait_for_commands(["tichu", "privacy"])
+        # Nothing yet: show and export say so, and export sends a file that says it too.
+        shown = await run(world, alice, "privacy show")
+        assert shown.ephemeral and t("en", "privacy.show_empty") in shown.content
+        empty = await run(world, alice, "privacy export")
+        assert empty.content == t("en", "privacy.export_empty")
+        assert json.loads(empty.attachment(f"tichu-data-{alice.id}.json").data)["empty"]
+
+        tables = [await play_game(world, bot, [alice, bob]),
+                  await play_game(world, bot, [bob, alice]),
+                  await play_game(world, bot, [alice])]
+        shown = await run(world, alice, "privacy show")
+        assert "3 finished games" in shown.content and "docs/privacy.md" in shown.content
+        export = await run(world, alice, "privacy export")
+        assert export.ephemeral
+        document = json.loads(export.attachment(f"tichu-data-{alice.id}.json").data)
+        assert document["user_id"] == str(alice.id) and not document["empty"]
+        assert sorted(g["table_id"] for g in document["games"]) == sorted(tables)
+        for game in document["games"]:
+            replay_plays_back(game["replay"], game["scores"])
+        assert str(bob.id) not in export.attachment(f"tichu-data-{alice.id}.json").data.decode()
+        assert len(document["ratings"]) == 1 and document["settings"] is None
+
+        before = await records_of(world, bob)
+        assert "alice" in before["history"] and "alice" in before["board"]
+
+        # The erase asks first; a button of someone else's is refused, nothing changes.
+        asked = await run(world, alice, "privacy erase")
+        assert asked.ephemeral and asked.content == t("en", "privacy.erase_confirm")
+        button = component(asked, "perase", arg=str(alice.id))
+        assert button is not None
+        # (Eve sees only her own confirmation: she sends Alice's button from it, forged.)
+        her_own = await run(world, eve, "privacy erase")
+        refused = await (await emu.forged_click(eve, her_own, button.custom_id)).response()
+        assert refused.content == t("en", "error.forged")
+        assert (await bot.service.repo.person_counts(alice.id)).games == 3
+
+        done = await (await emu.click(alice, asked, button.custom_id)).response()
+        assert done.content == t("en", "privacy.erased", games=3)
+        assert not emu.messages[asked.id].components  # the button is gone
+        assert (await bot.service.repo.person_counts(alice.id)).empty
+
+        # Bob's records: the same, but for her name (Bob reads French).
+        after = await records_of(world, bob)
+        former = t("fr", "privacy.former")
+        assert after["history"] == before["history"].replace("alice", former)
+        assert after["stats"] == before["stats"].replace("alice", former)
+        assert [line for line in before["board"].splitlines() if "alice" not in line] == \
+            after["board"].splitlines()
+        assert "alice" not in json.dumps(after)
+
+        # Again: nothing is stored; the export says so.
+        again = await run(world, alice, "privacy erase")
+        button = component(again, "perase", arg=str(alice.id))
+        second = await (await emu.click(alice, again, button.custom_id)).response()
+        assert second.content == t("en", "privacy.erase_nothing")
+        empty = await run(world, alice, "privacy export")
+        assert json.loads(empty.attachment(f"tichu-data-{alice.id}.json").data)["empty"]
+    emu.assert_clean()
+
+
+async def test_an_erase_is_refused_at_a_live_table(world: World, tmp_path: Path) -> None:
+    emu = world.emu
+    alice = world.users[0]
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        await emu.wait_for_commands(["tichu", "privacy"])
+        await play_game(world, bot, [alice])
+        lobby = await run(world, alice, "tichu new")
+        assert lobby.components
+        asked = await run(world, alice, "privacy erase")
+        button = component(asked, "perase", arg=str(alice.id))
+        refused = await (await emu.click(alice, asked, button.custom_id)).response()
+        assert refused.content == t("en", "error.privacy_at_table")
+        assert (await bot.service.repo.person_counts(alice.id)).games == 1
+        # The same works in direct messages, where the app is installed for her.
+        dm = emu.dm_channel(alice)
+        shown = await run(world, alice, "privacy show", dm)
+        assert "1 finished games" in shown.content or "1 finished game" in shown.content
+    emu.assert_clean()
+
+
+async def noted(bot: TichuBot, guild_id: int, left: bool) -> datetime | None:
+    """Wait until the store says the bot is out of (``left``) or back in the guild."""
+    deadline = time.monotonic() + 10
+    while True:
+        when = await bot.service.repo.guild_left_at(guild_id)
+        if (when is not None) == left:
+            return when
+        assert time.monotonic() < deadline, "the bot's removal or return was never noted"
+        await asyncio.sleep(0.05)
+
+
+async def test_a_server_that_removes_the_bot_is_swept_after_the_retention(
+        world: World, tmp_path: Path) -> None:
+    emu = world.emu
+    alice = world.users[0]
+    other = emu.add_guild("Others", locale="de")
+    async with running(emu, tmp_path / "db.sqlite3", left_guild_retention=30) as bot:
+        await emu.wait_for_commands(["tichu", "privacy"])
+        repo = bot.service.repo
+        await play_game(world, bot, [alice])
+        lobby = await run(world, alice, "tichu new")
+        table = max(bot.service.tables.values(), key=lambda t: t.id)
+        assert table.status is TableStatus.LOBBY and lobby.components
+        await repo.save_guild_settings(world.guild.id, GuildSettings(
+            locale="fr", turn_timer=45))
+        await repo.save_guild_settings(other.id, GuildSettings(locale="de"))
+
+        emu.remove_bot(world.guild)
+        emu.remove_bot(other)
+        left = await noted(bot, world.guild.id, left=True)
+        assert left is not None and await noted(bot, other.id, left=True) is not None
+        emu.add_bot(other)  # added back within the retention: nothing of it goes
+        await noted(bot, other.id, left=False)
+        # Within the retention nothing goes; past it, the settings and the lobby do.
+        assert await bot.sweep_left_guilds(left + timedelta(days=30)) == []
+        assert (await repo.guild_settings(world.guild.id)).locale == "fr"
+        swept = await bot.sweep_left_guilds(left + timedelta(days=30, seconds=1))
+        assert swept == [world.guild.id]
+        assert (await repo.guild_settings(world.guild.id)).locale is None
+        assert await repo.load_table(table.id) is None and table.id not in bot.service.tables
+        assert (await repo.guild_settings(other.id)).locale == "de"
+        # The finished game stays, for its player.
+        assert (await repo.person_counts(alice.id)).games == 1
+    emu.assert_clean()
+
+
+async def test_the_periodic_sweep_empties_a_server_the_bot_left(world: World,
+                                                                tmp_path: Path) -> None:
+    """With no retention, the bot's own sweep (every ``SWEEP_INTERVAL``) does it."""
+    emu = world.emu
+    async with running(emu, tmp_path / "db.sqlite3", sweep_interval=0.1,
+                       left_guild_retention=0) as bot:
+        await emu.wait_for_commands(["tichu", "privacy"])
+        repo = bot.service.repo
+        await repo.save_guild_settings(world.guild.id, GuildSettings(locale="el"))
+        emu.remove_bot(world.guild)
+        deadline = time.monotonic() + 10
+        while (await repo.guild_settings(world.guild.id)).locale is not None:
+            assert time.monotonic() < deadline, "the sweep never came"
+            await asyncio.sleep(0.05)
+    emu.assert_clean()
+
+
+def test_a_big_export_is_sent_compressed_or_not_at_all() -> None:
+    document = {"games": [{"replay": {"actions": ["pass"] * 500}}] * 40}
+    plain = export_file(document, 7, 10**9)
+    assert plain is not None and plain.filename == "tichu-data-7.json"
+    assert json.loads(plain.fp.read()) == document
+    packed = export_file(document, 7, 20_000)
+    assert packed is not None and packed.filename == "tichu-data-7.json.gz"
+    assert json.loads(gzip.decompress(packed.fp.read())) == document
+    noise = {"x": random.Random(1).randbytes(5000).hex()}
+    assert export_file(noise, 7, 1000) is None
+
+
+async def test_the_confirmation_erases_only_the_person_it_names() -> None:
+    """Behind the check that the button is on the message (a forged one is refused
+    before): the button's person must be the clicker, or nothing is read or changed."""
+    host = SimpleNamespace(service=SimpleNamespace(repo=None))
+    eve = SimpleNamespace(user=SimpleNamespace(id=5), locale=None)
+    for custom_id in ("tichu:b:0:-:perase:6", "tichu:b:0:-:perase", "tichu:b:7:-:perase:5"):
+        cid = ids.parse(custom_id)
+        assert cid is not None
+        with pytest.raises(TableError) as refused:
+            await erase(host, eve, cid)  # type: ignore[arg-type]
+        assert refused.value.code == "privacy_not_yours"

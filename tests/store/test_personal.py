@@ -1,0 +1,352 @@
+"""A person's data (issue 42), on both backends: counted, exported and erased in one
+transaction each; the choice to appear in global standings; the guilds the bot left.
+
+The erase is checked against every table of the schema: after it, no column of any row
+holds the person's id (or ``u:<id>``), whatever table a later migration adds."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import asyncpg
+import pytest
+
+from bot.store import (
+    BoardPlayer,
+    BoardResult,
+    EventRecord,
+    PersonAtTableError,
+    Repository,
+    ReviewRecord,
+)
+from bot.store.models import (
+    GamePlayerResult,
+    GameResult,
+    GuildSettings,
+    PanelRecord,
+    SeatRecord,
+    TableStatus,
+)
+from bot.store.personal import KEPT, QUEUE_TABLE, is_former, kept
+
+from .conftest import Backend, new_table
+
+ANN, BOB, CAT = 100, 200, 300
+DAY = datetime(2026, 11, 1, 20, 0, tzinfo=UTC)
+BOARD = "daily:2026-11-01/1"
+
+
+def seats_of(people: list[tuple[int | None, str]], winner: int) -> list[GamePlayerResult]:
+    return [GamePlayerResult(seat=s, user_id=u, bot_level=None if u else "hard", name=n,
+                             team=s % 2, won=s % 2 == winner,
+                             stats={"tichu_called": 1} if u else {})
+            for s, (u, n) in enumerate(people)]
+
+
+async def finished(repo: Repository, people: list[tuple[int | None, str]], day: int,
+                   winner: int = 0) -> GameResult:
+    """A finished, rated game of guild 1 at a table whose seats are ``people``."""
+    table = await new_table(repo, channel_id=100 + day, host_id=people[0][0] or BOB)
+    await repo.save_seats(table.id, [SeatRecord(seat=s, user_id=u, name=n,
+                                                bot_level=None if u else "hard")
+                                     for s, (u, n) in enumerate(people)])
+    result = GameResult(table_id=table.id, guild_id=1, game="tichu",
+                        scores=[1000, 600] if winner == 0 else [400, 1010], winner=winner,
+                        players=seats_of(people, winner),
+                        replay={"game": "tichu", "seed": f"day-{day}", "deals": []},
+                        finished_at=DAY + timedelta(days=day))
+    result.id = await repo.record_game(result)
+    return result
+
+
+async def stocked(repo: Repository) -> list[GameResult]:
+    """Three games (Ann in two), reviews of Ann and Bob, a daily result of each, Ann's
+    choice: something in every table that can hold a person."""
+    games = [await finished(repo, [(ANN, "Ann"), (None, "Robot"), (BOB, "Bob"), (CAT, "Cat")], 1),
+             await finished(repo, [(BOB, "Bob"), (ANN, "Ann"), (CAT, "Cat"), (None, "R")], 2, 1),
+             await finished(repo, [(BOB, "Bob"), (CAT, "Cat"), (None, "R"), (None, "R")], 3)]
+    names = ["Ann", "Robot", "Bob", "Cat"]
+    for seat, user in ((0, ANN), (2, BOB)):
+        await repo.save_review(ReviewRecord(
+            table_id=games[0].table_id, deal=0, seat=seat, user_id=user,
+            review={"decisions": [], "names": names, "replay": {"seed": "x"}}))
+    await repo.create_event(EventRecord(code="daily:2026-11-01", kind="daily", seed="s",
+                                        boards=1, guild_id=None, host_id=None))
+    await repo.create_event(EventRecord(code="K7Q2XM", kind="event", seed="s2", boards=1,
+                                        guild_id=1, host_id=ANN))
+    for user, name, channel in ((ANN, "Ann", 900), (BOB, "Bob", 901)):
+        table = await new_table(repo, channel_id=channel, host_id=user)
+        await repo.save_seats(table.id, [SeatRecord(seat=0, user_id=user, name=name)])
+        await repo.claim_board(BoardResult(board=BOARD, event="daily:2026-11-01",
+                                           table_id=table.id, direction=0, guild_id=0,
+                                           players=[BoardPlayer(user, name)], diff=None,
+                                           replay=None))
+        await repo.finish_board(table.id, BOARD, 0, 40 if user == ANN else -40,
+                                {"game": "tichu", "seed": "b"})
+        await repo.update_table(table.id, status=TableStatus.FINISHED)
+    await repo.set_standings(ANN, True)
+    return games
+
+
+async def everything(backend: Backend) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table of the store, read straight from the database."""
+    if backend.name == "sqlite":
+        import sqlite3
+        with sqlite3.connect(backend.url) as conn:
+            names = [r[0] for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' "
+                "AND name NOT LIKE 'sqlite_%'")]
+            return {n: conn.execute(f"SELECT * FROM {n}").fetchall() for n in names}
+    conn = await asyncpg.connect(backend.url)
+    try:
+        names = [r[0] for r in await conn.fetch(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
+        return {n: [tuple(r) for r in await conn.fetch(f"SELECT * FROM {n}")] for n in names}
+    finally:
+        await conn.close()
+
+
+def holding(rows: dict[str, list[tuple[Any, ...]]], user_id: int) -> dict[str, int]:
+    """How many rows of each table hold ``user_id`` in some column (as a number, or in
+    text such as ``u:100`` or a JSON document)."""
+    pattern = str(user_id)
+    found: dict[str, int] = {}
+    for table, table_rows in rows.items():
+        for row in table_rows:
+            for value in row:
+                if value == user_id or (isinstance(value, str) and (
+                        value == f"u:{pattern}" or f'"user_id": {pattern}' in value
+                        or f'"user_id":{pattern}' in value)):
+                    found[table] = found.get(table, 0) + 1
+                    break
+    return found
+
+
+async def test_every_table_of_the_schema_is_described(repo: Repository,
+                                                      backend: Backend) -> None:
+    """The privacy page's list (KEPT) names every table, and only those: a new table
+    must say what it holds about people before the tests pass."""
+    tables = {QUEUE_TABLE if t.startswith(QUEUE_TABLE) else t for t in await everything(backend)}
+    described = {k.table for k in KEPT if k.backend in ("both", backend.name)}
+    # The job queue's tables are made by the queue, in a bot's database only.
+    assert tables - {QUEUE_TABLE} == described - {QUEUE_TABLE}
+
+
+async def test_counts_and_export_of_a_person(repo: Repository) -> None:
+    games = await stocked(repo)
+    counts = await repo.person_counts(ANN)
+    assert (counts.games, counts.ratings, counts.daily, counts.events, counts.reviews,
+            counts.settings) == (2, 1, 1, 1, 1, 1)
+    assert counts.tables == 3  # two games' tables and the daily's
+    assert not counts.empty
+
+    document = await repo.export_person(ANN, now=DAY)
+    json.dumps(document)  # it is JSON as it is
+    assert document["empty"] is False and document["user_id"] == str(ANN)
+    assert [g["id"] for g in document["games"]] == [games[0].id, games[1].id]
+    first = document["games"][0]
+    assert first["replay"] == games[0].replay
+    assert [p.get("name") for p in first["players"]] == ["Ann", None, "Bob", "Cat"]
+    assert [p["you"] for p in first["players"]] == [True, False, False, False]
+    assert first["players"][0]["stats"] == {"tichu_called": 1}
+    assert "stats" not in first["players"][2]  # Bob's own figures are his
+    assert [r["game"] for r in document["ratings"]] == ["tichu"]
+    assert len(document["rating_history"]) == 2
+    assert [(d["board"], d["diff"]) for d in document["duplicate"]] == [(BOARD, 40)]
+    assert document["duplicate"][0]["replay"] == {"game": "tichu", "seed": "b"}
+    assert [e["code"] for e in document["events_hosted"]] == ["K7Q2XM"]
+    assert [(r["table_id"], r["seat"]) for r in document["reviews"]] == [
+        (games[0].table_id, 0)]
+    assert document["settings"]["standings"] is True
+    # Nobody else's Discord id is in it (ids are text, as in Discord's JSON).
+    text = json.dumps(document)
+    assert f'"{CAT}"' not in text and f'"{BOB}"' not in text
+
+
+async def test_the_export_of_a_stranger_says_there_is_nothing(repo: Repository) -> None:
+    await stocked(repo)
+    document = await repo.export_person(4242, now=DAY)
+    assert document["empty"] is True and document["note"] == "Nothing is stored about you."
+    assert document["games"] == [] and document["settings"] is None
+    assert (await repo.person_counts(4242)).empty
+
+
+async def test_an_erase_leaves_no_trace_and_the_others_unchanged(
+        repo: Repository, backend: Backend) -> None:
+    games = await stocked(repo)
+    before = await everything(backend)
+    assert holding(before, ANN)  # the check finds her before
+    # Every table that holds her is in her export.
+    document = await repo.export_person(ANN)
+    for table in holding(before, ANN):
+        assert kept(table).export and document[kept(table).export], table
+    bob_before = await repo.player_stats(1, "tichu", BOB)
+    board_before = [(r.user_id, r.rating, r.games, r.wins) for r in
+                    await repo.leaderboard(1, "tichu") if r.user_id != ANN]
+    bob_history = await repo.rating_history(1, "tichu", BOB)
+
+    erased = await repo.erase_person(ANN)
+    assert erased.counts.games == 2 and erased.reviews_scrubbed == 1
+    after = await everything(backend)
+    assert holding(after, ANN) == {}
+    assert not [t for t, rows in after.items() for row in rows for v in row
+                if isinstance(v, str) and "Ann" in v]  # nor her name, anywhere
+    # The others: the same ratings, history, totals (a rank up, as she is no longer
+    # listed); the games keep their results.
+    bob_after = await repo.player_stats(1, "tichu", BOB)
+    assert bob_before is not None and bob_after is not None
+    assert dataclasses.replace(bob_after, rank=0) == dataclasses.replace(bob_before, rank=0)
+    assert [(r.user_id, r.rating, r.games, r.wins) for r in
+            await repo.leaderboard(1, "tichu")] == board_before
+    assert await repo.rating_history(1, "tichu", BOB) == bob_history
+    game = await repo.load_game(1, games[0].id)
+    assert game is not None and game.scores == games[0].scores
+    former = game.players[0]
+    assert is_former(former.user_id) and former.name == "" and former.won
+    again = await repo.load_game(1, games[1].id)
+    assert again is not None and again.players[1].user_id == former.user_id
+    # Bob's review of the deal no longer names her; his own name stays.
+    bobs = await repo.review(games[0].table_id, 0, 2)
+    assert bobs is not None and bobs.review["names"] == ["", "Robot", "Bob", "Cat"]
+    assert await repo.review(games[0].table_id, 0, 0) is None
+    # The daily: her result stays in the field of the others, unnamed.
+    results = await repo.board_results(BOARD)
+    assert sorted(r.diff or 0 for r in results) == [-40, 40]
+    assert [p.name for r in results for p in r.players if is_former(p.user_id)] == [""]
+    assert not await repo.standings_choice(ANN)
+    # Nothing is left: a second erase finds nothing, an export says so.
+    assert (await repo.person_counts(ANN)).empty
+    assert (await repo.erase_person(ANN)).counts.empty
+    assert (await repo.export_person(ANN))["empty"] is True
+
+
+async def test_a_review_made_for_an_erased_person_is_not_stored(repo: Repository) -> None:
+    """A review job running while the person erases: its result is dropped, and one of
+    another person at the table is stored without the erased person's name."""
+    games = await stocked(repo)
+    await repo.erase_person(ANN)
+    table = games[0].table_id
+    await repo.save_review(ReviewRecord(table_id=table, deal=1, seat=0, user_id=ANN,
+                                        review={"names": ["Ann", "Robot", "Bob", "Cat"]}))
+    assert await repo.review(table, 1, 0) is None
+    await repo.save_review(ReviewRecord(table_id=table, deal=1, seat=2, user_id=BOB,
+                                        review={"names": ["Ann", "Robot", "Bob", "Cat"]}))
+    stored = await repo.review(table, 1, 2)
+    assert stored is not None and stored.review["names"] == ["", "Robot", "Bob", "Cat"]
+
+
+async def test_an_erase_is_refused_at_a_live_table(repo: Repository, backend: Backend) -> None:
+    await stocked(repo)
+    lobby = await new_table(repo, channel_id=777, host_id=CAT)  # Ann is seated (seat 0)
+    before = await everything(backend)
+    with pytest.raises(PersonAtTableError) as refused:
+        await repo.erase_person(ANN)
+    assert refused.value.tables == [lobby.id] and refused.value.code == "person_at_table"
+    assert await everything(backend) == before
+    await repo.update_table(lobby.id, status=TableStatus.EXPIRED)
+    assert not (await repo.erase_person(ANN)).counts.empty
+
+
+async def test_the_choice_to_appear_in_global_standings(repo: Repository) -> None:
+    assert not await repo.standings_choice(ANN)
+    assert await repo.appearing([ANN, BOB, -5]) == set()
+    await repo.set_standings(ANN, True)
+    await repo.set_standings(BOB, True)
+    await repo.set_standings(BOB, False)
+    assert await repo.standings_choice(ANN) and not await repo.standings_choice(BOB)
+    assert await repo.appearing([ANN, BOB, CAT]) == {ANN}
+    assert await repo.appearing(range(1, 2000)) == {ANN, BOB} - {BOB}
+
+
+async def test_a_guild_left_is_swept_after_the_retention(repo: Repository) -> None:
+    await repo.save_guild_settings(1, GuildSettings(locale="fr", turn_timer=90))
+    await repo.save_guild_settings(2, GuildSettings(locale="de"))
+    lobby = await new_table(repo, guild_id=1, channel_id=5)
+    played = await finished(repo, [(ANN, "Ann"), (None, "R"), (BOB, "Bob"), (None, "R")], 1)
+    await repo.update_table(lobby.id, status=TableStatus.EXPIRED)
+    await repo.guild_left(1, when=DAY)
+    await repo.guild_left(1, when=DAY + timedelta(days=3))  # the first time counts
+    # Added back within the retention: nothing is lost.
+    assert await repo.guild_back(2) is False
+    assert await repo.sweep_left_guilds(DAY) == ([], 0, 0)
+    assert await repo.sweep_left_guilds(DAY + timedelta(days=1)) == ([1], 1, 1)
+    assert (await repo.guild_settings(1)).locale is None
+    assert await repo.load_table(lobby.id) is None
+    assert await repo.load_game(1, played.id or 0) is not None  # rated games stay
+    assert (await repo.guild_settings(2)).locale == "de"
+    assert await repo.sweep_left_guilds(DAY + timedelta(days=2)) == ([1], 0, 0)
+    assert await repo.guild_back(1) is True
+    assert await repo.sweep_left_guilds(DAY + timedelta(days=90)) == ([], 0, 0)
+
+
+async def test_closed_tables_keep_no_drafts_or_hand_messages(repo: Repository) -> None:
+    open_table = await new_table(repo, channel_id=1)
+    closed = await new_table(repo, channel_id=2)
+    for table in (open_table, closed):
+        await repo.save_draft(table.id, 0, {"picked": ["S2"]})
+        await repo.save_panel(table.id, PanelRecord(ANN, 4242, "token", 900 + table.id, DAY))
+    await repo.update_table(closed.id, status=TableStatus.ABANDONED)
+    assert await repo.sweep_closed_tables() == 2
+    assert await repo.sweep_closed_tables() == 0
+    kept_open = await repo.load_table(open_table.id)
+    gone = await repo.load_table(closed.id)
+    assert kept_open is not None and kept_open.drafts and kept_open.panels
+    assert gone is not None and not gone.drafts and not gone.panels
+
+
+async def test_an_erase_drops_the_persons_review_jobs_from_the_queue(
+        pg_backend: Backend) -> None:
+    """PostgreSQL: PgQueuer's table holds the review jobs waiting, and theirs name the
+    person; the erase deletes hers in its transaction, and leaves Bob's."""
+    from bot.games.tichu.coach import REVIEW, review_key, review_payload
+    from bot.jobs import ASKED, postgres_jobs
+
+    async with pg_backend.repository() as repo:
+        jobs = postgres_jobs(repo, pg_backend.url, timeout=5)
+        await jobs.open()
+        try:
+            games = await stocked(repo)
+            table = games[0].table_id
+            names = ["Ann", "Robot", "Bob", "Cat"]
+            for seat, user in ((0, ANN), (2, BOB)):
+                await jobs.submit(REVIEW, review_key(table, 3, seat),
+                                  review_payload(table, 3, seat, user, {"game": "tichu"}, names),
+                                  ASKED)
+            assert await jobs.state(review_key(table, 3, 0)) == "queued"
+            await repo.erase_person(ANN)
+            assert await jobs.state(review_key(table, 3, 0)) is None
+            assert await jobs.state(review_key(table, 3, 2)) == "queued"
+            assert holding(await everything(pg_backend), ANN) == {}
+        finally:
+            await jobs.close()
+
+
+# Rows as version 6 wrote them (a guild, a finished game of Ann's), in SQL both read.
+STAMP = "2026-11-01T00:00:00.000000+00:00"
+VERSION_6_ROWS = [
+    f"INSERT INTO guilds VALUES (1, 'de', '{STAMP}', '{STAMP}')",
+    "INSERT INTO tables (guild_id, channel_id, host_id, game, status, seed, created_at, "
+    f"updated_at) VALUES (1, 2, {ANN}, 'tichu', 'finished', 's', '{STAMP}', '{STAMP}')",
+    "INSERT INTO games (table_id, guild_id, game, scores, winner, replay, finished_at, rated) "
+    f"VALUES (1, 1, 'tichu', '[300,-100]', 0, '{{}}', '{STAMP}', '0')",
+    f"INSERT INTO game_players VALUES (1, 0, {ANN}, NULL, 'Ann', 0, '1'), "
+    f"(1, 1, {BOB}, NULL, 'Bob', 1, '0')",
+]
+
+
+async def test_a_version_6_database_upgrades_in_place(backend: Backend) -> None:
+    """Migration 0007 keeps the rows: nobody has chosen to appear, no guild is left, and
+    the people of the old games can be counted, exported and erased."""
+    await backend.at_version(6, VERSION_6_ROWS)
+    async with backend.repository() as repo:
+        assert await repo.schema_version() == 7
+        assert await repo.appearing([ANN, BOB]) == set()
+        assert await repo.guild_left_at(1) is None
+        assert (await repo.person_counts(ANN)).games == 1
+        assert [g["scores"] for g in (await repo.export_person(ANN))["games"]] == [[300, -100]]
+        await repo.erase_person(ANN)
+        [game] = await repo.recent_games(1, "tichu")
+        assert [p.name for p in game.players] == ["", "Bob"]
