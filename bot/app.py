@@ -346,15 +346,18 @@ class TichuBot(commands.Bot):
                 log.exception("lobby sweep failed")
 
     async def sweep_left_guilds(self, now: datetime | None = None) -> list[int]:
-        """Delete the settings and unplayed lobbies of the servers that removed the bot
-        more than ``LEFT_GUILD_RETENTION`` days ago; those servers."""
+        """Empty the servers that removed the bot more than ``LEFT_GUILD_RETENTION`` days
+        ago (settings, unplayed lobbies and reviews deleted, results anonymized); those
+        servers."""
         cutoff = (now or datetime.now(UTC)) - timedelta(days=self.settings.left_guild_retention)
-        guilds, settings, tables = await self.service.repo.sweep_left_guilds(cutoff)
-        self.service.forget_guilds(guilds)
-        if settings or tables:
-            log.info("swept %d servers the bot left over %g days ago: %d settings, %d lobbies",
-                     len(guilds), self.settings.left_guild_retention, settings, tables)
-        return guilds
+        swept = await self.service.repo.sweep_left_guilds(cutoff)
+        self.service.forget_guilds(swept.guilds)
+        if swept.settings or swept.lobbies or swept.people or swept.reviews:
+            log.info("swept %d servers the bot left over %g days ago: %d settings, %d lobbies "
+                     "and %d reviews deleted, %d people anonymized", len(swept.guilds),
+                     self.settings.left_guild_retention, swept.settings, swept.lobbies,
+                     swept.reviews, swept.people)
+        return swept.guilds
 
     @property
     def privacy_url(self) -> str | None:

@@ -108,9 +108,10 @@ class Settings(BaseSettings):
         default=None, ge=1, le=65535, description="Serve Prometheus metrics on this port "
         "(/metrics), on a bot process or a worker (unset: none)")
     left_guild_retention: float = Field(
-        default=30, ge=0, le=3650, description="Days a server's settings and unplayed "
-        "lobbies are kept after the bot is removed from it (added back within them, nothing "
-        "is lost); its finished games stay, for their players")
+        default=30, ge=0, le=3650, description="Days a server's data is kept as it is after "
+        "the bot is removed from it (added back within them, nothing is lost); then its "
+        "settings, unplayed lobbies and reviews are deleted and its finished games stay "
+        "anonymized")
     privacy_url: str | None = Field(
         default=None, description="Your bot's privacy policy, shown by /privacy show (the "
         "one linked from the app's page on Discord); unset: /privacy show names "

@@ -214,9 +214,12 @@ def stored_page() -> str:
              "a game and its replay name seats, never people. A test fails when a table is "
              "added to the database without a line here. How to see, export and erase your "
              "own: [your data](../privacy.md).\n\n",
-             f"A server that removes the bot keeps its settings and unplayed lobbies for "
-             f"`LEFT_GUILD_RETENTION` days (default {retention:g}); added back within "
-             "them, nothing is lost. Its finished games stay, for their players.\n\n",
+             f"A server that removes the bot keeps everything for `LEFT_GUILD_RETENTION` "
+             f"days (default {retention:g}); added back within them, nothing is lost. Then "
+             "the bot's sweep deletes its settings, its unplayed lobbies and the reviews "
+             "made there, and its finished games and results stay anonymized: every person "
+             "in them becomes a former player of that server, and the ratings are rebuilt."
+             "\n\n",
              "| Table | Holds a person in | What | Why | Kept | Seen by | `/privacy export` | "
              "`/privacy erase` |\n",
              "| --- | --- | --- | --- | --- | --- | --- | --- |\n"]

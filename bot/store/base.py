@@ -31,6 +31,7 @@ from bot.store.models import (
     LeaderboardRow,
     PersonAtTableError,
     StoreError,
+    Swept,
 )
 from bot.store.personal import (
     Dialect,
@@ -427,17 +428,32 @@ class StoreBase(ABC, Generic[C]):
             return sum([await self._change(conn, s) for s in sql.closed_leftovers()])
         return await self._transact("sweep_closed_tables", work)
 
-    async def sweep_left_guilds(self, before: datetime) -> tuple[list[int], int, int]:
-        """Delete the settings and the unplayed tables (lobbies) of the guilds the bot
-        left before ``before``, in one transaction: those guilds, the settings and the
-        tables deleted."""
+    async def sweep_left_guilds(self, before: datetime) -> Swept:
+        """Empty the guilds the bot left before ``before``, in one transaction: delete
+        their settings, their unplayed tables (lobbies) and the reviews made there, and
+        keep their results anonymized: each person in them gets a pseudonym of that
+        guild, their names there are blanked, and the ratings are rebuilt (only when
+        someone was left to anonymize, so a guild already emptied costs nothing)."""
         sql = self._sql()
 
-        async def work(conn: C) -> tuple[list[int], int, int]:
+        async def work(conn: C) -> Swept:
             cutoff = self.dialect.time(before)
-            guilds = [int(r["id"]) for r in await self._rows(conn, sql.left_guilds(), cutoff)]
-            if not guilds:
-                return [], 0, 0
-            settings, tables = [await self._change(conn, s, cutoff) for s in sql.swept()]
-            return guilds, settings, tables
+            swept = Swept([int(r["id"]) for r in await self._rows(conn, sql.left_guilds(),
+                                                                   cutoff)])
+            if not swept.guilds:
+                return swept
+            swept.settings, swept.lobbies = [await self._change(conn, s, cutoff)
+                                             for s in sql.swept()]
+            for guild in swept.guilds:
+                people = [int(r["user_id"]) for r in await self._rows(conn, sql.guild_people(),
+                                                                       guild)]
+                for person in people:
+                    other = pseudonym()
+                    for statement in sql.anonymized():
+                        await self._change(conn, statement, guild, person, other)
+                swept.people += len(people)
+                swept.reviews += await self._change(conn, sql.guild_reviews(), guild)
+            if swept.people:
+                await self._rebuild(conn)
+            return swept
         return await self._transact("sweep_left_guilds", work)

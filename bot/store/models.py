@@ -368,6 +368,19 @@ class Erased:
     """The live tables that refused it (nothing was changed)."""
 
 
+@dataclass(slots=True)
+class Swept:
+    """What a sweep of the guilds the bot left did (``sweep_left_guilds``)."""
+
+    guilds: list[int]
+    """The guilds left before the cutoff (swept now, or emptied already)."""
+    settings: int = 0
+    lobbies: int = 0
+    people: int = 0
+    """People whose rows there were anonymized now."""
+    reviews: int = 0
+
+
 class Repository(Protocol):
     """Everything the bot stores. Every method commits before it returns."""
 
@@ -610,5 +623,6 @@ class Repository(Protocol):
     async def sweep_closed_tables(self) -> int:
         """Delete the drafts and hand messages of closed tables; how many rows went."""
 
-    async def sweep_left_guilds(self, before: datetime) -> tuple[list[int], int, int]:
-        """Delete the settings and lobbies of the guilds left before ``before``."""
+    async def sweep_left_guilds(self, before: datetime) -> Swept:
+        """Empty the guilds left before ``before``: settings, lobbies and reviews deleted,
+        results anonymized."""

@@ -70,7 +70,8 @@ class Kept:
     """Whether both stores have it, or PostgreSQL alone."""
 
 
-_GAME = "as long as the bot runs, so that results, histories and ratings stay whole"
+_GAME = ("as long as the bot runs, so that results, histories and ratings stay whole; a "
+         "server that removed the bot keeps them anonymized after the retention")
 _LIVE = "while the table is open; the bot's sweep deletes it once the table closes"
 
 KEPT: tuple[Kept, ...] = (
@@ -129,7 +130,8 @@ KEPT: tuple[Kept, ...] = (
          "pseudonym", export="duplicate"),
     Kept("reviews", ("user_id",), "the coach's review of each person's decisions in each "
          "deal (with the names at the table)", "so Review opens at once, in history too",
-         _GAME, "the person alone", "delete", export="reviews"),
+         "as long as the bot runs; those of a server that removed the bot go after the "
+         "retention", "the person alone", "delete", export="reviews"),
     Kept("people", ("user_id",), "what a person chose: to appear by name in global "
          "standings", "to show them only if they chose it", "until they erase their data",
          "the bot's operators", "delete", export="settings"),
@@ -350,6 +352,49 @@ WHERE s.user_id = {u} AND r.user_id <> {u} ORDER BY r.table_id, r.deal, r.seat, 
                     "AS v WHERE v.table_id = tables.id)")
         return [f"DELETE FROM guild_settings WHERE guild_id IN ({gone})",
                 f"DELETE FROM tables WHERE guild_id IN ({gone}) AND {unplayed}"]
+
+    def guild_people(self) -> str:
+        """The people (their ids) in what a guild (parameter 1) keeps: its tables' hosts
+        and seats, its games, its duplicate results and the events it hosted."""
+        g = self._u()
+        return f"""
+SELECT host_id AS user_id FROM tables
+      WHERE guild_id = {g} AND host_id > 0 AND status NOT IN {LIVE}
+UNION SELECT s.user_id FROM seats AS s JOIN tables AS t ON t.id = s.table_id
+      WHERE t.guild_id = {g} AND s.user_id > 0 AND t.status NOT IN {LIVE}
+UNION SELECT p.user_id FROM game_players AS p JOIN games AS x ON x.id = p.game_id
+      WHERE x.guild_id = {g} AND p.user_id > 0
+UNION SELECT p.user_id FROM dup_players AS p JOIN dup_results AS r ON r.table_id = p.table_id
+      AND r.board = p.board AND r.direction = p.direction
+      WHERE r.guild_id = {g} AND p.user_id > 0
+UNION SELECT host_id FROM dup_events WHERE guild_id = {g} AND host_id > 0
+ORDER BY 1"""
+
+    def anonymized(self) -> list[str]:
+        """A person's rows in what one guild keeps, under a pseudonym of that guild, their
+        names blanked: parameters the guild, the person, the pseudonym (each statement
+        names all three). Their rows of other guilds, and of a table still open (which
+        its own timers close), are left as they are."""
+        g, u, p = self.d.mark(1), self.d.mark(2), self.d.mark(3)
+        return [
+            f"UPDATE tables SET host_id = {p} WHERE guild_id = {g} AND host_id = {u} "
+            f"AND status NOT IN {LIVE}",
+            f"UPDATE seats SET user_id = {p}, name = '' WHERE user_id = {u} AND table_id IN "
+            f"(SELECT id FROM tables WHERE guild_id = {g} AND status NOT IN {LIVE})",
+            f"UPDATE game_players SET user_id = {p}, name = '' WHERE user_id = {u} "
+            f"AND game_id IN (SELECT id FROM games WHERE guild_id = {g})",
+            f"""UPDATE dup_players SET user_id = {p}, name = '' WHERE user_id = {u}
+    AND EXISTS (SELECT 1 FROM dup_results AS r WHERE r.table_id = dup_players.table_id
+    AND r.board = dup_players.board AND r.direction = dup_players.direction
+    AND r.guild_id = {g})""",
+            f"UPDATE dup_events SET host_id = {p} WHERE guild_id = {g} AND host_id = {u}",
+        ]
+
+    def guild_reviews(self) -> str:
+        """Delete the reviews made at a guild's tables (parameter 1): each names its
+        person and the names at the table."""
+        return ("DELETE FROM reviews WHERE table_id IN "
+                f"(SELECT id FROM tables WHERE guild_id = {self._u()})")
 
     def closed_leftovers(self) -> list[str]:
         """Delete the drafts and hand messages of closed tables (kept only while a table

@@ -207,8 +207,10 @@ async def test_a_server_that_removes_the_bot_is_swept_after_the_retention(
         assert (await repo.guild_settings(world.guild.id)).locale is None
         assert await repo.load_table(table.id) is None and table.id not in bot.service.tables
         assert (await repo.guild_settings(other.id)).locale == "de"
-        # The finished game stays, for its player.
-        assert (await repo.person_counts(alice.id)).games == 1
+        # The finished game stays, anonymized: no longer Alice's.
+        assert (await repo.person_counts(alice.id)).empty
+        [game] = await repo.recent_games(world.guild.id, "tichu")
+        assert game.players[0].name == "" and game.players[0].user_id < 0
     emu.assert_clean()
 
 

@@ -28,6 +28,7 @@ from bot.store.models import (
     GuildSettings,
     PanelRecord,
     SeatRecord,
+    Swept,
     TableStatus,
 )
 from bot.store.personal import KEPT, QUEUE_TABLE, is_former, kept
@@ -47,13 +48,14 @@ def seats_of(people: list[tuple[int | None, str]], winner: int) -> list[GamePlay
 
 
 async def finished(repo: Repository, people: list[tuple[int | None, str]], day: int,
-                   winner: int = 0) -> GameResult:
-    """A finished, rated game of guild 1 at a table whose seats are ``people``."""
-    table = await new_table(repo, channel_id=100 + day, host_id=people[0][0] or BOB)
+                   winner: int = 0, *, guild_id: int = 1) -> GameResult:
+    """A finished, rated game of ``guild_id`` at a table whose seats are ``people``."""
+    table = await new_table(repo, guild_id=guild_id, channel_id=100 + day,
+                            host_id=people[0][0] or BOB)
     await repo.save_seats(table.id, [SeatRecord(seat=s, user_id=u, name=n,
                                                 bot_level=None if u else "hard")
                                      for s, (u, n) in enumerate(people)])
-    result = GameResult(table_id=table.id, guild_id=1, game="tichu",
+    result = GameResult(table_id=table.id, guild_id=guild_id, game="tichu",
                         scores=[1000, 600] if winner == 0 else [400, 1010], winner=winner,
                         players=seats_of(people, winner),
                         replay={"game": "tichu", "seed": f"day-{day}", "deals": []},
@@ -266,20 +268,37 @@ async def test_a_guild_left_is_swept_after_the_retention(repo: Repository) -> No
     await repo.save_guild_settings(2, GuildSettings(locale="de"))
     lobby = await new_table(repo, guild_id=1, channel_id=5)
     played = await finished(repo, [(ANN, "Ann"), (None, "R"), (BOB, "Bob"), (None, "R")], 1)
+    elsewhere = await finished(repo, [(ANN, "Ann"), (None, "R"), (BOB, "Bob"), (None, "R")], 2,
+                               guild_id=2)
+    await repo.save_review(ReviewRecord(table_id=played.table_id, deal=0, seat=0, user_id=ANN,
+                                        review={"names": ["Ann", "R", "Bob", "R"]}))
     await repo.update_table(lobby.id, status=TableStatus.EXPIRED)
+    bob_elsewhere = await repo.player_stats(2, "tichu", BOB)
     await repo.guild_left(1, when=DAY)
     await repo.guild_left(1, when=DAY + timedelta(days=3))  # the first time counts
+    assert await repo.guild_left_at(1) == DAY and await repo.guild_left_at(2) is None
     # Added back within the retention: nothing is lost.
     assert await repo.guild_back(2) is False
-    assert await repo.sweep_left_guilds(DAY) == ([], 0, 0)
-    assert await repo.sweep_left_guilds(DAY + timedelta(days=1)) == ([1], 1, 1)
+    assert await repo.sweep_left_guilds(DAY) == Swept([])
+    swept = await repo.sweep_left_guilds(DAY + timedelta(days=1))
+    assert swept == Swept([1], settings=1, lobbies=1, people=2, reviews=1)
     assert (await repo.guild_settings(1)).locale is None
     assert await repo.load_table(lobby.id) is None
-    assert await repo.load_game(1, played.id or 0) is not None  # rated games stay
+    # The guild's game keeps its result, anonymized; the other guild's is untouched.
+    game = await repo.load_game(1, played.id or 0)
+    assert game is not None and game.scores == played.scores
+    assert [(is_former(p.user_id), p.name) for p in game.players] == [
+        (True, ""), (False, "R"), (True, ""), (False, "R")]
+    assert await repo.leaderboard(1, "tichu") == []
+    other = await repo.load_game(2, elsewhere.id or 0)
+    assert other is not None and [p.user_id for p in other.players] == [ANN, None, BOB, None]
+    assert await repo.player_stats(2, "tichu", BOB) == bob_elsewhere
+    assert (await repo.person_counts(ANN)).games == 1  # the other guild's game alone
     assert (await repo.guild_settings(2)).locale == "de"
-    assert await repo.sweep_left_guilds(DAY + timedelta(days=2)) == ([1], 0, 0)
+    # Swept again: nothing left to do, and no rebuild.
+    assert await repo.sweep_left_guilds(DAY + timedelta(days=2)) == Swept([1])
     assert await repo.guild_back(1) is True
-    assert await repo.sweep_left_guilds(DAY + timedelta(days=90)) == ([], 0, 0)
+    assert await repo.sweep_left_guilds(DAY + timedelta(days=90)) == Swept([])
 
 
 async def test_closed_tables_keep_no_drafts_or_hand_messages(repo: Repository) -> None:
