@@ -26,7 +26,7 @@ from discord import app_commands
 
 from bot.cogs.records import board_alt
 from bot.games.base import image_file
-from bot.games.shared import signed
+from bot.games.shared import person_name, signed
 from bot.games.tichu.duplicate import (
     DayStanding,
     Duplicate,
@@ -142,8 +142,7 @@ async def standings_message(host: DailyHost, locale: str, day: date, guild_id: i
     others = len(everyone) - len(rows)
 
     def line(row: DayStanding) -> BoardLine:
-        name = row.name or t(locale, "privacy.former")
-        return BoardLine(row.rank, name, row.score, row.boards, 0.0,
+        return BoardLine(row.rank, person_name(locale, row.name), row.score, row.boards, 0.0,
                          mine=row.user_id == user_id,
                          last=_trend(marks.get(row.user_id, {}), boards))
 
@@ -157,9 +156,9 @@ async def standings_message(host: DailyHost, locale: str, day: date, guild_id: i
     lines = [line(r) for r in shown]
     mine = None if own is None else line(own)
     image = await offload(render_leaderboard, headers, lines, mine)
-    alt = board_alt(locale, t(locale, "alt.standings.title", title=title, count=len(rows)),
+    alt = board_alt(locale, t(locale, "alt.standings.title", title=title, count=len(everyone)),
                     lines, mine, standing_row)
-    text = [t(locale, "daily.standings_row", rank=r.rank, name=r.name or t(locale, "privacy.former"),
+    text = [t(locale, "daily.standings_row", rank=r.rank, name=person_name(locale, r.name),
               pct=_pct(r.score), boards=r.boards) for r in [*shown, *([own] if own else [])]]
     embed = discord.Embed(title=title, description="\n".join(text)[:4000],
                           colour=discord.Colour.dark_green())
@@ -184,7 +183,7 @@ async def shown_name(host: DailyHost, player: BoardPlayer, guild_id: int | None,
     """A result's person as a message shows them: "a former player" if they erased their
     data; across servers, "a player" unless they chose to appear or are the asker."""
     if is_former(player.user_id) or not player.name:
-        return t(locale, "privacy.former")
+        return person_name(locale, "")
     if guild_id is None and player.user_id != user_id and \
             player.user_id not in await host.duplicate.repo.appearing([player.user_id]):
         return t(locale, "privacy.unnamed")

@@ -24,7 +24,7 @@ import discord
 
 from bot.games.base import image_file
 from bot.games.registry import all_specs
-from bot.games.shared import Part, alt_text
+from bot.games.shared import Part, alt_text, person_name
 from bot.games.ui import Control, GameButton, GameSelect, view_of
 from bot.i18n import t
 from bot.ratings import TEAM_GAMES
@@ -68,9 +68,7 @@ def player_name(locale: str, player: GamePlayerResult) -> str:
     if player.user_id is None:
         return t(locale, "seat.computer", seat=player.seat + 1,
                  level=t(locale, f"level.{player.bot_level or 'normal'}"))
-    if is_former(player.user_id):
-        return t(locale, "privacy.former")
-    return player.name
+    return person_name(locale, "" if is_former(player.user_id) else player.name)
 
 
 def _rating(value: float | None) -> str:
@@ -208,8 +206,8 @@ async def stats_command(bot: Host, interaction: discord.Interaction[Any], game: 
     if partners:
         best = partners[0]
         name = best.name
-        if best.player.startswith("u:-"):  # a pseudonym: bot.store.personal
-            name = t(locale, "privacy.former")
+        if best.player.startswith("u:"):
+            name = person_name(locale, name)
         if best.player.startswith("cpu:"):
             name = t(locale, "ratings.cpu", level=t(locale, f"level.{best.player[4:]}"))
         kind = "team" if game in TEAM_GAMES else "table"

@@ -21,11 +21,18 @@ if TYPE_CHECKING:
     from bot.tables import Table
 
 
+def person_name(locale: str, name: str) -> str:
+    """A person's stored name as shown: "a former player" for one who erased their data
+    (or whose server's data was anonymized), whose name the store blanked."""
+    return name or t(locale, "privacy.former")
+
+
 def display_name(table: Table, seat: int, locale: str) -> str:
     """A seat's name: the person's, or the computer's with its level."""
     record = table.seats[seat]
     if record.user_id is not None:
-        return t(locale, "seat.away", name=record.name) if record.away else record.name
+        name = person_name(locale, record.name)
+        return t(locale, "seat.away", name=name) if record.away else name
     if record.bot_level is not None:
         return record.name or t(locale, "seat.computer", seat=seat + 1,
                                 level=t(locale, f"level.{record.bot_level}"))

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games.shared import names_of
+from bot.games.shared import names_of, person_name
 from bot.games.tichu.alt import position_alt
 from bot.i18n import t
 from bot.i18n.names import card_labels, combo_name, rank_name
@@ -219,8 +219,7 @@ def shown_decisions(review: dict[str, Any]) -> list[dict[str, Any]]:
 async def review_pictures(record: ReviewRecord, locale: str) -> tuple[str, list[Shown]]:
     """A stored review in words, with the picture of each decision's position."""
     review = record.review
-    # An empty name: a person who erased their data (bot.store.personal).
-    names = [str(n) or t(locale, "privacy.former") for n in review.get("names", [])]
+    names = [person_name(locale, str(n)) for n in review.get("names", [])]
     data = review["replay"]
     lines = [t(locale, "coach.review_title", deal=record.deal + 1)]
     decisions = shown_decisions(review)
