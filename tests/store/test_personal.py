@@ -260,7 +260,7 @@ async def test_the_choice_to_appear_in_global_standings(repo: Repository) -> Non
     await repo.set_standings(BOB, False)
     assert await repo.standings_choice(ANN) and not await repo.standings_choice(BOB)
     assert await repo.appearing([ANN, BOB, CAT]) == {ANN}
-    assert await repo.appearing(range(1, 2000)) == {ANN, BOB} - {BOB}
+    assert await repo.appearing(range(1, 2000)) == {ANN}  # read 500 ids at a time
 
 
 async def test_a_guild_left_is_swept_after_the_retention(repo: Repository) -> None:
