@@ -8,7 +8,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from engine.replay import main as replay_main
+from engine.blas import one_thread
+
+one_thread()  # before NumPy is first imported: see engine/blas.py
+
+from engine.replay import main as replay_main  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,10 +8,10 @@ at its first card), every option is valued by the learned evaluator
 value: the ``hard`` player's own choice among its candidates, or the choice made
 when the evaluator rates it higher still (on a tie the choice stands). ``cost`` is
 the points the choice lost against ``best``, rounded to 0.1: the ``hard`` player's
-own choice costs nothing. Once the seat's own call (Grand Tichu or Tichu) stands, a
-decision other than a call that the evaluator says cost :data:`CHECK_FROM` points or
-more is checked by play-outs (:func:`checked_cost`): its cost is the smaller of the
-two figures. Only decisions of positive cost are listed, the costliest first; equal costs
+own choice costs nothing. A decision that the evaluator says cost :data:`CHECK_FROM`
+points or more is checked by play-outs (:func:`checked_cost`), its cost being the
+smaller of the two figures, unless it is a call, or the exchange before the seat's own
+call (Grand Tichu or Tichu): there the evaluator's figure stands (:func:`checked`). Only decisions of positive cost are listed, the costliest first; equal costs
 in the order of play (deal, then index, a call before the card it preceded).
 
 The play-outs draw from a generator seeded by the deal and the index alone: the same
@@ -139,10 +139,27 @@ def _valued(moment: Moment, found: list[Option], kind: str, deal: int, index: in
     values = tuple(option_values(moment, found, choice_kind(moment, chosen)))
     best = max(range(len(values)), key=lambda i: (values[i], -i))
     cost = round(max(0.0, values[best] - values[0]), 1)
-    if cost >= CHECK_FROM and kind not in CALLS and moment.view.calls[moment.seat] is not None:
+    if cost >= CHECK_FROM and checked(moment, kind):
         cost = min(cost, checked_cost(moment, chosen, found[best], deal, index))
     return Decision(deal, index, moment.seat, kind, chosen,
                     found[best] if cost > 0 else chosen, cost, values)
+
+
+def checked(moment: Moment, kind: str) -> bool:
+    """Whether a costly decision of ``kind`` is checked by play-outs: every kind but the
+    calls, and the exchange only once the seat's own call stands.
+
+    Where each measure is the weaker one (``docs/review.md``, four seeds of blunder
+    cases): the play-outs undervalue a Dragon given to an opponent in the exchange (0
+    to 7 points where the evaluator gives 38 to 41, and the play-outs' own review missed
+    that gift in 9 of 12 cases), so the evaluator's figure for an exchange without a
+    call stands, as for the calls it was measured on. Its differences between a seat's
+    plays and passes are what the play-outs confirm: in deals where the seat gave its
+    Dragon away, unchecked, it rated some later plays 40 to 56 points worse than
+    ``hard``'s, above the gift itself; after a weak call, up to 200 points."""
+    if kind in CALLS:
+        return False
+    return kind != "exchange" or moment.view.calls[moment.seat] is not None
 
 
 def checked_cost(moment: Moment, chosen: Option, best: Option, deal: int, index: int) -> float:
@@ -151,12 +168,13 @@ def checked_cost(moment: Moment, chosen: Option, best: Option, deal: int, index:
     :data:`CHECK_SAMPLES`, a generator seeded by the deal and the index), never negative,
     rounded to 0.1.
 
-    The evaluator picks ``best``; after the seat's own call the cost stands only as far
-    as the play-outs confirm it. After a call on a hand unlike those of self-play (a
+    The evaluator picks ``best``; where :func:`checked` says so, the cost stands only as
+    far as the play-outs confirm it. After a call on a hand unlike those of self-play (a
     Tichu on a weak hand), the evaluator's differences between the seat's later plays
     were off by up to 200 points, and ranked them above the call itself; the play-outs
-    do not depend on what self-play has seen, but on 8 to 64 deals of a deal with a
-    call they are noisy too: a cost must be found by both (``docs/review.md``)."""
+    do not depend on what self-play has seen, but on 8 to 64 deals they are noisy too
+    (a deal with a call swings by hundreds of points): a cost must be found by both
+    (``docs/review.md``)."""
     scores = option_scores(moment, [chosen, best], CHECK_SAMPLES,
                            random.Random(f"review:{deal}:{index}"))
     gain = sum(scores[1]) / len(scores[1]) - sum(scores[0]) / len(scores[0])

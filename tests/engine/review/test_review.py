@@ -464,17 +464,38 @@ def test_a_bomb_out_of_turn_is_weighed_against_waiting() -> None:
     raise AssertionError("no bomb out of turn met")
 
 
-def test_after_the_seats_own_call_a_costly_decision_is_checked_by_play_outs() -> None:
-    """The evaluator picks ``best``; once the seat's own call stands, a costly
-    decision's cost is the smaller of the evaluator's and the play-outs' (seeded by the
-    deal and the index), and before it the evaluator's figure stands."""
+def _call_tichu(view: TichuView) -> Action | None:
+    if view.phase is Phase.EXCHANGE and not view.exchanged[0]:
+        return CallTichu(0)
+    return None
+
+
+def _dragon_away(view: TichuView) -> Action | None:
+    """Seat 0's exchange with its Dragon to the next seat, an opponent (no call)."""
+    if view.phase is not Phase.EXCHANGE or view.exchanged[0] or DRAGON not in view.hand:
+        return None
+    give = dict(bidding.choose_exchange(view, False).give)
+    if DRAGON in give.values():
+        return None
+    give[1] = DRAGON
+    return Exchange(0, tuple(give.items()))
+
+
+@pytest.mark.parametrize("blunder", [_call_tichu, _dragon_away], ids=["call", "dragon"])
+def test_a_costly_decision_is_checked_by_play_outs_but_calls_and_the_exchange_before_one(
+        blunder: Callable[[TichuView], Action | None]) -> None:
+    """The evaluator picks ``best``; a costly decision's cost is the smaller of the
+    evaluator's and the play-outs' (seeded by the deal and the index), except for a call
+    and for the exchange before the seat's own call, whose evaluator figure stands."""
     from engine.review.review import CHECK_FROM, checked_cost
 
-    player = _Once(0, lambda v: CallTichu(0) if v.phase is Phase.EXCHANGE
-                   and not v.exchanged[0] else None)
-    checked = unchecked = 0
-    for k in range(12):
+    player = _Once(0, blunder)
+    seen = {"lowered after the call": 0, "lowered without a call": 0,
+            "an exchange without a call, not checked": 0}
+    for k in range(24):
         data = played(f"review-check-{k}", player=player)
+        if not player.done:
+            continue  # no Dragon in seat 0's hand
         player.done = False
         deal = read_file(data).deals[0]
         game = TichuGame(hands=deal.hands)
@@ -485,18 +506,37 @@ def test_after_the_seats_own_call_a_costly_decision_is_checked_by_play_outs() ->
             if action.seat == 0 and i in review:
                 found = options(moment, action)
                 values = option_values(moment, found, choice_kind(moment, action))
-                top = max(values)
-                by_model = round(top - values[0], 1)
+                by_model = round(max(values) - values[0], 1)
                 decision = review[i]
-                if moment.view.calls[0] is not None and by_model >= CHECK_FROM:
-                    assert decision.cost == min(
-                        by_model, checked_cost(moment, action, decision.best, 0, i))
-                    checked += 1
-                else:
+                called = moment.view.calls[0] is not None
+                if by_model < CHECK_FROM or decision.kind == "grand":
                     assert decision.cost == by_model
-                    unchecked += 1
+                elif decision.kind == "exchange" and not called:
+                    assert decision.cost == by_model
+                    seen["an exchange without a call, not checked"] += 1
+                else:
+                    by_play_outs = checked_cost(moment, action, decision.best, 0, i)
+                    assert decision.cost == min(by_model, by_play_outs)
+                    if by_play_outs < by_model:  # the check made a difference
+                        seen["lowered after the call" if called else "lowered without a call"] += 1
             game.apply(action)
             watch.after(action)
-        if checked >= 2 and unchecked >= 2:
+        if blunder is _call_tichu and seen["lowered after the call"] >= 2:
             return
-    raise AssertionError(f"checked {checked}, unchecked {unchecked}")
+        if blunder is _dragon_away and seen["lowered without a call"] >= 1 and \
+                seen["an exchange without a call, not checked"] >= 2:
+            return
+    raise AssertionError(f"decisions met: {seen}")
+
+
+def test_the_example_of_the_docs_is_what_the_command_prints() -> None:
+    """docs/review.md shows a review of its example file: the command's output as it is
+    today, figure for figure (the page is read by people judging the coach)."""
+    root = Path(__file__).resolve().parents[3]
+    page = (root / "docs" / "review.md").read_text()
+    command = "$ python -m engine review docs/examples/review-grand.json --seat 0\n"
+    assert command in page
+    shown = page.split(command, 1)[1].split("\n```", 1)[0]
+    code, out, err = run_cli([str(root / "docs/examples/review-grand.json"), "--seat", "0"])
+    assert (code, err) == (0, "")
+    assert json.loads(shown) == json.loads(out)
