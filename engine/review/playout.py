@@ -87,6 +87,14 @@ standard errors..."""
 PRECISE = (4.0, 0.15)
 """...or when the best option's lead is known to within this many points, or this
 share of the lead (one standard error)."""
+SWING = 200.0
+"""What one deal in which the decision mattered can swing by: going out first or not,
+a call made or failed. The standard error of a difference is never taken below the
+share of such a swing that ``n`` deals cannot rule out, ``3 / n`` by the rule of three,
+halved (a bound at two standard errors, :func:`settled`): eight deals alike do not show
+that a pass which lets an opponent out first in one deal of seven cost nothing (they
+miss it a quarter of the time), and it takes 60 deals alike to settle within
+:data:`SMALL_COST`."""
 
 
 def option_scores(moment: Moment, options: list[Option], samples: int,
@@ -123,15 +131,17 @@ def settled(scores: list[list[int]]) -> bool:
     """Whether more deals would not change what the review says of the decision: no
     option is better than the chosen one (``scores[0]``) by more than
     :data:`SMALL_COST` at two standard errors, or the best option's lead is
-    :data:`PRECISE`."""
+    :data:`PRECISE`; a standard error is at least what a rare :data:`SWING` leaves."""
     chosen = scores[0]
     n = len(chosen)
     if n < 2:
         return False
     upper = float("-inf")
     best = (0.0, 0.0)
+    unseen = SWING * 3.0 / n / 2.0
     for other in scores[1:]:
         mean, error = mean_error([a - b for a, b in zip(other, chosen, strict=True)])
+        error = max(error, unseen)
         upper = max(upper, mean + 2.0 * error)
         if mean > best[0]:
             best = (mean, error)

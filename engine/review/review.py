@@ -10,9 +10,11 @@ when the evaluator rates it higher still (on a tie the choice stands). ``cost`` 
 the points the choice lost against ``best``, rounded to 0.1: the ``hard`` player's
 own choice costs nothing. A decision that the evaluator says cost :data:`CHECK_FROM`
 points or more is checked by play-outs (:func:`checked_cost`), its cost being the
-smaller of the two figures, unless it is a call, or the exchange before the seat's own
-call (Grand Tichu or Tichu): there the evaluator's figure stands (:func:`checked`). Only decisions of positive cost are listed, the costliest first; equal costs
-in the order of play (deal, then index, a call before the card it preceded).
+smaller of the two figures (before the seat's own call, the play-outs' figure is the
+most they do not rule out), unless it is a call, or the exchange before the seat's own
+call (Grand Tichu or Tichu): there the evaluator's figure stands (:func:`checked`).
+Only decisions of positive cost are listed, the costliest first; equal costs in the
+order of play (deal, then index, a call before the card it preceded).
 
 The play-outs draw from a generator seeded by the deal and the index alone: the same
 file always gives the same review, whichever seats are reviewed.
@@ -49,6 +51,7 @@ from engine.tichu.actions import (
     Pass,
     Play,
 )
+from engine.tichu.ai.searcher import mean_error
 from engine.tichu.cards import MAHJONG
 from engine.tichu.game import TichuGame
 from engine.tichu.replay import ReplayFile, read_file
@@ -60,6 +63,9 @@ CHECK_FROM = 10.0
 CHECK_SAMPLES = 32
 """The play-outs' ``samples`` for that check (:func:`~engine.review.playout.option_scores`:
 8 to 64 sampled deals, until settled)."""
+RULED_OUT = 2.0
+"""Before the seat's own call, the play-outs lower a cost only to their mean plus this
+many standard errors (:func:`checked_cost`)."""
 CALLS = ("grand", "tichu")
 
 KINDS = ("grand", "tichu", "exchange", "play", "pass", "wish", "bomb", "gift")
@@ -166,7 +172,8 @@ def checked_cost(moment: Moment, chosen: Option, best: Option, deal: int, index:
     """What ``chosen`` cost against ``best`` by play-outs: the mean over sampled deals of
     ``best``'s score minus ``chosen``'s (:func:`~engine.review.playout.option_scores`,
     :data:`CHECK_SAMPLES`, a generator seeded by the deal and the index), never negative,
-    rounded to 0.1.
+    rounded to 0.1; before the seat's own call, the most the play-outs do not rule out
+    (that mean plus :data:`RULED_OUT` standard errors).
 
     The evaluator picks ``best``; where :func:`checked` says so, the cost stands only as
     far as the play-outs confirm it. After a call on a hand unlike those of self-play (a
@@ -174,10 +181,16 @@ def checked_cost(moment: Moment, chosen: Option, best: Option, deal: int, index:
     were off by up to 200 points, and ranked them above the call itself; the play-outs
     do not depend on what self-play has seen, but on 8 to 64 deals they are noisy too
     (a deal with a call swings by hundreds of points): a cost must be found by both
-    (``docs/review.md``)."""
+    (``docs/review.md``). Before a call of the seat the evaluator is on ground self-play
+    knows well, and the play-outs' rollout policy is the weaker judge of some decisions
+    (it seldom makes an opponent use a pass that let it go out first: on 8 to 64 deals
+    such a pass often scores as well as going out), so there they cap a cost only where
+    they rule it out."""
     scores = option_scores(moment, [chosen, best], CHECK_SAMPLES,
                            random.Random(f"review:{deal}:{index}"))
-    gain = sum(scores[1]) / len(scores[1]) - sum(scores[0]) / len(scores[0])
+    gain, error = mean_error([b - a for a, b in zip(scores[0], scores[1], strict=True)])
+    if moment.view.calls[moment.seat] is None:
+        gain += RULED_OUT * error
     return round(max(0.0, gain), 1)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import statistics
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -485,13 +486,15 @@ def _dragon_away(view: TichuView) -> Action | None:
 def test_a_costly_decision_is_checked_by_play_outs_but_calls_and_the_exchange_before_one(
         blunder: Callable[[TichuView], Action | None]) -> None:
     """The evaluator picks ``best``; a costly decision's cost is the smaller of the
-    evaluator's and the play-outs' (seeded by the deal and the index), except for a call
-    and for the exchange before the seat's own call, whose evaluator figure stands."""
-    from engine.review.review import CHECK_FROM, checked_cost
+    evaluator's and the play-outs' (seeded by the deal and the index: their mean after
+    the seat's own call, before it the most they do not rule out), except for a call and
+    for the exchange before the seat's own call, whose evaluator figure stands."""
+    from engine.review.playout import option_scores
+    from engine.review.review import CHECK_FROM, CHECK_SAMPLES, checked_cost
 
     player = _Once(0, blunder)
     seen = {"lowered after the call": 0, "lowered without a call": 0,
-            "an exchange without a call, not checked": 0}
+            "an exchange without a call, not checked": 0, "above the mean": 0}
     for k in range(24):
         data = played(f"review-check-{k}", player=player)
         if not player.done:
@@ -517,6 +520,14 @@ def test_a_costly_decision_is_checked_by_play_outs_but_calls_and_the_exchange_be
                 else:
                     by_play_outs = checked_cost(moment, action, decision.best, 0, i)
                     assert decision.cost == min(by_model, by_play_outs)
+                    scores = option_scores(moment, [action, decision.best], CHECK_SAMPLES,
+                                           random.Random(f"review:0:{i}"))
+                    mean = statistics.fmean(b - a for a, b in zip(*scores, strict=True))
+                    if called:  # the play-outs' mean
+                        assert by_play_outs == round(max(0.0, mean), 1)
+                    else:  # what they do not rule out, more than their mean
+                        assert by_play_outs >= round(max(0.0, mean), 1)
+                        seen["above the mean"] += by_play_outs > round(max(0.0, mean), 1)
                     if by_play_outs < by_model:  # the check made a difference
                         seen["lowered after the call" if called else "lowered without a call"] += 1
             game.apply(action)
@@ -524,6 +535,7 @@ def test_a_costly_decision_is_checked_by_play_outs_but_calls_and_the_exchange_be
         if blunder is _call_tichu and seen["lowered after the call"] >= 2:
             return
         if blunder is _dragon_away and seen["lowered without a call"] >= 1 and \
+                seen["above the mean"] >= 1 and \
                 seen["an exchange without a call, not checked"] >= 2:
             return
     raise AssertionError(f"decisions met: {seen}")
