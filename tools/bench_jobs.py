@@ -10,8 +10,8 @@ queries taken from the bot's core).
 1. **Live tables.** ``--tables`` tables of one person and three computers through the real
    bot process (:func:`tools.bench_bot.live_run`), each person answering ``--decisions``
    pings, enough that the first deal of most tables ends and its reviews are queued (a
-   review by the learned evaluator: about 11 ms of CPU median, over a second when the
-   seat's own call has its costly decisions played out). Three conditions, one run each:
+   review by the learned evaluator: tens of ms of CPU median, up to about a second when
+   its costly decisions are played out). Three conditions, one run each:
 
    * *PostgreSQL, no background*: no worker runs; the reviews wait in the queue;
    * *PostgreSQL, one worker*: ``python -m bot.worker`` on core 1 makes them;

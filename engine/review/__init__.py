@@ -5,8 +5,7 @@
 - :mod:`~engine.review.value`: each option's expected deal score from the seat's knowledge,
   by the learned evaluator;
 - :mod:`~engine.review.playout`: the same by playing options out on sampled deals (the
-  check of costly decisions after the seat's own call, and ``tools.review_quality``'s
-  measure);
+  check of costly decisions, and ``tools.review_quality``'s measure);
 - :mod:`~engine.review.review`: the review of a replay, and the command;
 - :mod:`~engine.review.hint`: a hint for the decision a seat faces now.
 

@@ -93,7 +93,7 @@ a call made or failed. The standard error of a difference is never taken below t
 share of such a swing that ``n`` deals cannot rule out, ``3 / n`` by the rule of three,
 halved (a bound at two standard errors, :func:`settled`): eight deals alike do not show
 that a pass which lets an opponent out first in one deal of seven cost nothing (they
-miss it a quarter of the time), and it takes 60 deals alike to settle within
+miss it three times in ten), and it takes 60 deals alike to settle within
 :data:`SMALL_COST`."""
 
 

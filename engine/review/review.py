@@ -161,7 +161,7 @@ def checked(moment: Moment, kind: str) -> bool:
     that gift in 9 of 12 cases), so the evaluator's figure for an exchange without a
     call stands, as for the calls it was measured on. Its differences between a seat's
     plays and passes are what the play-outs confirm: in deals where the seat gave its
-    Dragon away, unchecked, it rated some later plays 40 to 56 points worse than
+    Dragon away, unchecked, it rated some later plays 38 to 56 points worse than
     ``hard``'s, above the gift itself; after a weak call, up to 200 points."""
     if kind in CALLS:
         return False

@@ -28,7 +28,7 @@ def test_settled_when_nothing_beats_the_choice_or_the_lead_is_known() -> None:
 
 def test_deals_alike_do_not_settle_until_a_rare_swing_is_ruled_out() -> None:
     """Eight deals in which the options scored alike say little: a pass that lets an
-    opponent out first in one deal of seven is missed by them a quarter of the time."""
+    opponent out first in one deal of seven is missed by them three times in ten."""
     assert not settled([[0] * 8, [0] * 8])
     assert not settled([[0] * 40, [0] * 40])
     assert settled([[0] * 64, [0] * 64])
