@@ -17,12 +17,15 @@ ENV PIP_NO_CACHE_DIR=1 \
 
 WORKDIR /src
 COPY requirements.lock pyproject.toml README.md ./
-COPY tools/__init__.py tools/lock.py ./tools/
-# The runtime part of the lock (python -m tools.lock runtime) as wheels, installed into
-# /opt/venv from those wheels alone; and the locked setuptools, for the bot's wheel below:
-# nothing unpinned, nothing without its hash.
-RUN python -m tools.lock runtime > /runtime.lock \
-    && python -m tools.lock select setuptools > /build.lock \
+COPY tools/lock.py ./tools/
+# The runtime part of the lock (tools/lock.py runtime) as wheels, installed into /opt/venv
+# from those wheels alone; and the locked setuptools, for the bot's wheel below: nothing
+# unpinned, nothing without its hash. tools/lock.py runs as a script, not as the module
+# tools.lock: the package tools imports the project, which is not copied yet (the layers
+# of the dependencies stay cached until the lock changes). tests/test_dockerfile.py runs
+# these steps with only the files copied before each.
+RUN python tools/lock.py runtime > /runtime.lock \
+    && python tools/lock.py select setuptools > /build.lock \
     && pip install --require-hashes --no-deps -r /build.lock \
     && pip wheel --require-hashes --no-deps --wheel-dir /wheels -r /runtime.lock \
     && python -m venv --without-pip /opt/venv \

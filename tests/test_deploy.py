@@ -13,6 +13,7 @@ import yaml
 
 from bot.config import Settings
 from bot.store import PostgresRepository, open_repository
+from tests import image
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPOSE = ROOT / "deploy" / "compose.yaml"
@@ -119,16 +120,7 @@ def test_the_compose_file_runs_workers_that_scale_on_the_bots_database(
 def dockerfile_stages() -> list[list[tuple[str, str]]]:
     """The Dockerfile's stages, each a list of (instruction, arguments), continued lines
     joined and comments left out."""
-    text = re.sub(r"\\\n", " ", (ROOT / "Dockerfile").read_text(encoding="utf-8"))
-    stages: list[list[tuple[str, str]]] = []
-    for line in text.splitlines():
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        instruction, _, arguments = line.strip().partition(" ")
-        if instruction.upper() == "FROM":
-            stages.append([])
-        stages[-1].append((instruction.upper(), " ".join(arguments.split())))
-    return stages
+    return [[(i.name, i.arguments) for i in stage.instructions] for stage in image.stages()]
 
 
 def runs(stage: list[tuple[str, str]]) -> str:
@@ -143,7 +135,7 @@ def test_the_image_builds_from_the_lock_then_keeps_only_a_virtualenv() -> None:
     assert builder[0] == ("FROM", "python:3.11-slim AS builder")
     assert ("COPY", "requirements.lock pyproject.toml README.md ./") in builder
     build = runs(builder)
-    assert "python -m tools.lock runtime > /runtime.lock" in build
+    assert "python tools/lock.py runtime > /runtime.lock" in build
     assert "pip wheel --require-hashes --no-deps --wheel-dir /wheels -r /runtime.lock" in build
     assert ("pip --python /opt/venv/bin/python install --no-index --find-links /wheels "
             "--require-hashes --no-deps -r /runtime.lock") in build

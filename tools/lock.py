@@ -7,7 +7,7 @@ digest of ``pyproject.toml``'s dependency lists. Everything installs from this o
 - ``make run`` / ``make test`` (and so CI): ``pip install --require-hashes -r
   requirements.lock``, after ``python -m tools.lock check`` has made sure the lock was
   written from today's ``pyproject.toml`` (one line, and exit 1, when it was not);
-- the Docker image: ``python -m tools.lock runtime`` gives the part of the lock the bot
+- the Docker image: ``python tools/lock.py runtime`` gives the part of the lock the bot
   needs at run time (the runtime dependencies and everything they pull in, with their
   hashes), which the builder stage turns into wheels; ``select NAME...`` gives single
   entries (pip and setuptools for the build).
@@ -16,7 +16,8 @@ The runtime part follows uv's ``# via`` annotations from the runtime dependencie
 ``pyproject.toml`` down: a package is in it when one of the packages it is there for is.
 That may take a package that only another package's extra needs (harmless), never leaves
 one out. Only the standard library is used here: the builder stage runs it before anything
-is installed.
+is installed, and as a script, since the package ``tools`` imports the project, which the
+stage has not copied yet (``tests/test_image.py`` runs the stage's steps that way).
 """
 
 from __future__ import annotations

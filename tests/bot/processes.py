@@ -57,8 +57,10 @@ class BotProcess:
     """One ``python -m bot`` process (or another module's: ``bot.worker``); ``lines`` is its
     log (stdout and stderr) so far."""
 
-    def __init__(self, name: str, env: dict[str, str], cwd: Path, module: str = "bot") -> None:
+    def __init__(self, name: str, env: dict[str, str], cwd: Path, module: str = "bot",
+                 python: str = sys.executable) -> None:
         self.name = name
+        self.python = python
         self.module = module
         self.env = env
         self.cwd = cwd  # no .env file there: the environment alone configures it
@@ -69,7 +71,7 @@ class BotProcess:
 
     async def start(self) -> BotProcess:
         self._proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", self.module, cwd=self.cwd, env=self.env,
+            self.python, "-m", self.module, cwd=self.cwd, env=self.env,
             stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT)
         self._reader = asyncio.create_task(self._read())
