@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import os
 import signal
 import sys
+import textwrap
+from collections.abc import Sequence
 
 import aiohttp
 import discord
@@ -50,6 +53,12 @@ NO_TOKEN_STATUS = 2
 """The exit status without a token inside the image: a missing setting, as for a wrong
 one (outside the image, ``make run`` explains, names the demo and exits 0)."""
 
+
+CONFIGURED = """\
+It is configured through environment variables, also read from a file named .env in the \
+folder it starts in: .env.example lists every key, docs/operators/settings.md (and the \
+generated docs/reference/settings.md) describes each."""
+"""How ``python -m bot`` and ``python -m bot.worker`` are configured, for their ``--help``."""
 
 log = logging.getLogger("bot")
 
@@ -217,7 +226,32 @@ async def serve(settings: Settings, token: str) -> int:
         await repo.close()
 
 
-def main() -> int:
+def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
+    """``python -m bot``'s command line: ``--help`` only (it prints the usage and exits 0,
+    without a token, a database or Discord); anything else stops with status 2."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=paragraphs(
+            "Start the Tichu Discord bot: open (and migrate) the database, log in to Discord "
+            "and run the tables until stopped (Ctrl-C, SIGTERM). Without a DISCORD_TOKEN it "
+            "says how to get one."),
+        epilog=paragraphs(
+            f"It takes no options. {CONFIGURED}",
+            "Exit status: 0 stopped, 2 a wrong setting, 3 not started (another process runs "
+            "its shards or holds METRICS_PORT), 4 the database or Discord cannot be opened or "
+            "reached (docs/operators/startup.md)."))
+    return parser.parse_args(argv)
+
+
+def paragraphs(*texts: str) -> str:
+    """``texts`` as paragraphs of a ``--help`` (wrapped, a blank line between)."""
+    return "\n\n".join(textwrap.fill(text, 79) for text in texts)
+
+
+def main(argv: Sequence[str] = ()) -> int:
+    """Run the bot with the command line's arguments ``argv`` (none from Python, where
+    ``sys.argv`` is another program's); the process's exit status."""
+    parse_arguments(argv)
     settings = startup_settings()
     if isinstance(settings, int):
         return settings
@@ -239,4 +273,4 @@ def main() -> int:
         return 0
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -24,7 +24,7 @@ import signal
 import sys
 
 from bot import health, metrics, workers
-from bot.__main__ import database_problem, startup_settings
+from bot.__main__ import CONFIGURED, database_problem, paragraphs, startup_settings
 from bot.config import Settings
 from bot.games.registry import job_handlers
 from bot.jobs import Jobs, KindStats, jobs_for
@@ -140,6 +140,7 @@ async def _watch(settings: Settings, jobs: Jobs) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.worker", description=__doc__,
+                                     epilog=paragraphs(CONFIGURED),
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--status", action="store_true",
                         help="print the queue's figures by kind and exit")

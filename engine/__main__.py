@@ -16,15 +16,18 @@ from engine.replay import main as replay_main  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine")
+    parser = argparse.ArgumentParser(
+        prog="python -m engine",
+        description="The rules engine's commands, on JSON files: replay a game and print the "
+        "state it ends in, score duplicate results, or review a Tichu replay's decisions.")
     sub = parser.add_subparsers(dest="command", required=True)
     replay = sub.add_parser("replay", help="replay a JSON game file (or - for stdin)")
-    replay.add_argument("file")
+    replay.add_argument("file", help="the replay file (docs/reference/replay-cli.md), - for stdin")
     duplicate = sub.add_parser("duplicate",
                                help="score a JSON file of duplicate results (or - for stdin)")
-    duplicate.add_argument("file")
+    duplicate.add_argument("file", help="the duplicate results as JSON, - for stdin")
     review = sub.add_parser("review", help="review the decisions of a Tichu replay (or - for stdin)")
-    review.add_argument("file")
+    review.add_argument("file", help="the Tichu replay file, - for stdin")
     review.add_argument("--seat", type=int, default=None, help="review this seat only")
     review.add_argument("--model-dir", default=None,
                         help="folder of the Tichu model files (default: the shipped ones)")

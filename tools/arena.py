@@ -206,17 +206,18 @@ def report(sides: tuple[Side, Side], games: int, seconds: float, players: int = 
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.arena",
+                                     description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=40,
                         help="games per pairing (seeds x 2, teams swapped)")
     parser.add_argument("--pairs", default="hard:easy,hard:normal,normal:easy",
                         help="comma-separated level pairs A:B")
-    parser.add_argument("--target", type=int, default=1000)
+    parser.add_argument("--target", type=int, default=1000, help="points that win a game")
     parser.add_argument("--max-deals", type=int, default=None,
                         help="cut each game after this many deals (for quick checks)")
     parser.add_argument("--budget-ms", type=float, default=None,
                         help="time budget of the search level's search (default: its own)")
-    parser.add_argument("--seed", default="arena")
+    parser.add_argument("--seed", default="arena", help="prefix of the game seeds")
     parser.add_argument("--players", type=int, choices=(4, 6), default=4,
                         help="seats at the table: 4, or 6 for the Tientsin variant")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")

@@ -81,7 +81,8 @@ def _one_game(task: tuple[int, int, int, float | None, int]) -> tuple[
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m tools.arena_sampler")
+    parser = argparse.ArgumentParser(prog="python -m tools.arena_sampler",
+                                     description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=32, help="deal seeds, each played twice")
     parser.add_argument("--samples", type=int, default=32, help="the hard players' deals per card")
     parser.add_argument("--budget-ms", type=float, default=None,

@@ -135,9 +135,11 @@ _GAMES: dict[str, tuple[Callable[[list[Any], int], tuple[list[int], list[int]]],
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m tools.arena_tricks")
+    parser = argparse.ArgumentParser(prog="python -m tools.arena_tricks",
+                                     description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="games per trick-taking game")
-    parser.add_argument("--only", choices=("chinois", "tysiacha"))
+    parser.add_argument("--only", choices=("chinois", "tysiacha"),
+                        help="play this game only (default: both)")
     parser.add_argument("--pairs", default="normal:easy",
                         help="comma-separated HERO:REST levels, one hero seat against the rest")
     parser.add_argument("--jobs", type=int, default=1,

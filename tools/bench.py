@@ -2,23 +2,30 @@
 
 from __future__ import annotations
 
-from tools import (
-    bench_bot,
-    bench_coach,
-    bench_compare,
-    bench_duplicate,
-    bench_engine,
-    bench_jobs,
-    bench_render,
-    bench_shards,
-    bench_store,
-    bench_table,
-    chaos,
-    legibility,
-)
+import argparse
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    argparse.ArgumentParser(
+        prog="python -m tools.bench",
+        description="Every benchmark of the project, one after the other, figures printed "
+        "(`make bench`). Each also runs alone, with its options: python -m tools.bench_engine "
+        "--help, and so on.").parse_args(argv)
+    # (imported once the command line is read: --help answers without loading them all)
+    from tools import (
+        bench_bot,
+        bench_coach,
+        bench_compare,
+        bench_duplicate,
+        bench_engine,
+        bench_jobs,
+        bench_render,
+        bench_shards,
+        bench_store,
+        bench_table,
+        chaos,
+        legibility,
+    )
     for title, module in (("Engine", bench_engine),
                           (f"Engine against {bench_compare.BASELINE}, side by side", bench_compare),
                           ("Images", bench_render),
@@ -63,8 +70,10 @@ def main() -> None:
         elif module is chaos:
             # Every scenario with the full 10 s outage: about a minute each.
             chaos.main(["--outage", "10"])
+        elif module is bench_bot:
+            bench_bot.main()  # (it reads the command line itself: this one, with no options)
         else:
-            module.main()
+            module.main([])
 
 
 if __name__ == "__main__":

@@ -185,13 +185,14 @@ def hint_lines(costs: Sequence[HintCost]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tools.bench_coach",
-                                     description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--hints", type=int, default=30)
-    parser.add_argument("--reviews", type=int, default=4)
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hints", type=int, default=30, help="hints timed (0: none)")
+    parser.add_argument("--reviews", type=int, default=4,
+                        help="reviews of one seat's deal timed (0: none)")
     parser.add_argument("--deals", type=int, default=6, help="deals the hints are drawn from")
     parser.add_argument("--play-samples", type=int, default=PLAY_SAMPLES,
                         help="samples a search of the hard players who play the deals")
-    parser.add_argument("--seed", default="1")
+    parser.add_argument("--seed", default="1", help="seed of the deals and of the moments timed")
     args = parser.parse_args(argv)
     if args.hints > 0:
         began = time.process_time()

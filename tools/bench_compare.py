@@ -374,10 +374,20 @@ def compare(rounds: int = ROUNDS, measures: tuple[str, ...] = MEASURES,
     return ratios
 
 
+def use_tree(tree: Path) -> None:
+    """Import the engine of ``tree``, never this file's own tree's (a child's first step,
+    before anything imports ``engine``)."""
+    sys.path[:] = [str(tree)] + [p for p in sys.path if Path(p).resolve() != ROOT
+                                 and Path(p).resolve() != Path(__file__).resolve().parent]
+
+
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--rounds", type=int, default=ROUNDS)
-    parser.add_argument("--measures", default=",".join(MEASURES))
+    parser = argparse.ArgumentParser(prog="python -m tools.bench_compare",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=ROUNDS,
+                        help=f"rounds, each running the measures on both trees (default {ROUNDS})")
+    parser.add_argument("--measures", default=",".join(MEASURES),
+                        help=f"comma-separated measures (default: all, {','.join(MEASURES)})")
     parser.add_argument("--baseline", type=Path, help="a tree to compare against "
                         f"(default: a worktree of {BASELINE})")
     parser.add_argument("--child", choices=MEASURES, help=argparse.SUPPRESS)
@@ -385,15 +395,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--positions", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
+        if args.tree is not None:
+            use_tree(args.tree)
         child(args.child, args.positions)
         return
     compare(args.rounds, tuple(args.measures.split(",")), args.baseline)
 
 
 if __name__ == "__main__":
-    if "--child" in sys.argv:
-        # Import the engine of the tree under test, never this file's own tree.
-        tree = sys.argv[sys.argv.index("--tree") + 1]
-        sys.path[:] = [tree] + [p for p in sys.path if Path(p).resolve() != ROOT
-                                and Path(p).resolve() != Path(__file__).resolve().parent]
     main()

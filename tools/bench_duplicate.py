@@ -279,19 +279,23 @@ def live_lines(runs: dict[str, list[LiveRun]]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m tools.bench_duplicate")
+    parser = argparse.ArgumentParser(prog="python -m tools.bench_duplicate",
+                                     description=__doc__.split("\n\n")[0])
     parser.add_argument("--boards", type=int, default=BOARDS,
                         help="boards whose field is played for the CPU figure")
-    parser.add_argument("--field-tables", type=int, default=FIELD_TABLES)
+    parser.add_argument("--field-tables", type=int, default=FIELD_TABLES,
+                        help="computer tables of each board's field (default: the bot's)")
     parser.add_argument("--jobs", type=int, default=2, help="processes playing the fields")
     parser.add_argument("--rounds", type=int, default=2,
                         help="runs of each condition, in turns")
-    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--tables", type=int, default=50, help="live tables of a run")
     parser.add_argument("--decisions", type=int, default=8,
                         help="how many pings each person answers per run")
     parser.add_argument("--delay", type=float, default=1.2, help="AI_DELAY of the bot")
-    parser.add_argument("--skip-cost", action="store_true")
-    parser.add_argument("--skip-live", action="store_true")
+    parser.add_argument("--skip-cost", action="store_true",
+                        help="leave out the CPU of the boards' fields")
+    parser.add_argument("--skip-live", action="store_true",
+                        help="leave out the live tables while fields are computed")
     args = parser.parse_args(argv)
     print(load_text(), flush=True)
     if not args.skip_cost:

@@ -115,10 +115,12 @@ def rmse(a: Sequence[float], b: Sequence[float]) -> float:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tools.bench_evaluator",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=60)
+    parser.add_argument("--deals", type=int, default=60,
+                        help="deals of normal players the positions are taken from")
     parser.add_argument("--every", type=int, default=4, help="keep every N-th decision")
     parser.add_argument("--samples", type=int, default=64, help="play-outs per position")
-    parser.add_argument("--seed", default="bench-evaluator")
+    parser.add_argument("--seed", default="bench-evaluator",
+                        help="seed of the deals and the play-outs")
     args = parser.parse_args(argv)
     found = positions(args.deals, args.every, args.seed)
     evaluator = model.evaluator(4)

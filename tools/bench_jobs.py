@@ -247,8 +247,8 @@ async def killed(server: Any, tables: int) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tools.bench_jobs",
-                                     description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=100)
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=100, help="live tables of a run")
     parser.add_argument("--decisions", type=int, default=30,
                         help="pings each person answers (a first deal takes about 20)")
     parser.add_argument("--delay", type=float, default=1.2, help="AI_DELAY of the bot")
@@ -259,8 +259,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=1,
                         help="runs of the two PostgreSQL conditions, in turns (ABBA...): "
                              "their clicks are pooled for the ratio")
-    parser.add_argument("--skip-live", action="store_true")
-    parser.add_argument("--skip-kill", action="store_true")
+    parser.add_argument("--skip-live", action="store_true",
+                        help="leave out the live tables (part 1)")
+    parser.add_argument("--skip-kill", action="store_true",
+                        help="leave out the worker killed mid-job (part 2)")
     args = parser.parse_args(argv)
     one, five, _ = os.getloadavg()
     print(f"load average {one:.2f} (1 min), {five:.2f} (5 min) on {os.cpu_count()} cores; "

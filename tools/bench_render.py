@@ -12,9 +12,9 @@ processes do not inflate. Targets (draw + upload encoding, CPU): table 40 ms, ha
 
 from __future__ import annotations
 
+import argparse
 import io
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from functools import partial
@@ -56,8 +56,11 @@ def timed(fn: Callable[[], T], runs: int) -> tuple[T, float, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    runs = int(args[0]) if args else 30
+    parser = argparse.ArgumentParser(prog="python -m tools.bench_render",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("runs", type=int, nargs="?", default=30,
+                        help="timed runs of each image, after a warm-up (default 30)")
+    runs: int = parser.parse_args(argv).runs
     cases: dict[str, Callable[[], Image.Image]] = {
         "table": lambda: draw_table(ex.table_view(), ex.NAMES),
         "table-six": lambda: draw_table(ex.six_table_view(), ex.NAMES6),

@@ -497,7 +497,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--global-limit", type=int, default=50,
                         help="the emulated Discord's global limit, requests a second per bot "
                         "(Discord raises it for large bots on request); with --pace")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1,
+                        help="seed of the people's choices and think times")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.tables.split(",") if s.strip()]
     low, high = (float(x) for x in args.think.split(","))

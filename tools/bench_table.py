@@ -157,9 +157,14 @@ async def table_figures(deals: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=200)
-    parser.add_argument("--table-deals", type=int, default=2)
+    parser = argparse.ArgumentParser(prog="python -m tools.bench_table",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=200,
+                        help="seeded deals of four whose play menus are counted (a quarter as "
+                        "many of six)")
+    parser.add_argument("--table-deals", type=int, default=2,
+                        help="deals four people play from their panels through the local "
+                        "Discord")
     args = parser.parse_args(argv)
     menu_figures(args.deals, 4)
     menu_figures(max(args.deals // 4, 1), 6)

@@ -1558,7 +1558,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="a scenario to run (again for several; default: all)")
     parser.add_argument("--outage", type=float, default=10.0, help="seconds the database is away")
     parser.add_argument("--tables", type=int, default=6, help="tables, half on each shard")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1,
+                        help="seed of the people's think times and of the deals")
     parser.add_argument("--bot-root", type=Path, default=ROOT,
                         help="the checkout the bot processes run (default: this one)")
     parser.add_argument("--think", default="0.3,1.5", help="a person's think time, min,max s")

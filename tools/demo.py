@@ -136,15 +136,20 @@ async def _follow(emu: DiscordEmulator, bot: TichuBot, table: object, out: Path,
     print(f"Played {table.seq} actions in {time.monotonic() - started:.1f} s.")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(prog="make demo")
-    parser.add_argument("--target", type=int, default=1000)
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.demo",
+        description="Computer players play a whole game through the real bot against a local "
+        "Discord emulator (`make demo`): the table log is printed and every image the bot "
+        "posts is saved.")
+    parser.add_argument("--target", type=int, default=1000, help="points that win the game")
     parser.add_argument("--delay", type=float, default=0.0, help="seconds per computer move")
     parser.add_argument("--locale", default="en-US", help="the server's locale (en-US or fr)")
-    parser.add_argument("--out", type=Path, default=Path("demo-output"))
+    parser.add_argument("--out", type=Path, default=Path("demo-output"),
+                        help="folder of the saved images (default: demo-output)")
     parser.add_argument("--players", type=int, choices=(4, 6), default=4,
                         help="four players, or six (Tichu for six)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     asyncio.run(demo(args.out, args.target, args.delay, args.locale, args.players))
 
 

@@ -249,7 +249,11 @@ def stale(generated: dict[Path, str]) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.docs",
+        description="Write the reference pages made from the code under docs/reference/: the "
+        "settings, the slash commands in every language the bot speaks, and what the store "
+        "keeps about people.")
     parser.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 naming the pages that differ")
     args = parser.parse_args(argv)

@@ -6,6 +6,7 @@ compared), not from the generator under test. Run: ``python -m tools.gen_legal_f
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 from collections import Counter
@@ -21,7 +22,9 @@ TOPS = [None, "6c 6d", "7h", "PHOENIX", "2c 3d 4h 5s 6c", "5c 5d 5h 8c 8d", "4c 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "tichu_legal_counts.json"
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    argparse.ArgumentParser(prog="python -m tools.gen_legal_fixtures",
+                            description=__doc__.split("\n\n")[0]).parse_args(argv)
     rng = random.Random(2024)
     cases = []
     named = [

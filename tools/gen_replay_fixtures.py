@@ -9,6 +9,7 @@ shows. Run: ``python -m tools.gen_replay_fixtures``.
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 from typing import Any
@@ -37,7 +38,9 @@ def _write(name: str, data: dict[str, Any]) -> None:
     (OUT / f"{name}.expected.json").write_text(json.dumps(expected, indent=1) + "\n")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    argparse.ArgumentParser(prog="python -m tools.gen_replay_fixtures",
+                            description=__doc__.split("\n\n")[0]).parse_args(argv)
     one = _first_game(lambda g: g.history[0].double_victory is None and any(g.calls), max_deals=1)
     _write("complete_deal", to_replay(one))
     double = _first_game(lambda g: g.history[0].double_victory is not None, max_deals=1)

@@ -183,7 +183,8 @@ def make_snapshots(out_dir: Path = SNAPSHOT_DIR) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.make_art",
+                                     description=__doc__.split("\n\n")[0])
     parser.add_argument("--cards", action="store_true", help="only the card PNGs")
     parser.add_argument("--docs", action="store_true", help="only docs/images")
     parser.add_argument("--snapshots", action="store_true",

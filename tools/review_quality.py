@@ -527,7 +527,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hard-level", choices=HARD_LEVELS, default="search",
                         help="who plays the deals of figure 2: the search player, as the "
                              "blunder cases (default), or today's hard, the learned player")
-    parser.add_argument("--seed", default="1")
+    parser.add_argument("--seed", default="1", help="seed of the deals made")
     parser.add_argument("--jobs", type=int, default=1, help="processes")
     parser.add_argument("--cases", metavar="DIR",
                         help="keep the deals made (blunder cases, hard v hard deals) in DIR "

@@ -389,34 +389,64 @@ def build(datasets: list[Data], players: int, seed: int, hidden: Sequence[int], 
     return from_bytes(out.read_bytes(), str(out)), figures
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    command = "python -m tools.train " + " ".join(argv)
-    step = argv.pop(0) if argv and argv[0] in ("data", "fit", "merge", "ensemble") else "all"
-    parser = argparse.ArgumentParser(prog=f"python -m tools.train {step}".replace(" all", ""),
-                                     description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--players", type=int, choices=(4, 6), default=4)
-    parser.add_argument("--jobs", type=int, default=1)
+STEPS = ("data", "fit", "merge", "ensemble")
+"""The steps that run apart, each named first on the command line; without one, all."""
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line: the whole run's options, or a step's name and its options."""
+    whole = argparse.ArgumentParser(
+        prog="python -m tools.train", description=__doc__.split("\n\n")[0],
+        usage="%(prog)s [-h] --games GAMES --out OUT [options]\n"
+        "       %(prog)s {data,fit,merge,ensemble} [-h] ...",
+        epilog="Without a step, one run does everything. A step's options follow its name: "
+        "python -m tools.train STEP --help.")
+    steps = whole.add_subparsers(dest="step", metavar="STEP",
+                                 title="steps run apart, to keep data between runs")
+    helps = {"data": "play self-play games and save them as data",
+             "fit": "fit a network to saved data and write its model file",
+             "merge": "average model files into one network",
+             "ensemble": "the shipped four-seat model from nothing, as make model does"}
+    parsers = {"all": whole} | {name: steps.add_parser(
+        name, prog=f"python -m tools.train {name}", help=helps[name],
+        description=helps[name][0].upper() + helps[name][1:] + ".") for name in STEPS}
+    for step, p in parsers.items():
+        p.add_argument("--seed", type=int, default=1,
+                       help="seed of the self-play games and of the fits (default 1)")
+        p.add_argument("--players", type=int, choices=(4, 6), default=4,
+                       help="seats at the table: 4, or 6 for Tichu for six")
+        p.add_argument("--jobs", type=int, default=1, help="processes playing the games")
+        step_options(step, p)
+        if step in ("fit", "all", "ensemble"):
+            fit_options(step, p)
+        p.add_argument("--quiet", action="store_true", help="no progress lines")
+    return whole
+
+
+def step_options(step: str, parser: argparse.ArgumentParser) -> None:
+    """The options of ``step`` alone (``all``: the whole run, no step named)."""
     if step == "data":
-        parser.add_argument("--games", type=int, required=True)
-        parser.add_argument("--first-game", type=int, default=0)
+        parser.add_argument("--games", type=int, required=True, help="self-play games")
+        parser.add_argument("--first-game", type=int, default=0,
+                            help="number of the first game (part k of a whole run starts "
+                            f"at k × {PART_GAMES:,})")
         parser.add_argument("--base", type=Path, default=None,
                             help="a model whose learned player is the base (default: normal)")
         parser.add_argument("--wide", type=float, default=WIDE,
                             help="chance of trying the other call on a hand far from the "
                             f"heuristics' bar (default {WIDE})")
-        parser.add_argument("--out", type=Path, required=True)
+        parser.add_argument("--out", type=Path, required=True, help="the data file written")
     elif step == "fit":
-        parser.add_argument("data", type=Path, nargs="+")
-        parser.add_argument("--out", type=Path, required=True)
+        parser.add_argument("data", type=Path, nargs="+", help="data files of the data step")
+        parser.add_argument("--out", type=Path, required=True,
+                            help="the model file written (its card beside it, .md)")
     elif step == "merge":
-        parser.add_argument("models", type=Path, nargs="+")
-        parser.add_argument("--out", type=Path, required=True)
+        parser.add_argument("models", type=Path, nargs="+", help="the model files averaged")
+        parser.add_argument("--out", type=Path, required=True, help="the model file written")
     elif step == "ensemble":
         parser.add_argument("--games", type=int, required=True,
                             help="self-play games of each part of normal's data")
-        parser.add_argument("--parts", type=int, default=2)
+        parser.add_argument("--parts", type=int, default=2, help="parts of normal's data")
         parser.add_argument("--members", type=int, default=3,
                             help="networks fitted to normal's data, seeds --seed onwards")
         parser.add_argument("--base-games", type=int, default=2500,
@@ -425,27 +455,49 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.add_argument("--work", type=Path, required=True,
                             help="folder of the data and the members (kept: a stopped run "
                             "goes on from the files it finds)")
-        parser.add_argument("--out", type=Path, required=True)
+        parser.add_argument("--out", type=Path, required=True,
+                            help="the model file written (its card beside it, .md)")
     else:
-        parser.add_argument("--games", type=int, required=True)
+        # (required, but checked by main: as required options here, they would be asked
+        # for before a step's name too)
+        parser.add_argument("--games", type=int,
+                            help="self-play games of each part (required)")
         parser.add_argument("--rounds", type=int, default=1,
                             help="rounds of policy iteration (each plays on the last model)")
         parser.add_argument("--parts", type=int, default=1,
                             help="parts of --games games each, per round")
-        parser.add_argument("--out", type=Path, required=True)
-    if step in ("fit", "all", "ensemble"):
-        parser.add_argument("--hidden", default="256,128")
-        parser.add_argument("--epochs", type=int, default=20,
-                            help="most passes over the data (the fit stops earlier when "
-                            "held-out games stop improving)")
-        parser.add_argument("--alpha", type=float, default=1e-3, help="L2 penalty")
-        parser.add_argument("--rate", type=float, default=1e-3, help="Adam's learning rate")
-        if step != "ensemble":
-            parser.add_argument("--members", type=int, default=1,
-                                help="networks fitted with seeds --seed, --seed + 1, ... and "
-                                "averaged as one")
-    parser.add_argument("--quiet", action="store_true")
-    args = parser.parse_args(argv)
+        parser.add_argument("--out", type=Path,
+                            help="the model file written (required), its card beside it (.md)")
+
+
+def fit_options(step: str, parser: argparse.ArgumentParser) -> None:
+    """The options of the fit, for the steps that fit networks."""
+    parser.add_argument("--hidden", default="256,128",
+                        help="sizes of the hidden layers, comma-separated (default 256,128)")
+    parser.add_argument("--epochs", type=int, default=20,
+                        help="most passes over the data (the fit stops earlier when "
+                        "held-out games stop improving)")
+    parser.add_argument("--alpha", type=float, default=1e-3, help="L2 penalty")
+    parser.add_argument("--rate", type=float, default=1e-3, help="Adam's learning rate")
+    if step != "ensemble":
+        parser.add_argument("--members", type=int, default=1,
+                            help="networks fitted with seeds --seed, --seed + 1, ... and "
+                            "averaged as one")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = "python -m tools.train " + " ".join(argv)  # (kept in the model's card)
+    whole = parser()
+    args = whole.parse_args(argv)
+    step = args.step or "all"
+    if args.step is not None and argv[0] != args.step:
+        # (a step's parser would take its own defaults over the options before its name)
+        whole.error(f"options go after the step: python -m tools.train {args.step} ...")
+    missing = [f"--{name}" for name in ("games", "out")
+               if step == "all" and getattr(args, name) is None]
+    if missing:
+        whole.error(f"the following arguments are required: {', '.join(missing)}")
     log = not args.quiet
     if step == "data":
         base = load_model(args.base) if args.base else None

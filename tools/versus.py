@@ -366,7 +366,8 @@ def run(args: argparse.Namespace) -> Tally:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m tools.versus",
+                                description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--against", nargs="?", const=REFERENCE, default=None, metavar="COMMIT",
                    help=f"the other side's commit (alone: {REFERENCE}, the reference hard "
                    "player; left out: this tree)")
@@ -375,8 +376,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--vs", default="hard", help="the other side's player")
     p.add_argument("--pairs", type=int, default=400, help="pairs of deals (seeds)")
     p.add_argument("--jobs", type=int, default=1, help="processes playing pairs side by side")
-    p.add_argument("--seed", default="versus")
-    p.add_argument("--players", type=int, choices=(4, 6), default=4)
+    p.add_argument("--seed", default="versus", help="prefix of the deals' seeds")
+    p.add_argument("--players", type=int, choices=(4, 6), default=4,
+                   help="seats at the table: 4, or 6 for the Tientsin variant")
     p.add_argument("--report-every", type=int, default=0,
                    help="print the figures so far every N pairs (0: only at the end)")
     p.add_argument("--quiet", action="store_true", help="no line per pair")

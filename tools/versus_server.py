@@ -28,6 +28,7 @@ Any failure answers ``{"error": "..."}``.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import time
@@ -116,8 +117,15 @@ def _last_lines() -> str:
     return " | ".join(line.strip() for line in traceback.format_exc().strip().splitlines()[-3:])
 
 
-def main() -> None:
-    tree = Path(sys.argv[1]).resolve()
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.versus_server",
+        description="The other side of python -m tools.versus, which starts it: a Tichu "
+        "computer player of another source tree, served over JSON lines on standard input "
+        "and output.")
+    parser.add_argument("tree", type=Path,
+                        help="the source tree whose engine and players are served")
+    tree = parser.parse_args(argv).tree.resolve()
     here = Path(__file__).resolve().parent
     # The tree under test first; never this file's folder nor this file's tree.
     sys.path[:] = [str(tree)] + [p for p in sys.path

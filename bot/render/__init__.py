@@ -16,9 +16,10 @@ Trick-taking games: :func:`render_trick_table` with :class:`SeatInfo`, and
 
 The package is a one-way stack: ``fonts``, ``labels``, ``encoding`` ->
 ``draw`` -> ``cards``, ``tiles`` -> ``seats`` -> the images (``hand``, ``table``,
-``summary``, ``trick``, ``french``, ``ratings``) and ``palette`` (warm-up) ->
-``position`` (the table and a seat's hand as one picture) -> this facade -> ``examples`` (fixed inputs for docs, tests and benchmarks). No
-module imports one beside or above it.
+``summary``, ``trick``, ``french``, ``ratings``) -> ``position`` (the table and a
+seat's hand as one picture) -> ``palette`` (the warm-up: every sprite the pictures draw,
+at their sizes) -> this facade -> ``examples`` (fixed inputs for docs, tests and
+benchmarks). No module imports one beside or above it.
 """
 
 from __future__ import annotations

@@ -157,6 +157,8 @@ TILE_MIN = 76
 """The narrowest tile: its ``10`` is 28 px tall, as :data:`SMALL` texts."""
 TILE_STEP = 52
 """The least step between two overlapping tiles: a rank stays whole in view."""
+TILE_WIDTHS = tuple(range(TILE_W, TILE_MIN - 1, -2))
+"""Every width a trick's tiles are drawn at, widest first."""
 
 
 @lru_cache(maxsize=2)
@@ -342,7 +344,7 @@ def _tile_rows(n: int, zone_w: float) -> tuple[int, int, float]:
     while the step between tiles keeps a rank whole, else two."""
     for rows in (1, 2):
         per_row = -(-n // rows)
-        for width in range(TILE_W, TILE_MIN - 1, -2):
+        for width in TILE_WIDTHS:
             step = (zone_w - width) / (per_row - 1) if per_row > 1 else 0
             if per_row == 1 or step >= TILE_STEP:
                 return rows, width, min(step, width + 10.0)

@@ -11,6 +11,7 @@ import asyncio
 import base64
 import mimetypes
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
@@ -28,6 +29,7 @@ from .models import (
     IdLike,
     Intents,
     InteractionRecord,
+    InteractionType,
     MemberRecord,
     MessageFlags,
     MessageRecord,
@@ -140,6 +142,9 @@ class World:
         self.sink: EventSink = _NullSink()
         self._interactions_by_id: dict[int, InteractionRecord] = {}
         self._interactions_by_token: dict[str, InteractionRecord] = {}
+        self._awaiting_public_edit: dict[int, list[InteractionRecord]] = {}
+        """Per channel: the clicks that no public bot message of the channel was edited
+        after yet (:attr:`InteractionRecord.public_edit_at`)."""
         self._waiters: list[asyncio.Future[None]] = []
         self._channel_waiters: dict[int, list[asyncio.Future[None]]] = {}
         self._messages_by_channel: dict[int, list[MessageRecord]] = {}
@@ -580,6 +585,8 @@ class World:
         self.interactions.append(record)
         self._interactions_by_id[record.id] = record
         self._interactions_by_token[record.token] = record
+        if record.type == InteractionType.MESSAGE_COMPONENT:
+            self._awaiting_public_edit.setdefault(record.channel_id, []).append(record)
         self.notify(record.channel_id)
 
     def interaction_by_id(self, interaction_id: str | int) -> InteractionRecord | None:
@@ -817,10 +824,23 @@ class World:
         message.edited_at = iso_now()
         if message.author.id == self.bot.id:
             self.check_display(message)
+            if not message.ephemeral:
+                self._public_edit(message.channel_id)
         if not message.ephemeral:
             self._dispatch_message("MESSAGE_UPDATE", message, self.channels[message.channel_id])
         self.notify(message.channel_id)
         return message
+
+    def _public_edit(self, channel_id: int) -> None:
+        """A public bot message of the channel was just edited: the time of the first such
+        edit after each click made there (a click not dispatched yet waits for the next)."""
+        waiting = self._awaiting_public_edit.pop(channel_id, [])
+        now = time.monotonic()
+        for record in waiting:
+            if record.dispatched_at is None:
+                self._awaiting_public_edit.setdefault(channel_id, []).append(record)
+            else:
+                record.public_edit_at = now
 
     # -- display rules -------------------------------------------------------------------
     def display_payload(self, message: MessageRecord) -> dict[str, Any]:
