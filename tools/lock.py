@@ -168,14 +168,17 @@ def select(lock: str, names: list[str]) -> list[Entry]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.lock", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--lock", type=Path, default=LOCK)
-    parser.add_argument("--pyproject", type=Path, default=PYPROJECT)
+    parser.add_argument("--lock", type=Path, default=LOCK,
+                        help="the lock file to read or stamp (default: requirements.lock)")
+    parser.add_argument("--pyproject", type=Path, default=PYPROJECT,
+                        help="the project file whose dependencies it follows "
+                             "(default: pyproject.toml)")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("check", help="exit 1 with one line if the lock is out of date")
     commands.add_parser("stamp", help="write the digest of pyproject.toml into the lock")
     commands.add_parser("runtime", help="print the runtime part of the lock")
     chosen = commands.add_parser("select", help="print the entries of these packages")
-    chosen.add_argument("names", nargs="+")
+    chosen.add_argument("names", nargs="+", help="the packages, as the lock names them")
     args = parser.parse_args(argv)
     lock = args.lock.read_text(encoding="utf-8")
     pyproject = args.pyproject.read_text(encoding="utf-8")
