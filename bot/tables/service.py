@@ -492,13 +492,18 @@ class TableService:
         return table
 
     async def takeover(self, table_id: int, actor_id: int, seat: int) -> Table:
-        """Host only: hand a human seat to a computer player for good."""
+        """Host only: hand a person's seat to a computer player for good, once its person
+        has stopped playing it (:meth:`Table.idle`: away, or the turn timer ran out on
+        their last decision); a seat still played is refused (``seat_active``), and
+        nothing is written."""
         table = await self._playing(table_id)
         async with self._hold(table):
             _check_host(table, actor_id)
             _check_seat(table, seat)
             if table.seats[seat].user_id is None:
                 raise TableError("not_human_seat")
+            if not table.idle(seat):
+                raise TableError("seat_active", seat=seat + 1)
             old = table.seats[seat]
             await self._seat_change(table, seat, SeatRecord(seat=seat, name=old.name,
                                                             bot_level=TIMER_LEVEL),
