@@ -30,9 +30,10 @@ from bot.i18n import language, t
 from bot.i18n.translator import CatalogTranslator
 from bot.jobs import Jobs, jobs_for
 from bot.store import Repository, SQLiteRepository, StoreError, open_repository
-from bot.tables import Table, TableService, ids
+from bot.tables import Table, TableError, TableService, ids
 from bot.tables.errors import store_refusal
 from bot.views.controller import Controller, locale_of
+from bot.views.gate import Gate, GatedTree
 from bot.views.pacing import Pacer
 from bot.views.panels import Panels
 from bot.views.presenter import TablePresenter
@@ -70,12 +71,15 @@ class TichuBot(commands.Bot):
         if isinstance(self, commands.AutoShardedBot):
             options.setdefault("shard_count", settings.shard_count)
             options.setdefault("shard_ids", settings.shard_ids)
+        options.setdefault("tree_cls", GatedTree)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, **options)
         self.settings = settings
+        self.gate = Gate(settings.interaction_rate, settings.interaction_burst)
+        """One person's pace: every command and click passes it first."""
         self._given_repo = repo
         self._repo: Repository | None = None
-        self.controller = Controller(lambda: self.service, lambda: self.panels)
+        self.controller = Controller(lambda: self.service, lambda: self.panels, self.gate)
         self.pacer = Pacer(settings.rest_writes_per_second)
         self.presenter = TablePresenter(self, lambda: self.service.repo, lambda: self.panels,
                                         edit_interval=settings.table_edit_interval,
@@ -119,7 +123,8 @@ class TichuBot(commands.Bot):
                                     shard_count=settings.shard_count,
                                     shard_ids=settings.shard_ids,
                                     shard_lock_wait=settings.shard_lock_wait,
-                                    on_lost=self._shards_lost)
+                                    on_lost=self._shards_lost,
+                                    tables_per_person=settings.tables_per_person)
         self.panels = Panels(self, repo)
         workers.start_background(settings.field_processes)
         jobs = self.jobs = jobs_for(settings, repo)
@@ -238,10 +243,15 @@ class TichuBot(commands.Bot):
 
     def _opener(self, spec: GameSpec) -> Any:
         async def opener(interaction: discord.Interaction[Any], options: dict[str, Any]) -> None:
-            if interaction.guild_id is not None:  # else refused by open_table's group
-                options = await self.duplicate.table_options(
-                    options, guild_id=interaction.guild_id, host_id=interaction.user.id)
-            await open_table(self, spec, interaction, options)
+            guild_id, host_id = interaction.guild_id, interaction.user.id
+            if guild_id is None:  # refused by the game's group before it gets here
+                raise TableError("server_only")
+
+            async def duplicate(chosen: dict[str, Any]) -> dict[str, Any]:
+                # After the channel's and the host's limits, before the table is written.
+                return await self.duplicate.table_options(chosen, guild_id=guild_id,
+                                                          host_id=host_id)
+            await open_table(self, spec, interaction, options, prepare=duplicate)
         return opener
 
     async def repost(self, table: Table) -> None:
@@ -427,6 +437,8 @@ class TichuBot(commands.Bot):
         )
         if parsed is not None and present:
             return  # a GameButton / GameSelect handles it
+        if not await self.gate.admit(interaction):
+            return  # past its person's pace: answered by the gate
         await asyncio.sleep(0)
         if not interaction.response.is_done():
             with contextlib.suppress(discord.HTTPException):

@@ -87,6 +87,19 @@ class Settings(BaseSettings):
     worker_processes: int = Field(
         default=2, ge=0, description="Processes drawing images and thinking for computer players "
         "(0: threads in the bot's own process); they exit with the bot, even after kill -9")
+    tables_per_person: int = Field(
+        default=5, ge=1, le=1000, description="Open tables (lobbies and games) one person may "
+        "host or sit at, over every channel and server, daily boards not counted; past it, "
+        "`/<game> new` and a lobby's seats refuse them (with several bot processes each "
+        "counts from the shared database)")
+    interaction_rate: float = Field(
+        default=2, ge=0, description="Commands and clicks one person may make per second, on "
+        "average, past INTERACTION_BURST (0: no limit); past it one private sentence, and "
+        "nothing is done for the others until they slow down. Kept in each bot process's "
+        "memory: a person in servers of several processes may go that many times as fast")
+    interaction_burst: int = Field(
+        default=20, ge=1, le=10_000, description="Commands and clicks one person may make at "
+        "once before INTERACTION_RATE applies")
     daily_boards: int = Field(default=4, ge=1, le=12,
                               description="Boards of each day's daily challenge")
     daily_level: str = Field(default="hard", pattern="^(easy|normal|hard)$",

@@ -31,6 +31,9 @@ CLICKS = Counter("tichu_clicks", "Clicks on game components answered")
 CLICK_SECONDS = Histogram("tichu_click_response_seconds",
                           "Seconds from a click's arrival to its answer",
                           buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
+THROTTLED = Counter("tichu_interactions_throttled", "Interactions refused for their person's "
+                    "pace, by answer (tell: the sentence; quiet: acknowledged alone)",
+                    ["answer"])
 STORE_ERRORS = Counter("tichu_store_errors", "Refusals of a click because of the store",
                        ["code"])
 SHARDS_OWNED = Gauge("tichu_shard_owned", "1 for each shard this process holds", ["shard"])
@@ -70,6 +73,10 @@ def job_done(kind: str, seconds: float) -> None:
 def click(seconds: float) -> None:
     CLICKS.inc()
     CLICK_SECONDS.observe(seconds)
+
+
+def throttled(answer: str) -> None:
+    THROTTLED.labels(answer).inc()
 
 
 def store_error(code: str) -> None:

@@ -18,6 +18,7 @@ def main(argv: list[str] | None = None) -> None:
         bench_compare,
         bench_duplicate,
         bench_engine,
+        bench_flood,
         bench_jobs,
         bench_render,
         bench_shards,
@@ -34,6 +35,8 @@ def main(argv: list[str] | None = None) -> None:
                           ("Store: SQLite and PostgreSQL", bench_store),
                           ("A table of people: menus, panels, REST", bench_table),
                           ("Bot through the local Discord", bench_bot),
+                          ("A flood: one person's 50 commands a second while 20 tables play",
+                           bench_flood),
                           ("Duplicate: a board's field, and live tables while fields are "
                            "computed", bench_duplicate),
                           ("Coach: one hint, one seat's review of one deal", bench_coach),

@@ -32,6 +32,7 @@ from bot.views.table import lobby_message
 
 if TYPE_CHECKING:
     from bot.tables import TableService
+    from bot.tables.service import Prepare
 
 log = logging.getLogger(__name__)
 Callback = Callable[..., Coroutine[Any, Any, None]]
@@ -320,9 +321,11 @@ class GameCommands(app_commands.Group):
 
 
 async def open_table(bot: Host, spec: GameSpec, interaction: discord.Interaction[Any],
-                     options: dict[str, Any]) -> None:
+                     options: dict[str, Any], prepare: Prepare | None = None) -> None:
     """``/<game> new``: a lobby in this channel, and a thread for the table if possible.
-    Options left out take the server's defaults (the turn timer is on unless set to 0)."""
+    Options left out take the server's defaults (the turn timer is on unless set to 0).
+    ``prepare``: what the opening adds once the limits have room (a duplicate table's
+    event, :meth:`TableService.open_lobby`)."""
     assert interaction.guild_id is not None and interaction.channel_id is not None
     service = bot.service
     settings = await service.repo.guild_settings(interaction.guild_id)
@@ -339,7 +342,7 @@ async def open_table(bot: Host, spec: GameSpec, interaction: discord.Interaction
         game=spec.name, guild_id=interaction.guild_id, channel_id=channel_id,
         host_id=interaction.user.id, host_name=interaction.user.display_name,
         locale=public_locale(settings, interaction), options=options,
-        limit=settings.tables_per_channel or DEFAULT_TABLES_PER_CHANNEL)
+        limit=settings.tables_per_channel or DEFAULT_TABLES_PER_CHANNEL, prepare=prepare)
     message = lobby_message(table, table.record.locale)
     assert message.view is not None, "a table just opened is a lobby, with its buttons"
     await interaction.response.send_message(message.content, view=message.view)

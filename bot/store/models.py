@@ -486,6 +486,11 @@ class Repository(Protocol):
     async def count_active_tables(self, channel_id: int) -> int:
         """How many active tables were opened in the (parent) channel ``channel_id``."""
 
+    async def count_open_tables_of(self, user_id: int) -> int:
+        """How many active tables, in every channel and server, ``user_id`` hosts or holds a
+        seat at (a seat a computer keeps while they are away included); tables played
+        alone (a daily board: no channel) are not counted."""
+
     async def record_game(self, result: GameResult) -> int:
         """Store a finished game and mark its table finished, in one transaction; the
         game is rated unless :attr:`GameResult.rated` is False."""

@@ -1096,6 +1096,19 @@ class PostgresRepository(StoreBase[Conn]):
                 channel_id, list(ACTIVE)))
         return await self._run("count_active_tables", work, transaction=False)
 
+    async def count_open_tables_of(self, user_id: int) -> int:
+        """How many active tables with a channel ``user_id`` hosts or is seated at (the
+        statuses written out, so that the planner may read only the active tables' index)."""
+        statuses = ", ".join(f"'{status}'" for status in ACTIVE)
+
+        async def work(conn: Conn) -> int:
+            return int(await conn.fetchval(
+                f"SELECT COUNT(*) FROM tables AS t WHERE t.status IN ({statuses}) "
+                "AND t.channel_id <> 0 AND (t.host_id = $1 OR EXISTS ("
+                "SELECT 1 FROM seats AS s WHERE s.table_id = t.id AND s.user_id = $1))",
+                user_id))
+        return await self._run("count_open_tables_of", work, transaction=False)
+
     # -- drafts and panels ---------------------------------------------------------
 
     async def save_draft(self, table_id: int, seat: int, data: dict[str, Any] | None) -> None:

@@ -619,6 +619,20 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
             )
         return int(rows[0]["n"])
 
+    async def count_open_tables_of(self, user_id: int) -> int:
+        """How many active tables with a channel ``user_id`` hosts or is seated at (the
+        statuses written out, so that SQLite reads only the active tables' index)."""
+        statuses = ", ".join(f"'{status}'" for status in _ACTIVE)
+        async with self._session("count_open_tables_of", None) as conn:
+            rows = await self._fetchall(
+                conn,
+                f"SELECT COUNT(*) AS n FROM tables AS t WHERE t.status IN ({statuses}) "
+                "AND t.channel_id <> 0 AND (t.host_id = ? OR EXISTS ("
+                "SELECT 1 FROM seats AS s WHERE s.table_id = t.id AND s.user_id = ?))",
+                (user_id, user_id),
+            )
+        return int(rows[0]["n"])
+
     # -- drafts and panels ---------------------------------------------------------
 
     async def save_draft(self, table_id: int, seat: int, data: dict[str, Any] | None) -> None:

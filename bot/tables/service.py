@@ -96,6 +96,9 @@ class Look:
 
 Decision = Move | Draft | Look
 """What a game reads a click as (:meth:`ClickRules.read_click`)."""
+Prepare = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
+"""What a caller adds to a table's opening (:meth:`TableService.open_lobby`): its checks,
+then its writes; given the options, it returns the table's."""
 
 
 class ClickRules(TableRules, Protocol):
@@ -134,7 +137,8 @@ class TableService:
                  shard_count: int | None = None,
                  shard_ids: Collection[int] | None = None,
                  shard_lock_wait: float = 300.0,
-                 on_lost: Callable[[str], None] | None = None) -> None:
+                 on_lost: Callable[[str], None] | None = None,
+                 tables_per_person: int | None = None) -> None:
         if shard_ids is not None and shard_count is None:
             raise ValueError("shard_ids needs shard_count")
         if shard_count is not None and shard_count < 1:
@@ -172,6 +176,12 @@ class TableService:
         self.start_checks: list[Callable[[Table], Awaitable[None]]] = []
         """Called (under the table's lock) before a game starts; a TableError refuses the
         start (the duplicate boards' claims)."""
+        self.tables_per_person = tables_per_person
+        """The most open tables one person may host or sit at, over every channel and
+        server (tables played alone not counted; None: no limit)."""
+        self._opening = asyncio.Lock()
+        """Held while a table is opened: its limits are checked and its rows written
+        together, one opening at a time in this process."""
 
     # ------------------------------------------------------------- loading
     def owns(self, guild_id: int) -> bool:
@@ -277,24 +287,44 @@ class TableService:
     # --------------------------------------------------------------- lobby
     async def open_lobby(self, *, game: str, guild_id: int, channel_id: int, host_id: int,
                          host_name: str, locale: str, options: dict[str, Any],
-                         limit: int | None = None) -> Table:
+                         limit: int | None = None,
+                         prepare: Prepare | None = None) -> Table:
         """Open a lobby of ``game`` with the host in the first seat; at most ``limit``
-        active tables per channel (each plays in its own thread)."""
+        active tables per channel (each plays in its own thread), and at most
+        :attr:`tables_per_person` open tables of the host's anywhere.
+
+        Every limit is checked before anything is written: the channel's and the host's
+        here, then ``prepare(options)``, the caller's own checks followed by its own
+        writes (a duplicate table's event and its fields' jobs), which gives the table's
+        options; only then the table's rows. Openings in this process go one at a time,
+        so that two of them never both pass a limit with room for one."""
         spec = self.spec_for(game)
         if not self.owns(guild_id):
             raise TableError("no_table")
         n = spec.seat_count(options)
-        if limit is not None and await self.repo.count_active_tables(channel_id) >= limit:
-            raise TableError("too_many_tables", limit=limit)
-        await self.repo.ensure_guild(guild_id, locale)
-        seats = [SeatRecord(seat=s) for s in range(n)]
-        seats[0] = SeatRecord(seat=0, user_id=host_id, name=host_name)
-        record = await self.repo.create_table(
-            guild_id=guild_id, channel_id=channel_id, host_id=host_id, game=game,
-            seed=secrets.token_hex(8), options=dict(options), locale=locale, seats=seats)
+        async with self._opening:
+            if limit is not None and await self.repo.count_active_tables(channel_id) >= limit:
+                raise TableError("too_many_tables", limit=limit)
+            if channel_id:  # a table played alone (a daily board) takes no one's room
+                await self.check_room(host_id)
+            if prepare is not None:
+                options = await prepare(dict(options))
+            await self.repo.ensure_guild(guild_id, locale)
+            seats = [SeatRecord(seat=s) for s in range(n)]
+            seats[0] = SeatRecord(seat=0, user_id=host_id, name=host_name)
+            record = await self.repo.create_table(
+                guild_id=guild_id, channel_id=channel_id, host_id=host_id, game=game,
+                seed=secrets.token_hex(8), options=dict(options), locale=locale, seats=seats)
         table = Table(record, spec)
         self.tables[table.id] = table
         return table
+
+    async def check_room(self, user_id: int) -> None:
+        """Refuse (``too_many_open``) a person who already has :attr:`tables_per_person`
+        open tables, over every channel and server."""
+        most = self.tables_per_person
+        if most is not None and await self.repo.count_open_tables_of(user_id) >= most:
+            raise TableError("too_many_open", limit=most)
 
     async def _lobby_change(self, table_id: int, change: Callable[[Table], None]) -> Table:
         table = await self.get(table_id)
@@ -313,7 +343,13 @@ class TableService:
         return table
 
     async def join(self, table_id: int, user_id: int, name: str, seat: int) -> Table:
-        """Sit down in an empty seat, or move there from another seat."""
+        """Sit down in an empty seat, or move there from another seat; a person new to the
+        table is refused if they have their :attr:`tables_per_person` open tables."""
+        table = await self.get(table_id)
+        if table.seat_of(user_id) is None and table.record.host_id != user_id \
+                and table.status is TableStatus.LOBBY and not table.private:
+            await self.check_room(user_id)
+
         def change(table: Table) -> None:
             _check_seat(table, seat)
             if table.kind(seat) is not SeatKind.EMPTY:
@@ -492,13 +528,18 @@ class TableService:
         return table
 
     async def takeover(self, table_id: int, actor_id: int, seat: int) -> Table:
-        """Host only: hand a human seat to a computer player for good."""
+        """Host only: hand a person's seat to a computer player for good, once its person
+        has stopped playing it (:meth:`Table.idle`: away, or the turn timer ran out on
+        their last decision); a seat still played is refused (``seat_active``), and
+        nothing is written."""
         table = await self._playing(table_id)
         async with self._hold(table):
             _check_host(table, actor_id)
             _check_seat(table, seat)
             if table.seats[seat].user_id is None:
                 raise TableError("not_human_seat")
+            if not table.idle(seat):
+                raise TableError("seat_active", seat=seat + 1)
             old = table.seats[seat]
             await self._seat_change(table, seat, SeatRecord(seat=seat, name=old.name,
                                                             bot_level=TIMER_LEVEL),

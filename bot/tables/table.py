@@ -150,6 +150,18 @@ class Table:
     def touch(self) -> None:
         self.last_activity = time.monotonic()
 
+    def idle(self, seat: int, now: float | None = None) -> bool:
+        """Whether the person of ``seat`` has stopped playing it: they are away (a computer
+        keeps the seat after missed turns), the turn timer made their last decision for
+        them (they have not acted since), or their time for the current one has run out.
+        Only such a seat may be handed to a computer by its host
+        (:meth:`~bot.tables.service.TableService.takeover`); all of it is rebuilt from the
+        store (the seat's ``away``, each action's ``by``)."""
+        if self.seats[seat].away or self.misses[seat] > 0:
+            return True
+        deadline = self.deadline(seat)
+        return deadline is not None and deadline <= (time.time() if now is None else now)
+
     # --------------------------------------------------------------- events
     def count(self, action: Any, by: str) -> None:
         """Keep the per-seat counters of an applied action."""

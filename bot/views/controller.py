@@ -26,6 +26,7 @@ from bot.store.models import StoreError
 from bot.tables import Table, TableError, TableService, ids
 from bot.tables.errors import store_refusal
 from bot.tables.service import Look, Move
+from bot.views.gate import Gate
 from bot.views.panels import Panels
 from bot.views.table import lobby_message
 from engine.errors import EngineError
@@ -43,9 +44,12 @@ def locale_of(interaction: discord.Interaction[Any]) -> str:
 class Controller:
     """Routes component interactions to the table service and answers them."""
 
-    def __init__(self, service: Callable[[], TableService], panels: Callable[[], Panels]) -> None:
+    def __init__(self, service: Callable[[], TableService], panels: Callable[[], Panels],
+                 gate: Gate | None = None) -> None:
         self._service = service
         self._panels = panels
+        self.gate = gate
+        """Every click passes it first (:mod:`bot.views.gate`); None: no pace is kept."""
         self._routes: dict[str, tuple[Route, bool]] = {}
 
     @property
@@ -75,7 +79,10 @@ class Controller:
     async def handle(self, interaction: discord.Interaction[Any], custom_id: str,
                      values: list[str]) -> None:
         """Answer one click: acknowledged at once, then its outcome or a refusal (its time
-        from arrival to answer is measured, :mod:`bot.metrics`)."""
+        from arrival to answer is measured, :mod:`bot.metrics`). A click past its person's
+        pace is answered by the gate, and nothing else is done for it."""
+        if self.gate is not None and not await self.gate.admit(interaction):
+            return
         started = time.perf_counter()
         try:
             await self._handle(interaction, custom_id, values)

@@ -36,6 +36,7 @@ from engine.chinois.view import Phase as ChinoisPhase
 from engine.tysiacha import legal as tysiacha_legal
 from engine.tysiacha.cards import TOTAL_POINTS, bid_limit
 from engine.tysiacha.view import Phase as TysiachaPhase
+from tests.bot.processes import INTERACTION_RATE
 from tests.emulator.fixtures import TIME_SCALE
 from tests.emulator.runner import run_bot
 from tests.emulator.server import DiscordEmulator
@@ -49,7 +50,8 @@ Discord's 30 a second, the writes of one six-person deal waited ten seconds)."""
 def make_bot(db: Path, **settings: Any) -> TichuBot:
     values: dict[str, Any] = {"ai_delay": 0.0, "worker_processes": 0,
                               "table_edit_interval": 0.0,
-                              "rest_writes_per_second": WRITES_PER_SECOND, **settings}
+                              "rest_writes_per_second": WRITES_PER_SECOND,
+                              "interaction_rate": INTERACTION_RATE, **settings}
     config = Settings(_env_file=None, database=str(db), **values)
     return TichuBot(config, guild_ready_timeout=0.05)
 

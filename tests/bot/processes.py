@@ -11,10 +11,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bot.config import Settings
 from bot.tables import ids
+from tests.emulator.fixtures import TIME_SCALE
 from tests.emulator.server import DiscordEmulator
 
 ROOT = Path(__file__).resolve().parents[2]
+INTERACTION_RATE = Settings.model_fields["interaction_rate"].default / TIME_SCALE
+"""One person's pace in these tests: their people act as fast as the bot answers, on the
+emulator's clock (its rate-limit windows :data:`TIME_SCALE` times Discord's), so the pace
+is that much quicker; the tests of the pace itself set their own."""
 
 
 def bot_environment(emu: DiscordEmulator, database: str, **settings: Any) -> dict[str, str]:
@@ -24,12 +30,12 @@ def bot_environment(emu: DiscordEmulator, database: str, **settings: Any) -> dic
     env = {key: value for key, value in os.environ.items()
            if not key.startswith(("DISCORD_", "SHARD_", "DATABASE", "AI_", "TABLE_",
                                   "WORKER_", "LOG_", "HEARTBEAT_", "REST_", "SWEEP_",
-                                  "LOBBY_", "DEV_GUILD", "MODEL_"))}
+                                  "LOBBY_", "DEV_GUILD", "MODEL_", "INTERACTION_"))}
     values: dict[str, Any] = {
         "discord_token": emu.bot_token, "discord_api_base": emu.api_base,
         "discord_gateway_url": emu.gateway_url, "database": database,
         "ai_delay": 0.05, "worker_processes": 0, "table_edit_interval": 0,
-        "log_level": "INFO", **settings}
+        "interaction_rate": INTERACTION_RATE, "log_level": "INFO", **settings}
     env.update({key.upper(): str(value) for key, value in values.items()})
     env["PYTHONPATH"] = str(ROOT)
     env["PYTHONUNBUFFERED"] = "1"

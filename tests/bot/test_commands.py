@@ -3,6 +3,8 @@ abandon, takeover."""
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
 from pathlib import Path
 
 import discord
@@ -10,7 +12,8 @@ import discord
 from bot.i18n import language, t
 from bot.store.models import TableStatus
 from tests.bot.conftest import World, open_lobby, seat_and_start
-from tests.bot.driver import running, settle, table_message
+from tests.bot.driver import Person, running, settle, table_message
+from tests.bot.store_rows import row_counts
 from tests.emulator.server import DiscordEmulator
 
 
@@ -109,9 +112,14 @@ async def test_the_server_setting_picks_german_or_greek(world: World, tmp_path: 
 
 
 async def test_repost_takeover_and_abandon(world: World, tmp_path: Path) -> None:
+    """The host hands a seat to a computer only once its person has stopped playing it (away,
+    or the turn timer ran out on their decision): an active player's seat at a rated table
+    is refused in one sentence, and nothing is written."""
     emu = world.emu
-    async with running(emu, tmp_path / "db.sqlite3") as bot:
+    db = tmp_path / "db.sqlite3"
+    async with running(emu, db) as bot:
         lobby, table = await open_lobby(world, bot)
+        assert not table.record.options.get("practice")  # a rated table
         await seat_and_start(world, lobby, [0, 1, None, None], {2: "easy", 3: "easy"})
         await settle(bot, table)
         old = table.record.message_id
@@ -123,9 +131,25 @@ async def test_repost_takeover_and_abandon(world: World, tmp_path: Path) -> None
         # Only the host may hand a seat to a computer.
         refused = await (await emu.slash(world.users[1], thread, "tichu takeover", seat=1)).response()
         assert refused.content == t("fr", "error.not_host")
+        # Bob plays his seat (his turn timer runs): the host may not take it.
+        await settle(bot, table)
+        rows, seats = row_counts(db), [replace(s) for s in table.seats]
+        refused = await (await emu.slash(world.users[0], thread, "tichu takeover",
+                                         seat=2)).response()
+        assert refused.ephemeral
+        assert refused.content == t("en", "error.seat_active", seat=2)
+        assert row_counts(db) == rows and table.seats == seats
+        assert (await bot.service.repo.load_table(table.id)).seats == seats
+        assert table.seats[1].user_id == world.users[1].id and not table.seats[1].away
+        # Bob lets his time run out (a short timer from Alice's next move on): the timer
+        # decides for him, and now the host may hand his seat to a computer for good.
+        table.record.options["turn_timer"] = 0.01
+        await Person(emu, world.users[0], random.Random(1)).act(table_message(emu, table))
+        await emu.wait_for(lambda: table.idle(1))
         done = await (await emu.slash(world.users[0], thread, "tichu takeover", seat=2)).response()
         assert done.content == t("en", "table.takeover", seat=2)
-        assert table.seats[1].bot_level == "normal"
+        assert table.seats[1].bot_level == "normal" and table.seats[1].user_id is None
+        assert (await bot.service.repo.load_table(table.id)).seats[1].user_id is None
         # A stranger cannot abandon the table; the host can.
         refused = await (await emu.slash(world.stranger, thread, "tichu abandon")).response()
         assert refused.content == t("en", "error.not_host")

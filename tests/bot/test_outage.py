@@ -18,6 +18,7 @@ from bot.store import SQLiteRepository
 from tests.bot.conftest import World, open_lobby, seat_and_start
 from tests.bot.driver import WRITES_PER_SECOND, Person, component, settle, table_message
 from tests.bot.flaky_store import FlakyStore
+from tests.bot.processes import INTERACTION_RATE
 from tests.emulator.runner import run_bot
 
 
@@ -25,7 +26,7 @@ def flaky_bot(store: FlakyStore, tmp_path: Path, **settings: object) -> TichuBot
     config = Settings(  # type: ignore[call-arg]
         _env_file=None, database=str(tmp_path / "db.sqlite3"), ai_delay=0.0,
         worker_processes=0, table_edit_interval=0.0, rest_writes_per_second=WRITES_PER_SECOND,
-        watch_interval=0.05, **settings)
+        interaction_rate=INTERACTION_RATE, watch_interval=0.05, **settings)
     return TichuBot(config, repo=store, guild_ready_timeout=0.05)  # type: ignore[arg-type]
 
 

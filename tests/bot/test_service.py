@@ -111,7 +111,7 @@ async def test_turn_timer_plays_for_an_idle_seat(service: TableService) -> None:
 
 
 async def test_takeover_hands_a_seat_to_a_computer_for_good(service: TableService) -> None:
-    tid = await lobby(service)
+    tid = await lobby(service, turn_timer=0)
     await service.join(tid, GUEST, "guest", 2)
     for seat in (1, 3):
         await service.set_computer(tid, HOST, seat, "easy")
@@ -120,9 +120,28 @@ async def test_takeover_hands_a_seat_to_a_computer_for_good(service: TableServic
         await service.takeover(tid, GUEST, 0)
     with pytest.raises(TableError, match="not_human_seat"):
         await service.takeover(tid, HOST, 1)
-    await service.takeover(tid, HOST, 2)
+    # Without a turn timer nobody misses a turn: a person's seat is theirs.
+    with pytest.raises(TableError) as refused:
+        await service.takeover(tid, HOST, 2)
+    assert refused.value.code == "seat_active" and refused.value.values == {"seat": 3}
     table = await service.get(tid)
+    assert table.kind(2) is SeatKind.HUMAN
+    assert (await service.repo.load_table(tid)).seats[2].user_id == GUEST
+
+
+async def test_takeover_of_a_seat_whose_time_ran_out(service: TableService) -> None:
+    tid = await lobby(service, turn_timer=1)
+    table = await service.get(tid)
+    table.record.options["turn_timer"] = 0.05  # seconds, for the test
+    await service.join(tid, GUEST, "guest", 2)
+    for seat in (1, 3):
+        await service.set_computer(tid, HOST, seat, "easy")
+    await service.start(tid, HOST)
+    await wait_for(lambda: table.idle(2))  # the timer decided for the guest
+    await service.takeover(tid, HOST, 2)
     assert table.kind(2) is SeatKind.COMPUTER and table.seats[2].name == "guest"
+    assert table.seats[2].user_id is None
+    await wait_for(lambda: table.idle(0))
     await service.takeover(tid, HOST, 0)
     await wait_for(lambda: table.status is TableStatus.FINISHED, timeout=60)
 

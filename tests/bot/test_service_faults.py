@@ -211,9 +211,9 @@ async def test_a_full_store_refuses_the_click_and_the_table_recovers(
 
 
 async def finish_with_computers(service: TableService, store: FlakyStore) -> Table:
-    """A one-deal game (target 1) that the host hands to a computer: it ends by itself."""
+    """A one-deal game (target 1) whose host's seat computers finish: it ends by itself."""
     table = await start_table(service, target=1)
-    await service.takeover(table.id, HOST, 0)
+    await service.finish_for_people(table, "normal")
     await wait_for(lambda: table.game_over, timeout=60)
     return table
 

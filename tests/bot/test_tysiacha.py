@@ -71,7 +71,7 @@ async def play_on(bot: Any, table: Table, people: dict[int, Person],
 
 
 async def test_a_game_of_three_plays_to_the_end(world: World, tmp_path: Path) -> None:
-    """Five deals through Discord (bob's seat goes to a computer before the fifth), the
+    """Five deals through Discord (bob leaves his seat to a computer before the fifth), the
     deals after them played on in the database with the bot stopped, up to the deal
     that ends the game there; a new bot restores the table and alice plays on through
     Discord to the game's end (a game to 1000 takes 20 to 50 deals: through Discord,
@@ -86,10 +86,10 @@ async def test_a_game_of_three_plays_to_the_end(world: World, tmp_path: Path) ->
         table_id = table.id
         people = {s: player(world, s, table, s) for s in (0, 1)}
         await play_on(bot, table, people, until=lambda game: game.deal_number >= 4)
-        # Bob has played a few deals by hand; a computer plays his seat from now on.
-        done = await (await emu.slash(world.users[0], table.channel_id,
-                                      "tysiacha takeover", seat=2)).response()
-        assert done.content == t("en", "table.takeover", seat=2)
+        # Bob has played a few deals by hand and leaves: a computer plays his seat from now on.
+        done = await (await emu.slash(world.users[1], table.channel_id,
+                                      "tysiacha leave")).response()
+        assert done.content == t(table.record.locale, "table.left", name="bob")
         await play_on(bot, table, people, until=lambda game: game.deal_number >= 5)
         assert table.game.phase is not Phase.GAME_OVER
     ahead = await play_outside_discord(db, table_id, lambda g: g.phase is Phase.GAME_OVER,

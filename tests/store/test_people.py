@@ -194,6 +194,29 @@ async def test_several_active_tables_per_channel(repo: Repository) -> None:
     assert await repo.count_active_tables(10) == 2
 
 
+async def test_a_persons_open_tables_everywhere(repo: Repository) -> None:
+    """A person's open tables: those they host or hold a seat at (away or not), in every
+    channel and server; closed tables and tables played alone (no channel) do not count."""
+    alice, bob = 500, 600
+    hosted = await new_table(repo, guild_id=1, channel_id=10, host_id=alice)
+    elsewhere = await new_table(repo, guild_id=2, channel_id=20, host_id=bob)
+    seats = [SeatRecord(seat=0, user_id=bob, name="bob"),
+             SeatRecord(seat=1, user_id=alice, name="alice", bot_level="normal", away=True),
+             SeatRecord(seat=2, bot_level="easy"), SeatRecord(seat=3)]
+    await repo.save_seats(elsewhere.id, seats)
+    await new_table(repo, guild_id=2, channel_id=0, host_id=alice,
+                    options={"private": True})  # a daily board
+    closed = await new_table(repo, guild_id=1, channel_id=10, host_id=alice)
+    await repo.update_table(closed.id, status=TableStatus.ABANDONED)
+    assert await repo.count_open_tables_of(alice) == 2
+    assert await repo.count_open_tables_of(bob) == 1
+    assert await repo.count_open_tables_of(700) == 0
+    await repo.update_table(hosted.id, status=TableStatus.PLAYING)
+    assert await repo.count_open_tables_of(alice) == 2
+    await repo.update_table(hosted.id, status=TableStatus.FINISHED)
+    assert await repo.count_open_tables_of(alice) == 1
+
+
 async def test_metadata(repo: Repository, backend: Backend) -> None:
     assert await repo.get_meta("commands_hash") is None
     await repo.set_meta("commands_hash", "abc")

@@ -61,6 +61,12 @@ on shard 0)."""
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """An event code's letters: none that reads as another (0 and O, 1 and I)."""
 CODE_LENGTH = 6
+QUEUED_FIELDS = 24
+"""With the in-memory queue (SQLite), at most this many boards' fields wait or are played
+at once for events (about a CPU-minute each at the default ``FIELD_TABLES``): past it,
+``/tichu new duplicate:`` is refused before anything is written, until the queue has room
+again. The daily boards' fields are queued whatever the queue holds (a few a day). The
+queue in PostgreSQL has no such bound: workers on other machines play its fields."""
 EVENT_CODE = re.compile(rf"[{CODE_LETTERS}]{{{CODE_LENGTH}}}")
 
 
@@ -162,6 +168,10 @@ class Duplicate:
         self.field_tables = field_tables
         self._queued: set[str] = set()
         """The boards whose field this process has queued (or found stored)."""
+        self._boards_opening = asyncio.Lock()
+        """Held while a daily board's table is found or opened and claimed, so that two
+        clicks of one person at once find the first one's table (not a second table
+        that the store's claim would refuse after it is written)."""
         service.deal_listeners.append(self.deal_ended)
         service.start_checks.append(self.claim_table)
 
@@ -201,12 +211,20 @@ class Duplicate:
         if not 1 <= number <= len(boards):
             raise TableError("forged")
         board = boards[number - 1]
+        async with self._boards_opening:
+            mine = (await self.mine(user_id, day)).get(board.id)
+            if mine is not None:
+                if mine.diff is not None:
+                    raise TableError("daily_played")
+                table = await self.service.get(mine.table_id)
+            else:
+                table = await self._open_board(board, day, user_id, name, guild_id, locale)
+        return await self._resume(table, user_id)
+
+    async def _open_board(self, board: Board, day: date, user_id: int, name: str,
+                          guild_id: int, locale: str) -> Table:
+        """A new table of a daily board for the person, claimed (every check is done)."""
         event = await self.event(day)
-        mine = (await self.mine(user_id, day)).get(board.id)
-        if mine is not None:
-            if mine.diff is not None:
-                raise TableError("daily_played")
-            return await self._resume(await self.service.get(mine.table_id), user_id)
         table = await self.service.open_lobby(
             game="tichu", guild_id=guild_id, channel_id=0, host_id=user_id,
             host_name=name, locale=locale,
@@ -218,12 +236,14 @@ class Duplicate:
         try:
             await self.repo.claim_board(claim)
         except StoreError as exc:
+            # Only a click of this person in another bot process gets here (the store's
+            # claim is the one check that spans processes): this table goes.
             await self.service.abandon(table.id, user_id, can_manage=True)
             if exc.code == "board_taken":
                 raise TableError("daily_played") from None
             raise
         await self.field_soon(board)
-        return await self._resume(table, user_id)
+        return table
 
     async def _resume(self, table: Table, user_id: int) -> Table:
         """The claimed board's table, playing: a table left in its lobby (the bot stopped
@@ -258,7 +278,11 @@ class Duplicate:
                             host_id: int) -> dict[str, Any]:
         """``/tichu new``'s options for a duplicate table: ``duplicate`` (a number of
         fresh boards, a new event whose code other tables join with) or ``event`` (a
-        code: the same boards as that event's). Other tables' options pass as they are."""
+        code: the same boards as that event's). Other tables' options pass as they are.
+
+        Every refusal comes first (the options, the code, the room in the field queue);
+        then the event is written and its boards' fields queued. The table service calls
+        it as its opening's ``prepare``, after its own limits and before the table's rows."""
         options = dict(options)
         count = options.pop("duplicate", None)
         code = options.pop("event", None)
@@ -270,17 +294,30 @@ class Duplicate:
             raise TableError("practice_duplicate")  # no hints where results are compared
         if options.get("players", 4) != SEATS:
             raise TableError("duplicate_four")
+        event: EventRecord | None = None
         if code is not None:
             code = str(code).strip().upper()
             event = await self.repo.get_event(code) if EVENT_CODE.fullmatch(code) else None
             if event is None or event.kind != "event":
                 raise TableError("event_unknown")
+            await self._check_field_room(
+                sum(1 for b in event_boards(event) if b.id not in self._queued))
         else:
+            await self._check_field_room(int(count))
             event = await self._new_event(int(count), guild_id, host_id)
         boards = event_boards(event)
         for board in boards:
-            await self.field_soon(board)
+            if board.id not in self._queued:
+                await self.field_soon(board)
         return {**options, "boards": [b.to_json() for b in boards], "event": event.code}
+
+    async def _check_field_room(self, boards: int) -> None:
+        """Refuse (``fields_busy``) an event whose ``boards`` new fields would take the
+        in-memory queue past :data:`QUEUED_FIELDS`."""
+        if self.field_tables <= 0 or self.jobs.durable or boards <= 0:
+            return
+        if await self.jobs.depth(FIELD_JOB) + boards > QUEUED_FIELDS:
+            raise TableError("fields_busy")
 
     async def _new_event(self, count: int, guild_id: int, host_id: int) -> EventRecord:
         for _ in range(20):

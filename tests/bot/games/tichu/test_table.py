@@ -26,7 +26,7 @@ async def test_the_deal_summary_gives_the_deal_and_the_totals(tmp_path: Path) ->
         for seat in (1, 2, 3):
             await service.set_computer(table.id, 11, seat, "easy")
         await service.start(table.id, 11)
-        await service.takeover(table.id, 11, 0)  # four computers play two deals
+        await service.finish_for_people(table, "easy")  # four computers play two deals
         loop = asyncio.get_running_loop()
         end = loop.time() + 60
         while len(table.game.view(None).history) < 2:
