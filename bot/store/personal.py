@@ -135,6 +135,11 @@ KEPT: tuple[Kept, ...] = (
     Kept("people", ("user_id",), "what a person chose: to appear by name in global "
          "standings", "to show them only if they chose it", "until they erase their data",
          "the bot's operators", "delete", export="settings"),
+    Kept("board_secret", (), "the deployment's board secret: the daily boards, new "
+         "events' boards and the computers' play on them are dealt from it",
+         "so that nobody can compute a board before playing it",
+         "as long as the bot runs", "the bot's operators (never shown nor exported)",
+         "nothing"),
     Kept("schema_migrations", (), "which migrations the database has (SQLite keeps the "
          "number in the file's header)", "to upgrade it once", "as long as the bot runs",
          "the bot's operators", "nothing", backend="postgresql"),

@@ -22,6 +22,7 @@ from bot.store import (
     Repository,
     ReviewRecord,
 )
+from bot.store.migrate import load_migrations
 from bot.store.models import (
     GamePlayerResult,
     GameResult,
@@ -361,7 +362,8 @@ async def test_a_version_6_database_upgrades_in_place(backend: Backend) -> None:
     the people of the old games can be counted, exported and erased."""
     await backend.at_version(6, VERSION_6_ROWS)
     async with backend.repository() as repo:
-        assert await repo.schema_version() == 7
+        latest = len(load_migrations(postgres=backend.name == "postgresql"))
+        assert await repo.schema_version() == latest >= 7
         assert await repo.appearing([ANN, BOB]) == set()
         assert await repo.guild_left_at(1) is None
         assert (await repo.person_counts(ANN)).games == 1
