@@ -474,12 +474,12 @@ class Duplicate:
         table.log.append(entry)
         table.announcements.append(entry)
         if game.phase is Phase.GAME_OVER:
-            standings = await self.event_standings(event, None)
+            standings, others = await self.public_standings(event, table.record.guild_id)
             # (A former player, who erased their data, has no name: a dash.)
             lines = [f"{s.rank}. {s.name or '—'} · {_pct(s.score)} · {s.boards}"
                      for s in standings]
-            end = LogEntry("log.event_standings", {"event": event, "lines": lines},
-                           announce=True)
+            end = LogEntry("log.event_standings", {"event": event, "lines": lines,
+                                                   "others": others}, announce=True)
             table.log.append(end)
             table.announcements.append(end)
 
@@ -597,6 +597,21 @@ class Duplicate:
             rank = ranked[-1].rank if ranked and ranked[-1].score == pct else i + 1
             ranked.append(DayStanding(rank, user_id, name, count, pct))
         return ranked
+
+    async def public_standings(self, event: str, guild_id: int) -> tuple[list[DayStanding],
+                                                                          int]:
+        """An event's standings across servers as a public message of ``guild_id`` lists
+        them: by name only the people who played there and those who chose to appear in
+        lists across servers (``/privacy standings``), each at their true rank; and how
+        many others it counts without naming them (the rule of the daily's standings
+        across servers)."""
+        here = {p.user_id for r in await self.repo.event_results(event, guild_id=guild_id)
+                for p in r.players}
+        standings = await self.event_standings(event, None)
+        appearing = await self.repo.appearing(s.user_id for s in standings
+                                              if s.user_id not in here)
+        shown = [s for s in standings if s.user_id in here or s.user_id in appearing]
+        return shown, len(standings) - len(shown)
 
     async def streak(self, user_id: int, today: date) -> int:
         """Days in a row, up to today (or yesterday), on which the person finished a
