@@ -143,7 +143,8 @@ class TichuBot(commands.Bot):
         metrics.shards(settings.owned_shards)
         self.duplicate = Duplicate(self.service, jobs, boards=settings.daily_boards,
                                    field_tables=settings.field_tables,
-                                   level=settings.daily_level)
+                                   level=settings.daily_level, secret=settings.board_secret)
+        await self.duplicate.open()
         self.controller.route(
             records.RECORD_ACTIONS,
             lambda interaction, cid, values: records.handle_component(self, interaction, cid,

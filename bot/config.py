@@ -104,6 +104,13 @@ class Settings(BaseSettings):
                               description="Boards of each day's daily challenge")
     daily_level: str = Field(default="hard", pattern="^(easy|normal|hard)$",
                              description="The computers a daily board is played with")
+    board_secret: SecretStr | None = Field(
+        default=None, min_length=32, description="The secret the daily boards and new "
+        "events' boards (and their computers' play) are dealt from, at least 32 characters, "
+        "never logged; unset: the random one the bot made at its first start and keeps in its "
+        "database. Set, it deals the days and events not dealt yet (the stored one is kept, "
+        "and deals again once it is unset); the same value on two deployments gives them the "
+        "same daily boards")
     field_tables: int = Field(
         default=8, ge=0, le=64, description="Computer tables that play each duplicate board "
         "(its field, which every result is also compared with)")

@@ -50,10 +50,9 @@ from typing import Any
 
 import asyncpg
 
-from bot.games.tichu.duplicate import FIELD_JOB, field_key
+from bot.games.tichu.duplicate import FIELD_JOB, event_boards, field_key
 from bot.jobs import FIELD, postgres_jobs
-from bot.store import PostgresRepository
-from engine.duplicate.boards import make_boards
+from bot.store import EventRecord, PostgresRepository
 from tools.bench_bot import LiveRun, live_run, percentile
 from tools.bench_shards import postgres
 
@@ -213,9 +212,12 @@ async def killed(server: Any, tables: int) -> str:
     jobs = postgres_jobs(repo, url)
     await jobs.open()
     try:
-        [board] = make_boards("killed", 1)
+        event = EventRecord(code="KLLED2", kind="event", seed="killed", boards=1, guild_id=1,
+                            host_id=1)
+        await repo.create_event(event)
+        [board] = event_boards(event)
         key = field_key(board.id)
-        await jobs.submit(FIELD_JOB, key, {"board": board.to_json(), "tables": tables}, FIELD)
+        await jobs.submit(FIELD_JOB, key, {"board": board.id, "tables": tables}, FIELD)
         first = await start_worker(url)
         while await jobs.state(key) != "picked":
             await asyncio.sleep(0.05)

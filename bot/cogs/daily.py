@@ -90,12 +90,13 @@ async def home(host: DailyHost, interaction: discord.Interaction[Any],
     await daily.repair(list(mine.values()))
     _, marks = await daily.marks(daily_code(day), _scope(interaction))
     own = marks.get(user_id, {})
-    lines = [t(locale, "daily.title", day=day.isoformat(), boards=daily.boards)]
+    board_ids = await daily.day_board_ids(day)
+    lines = [t(locale, "daily.title", day=day.isoformat(), boards=len(board_ids))]
     next_number: int | None = None
-    for number, board in enumerate(daily.day_boards(day), start=1):
-        result = mine.get(board.id)
+    for number, board_id in enumerate(board_ids, start=1):
+        result = mine.get(board_id)
         if result is not None and result.diff is not None:
-            pct = own.get(board.id)
+            pct = own.get(board_id)
             lines.append(t(locale, "daily.board_done", number=number, diff=_signed(result.diff),
                            pct=_pct(pct) if pct is not None else "…"))
         elif result is not None:
@@ -109,8 +110,7 @@ async def home(host: DailyHost, interaction: discord.Interaction[Any],
                        streak=await daily.streak(user_id, utc_today())))
     items = []
     if next_number is not None and day == utc_today():
-        key = "daily.continue" if mine.get(daily.day_boards(day)[next_number - 1].id) \
-            else "daily.play"
+        key = "daily.continue" if mine.get(board_ids[next_number - 1]) else "daily.play"
         items.append(GameButton(ids.button(0, "dplay", f"{day.isoformat()}.{next_number}"),
                                 label=t(locale, key, number=next_number),
                                 style=discord.ButtonStyle.primary))
@@ -137,7 +137,7 @@ async def standings_message(host: DailyHost, locale: str, day: date, guild_id: i
     title = t(locale, "daily.standings_title", day=day.isoformat())
     if not everyone:
         return {"content": t(locale, "daily.standings_empty", day=day.isoformat())}
-    boards = [b.id for b in daily.day_boards(day)]
+    boards = await daily.day_board_ids(day)
     rows = await named_rows(host, everyone, guild_id, user_id)
     others = len(everyone) - len(rows)
 
@@ -212,7 +212,7 @@ async def share_line(host: DailyHost, interaction: discord.Interaction[Any], day
     own = marks.get(interaction.user.id)
     if not own:
         raise TableError("daily_nothing_to_share")
-    trend = _trend(own, [b.id for b in daily.day_boards(day)])
+    trend = _trend(own, await daily.day_board_ids(day))
     streak = await daily.streak(interaction.user.id, day)
     return t(locale, "daily.share", name=interaction.user.display_name, day=day.isoformat(),
              pct=_pct(sum(own.values()) / len(own)), trend=trend, streak=streak)
@@ -232,8 +232,8 @@ async def result_message(host: DailyHost, interaction: discord.Interaction[Any],
     locale = _locale(interaction)
     board = game.boards[len(game.history) - 1]
     day = parse_day(str(table.record.options.get("event", "")).removeprefix("daily:"))
-    number = next((i for i, b in enumerate(host.duplicate.day_boards(day), start=1)
-                   if b.id == board.id), 1) if day else 1
+    ids = await host.duplicate.day_board_ids(day) if day else []
+    number = ids.index(board.id) + 1 if board.id in ids else 1
     report = await host.duplicate.report(interaction.user.id, board, number, _scope(interaction))
     if report is None:
         raise TableError("daily_not_over")

@@ -18,7 +18,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     copy = commands.add_parser(
         "copy", help="copy an SQLite database into an empty PostgreSQL database",
         description="Copy every row (tables, seats, actions, drafts, panels, games, players, "
-        "stats, ratings, rating history, guilds, settings, metadata) with its ids, in one "
+        "stats, ratings, rating history, guilds, settings, metadata, duplicate events and "
+        "results, reviews, people's choices, the board secret) with its ids, in one "
         "transaction committed only when the row counts match and every finished game's "
         "replay gives its stored scores.")
     copy.add_argument("source", help="the SQLite file (a path or a sqlite:/// URL)")

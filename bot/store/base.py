@@ -22,7 +22,7 @@ from types import TracebackType
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from bot.ratings import Seat
-from bot.store.codec import load_json, parse_optional_timestamp, utc_now
+from bot.store.codec import as_str, load_json, parse_optional_timestamp, utc_now
 from bot.store.models import (
     BoardResult,
     Counts,
@@ -298,6 +298,37 @@ class StoreBase(ABC, Generic[C]):
 
     def _sql(self) -> Statements:
         return Statements(self.dialect)
+
+    # -- the board secret (issue 51) --------------------------------------------------
+
+    async def board_secret(self) -> str | None:
+        """The deployment's board secret as stored (None: none is stored). Raises
+        :class:`~bot.store.models.CorruptRowError` if its row holds no text."""
+        mark = self.dialect.mark
+
+        async def work(conn: C) -> str | None:
+            rows = await self._rows(conn, f"SELECT secret FROM board_secret WHERE id = {mark(1)}",
+                                    1)
+            return as_str(rows[0]["secret"], "board_secret.secret") if rows else None
+        return await self._transact("board_secret", work, readonly=True)
+
+    async def make_board_secret(self, secret: str) -> str | None:
+        """Store ``secret`` as the board secret if none is stored, in one transaction;
+        a stored one is never replaced (two processes starting at once: the first
+        wins). The secret stored afterwards (None if its row holds no text)."""
+        if not isinstance(secret, str) or not secret:
+            raise StoreError("invalid_argument", "a board secret must be a non-empty text")
+        mark = self.dialect.mark
+
+        async def work(conn: C) -> str | None:
+            await self._change(conn, "INSERT INTO board_secret (id, secret, created_at) VALUES "
+                               f"({mark(1)}, {mark(2)}, {mark(3)}) ON CONFLICT (id) DO NOTHING",
+                               1, secret, self.dialect.time(utc_now()))
+            rows = await self._rows(conn, f"SELECT secret FROM board_secret WHERE id = {mark(1)}",
+                                    1)
+            value = rows[0]["secret"] if rows else None
+            return value if isinstance(value, str) else None
+        return await self._transact("make_board_secret", work)
 
     async def person_counts(self, user_id: int) -> Counts:
         """How much is stored about a person (all zero for a stranger)."""

@@ -132,6 +132,7 @@ TABLES: list[tuple[str, list[tuple[str, Convert]]]] = [
     ("reviews", [("table_id", INT), ("deal", INT), ("seat", INT), ("user_id", INT),
                  ("review", OBJECT), ("created_at", TIME)]),
     ("people", [("user_id", INT), ("standings", FLAG), ("updated_at", TIME)]),
+    ("board_secret", [("id", INT), ("secret", TEXT), ("created_at", TIME)]),
 ]
 IDENTITIES = ("tables", "games")  # tables whose id PostgreSQL numbers
 

@@ -595,6 +595,16 @@ class Repository(Protocol):
     async def user_reviews(self, table_id: int, user_id: int) -> list[ReviewRecord]:
         """A person's reviews at a table, by deal then seat (empty if none)."""
 
+    # -- the board secret (issue 51): StoreBase ------------------------------------
+
+    async def board_secret(self) -> str | None:
+        """The deployment's board secret as stored (None: none is stored). Raises
+        :class:`CorruptRowError` if its row holds no text."""
+
+    async def make_board_secret(self, secret: str) -> str | None:
+        """Store ``secret`` as the board secret if none is stored (never replacing one);
+        the secret stored afterwards (None if its row holds no text)."""
+
     # -- a person's data (issue 42): bot.store.personal, StoreBase ------------------
 
     async def person_counts(self, user_id: int) -> Counts:

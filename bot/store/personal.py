@@ -35,6 +35,8 @@ from typing import Any, Literal
 
 from bot.store.codec import format_timestamp, load_json
 from bot.store.models import ReviewRecord
+from engine.errors import EngineError
+from engine.tichu.replay import seen_by
 
 Erase = Literal["pseudonym", "delete", "rebuilt", "nothing"]
 
@@ -135,6 +137,11 @@ KEPT: tuple[Kept, ...] = (
     Kept("people", ("user_id",), "what a person chose: to appear by name in global "
          "standings", "to show them only if they chose it", "until they erase their data",
          "the bot's operators", "delete", export="settings"),
+    Kept("board_secret", (), "the deployment's board secret: the daily boards, new "
+         "events' boards and the computers' play on them are dealt from it",
+         "so that nobody can compute a board before playing it",
+         "as long as the bot runs", "the bot's operators (never shown nor exported)",
+         "nothing"),
     Kept("schema_migrations", (), "which migrations the database has (SQLite keeps the "
          "number in the file's header)", "to upgrade it once", "as long as the bot runs",
          "the bot's operators", "nothing", backend="postgresql"),
@@ -226,6 +233,11 @@ ORDER BY t.id
         """Each part of the export: its statement."""
         u, text = self._u(), self.d.text
         mine = f"SELECT game_id FROM game_players WHERE user_id = {u}"
+
+        def live(table: str) -> str:
+            """1 while the table's game is in play (or its lobby open), else 0."""
+            return (f"CASE WHEN EXISTS (SELECT 1 FROM tables AS l WHERE l.id = {table} "
+                    f"AND l.status IN {LIVE}) THEN 1 ELSE 0 END")
         return {
             "settings": f"SELECT standings, updated_at FROM people WHERE user_id = {u}",
             "tables": f"""
@@ -258,7 +270,7 @@ JOIN games AS g ON g.id = h.game_id
 WHERE h.player = 'u:' || CAST({u} AS BIGINT) ORDER BY h.game_id""",
             "duplicate": f"""
 SELECT p.board, r.event, p.table_id, p.direction, p.position, p.name, r.guild_id, r.diff,
-       r.created_at, r.finished_at, {text('r.replay')} AS replay
+       r.created_at, r.finished_at, {text('r.replay')} AS replay, {live('p.table_id')} AS live
 FROM dup_players AS p JOIN dup_results AS r ON r.table_id = p.table_id
      AND r.board = p.board AND r.direction = p.direction
 WHERE p.user_id = {u} ORDER BY r.created_at, p.board""",
@@ -266,8 +278,9 @@ WHERE p.user_id = {u} ORDER BY r.created_at, p.board""",
 SELECT code, kind, boards, guild_id, created_at FROM dup_events WHERE host_id = {u}
 ORDER BY created_at, code""",
             "reviews": f"""
-SELECT table_id, deal, seat, created_at, {text('review')} AS review FROM reviews
-WHERE user_id = {u} ORDER BY table_id, deal, seat""",
+SELECT table_id, deal, seat, created_at, {text('review')} AS review,
+       {live('reviews.table_id')} AS live
+FROM reviews WHERE user_id = {u} ORDER BY table_id, deal, seat""",
             "panels": f"""
 SELECT table_id, message_id, created_at FROM panels WHERE user_id = {u}
 ORDER BY table_id""",
@@ -452,6 +465,30 @@ def _rows(rows: Sequence[Any]) -> list[dict[str, object]]:
     return out
 
 
+def _unhidden(replay: object, live: bool, seats: Sequence[object]) -> object:
+    """A replay as the export gives it: whole once its table's game is over; while it is
+    still played, as the person's ``seats`` saw it (:func:`engine.tichu.replay.seen_by`:
+    no card another seat held unseen), or nothing if it cannot be read so."""
+    if not live:
+        return replay
+    if not isinstance(replay, dict):
+        return None
+    try:
+        return seen_by(replay, [s for s in seats if isinstance(s, int)])
+    except EngineError:
+        return None
+
+
+def _review_shown(review: object, live: bool, seat: int) -> object:
+    """A review as the export gives it: its ``replay`` as :func:`_unhidden` gives it."""
+    if not live or not isinstance(review, dict) or "replay" not in review:
+        return review
+    shown = {**review, "replay": _unhidden(review["replay"], live, [seat])}
+    if shown["replay"] is None:
+        del shown["replay"]
+    return shown
+
+
 def export_document(user_id: int, now: datetime, parts: Mapping[str, Sequence[Any]]
                     ) -> dict[str, Any]:
     """The export file's content from the rows of :meth:`Statements.export`'s parts."""
@@ -494,12 +531,15 @@ def export_document(user_id: int, now: datetime, parts: Mapping[str, Sequence[An
         **{k: _plain(row[k]) for k in ("board", "event", "table_id", "direction", "position",
                                        "name", "diff", "created_at", "finished_at")},
         "guild_id": _id(row["guild_id"]),
-        "replay": None if row["replay"] is None else load_json(row["replay"], "a board's replay"),
+        "replay": None if row["replay"] is None else _unhidden(
+            load_json(row["replay"], "a board's replay"), bool(row["live"]),
+            [s["seat"] for s in seats.get(int(row["table_id"]), [])]),
     } for row in parts["duplicate"]]
     events = [{**r, "guild_id": _id(r["guild_id"])} for r in _rows(parts["events"])]
     reviews = [{
         **{k: _plain(row[k]) for k in ("table_id", "deal", "seat", "created_at")},
-        "review": load_json(row["review"], "a review"),
+        "review": _review_shown(load_json(row["review"], "a review"), bool(row["live"]),
+                                int(row["seat"])),
     } for row in parts["reviews"]]
     ratings = [{**r, "guild_id": _id(r["guild_id"])} for r in _rows(parts["ratings"])]
     history = [{**r, "guild_id": _id(r["guild_id"])} for r in _rows(parts["rating_history"])]

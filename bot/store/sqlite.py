@@ -103,6 +103,10 @@ from bot.store.rows import (
 )
 
 log = logging.getLogger(__name__)
+# aiosqlite's DEBUG lines carry every statement with its parameters: the boards a table
+# deals, the board secret and the seeds, the tokens that edit hand panels. Even at
+# LOG_LEVEL=DEBUG, none of that goes to the log.
+logging.getLogger("aiosqlite").setLevel(logging.INFO)
 
 Params = Sequence[object] | Mapping[str, object]
 Begin = Literal["BEGIN", "BEGIN IMMEDIATE"]

@@ -7,7 +7,7 @@ The package is laid out by what each part depends on:
   the bot scores its stored results with it, people and computer field alike.
 * :mod:`engine.duplicate.boards` — :class:`Board` and its JSON form, boards from a
   seed and the daily boards of a UTC date (a hash-driven shuffle, the same on
-  every machine).
+  every machine), seeds keyed with a deployment's secret.
 * :mod:`engine.duplicate.play` — a board played as one Tichu deal from 0–0, the
   fair seeds of computer players, and the computer field.
 
@@ -15,7 +15,14 @@ It lives beside :mod:`engine.tichu` rather than inside it: duplicate is a way of
 running events on top of the rules, and the Tichu rules need nothing from it.
 """
 
-from engine.duplicate.boards import Board, BoardFormatError, daily_boards, make_boards
+from engine.duplicate.boards import (
+    Board,
+    BoardFormatError,
+    daily_boards,
+    daily_seed,
+    keyed_seed,
+    make_boards,
+)
 from engine.duplicate.play import (
     DIRECTIONS,
     FieldTable,
@@ -45,5 +52,6 @@ from engine.duplicate.scoring import (
 __all__ = ["DIRECTIONS", "Board", "BoardFormatError", "FieldTable", "Result",
            "ResultsFormatError", "ScoredResult", "Standing", "board_diff", "board_game",
            "board_over", "board_player", "board_replay", "board_scores", "computer_seed",
-           "daily_boards", "direction_of", "field_results", "make_boards", "play_board",
+           "daily_boards", "daily_seed", "direction_of", "field_results", "keyed_seed",
+           "make_boards", "play_board",
            "play_field", "play_field_table", "read_results", "score", "score_json"]

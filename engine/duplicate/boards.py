@@ -6,13 +6,19 @@ notation: ``{"id": "2026-11-23/1", "hands": [["Ah", "DRAGON", ...], ...]}``.
 
 Boards are generated from a seed string by a shuffle of our own, driven by
 SHA-256 rather than :mod:`random`, so the same seed gives the same boards on
-every machine and every Python version: a daily challenge's boards are the
-same wherever the bot runs.
+every machine and every Python version.
+
+A seed that anyone can compute gives boards that anyone can print before playing
+them. So a deployment deals from seeds it keys with a secret of its own
+(:func:`keyed_seed`, HMAC-SHA256): the daily boards of a date come from
+:func:`daily_seed` of the secret and the date, and nobody without the secret can
+compute them. The engine never reads a secret: it is given the key or the seed.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -25,7 +31,7 @@ from engine.tichu.cards import DECK
 from engine.tichu.game import check_deal
 
 __all__ = ["HAND_SIZE", "SEATS", "Board", "BoardFormatError", "boards_to_json", "daily_boards",
-           "deal_from_seed", "make_boards", "utc_day"]
+           "daily_seed", "deal_from_seed", "keyed_seed", "make_boards", "utc_day"]
 
 SEATS = 4
 HAND_SIZE = 14
@@ -132,11 +138,31 @@ def utc_day(day: date | datetime | None = None) -> date:
     return day
 
 
-def daily_boards(day: date | datetime | None = None, count: int = 4) -> list[Board]:
+def keyed_seed(key: bytes, message: str) -> str:
+    """HMAC-SHA256 of ``message`` under ``key``, in hex: a seed that nobody without the
+    key can compute, nor tell from the seeds of other messages."""
+    if not isinstance(key, bytes) or not key:
+        raise BoardFormatError("a key must be non-empty bytes")
+    return hmac.new(key, message.encode(), hashlib.sha256).hexdigest()
+
+
+def daily_seed(key: bytes, day: date | datetime | None = None) -> str:
+    """The seed of a UTC date's daily boards under a deployment's ``key``:
+    ``keyed_seed(key, "daily:2026-11-23")``. Every server of one deployment gets the
+    same boards that day; another deployment, with another key, other boards."""
+    return keyed_seed(key, f"daily:{utc_day(day).isoformat()}")
+
+
+def daily_boards(day: date | datetime | None = None, count: int = 4, *,
+                 seed: str) -> list[Board]:
     """The daily challenge's boards for a UTC date (today if None), with ids such as
-    ``"2026-11-23/1"``: the same boards for that date everywhere."""
+    ``"2026-11-23/1"``, dealt from ``f"daily:{seed}:{n}"``. ``seed`` is the day's
+    :func:`daily_seed`; a day dealt before deployments had a secret has its ISO date
+    as its seed (``"2026-11-23"``): those boards anyone could compute."""
+    if not isinstance(seed, str) or not seed:
+        raise BoardFormatError("a daily seed must be a non-empty string")
     iso = utc_day(day).isoformat()
-    return [Board(f"{iso}/{n}", deal_from_seed(f"daily:{iso}:{n}"))
+    return [Board(f"{iso}/{n}", deal_from_seed(f"daily:{seed}:{n}"))
             for n in range(1, _count(count) + 1)]
 
 

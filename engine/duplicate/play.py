@@ -6,10 +6,12 @@
   deal reaches the 1000-point target), and :func:`board_diff` gives a direction's
   deal score minus the other's, bonuses included.
 * :func:`computer_seed` is the seed a computer player decides with: a hash of the
-  board id, an optional salt and the JSON form of every action so far. Two people
-  who make the same choices on the same board meet the same computer play — as
-  long as the computers are deterministic (:func:`board_player`) and each table
-  has its own player objects (a player remembers what its seats saw).
+  board id, an optional salt and the JSON form of every action so far, keyed with
+  the deployment's key for the board (HMAC-SHA256), so that nobody without the key
+  can foresee a computer's play. Two people who make the same choices on the same
+  board meet the same computer play — as long as the computers are deterministic
+  (:func:`board_player`) and each table has its own player objects (a player
+  remembers what its seats saw).
 * :func:`play_field_table` plays a board with four computer players, salted with a
   table seed; :func:`play_field` plays several such tables (the "field" that
   people are compared with) and :func:`field_results` turns them into
@@ -19,6 +21,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import random
 from collections.abc import Iterable, Sequence
@@ -98,8 +101,13 @@ def board_replay(board: Board, actions: Iterable[Action]) -> dict[str, Any]:
                                         "actions": [action_to_json(a) for a in actions]}]}
 
 
-def _start(board_id: str, salt: str) -> bytes:
-    return hashlib.sha256(json.dumps(["tichu-duplicate", board_id, salt]).encode()).digest()
+def _start(board_id: str, salt: str, key: bytes) -> bytes:
+    if not isinstance(key, bytes):
+        raise BadActionError("a computer's key must be bytes")
+    start = json.dumps(["tichu-duplicate", board_id, salt]).encode()
+    if key:
+        return hmac.new(key, start, hashlib.sha256).digest()
+    return hashlib.sha256(start).digest()
 
 
 def _step(digest: bytes, action: Action) -> bytes:
@@ -107,16 +115,20 @@ def _step(digest: bytes, action: Action) -> bytes:
     return hashlib.sha256(digest + text.encode()).digest()
 
 
-def computer_seed(board_id: str, actions: Iterable[Action], salt: str = "") -> str:
+def computer_seed(board_id: str, actions: Iterable[Action], salt: str = "",
+                  key: bytes = b"") -> str:
     """The seed a computer player decides with on ``board_id`` after ``actions``.
 
-    A hash chain: ``h0 = SHA-256(JSON ["tichu-duplicate", board_id, salt])``, then
-    ``h = SHA-256(h + JSON of the action)`` for each action in order (its replay
+    A hash chain: ``h0 = HMAC-SHA256(key, JSON ["tichu-duplicate", board_id, salt])``,
+    then ``h = SHA-256(h + JSON of the action)`` for each action in order (its replay
     form, keys sorted, no spaces); the seed is the last ``h`` in hex. ``salt`` is
     empty for people's tables (all of them meet the same computers) and a table
-    seed for a computer field.
+    seed for a computer field. ``key`` is the board's secret key: without it nobody
+    can compute ``h0``, so nobody can foresee the computers' play. An empty ``key``
+    (boards dealt before deployments had a secret) starts the chain with
+    ``SHA-256(JSON ...)``, which anyone can compute.
     """
-    digest = _start(board_id, salt)
+    digest = _start(board_id, salt, key)
     for action in actions:
         digest = _step(digest, action)
     return digest.hex()
@@ -126,10 +138,11 @@ class _Seeded:
     """A player asked with :func:`computer_seed` of the game's actions so far (the
     chain extended as the game goes, not rehashed from the start)."""
 
-    def __init__(self, player: Player, game: TichuGame, board_id: str, salt: str) -> None:
+    def __init__(self, player: Player, game: TichuGame, board_id: str, salt: str,
+                 key: bytes) -> None:
         self.player = player
         self.game = game
-        self.digest = _start(board_id, salt)
+        self.digest = _start(board_id, salt, key)
         self.hashed = 0
 
     def act(self, view: TichuView, rng: random.Random) -> Action | None:
@@ -167,17 +180,18 @@ def board_player(level: str, samples: int | None = None) -> Player:
 
 
 def play_board(game: TichuGame, board_id: str, players: Sequence[Player],
-               salt: str = "") -> None:
+               salt: str = "", key: bytes = b"") -> None:
     """Play the board's deal to its end with
     :func:`~engine.tichu.ai.selfplay.play_deal` (every seat asked from its own view,
     seats holding a bomb that beats the trick asked out of turn first), each
-    decision with an rng seeded by :func:`computer_seed`. ``players`` holds one
-    player per seat; a person can be stood in for by a player that ignores the rng."""
+    decision with an rng seeded by :func:`computer_seed` (with ``salt`` and ``key``).
+    ``players`` holds one player per seat; a person can be stood in for by a player that
+    ignores the rng."""
     seeded: list[Player] = []
     wrappers: dict[int, _Seeded] = {}
     for player in players:
         # One wrapper per player object, so a player serving several seats keeps one chain.
-        wrapper = wrappers.setdefault(id(player), _Seeded(player, game, board_id, salt))
+        wrapper = wrappers.setdefault(id(player), _Seeded(player, game, board_id, salt, key))
         seeded.append(wrapper)
     play_deal(game, seeded, random.Random(0))
 
@@ -208,24 +222,24 @@ class FieldTable:
 
 
 def play_field_table(board: Board, level: str = FIELD_LEVEL, table_seed: str = "1", *,
-                     samples: int | None = None) -> FieldTable:
+                     samples: int | None = None, key: bytes = b"") -> FieldTable:
     """``board`` played by four computer players of ``level`` (one fresh player object
     for the table, see :func:`board_player` for ``samples``), every decision seeded
-    by :func:`computer_seed` salted with ``"field:" + table_seed``: the same inputs
-    always give the same play."""
+    by :func:`computer_seed` salted with ``"field:" + table_seed`` and keyed with
+    ``key``: the same inputs always give the same play."""
     game = board_game(board)
     player = board_player(level, samples)
-    play_board(game, board.id, [player] * 4, salt=f"field:{table_seed}")
+    play_board(game, board.id, [player] * 4, salt=f"field:{table_seed}", key=key)
     return FieldTable(board, table_seed, level, board_scores(game), tuple(game.actions))
 
 
 def play_field(board: Board, tables: int = 8, level: str = FIELD_LEVEL, *,
-               samples: int | None = None) -> list[FieldTable]:
+               samples: int | None = None, key: bytes = b"") -> list[FieldTable]:
     """``tables`` computer tables on ``board``, with table seeds ``"1"``..``str(tables)``
     (each table independent of the others: a bot may play them in parallel)."""
     if isinstance(tables, bool) or not isinstance(tables, int) or tables < 0:
         raise BadActionError(f"the number of tables must be a whole number >= 0, not {tables!r}")
-    return [play_field_table(board, level, str(t), samples=samples)
+    return [play_field_table(board, level, str(t), samples=samples, key=key)
             for t in range(1, tables + 1)]
 
 
@@ -291,12 +305,13 @@ class BoardsGame(TichuGame):
 
 
 def decide(board: Board, actions: Sequence[Action], seat: int, level: str = FIELD_LEVEL, *,
-           salt: str = "", samples: int | None = None) -> Action | None:
+           salt: str = "", samples: int | None = None, key: bytes = b"") -> Action | None:
     """What a computer of ``level`` at ``seat`` does on ``board`` after ``actions``.
 
     Decided from nothing but these arguments: a fresh player (:func:`board_player`)
     reads its seat's view after the actions (which lists every play of the deal, as a
-    person at the table saw them), and decides with :func:`computer_seed`'s rng. So
+    person at the table saw them), and decides with :func:`computer_seed`'s rng (with
+    ``salt`` and the board's ``key``). So
     any process, before or after a restart, makes the same decision, and two
     people who made the same choices on a board meet the same computer play."""
     game = board_game(board)
@@ -304,4 +319,4 @@ def decide(board: Board, actions: Sequence[Action], seat: int, level: str = FIEL
     for action in actions:
         game.apply(action)
     view = game.view(seat)
-    return player.act(view, random.Random(computer_seed(board.id, actions, salt)))
+    return player.act(view, random.Random(computer_seed(board.id, actions, salt, key)))

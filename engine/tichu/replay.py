@@ -8,14 +8,14 @@ partners and a Dog play may name the partner who gets the lead (``to``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Card, format_cards, parse_card, rank_token
 from engine.errors import BadActionError, EngineError, GameOverError
 from engine.run import Run
-from engine.tichu.actions import Action, action_from_json, action_to_json
+from engine.tichu.actions import Action, Exchange, action_from_json, action_to_json
 from engine.tichu.cards import sort_key
 from engine.tichu.game import DEFAULT_DEALER, SEAT_COUNTS, TichuGame, check_deal
 from engine.tichu.legal import can_pass, legal_plays
@@ -180,3 +180,36 @@ def replay_game(data: Mapping[str, Any]) -> tuple[TichuGame, Run]:
         if not run.play(game, d, deal.actions, lambda g, a: _trace_entry(g, a.seat)):
             break
     return game, run
+
+
+def seen_by(data: Mapping[str, Any], seats: Collection[int]) -> dict[str, Any]:
+    """A Tichu replay file as ``seats`` saw it: every action all the table saw (calls,
+    plays, passes, gifts, Grand Tichu decisions), their own hands and exchanges, but
+    nothing of the other seats' hands (``null``) and of the others' exchanges only the
+    cards given to ``seats``. So it names no card another seat held unseen: one never
+    played, or passed between two other seats. It no longer plays back (the other hands
+    are missing), and says whose it is with ``"seen_by"``. Raises
+    :class:`~engine.errors.BadActionError` for a file that cannot be read."""
+    read = read_file(data)
+    mine = {s for s in seats if 0 <= s < read.players}
+    deals: list[dict[str, Any]] = []
+    for deal in read.deals:
+        out: dict[str, Any] = {} if deal.dealer is None else {"dealer": deal.dealer}
+        out["hands"] = [format_cards(h) if s in mine else None
+                        for s, h in enumerate(deal.hands)]
+        actions = []
+        for action in deal.actions:
+            shown = action_to_json(action)
+            if isinstance(action, Exchange) and action.seat not in mine:
+                shown["give"] = {str(to): format_cards([card])[0]
+                                 for to, card in action.give if to in mine}
+            actions.append(shown)
+        out["actions"] = actions
+        deals.append(out)
+    result: dict[str, Any] = {"game": "tichu"}
+    if read.players != 4:
+        result["players"] = read.players
+    result["target"] = read.target
+    result["deals"] = deals
+    result["seen_by"] = sorted(mine)
+    return result

@@ -47,9 +47,14 @@ WRITES_PER_SECOND = Settings.model_fields["rest_writes_per_second"].default / TI
 Discord's 30 a second, the writes of one six-person deal waited ten seconds)."""
 
 
+TEST_BOARD_SECRET = "the tests' board secret: seeds every daily deal"
+"""``BOARD_SECRET`` of the bots the tests run, so every deal is seeded (a test of the
+random secret a deployment makes passes ``board_secret=None``)."""
+
+
 def make_bot(db: Path, **settings: Any) -> TichuBot:
     values: dict[str, Any] = {"ai_delay": 0.0, "worker_processes": 0,
-                              "table_edit_interval": 0.0,
+                              "table_edit_interval": 0.0, "board_secret": TEST_BOARD_SECRET,
                               "rest_writes_per_second": WRITES_PER_SECOND,
                               "interaction_rate": INTERACTION_RATE, **settings}
     config = Settings(_env_file=None, database=str(db), **values)

@@ -13,7 +13,7 @@ import pytest_asyncio
 from PIL import Image
 
 from bot.games.registry import all_specs
-from bot.games.tichu.boards import RECORD_NAME, board_move
+from bot.games.tichu.boards import DECIDE_KEY, RECORD_NAME, board_move
 from bot.i18n import t
 from bot.render import render_hand
 from bot.render.position import STRIP_H
@@ -92,8 +92,15 @@ async def test_computers_on_boards_decide_from_the_board_and_its_actions_alone(
     game = table.game
     assert isinstance(game, BoardsGame)
     task, args = table.spec.computer_task(table, 1, "hard", "ai")
-    assert task is board_move and args[0] == BOARDS[0].to_json() and args[2:] == (1, "hard")
+    assert task is board_move and args[0] == BOARDS[0].to_json()
+    assert args[2:] == (1, "hard", "")  # a table of no event: no key
     assert board_move(*args) == decide(BOARDS[0], list(game.actions), 1, "hard")
+    # A table of an event decides with the key its options hold (from the board secret).
+    table.record.options[DECIDE_KEY] = "k" * 64
+    task, args = table.spec.computer_task(table, 1, "hard", "ai")
+    assert args[2:] == (1, "hard", "k" * 64)
+    assert board_move(*args) == decide(BOARDS[0], list(game.actions), 1, "hard",
+                                       key=b"k" * 64)
 
 
 async def test_a_private_table_is_not_the_table_of_its_channel(service: TableService) -> None:

@@ -6,6 +6,7 @@ finished it; a restart in the middle of a board; refusals."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from datetime import timedelta
 from pathlib import Path
@@ -20,6 +21,7 @@ from bot.i18n import LANGUAGES, t
 from bot.i18n.names import card_label
 from bot.jobs import Jobs, local_jobs
 from bot.render import filename
+from bot.store import SQLiteRepository
 from bot.store.models import BoardPlayer, BoardResult, EventRecord, TableStatus
 from bot.tables import Table
 from engine.duplicate.boards import daily_boards
@@ -69,8 +71,8 @@ async def test_two_people_play_the_same_boards_and_meet_the_same_computers(
         world: World, tmp_path: Path) -> None:
     emu = world.emu
     alice, bob, carol = world.users[0], world.users[1], world.users[2]
-    boards = daily_boards(utc_today(), 2)
     async with running(emu, tmp_path / "db.sqlite3", **DAILY) as bot:
+        boards = await bot.duplicate.day_boards(utc_today())
         day = await home(world, alice)
         assert day.ephemeral and "Tichu daily" in day.content
         panel, table_a = await open_board(world, bot, alice, day)
@@ -227,7 +229,7 @@ async def test_yesterday_s_standings_go_to_the_server_s_daily_channel_once(
         # Alice played a board of yesterday (stored as the bot stores it).
         repo = bot.service.repo
         yesterday = utc_today() - timedelta(days=1)
-        board = daily_boards(yesterday, 2)[0]
+        board = daily_boards(yesterday, 2, seed=yesterday.isoformat())[0]
         record = await repo.create_table(guild_id=world.guild.id, channel_id=world.channel.id,
                                          host_id=alice.id, game="tichu", seed="s", options={},
                                          locale="en", seats=[])
@@ -300,60 +302,66 @@ async def test_the_daily_challenge_in_direct_messages_has_global_standings(
     emu.assert_clean()
 
 
-class CountingRepo:
-    """A store of fields only, counting its reads."""
+class CountingRepo(SQLiteRepository):
+    """A store that counts its reads of fields."""
 
-    def __init__(self) -> None:
-        self.reads = 0
-        self.fields: dict[str, list[Any]] = {}
+    reads = 0
 
     async def field(self, board: str) -> list[Any]:
         self.reads += 1
-        return self.fields.get(board, [])
-
-    async def save_field(self, board: str, results: list[Any]) -> None:
-        self.fields.setdefault(board, results)
+        return await super().field(board)
 
 
-def bare_daily(field_tables: int) -> tuple[daily_module.Duplicate, CountingRepo, Jobs]:
-    repo = CountingRepo()
+async def bare_daily(path: Path, field_tables: int
+                     ) -> tuple[daily_module.Duplicate, CountingRepo, Jobs]:
+    repo = CountingRepo(path)
+    await repo.open()
     service = cast(Any, SimpleNamespace(deal_listeners=[], start_checks=[], repo=repo,
                                         owns=lambda guild: True))
-    jobs = local_jobs(cast(Any, repo))
+    jobs = local_jobs(repo)
     jobs.handle(daily_module.FIELD_JOB, daily_module.make_field)
     return daily_module.Duplicate(service, jobs, boards=2, field_tables=field_tables), repo, jobs
 
 
-async def test_no_field_tables_means_no_field_and_no_store_reads() -> None:
-    daily, repo, jobs = bare_daily(0)
-    await jobs.open()
-    await daily.prepare(utc_today())
-    await daily.field_soon(daily_boards(utc_today(), 1)[0])
-    assert repo.reads == 0 and await jobs.depth(daily_module.FIELD_JOB) == 0
-
-
-async def test_prepare_queues_today_then_tomorrow_and_asks_the_store_once() -> None:
-    daily, repo, jobs = bare_daily(1)
-    await jobs.open()
-    day = utc_today()
-    await daily.prepare(day)
-    today = {b.id for b in daily.day_boards(day)}
-    tomorrow = {b.id for b in daily.day_boards(day + timedelta(days=1))}
-    queued = await jobs.queries.browse_queue(statuses=["queued"])
-    # Today's fields first, the next day's behind them.
-    assert {j.headers["key"].partition(":")[2] for j in queued[:2]} == today
-    assert {j.headers["key"].partition(":")[2] for j in queued} == today | tomorrow
-    assert all(j.priority > k.priority for j in queued[:2] for k in queued[2:])
-    reads = repo.reads
-    await daily.prepare(day)  # all queued: the store is not asked
-    assert repo.reads == reads
-    runner = asyncio.create_task(jobs.run())
+async def test_no_field_tables_means_no_field_and_no_store_reads(tmp_path: Path) -> None:
+    daily, repo, jobs = await bare_daily(tmp_path / "db.sqlite3", 0)
     try:
-        await jobs.idle()
+        await jobs.open()
+        await daily.prepare(utc_today())
+        await daily.field_soon(daily_boards(utc_today(), 1, seed="any")[0])
+        assert repo.reads == 0 and await jobs.depth(daily_module.FIELD_JOB) == 0
     finally:
-        runner.cancel()
-        await asyncio.gather(runner, return_exceptions=True)
-    assert set(repo.fields) == today | tomorrow
-    reads = repo.reads
-    await daily.prepare(day)  # all played
-    assert repo.reads == reads
+        await repo.close()
+
+
+async def test_prepare_queues_today_then_tomorrow_and_asks_the_store_once(
+        tmp_path: Path) -> None:
+    daily, repo, jobs = await bare_daily(tmp_path / "db.sqlite3", 1)
+    try:
+        await jobs.open()
+        day = utc_today()
+        await daily.prepare(day)
+        today = {b.id for b in await daily.day_boards(day)}
+        tomorrow = {b.id for b in await daily.day_boards(day + timedelta(days=1))}
+        queued = await jobs.queries.browse_queue(statuses=["queued"])
+        # Today's fields first, the next day's behind them; a job names its board only.
+        assert {j.headers["key"].partition(":")[2] for j in queued[:2]} == today
+        assert {j.headers["key"].partition(":")[2] for j in queued} == today | tomorrow
+        assert all(j.priority > k.priority for j in queued[:2] for k in queued[2:])
+        assert {json.loads(bytes(j.payload or b""))["board"] for j in queued} == \
+            today | tomorrow
+        reads = repo.reads
+        await daily.prepare(day)  # all queued: the store is not asked
+        assert repo.reads == reads
+        runner = asyncio.create_task(jobs.run())
+        try:
+            await jobs.idle()
+        finally:
+            runner.cancel()
+            await asyncio.gather(runner, return_exceptions=True)
+        assert all([await repo.field(b) for b in today | tomorrow])
+        reads = repo.reads
+        await daily.prepare(day)  # all played
+        assert repo.reads == reads
+    finally:
+        await repo.close()

@@ -8,12 +8,13 @@ import random
 from pathlib import Path
 from typing import Any
 
+from bot.i18n import t
 from bot.store.models import TableStatus
 from bot.tables import Table
 from engine.duplicate.play import BoardsGame
 from engine.duplicate.scoring import Result, score
 from tests.bot.conftest import World, seat_and_start
-from tests.bot.driver import Person, running, settle, table_message
+from tests.bot.driver import Person, component, running, settle, table_message
 
 SETTINGS = {"field_tables": 2, "field_processes": 0}
 
@@ -101,4 +102,60 @@ async def test_an_event_of_two_tables_of_people(world: World, tmp_path: Path) ->
 
         assert {"alice", "bob"} <= end_of(first) and "carol" not in end_of(first)
         assert {"alice", "bob", "carol"} <= end_of(second)
+    emu.assert_clean()
+
+
+async def test_an_event_s_standings_name_other_servers_people_only_by_their_choice(
+        world: World, tmp_path: Path) -> None:
+    """An event played in two servers. Each server's closing standings name its own
+    players; a player of the other server only if they chose to appear by name in lists
+    across servers (``/privacy standings``), the others counted, each at their rank."""
+    emu = world.emu
+    alice, bob = world.users[0], world.users[1]
+    others = emu.add_guild("Others", locale="en-US")
+    room = emu.add_text_channel(others, "tichu")
+    frank, gina = emu.add_user("frank"), emu.add_user("gina")
+    for user in (frank, gina):
+        emu.add_member(others, user)
+    async with running(emu, tmp_path / "db.sqlite3", field_tables=0) as bot:
+        lobby, first = await new_duplicate(world, bot, alice, duplicate=1)
+        code = first.record.options["event"]
+        chose = await (await emu.slash(alice, emu.dm_channel(alice), "privacy standings",
+                                       appear="on")).response()
+        assert chose.content == t("en", "privacy.set_on")
+        await seat_and_start(world, lobby, [0, 1, None, None], {2: "normal", 3: "normal"})
+        await play(world, bot, first, {0: Person(emu, alice, random.Random(1)),
+                                       1: Person(emu, bob, random.Random(2))})
+        # The second table, in the other server.
+        there = await (await emu.slash(frank, room, "tichu new", event=code)).response()
+        second = max(bot.service.tables.values(), key=lambda t: t.id)
+        assert second.record.guild_id == others.id
+        await (await emu.click(gina, there, component(there, "join", arg="1").custom_id)
+               ).response()
+        for seat in (2, 3):
+            await (await emu.select(frank, there, component(there, "cpu", "s").custom_id,
+                                    [f"{seat}.normal"])).response()
+        await (await emu.click(frank, there, component(there, "start").custom_id)).response()
+        await play(world, bot, second, {0: Person(emu, frank, random.Random(3)),
+                                        1: Person(emu, gina, random.Random(4))})
+        assert first.status is second.status is TableStatus.FINISHED
+
+        def closing(table: Table) -> str:
+            [end] = [m.content for m in emu.channel_messages(table.channel_id)
+                     if m.content.startswith(f"Event {code} is over")]
+            return end
+
+        # The first server's, when only its own table had played: its own people.
+        here = closing(first)
+        assert "alice" in here and "bob" in here and "others" not in here
+        # The other server's: its own people, Alice (who chose to appear), and Bob
+        # counted but not named.
+        there_end = closing(second)
+        assert {"frank", "gina", "alice"} <= set(there_end.replace(".", " ").split())
+        assert "bob" not in there_end
+        assert t("en", "daily.standings_others", count=1) in there_end
+        standings = await bot.duplicate.event_standings(code, None)
+        ranks = {s.name: s.rank for s in standings}
+        for name in ("frank", "gina", "alice"):
+            assert f"{ranks[name]}. {name} · " in there_end  # at their true rank
     emu.assert_clean()

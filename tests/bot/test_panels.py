@@ -15,11 +15,12 @@ from typing import Any
 import pytest
 
 from bot.games.base import GameSpec
+from bot.games.tichu import duplicate as duplicate_module
 from bot.games.tichu.duplicate import Duplicate
 from bot.i18n import t
 from bot.store.models import TableStatus
 from bot.tables import SeatKind, Table
-from engine.duplicate.boards import daily_boards
+from engine.duplicate.boards import Board, daily_boards
 from engine.tichu.ai import pending_seats
 from engine.tichu.view import Phase
 from tests.bot.conftest import World, open_lobby, seat_and_start, until_bob_plays
@@ -140,8 +141,13 @@ DAY_ENDS_AFTER = 12
 
 @pytest.fixture
 def board_day(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(Duplicate, "day_boards",
-                        lambda self, day: daily_boards(BOARD_DAY, self.boards))
+    """Today's boards are those of :data:`BOARD_DAY` dealt from its date, and the
+    computers decide with no key, as they did when the seeds above were found."""
+    async def pinned(self: Duplicate, day: date) -> list[Board]:
+        return daily_boards(BOARD_DAY, self.boards, seed=BOARD_DAY.isoformat())
+
+    monkeypatch.setattr(Duplicate, "day_boards", pinned)
+    monkeypatch.setattr(duplicate_module, "decision_key", lambda event: "")
 
 
 async def assert_shows_the_end(panel: Any, table: Table, seat: int, user: Any) -> None:

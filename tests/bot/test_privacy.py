@@ -24,8 +24,12 @@ from bot.cogs.privacy import erase, export_file
 from bot.i18n import t
 from bot.store import GuildSettings, TableStatus
 from bot.tables import TableError, ids
-from tests.bot.conftest import World
-from tests.bot.driver import component, running
+from engine.cards import parse_card
+from engine.errors import EngineError
+from engine.tichu.actions import Play
+from tests.bot.conftest import World, open_lobby, seat_and_start
+from tests.bot.driver import Person, component, running, settle
+from tests.bot.test_coach import cards_named, play_until, received_in_exchange, reply_to
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -254,3 +258,71 @@ async def test_the_confirmation_erases_only_the_person_it_names() -> None:
         with pytest.raises(TableError) as refused:
             await erase(host, eve, cid)  # type: ignore[arg-type]
         assert refused.value.code == "privacy_not_yours"
+
+
+def cards_in(data: Any) -> set[int]:
+    """Every card a JSON document names (each of its texts that is a card token)."""
+    if isinstance(data, dict):
+        return set().union(*(cards_in(v) for v in data.values())) if data else set()
+    if isinstance(data, list):
+        return set().union(*(cards_in(v) for v in data)) if data else set()
+    if isinstance(data, str):
+        try:
+            return {int(parse_card(data))}
+        except EngineError:
+            return set()
+    return set()
+
+
+async def test_an_export_during_a_game_shows_no_other_seat_s_hidden_card(
+        world: World, tmp_path: Path) -> None:
+    """Alice's first deal is over and the game goes on: her export's review of it names
+    her hand, every card played and the cards passed to her, never another seat's card
+    unseen nor a pass between two other seats; the Review she opens neither. Once the
+    game is over (abandoned here), the export gives the whole review, as stored."""
+    emu = world.emu
+    alice = world.users[0]
+    async with running(emu, tmp_path / "db.sqlite3", field_processes=0) as bot:
+        lobby, table = await open_lobby(world, bot)
+        await seat_and_start(world, lobby, [0, None, None, None],
+                             {1: "easy", 2: "easy", 3: "easy"})
+        person = Person(emu, alice, random.Random(6), table=table)
+        await play_until(bot, table, {0: person}, lambda: bool(table.game.history))
+        await settle(bot, table)
+        await bot.jobs.idle()
+        assert table.status is TableStatus.PLAYING and not table.game_over
+        hands, actions = table.game.deal_log[0]
+        played = {int(c) for a in actions if isinstance(a, Play) for c in a.cards}
+        known = {int(c) for c in hands[0]} | played | received_in_exchange(table, 0)
+        hidden = {int(c) for s in (1, 2, 3) for c in hands[s]} - known
+        assert hidden  # the last seats out kept cards nobody saw
+        [stored] = await bot.service.repo.user_reviews(table.id, alice.id)
+
+        export = await run(world, alice, "privacy export")
+        document = json.loads(export.attachment(f"tichu-data-{alice.id}.json").data)
+        [review] = document["reviews"]
+        seen = review["review"]["replay"]
+        assert seen["seen_by"] == [0]
+        assert [h is None for h in seen["deals"][0]["hands"]] == [False, True, True, True]
+        assert cards_in(document) <= known and not cards_in(document) & hidden
+        for action in seen["deals"][0]["actions"]:
+            if action["do"] == "exchange" and action["seat"] != 0:
+                assert set(action["give"]) <= {"0"}  # what came to her, no other pass
+        assert review["review"]["decisions"] == stored.review["decisions"]
+        # The review she opens: her own cards and the table's, nothing hidden.
+        summary = next(m for m in emu.channel_messages(table.channel_id)
+                       if component(m, "review") is not None)
+        opened = await reply_to(await emu.click(alice, summary, component(
+            summary, "review", arg="0").custom_id))
+        words = " ".join([opened.content, *(a.description or "" for a in opened.attachments)])
+        assert not cards_named(words) & hidden
+
+        # Over (the host abandons it): the whole review, as today.
+        await run(world, alice, "tichu abandon", table.channel_id)
+        assert table.status is TableStatus.ABANDONED
+        after = await run(world, alice, "privacy export")
+        document = json.loads(after.attachment(f"tichu-data-{alice.id}.json").data)
+        [review] = document["reviews"]
+        assert review["review"]["replay"] == stored.review["replay"]
+        assert hidden <= cards_in(document)
+    emu.assert_clean()

@@ -25,12 +25,12 @@ import pytest
 
 from bot import health
 from bot.games.tichu.coach import REVIEW, one_deal, review_key, review_payload
-from bot.games.tichu.duplicate import FIELD_JOB, field_key, utc_today
+from bot.games.tichu.duplicate import FIELD_JOB, event_boards, field_key, utc_today
 from bot.i18n import t
 from bot.jobs import ASKED, FIELD, Jobs, postgres_jobs
-from bot.store import PostgresRepository, SeatRecord
+from bot.store import EventRecord, PostgresRepository, SeatRecord
 from bot.worker import NEEDS_POSTGRES
-from engine.duplicate.boards import Board, make_boards
+from engine.duplicate.boards import Board
 from tests.bot.conftest import World, open_lobby, seat_and_start
 from tests.bot.driver import Person, component, running, settle
 from tests.bot.processes import ROOT, BotProcess, worker_environment
@@ -72,12 +72,15 @@ async def queue_review(repo: PostgresRepository, jobs: Jobs,
     return table.id, key
 
 
-async def queue_slow_field(jobs: Jobs) -> tuple[Board, str]:
-    """A board whose field of :data:`SLOW_TABLES` computer tables is queued."""
-    [board] = make_boards("slow-field", 1)
+async def queue_slow_field(repo: PostgresRepository, jobs: Jobs) -> tuple[Board, str]:
+    """An event's board whose field of :data:`SLOW_TABLES` computer tables is queued (the
+    job names the board; the worker deals it from the event the store keeps)."""
+    event = EventRecord(code="SLWFLD", kind="event", seed="slow-field", boards=1,
+                        guild_id=1, host_id=100)
+    await repo.create_event(event)
+    [board] = event_boards(event)
     key = field_key(board.id)
-    await jobs.submit(FIELD_JOB, key, {"board": board.to_json(), "tables": SLOW_TABLES},
-                      FIELD)
+    await jobs.submit(FIELD_JOB, key, {"board": board.id, "tables": SLOW_TABLES}, FIELD)
     return board, key
 
 
@@ -158,7 +161,7 @@ def test_a_worker_against_sqlite_says_it_needs_postgresql(tmp_path: Path) -> Non
 
 async def test_a_worker_killed_mid_job_hands_it_to_another(queue: Queue,
                                                            tmp_path: Path) -> None:
-    board, key = await queue_slow_field(queue.jobs)
+    board, key = await queue_slow_field(queue.repo, queue.jobs)
     first = await worker("worker-1", queue.url, tmp_path, field_processes=0).start()
     second: BotProcess | None = None
     try:
@@ -238,7 +241,7 @@ async def test_a_database_restart_while_a_job_runs(controlled_pg: ControlledPost
     process: BotProcess | None = None
     try:
         async with Queue(url) as queue:
-            board, key = await queue_slow_field(queue.jobs)
+            board, key = await queue_slow_field(queue.repo, queue.jobs)
             process = await worker("worker", url, tmp_path, job_lease=2, field_processes=0,
                                    heartbeat_file=beat).start()
 
@@ -320,8 +323,8 @@ async def test_a_practice_deal_reviewed_by_a_worker_and_tomorrows_fields_made_to
             # The daily boards: today's fields first, and the next day's behind them.
             today = utc_today()
             await bot.duplicate.prepare(today)
-            boards = [*bot.duplicate.day_boards(today),
-                      *bot.duplicate.day_boards(today + timedelta(days=1))]
+            boards = [*await bot.duplicate.day_boards(today),
+                      *await bot.duplicate.day_boards(today + timedelta(days=1))]
 
             async def fields() -> bool:
                 return all([await repo.field(b.id) for b in boards])

@@ -96,9 +96,13 @@ async def fill(path: Path) -> None:
         await repo.set_standings(100, True)
         await repo.set_standings(300, False)
         await repo.guild_left(GUILDS[1], when=datetime(2026, 11, 20, 8, 30, tzinfo=UTC))
+        # The deployment's board secret (issue 51).
+        assert await repo.make_board_secret(SECRET) == SECRET
 
 
 DAYS = ["daily:2026-11-26", "daily:2026-11-27"]
+SECRET = "5e" * 32
+"""The source's board secret: the copy deals the same boards."""
 
 
 async def fill_duplicate(repo: Repository) -> None:
@@ -159,6 +163,7 @@ async def everything(repo: Repository) -> dict[str, Any]:
             for user in (100, 101, 300, 301, 400, 401):
                 out["history"][key, user] = await repo.rating_history(guild, game, user)
     out["meta"] = await repo.get_meta("commands_hash")
+    out["board secret"] = await repo.board_secret()
     for user in (100, 300, 400):
         out["standings", user] = await repo.standings_choice(user)
     for guild in GUILDS:
@@ -207,6 +212,8 @@ async def test_everything_is_copied(db_path: Path, pg_backend: Backend) -> None:
         assert [got["standings", u] for u in (100, 300, 400)] == [True, False, False]
         assert got["left", GUILDS[1]] == datetime(2026, 11, 20, 8, 30, tzinfo=UTC)
         assert got["left", GUILDS[0]] is None
+        # The secret goes with the copy, so the copy deals what the source dealt.
+        assert got["board secret"] == SECRET and counts["board_secret"] == 1
         # The ids go on after the copied ones, and the copy is a working store.
         newer = await new_table(copied, channel_id=99)
         assert newer.id == counts["tables"] + 1

@@ -22,6 +22,7 @@ from bot.store import (
     Repository,
     ReviewRecord,
 )
+from bot.store.migrate import load_migrations
 from bot.store.models import (
     GamePlayerResult,
     GameResult,
@@ -32,6 +33,10 @@ from bot.store.models import (
     TableStatus,
 )
 from bot.store.personal import KEPT, QUEUE_TABLE, is_former, kept
+from engine.duplicate.boards import make_boards
+from engine.duplicate.play import board_diff, board_game, board_replay, play_board
+from engine.tichu.ai import make_player
+from engine.tichu.replay import seen_by
 
 from .conftest import Backend, new_table
 
@@ -361,7 +366,8 @@ async def test_a_version_6_database_upgrades_in_place(backend: Backend) -> None:
     the people of the old games can be counted, exported and erased."""
     await backend.at_version(6, VERSION_6_ROWS)
     async with backend.repository() as repo:
-        assert await repo.schema_version() == 7
+        latest = len(load_migrations(postgres=backend.name == "postgresql"))
+        assert await repo.schema_version() == latest >= 7
         assert await repo.appearing([ANN, BOB]) == set()
         assert await repo.guild_left_at(1) is None
         assert (await repo.person_counts(ANN)).games == 1
@@ -369,3 +375,36 @@ async def test_a_version_6_database_upgrades_in_place(backend: Backend) -> None:
         await repo.erase_person(ANN)
         [game] = await repo.recent_games(1, "tichu")
         assert [p.name for p in game.players] == ["", "Bob"]
+
+
+async def test_a_board_s_replay_is_exported_as_seen_until_its_table_s_game_ends(
+        repo: Repository) -> None:
+    """Ann plays an event of two boards with Cat (seats 0 and 2). After the first board,
+    while the table plays the second, her export gives the first board's replay as her
+    seat saw it (not Cat's hand, nor any other); once the game is over, the whole."""
+    [board] = make_boards("export", 1, prefix="ev:K7Q2XM")
+    game = board_game(board)
+    play_board(game, board.id, [make_player("easy")] * 4)
+    replay = board_replay(board, game.actions)
+    await repo.create_event(EventRecord(code="K7Q2XM", kind="event", seed="s", boards=2,
+                                        guild_id=1, host_id=ANN))
+    table = await new_table(repo, host_id=ANN)
+    await repo.save_seats(table.id, [SeatRecord(seat=0, user_id=ANN, name="Ann"),
+                                     SeatRecord(seat=1, user_id=None, name="R", bot_level="easy"),
+                                     SeatRecord(seat=2, user_id=CAT, name="Cat"),
+                                     SeatRecord(seat=3, user_id=None, name="R", bot_level="easy")])
+    await repo.update_table(table.id, status=TableStatus.PLAYING)
+    await repo.claim_board(BoardResult(board=board.id, event="K7Q2XM", table_id=table.id,
+                                       direction=0, guild_id=1,
+                                       players=[BoardPlayer(ANN, "Ann"), BoardPlayer(CAT, "Cat")],
+                                       diff=None, replay=None))
+    await repo.finish_board(table.id, board.id, 0, board_diff(game, 0), replay)
+
+    [row] = (await repo.export_person(ANN))["duplicate"]
+    assert row["replay"] == seen_by(replay, [0])
+    assert row["replay"]["deals"][0]["hands"][2] is None  # not her partner's either
+    [row] = (await repo.export_person(CAT))["duplicate"]
+    assert row["replay"] == seen_by(replay, [2])
+    await repo.update_table(table.id, status=TableStatus.FINISHED)
+    [row] = (await repo.export_person(ANN))["duplicate"]
+    assert row["replay"] == replay

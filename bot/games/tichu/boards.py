@@ -14,6 +14,10 @@ from engine.tichu.actions import Action, action_from_json, action_to_json
 RECORD_NAME = "tichu_dup"
 """The name games of boards are stored under: their own history and standings, never
 rated."""
+DECIDE_KEY = "decide_key"
+"""The option holding the key a table's computers decide with on its boards (derived from
+the board secret: :func:`bot.games.tichu.duplicate.decision_key`); absent at tables dealt
+before deployments had one."""
 
 
 def boards_of(options: Mapping[str, Any]) -> list[Board] | None:
@@ -31,14 +35,23 @@ def new_boards_game(options: Mapping[str, Any]) -> BoardsGame | None:
     return None if boards is None else BoardsGame(boards)
 
 
+def decide_key(options: Mapping[str, Any]) -> str:
+    """The key a table's computers decide with on its boards ("" if it has none)."""
+    key = options.get(DECIDE_KEY, "")
+    return key if isinstance(key, str) else ""
+
+
 def board_move(board: dict[str, Any], actions: list[dict[str, Any]], seat: int,
-               level: str) -> Action | None:
-    """A computer's decision on a board (run in a worker process): from the board and the
-    board's actions so far only (see :func:`engine.duplicate.play.decide`)."""
-    return decide(Board.from_json(board), [action_from_json(a) for a in actions], seat, level)
+               level: str, key: str = "") -> Action | None:
+    """A computer's decision on a board (run in a worker process): from the board, the
+    board's actions so far and the table's key only (see
+    :func:`engine.duplicate.play.decide`)."""
+    return decide(Board.from_json(board), [action_from_json(a) for a in actions], seat, level,
+                  key=key.encode())
 
 
-def board_task(game: BoardsGame, seat: int, level: str) -> tuple[Any, tuple[Any, ...]]:
+def board_task(game: BoardsGame, seat: int, level: str,
+               key: str = "") -> tuple[Any, tuple[Any, ...]]:
     """The worker's call for a computer's decision on the board being played."""
     actions = [action_to_json(a) for a in game.deal_log[-1][1]]
-    return board_move, (game.board.to_json(), actions, seat, level)
+    return board_move, (game.board.to_json(), actions, seat, level, key)

@@ -1,6 +1,12 @@
 """Duplicate Tichu at the bot: the daily challenge and the board results.
 
-Each UTC day brings the same boards everywhere (:func:`engine.duplicate.daily_boards`).
+Each UTC day brings the same boards to every server of a deployment, dealt from the
+deployment's board secret (:class:`~bot.games.tichu.secret.BoardSecret`: ``BOARD_SECRET``,
+else the random one the bot made at its first start and keeps in its store) with a keyed hash
+(:func:`engine.duplicate.boards.daily_seed`); another deployment deals other boards, and
+nobody without the secret can compute them. A day's seed is fixed in its event record
+the first time the day is needed (a day ahead, for its field), and the computers on its
+boards decide with a key derived from it (:func:`decision_key`).
 A person plays each board once, alone: seat 0 with hard computers around, at a private
 table (:attr:`bot.tables.Table.private`) shown only in their panel. Every result is
 matchpointed against the board's computer field (a job, :mod:`bot.jobs` kind ``field``:
@@ -24,7 +30,10 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from bot.games.tichu.boards import boards_of
+from pydantic import SecretStr
+
+from bot.games.tichu.boards import DECIDE_KEY, boards_of
+from bot.games.tichu.secret import BoardSecret, decision_key
 from bot.i18n import t
 from bot.i18n.names import card_label, combo_name
 from bot.jobs import FIELD, FIELD_AHEAD, JobContext, JobFailed, Jobs
@@ -40,7 +49,7 @@ from bot.store.models import (
 from bot.tables import SeatKind, Table, TableError
 from bot.tables.rules import LogEntry
 from bot.tables.service import TableService
-from engine.duplicate.boards import Board, daily_boards, make_boards
+from engine.duplicate.boards import Board, daily_boards, daily_seed, keyed_seed, make_boards
 from engine.duplicate.play import BoardsGame, board_replay, play_field_table
 from engine.duplicate.scoring import Result, score
 from engine.errors import EngineError
@@ -68,6 +77,8 @@ at once for events (about a CPU-minute each at the default ``FIELD_TABLES``): pa
 again. The daily boards' fields are queued whatever the queue holds (a few a day). The
 queue in PostgreSQL has no such bound: workers on other machines play its fields."""
 EVENT_CODE = re.compile(rf"[{CODE_LETTERS}]{{{CODE_LENGTH}}}")
+DAILY_BOARD = re.compile(r"(?P<day>\d{4}-\d{2}-\d{2})/\d{1,2}")
+EVENT_BOARD = re.compile(rf"ev:(?P<code>[{CODE_LETTERS}]{{{CODE_LENGTH}}})-\d{{1,2}}")
 
 
 def utc_today(now: datetime | None = None) -> date:
@@ -92,11 +103,40 @@ def parse_day(text: str) -> date | None:
         return None
 
 
-def field_table(board: dict[str, Any], index: int) -> dict[str, Any]:
-    """One computer table of a board's field (run in a background process): its
-    direction-0 difference and its replay."""
-    played = play_field_table(Board.from_json(board), DAILY_LEVEL, str(index + 1))
+def field_table(board: dict[str, Any], index: int, key: str = "") -> dict[str, Any]:
+    """One computer table of a board's field (run in a background process), its
+    computers keyed with the board's :func:`decision_key`: its direction-0 difference and
+    its replay."""
+    played = play_field_table(Board.from_json(board), DAILY_LEVEL, str(index + 1),
+                              key=key.encode())
     return {"diff": played.diff(0), "replay": played.replay()}
+
+
+def boards_of_event(event: EventRecord) -> list[Board]:
+    """The boards an event deals: a day's daily boards, or an event's of tables."""
+    if event.kind == "daily":
+        day = parse_day(event.code.removeprefix(DAILY_PREFIX))
+        if day is None:
+            raise TableError("internal")
+        return daily_boards(day, event.boards, seed=event.seed)
+    return event_boards(event)
+
+
+async def dealt_board(repo: Repository, board_id: str) -> tuple[Board, str] | None:
+    """The board the store deals under ``board_id`` (from its event's seed), with its
+    computers' :func:`decision_key`; None if no event of the store deals it."""
+    daily, other = DAILY_BOARD.fullmatch(board_id), EVENT_BOARD.fullmatch(board_id)
+    if daily is not None:
+        code = f"{DAILY_PREFIX}{daily['day']}"
+    elif other is not None:
+        code = other["code"]
+    else:
+        return None
+    event = await repo.get_event(code)
+    if event is None:
+        return None
+    found = next((b for b in boards_of_event(event) if b.id == board_id), None)
+    return None if found is None else (found, decision_key(event))
 
 
 FIELD_JOB = "field"
@@ -109,17 +149,38 @@ def field_key(board_id: str) -> str:
 
 async def make_field(ctx: JobContext, payload: dict[str, Any]) -> None:
     """A field job: play the board's computer tables (in the background, side by side) and
-    store them, unless its field is stored already (the first write wins either way)."""
+    store them, unless its field is stored already (the first write wins either way).
+
+    The payload names the board (its id; a job queued before issue 51 gave the whole
+    board, whose id alone is read); the board and its computers' key come from the
+    store, so a job never plays a board other than the one the store deals, and its
+    payload holds nothing of the board."""
     try:
-        data = payload["board"]
-        board = Board.from_json(data)
+        named = payload["board"]
+        board_id = named.get("id") if isinstance(named, dict) else named
+        if not isinstance(board_id, str) or not board_id:
+            raise TypeError("no board id")
         tables = int(payload["tables"])
-    except (KeyError, TypeError, ValueError, EngineError) as exc:
+    except (KeyError, TypeError, ValueError) as exc:
         raise JobFailed(f"field job {ctx.job_id}: its payload cannot be read "
                         f"({exc!r})") from None
-    if await ctx.repo.field(board.id):
+    if await ctx.repo.field(board_id):
         return
-    played = await asyncio.gather(*(ctx.run(field_table, data, i) for i in range(tables)))
+    try:
+        dealt = await dealt_board(ctx.repo, board_id)
+    except (EngineError, TableError) as exc:
+        raise JobFailed(f"field job {ctx.job_id}: board {board_id} cannot be dealt "
+                        f"({exc!r})") from None
+    if dealt is None:
+        # A job queued before its day was dealt from the board secret: no board of the
+        # store has that id yet; the day's own job plays its field.
+        log.warning("board %s: no event deals it here; field job %s dropped", board_id,
+                    ctx.job_id)
+        return
+    board, key = dealt
+    data = board.to_json()
+    played = await asyncio.gather(*(ctx.run(field_table, data, i, key)
+                                    for i in range(tables)))
     results = [FieldResult(board=board.id, index=i, diff=p["diff"], replay=p["replay"])
                for i, p in enumerate(played)]
     await ctx.repo.save_field(board.id, results)
@@ -159,13 +220,17 @@ class Duplicate:
     """The daily challenge and the results of boards, over the table service."""
 
     def __init__(self, service: TableService, jobs: Jobs, *, boards: int = 4,
-                 field_tables: int = 8, level: str = DAILY_LEVEL) -> None:
+                 field_tables: int = 8, level: str = DAILY_LEVEL,
+                 secret: SecretStr | None = None) -> None:
         self.service = service
         self.jobs = jobs
         self.boards = boards
         self.level = level
         """The computers a person plays a daily board with (the field is always hard)."""
         self.field_tables = field_tables
+        self.secret = BoardSecret(secret)
+        self._days: dict[date, list[Board]] = {}
+        """The boards of the days dealt (a day's seed never changes once stored)."""
         self._queued: set[str] = set()
         """The boards whose field this process has queued (or found stored)."""
         self._boards_opening = asyncio.Lock()
@@ -179,18 +244,44 @@ class Duplicate:
     def repo(self) -> Repository:
         return self.service.repo
 
+    # ------------------------------------------------------ the board secret
+    async def open(self) -> None:
+        """At start: the board secret, made and stored now if the store has none (the
+        deployment's first start); see :meth:`BoardSecret.open`."""
+        await self.secret.open(self.repo)
+
+    async def board_key(self) -> bytes:
+        """The key the boards are dealt from (:meth:`BoardSecret.key`)."""
+        return await self.secret.key(self.repo)
+
     # ------------------------------------------------------------ the day
-    def day_boards(self, day: date) -> list[Board]:
-        return daily_boards(day, self.boards)
+    async def day_boards(self, day: date) -> list[Board]:
+        """The boards of ``day``, dealt from its event's seed (the day's event is made
+        now, its seed from the board secret, if it was not yet)."""
+        found = self._days.get(day)
+        if found is None:
+            event = await self.event(day)
+            found = self._days[day] = daily_boards(day, event.boards, seed=event.seed)
+        return found
+
+    async def day_board_ids(self, day: date) -> list[str]:
+        """The ids of the boards of ``day``, writing nothing (for what only shows them)."""
+        event = await self.repo.get_event(daily_code(day))
+        count = self.boards if event is None else event.boards
+        return [f"{day.isoformat()}/{n}" for n in range(1, count + 1)]
 
     async def event(self, day: date) -> EventRecord:
-        """The day's event record (made on first use)."""
+        """The day's event record (made on first use, its seed the day's
+        :func:`~engine.duplicate.boards.daily_seed` under the board secret: every server
+        of the deployment gets the same boards; refused, ``board_secret``, if the secret
+        cannot be used)."""
         code = daily_code(day)
         found = await self.repo.get_event(code)
         if found is None:
-            await self.repo.create_event(EventRecord(code=code, kind="daily",
-                                                     seed=day.isoformat(), boards=self.boards,
-                                                     guild_id=None, host_id=None))
+            seed = daily_seed(await self.board_key(), day)
+            await self.repo.create_event(EventRecord(code=code, kind="daily", seed=seed,
+                                                     boards=self.boards, guild_id=None,
+                                                     host_id=None))
             found = await self.repo.get_event(code)
         assert found is not None
         return found
@@ -207,7 +298,7 @@ class Duplicate:
         channel's room for tables."""
         if day != utc_today(now):
             raise TableError("daily_other_day")
-        boards = self.day_boards(day)
+        boards = await self.day_boards(day)
         if not 1 <= number <= len(boards):
             raise TableError("forged")
         board = boards[number - 1]
@@ -225,11 +316,13 @@ class Duplicate:
                           guild_id: int, locale: str) -> Table:
         """A new table of a daily board for the person, claimed (every check is done)."""
         event = await self.event(day)
+        key = decision_key(event)
         table = await self.service.open_lobby(
             game="tichu", guild_id=guild_id, channel_id=0, host_id=user_id,
             host_name=name, locale=locale,
             options={"boards": [board.to_json()], "private": True, "turn_timer": 0,
-                     "finish_at": end_of(day), "event": event.code})
+                     "finish_at": end_of(day), "event": event.code,
+                     **({DECIDE_KEY: key} if key else {})})
         claim = BoardResult(board=board.id, event=event.code, table_id=table.id, direction=0,
                             guild_id=guild_id, players=[BoardPlayer(user_id, name)],
                             diff=None, replay=None)
@@ -265,7 +358,11 @@ class Duplicate:
         if self.field_tables <= 0 or not self.service.owns(DAILY_OWNER):
             return
         for when, priority in ((day, FIELD), (day + timedelta(days=1), FIELD_AHEAD)):
-            for board in self.day_boards(when):
+            try:
+                boards = await self.day_boards(when)
+            except TableError:
+                return  # no board secret to deal from: said in the log already
+            for board in boards:
                 if board.id in self._queued:
                     continue
                 if await self.repo.field(board.id):
@@ -309,7 +406,9 @@ class Duplicate:
         for board in boards:
             if board.id not in self._queued:
                 await self.field_soon(board)
-        return {**options, "boards": [b.to_json() for b in boards], "event": event.code}
+        key = decision_key(event)
+        return {**options, "boards": [b.to_json() for b in boards], "event": event.code,
+                **({DECIDE_KEY: key} if key else {})}
 
     async def _check_field_room(self, boards: int) -> None:
         """Refuse (``fields_busy``) an event whose ``boards`` new fields would take the
@@ -320,9 +419,13 @@ class Duplicate:
             raise TableError("fields_busy")
 
     async def _new_event(self, count: int, guild_id: int, host_id: int) -> EventRecord:
+        """A new event of ``count`` boards, dealt from the board secret and a random
+        nonce of its own (kept nowhere but in its seed)."""
+        key = await self.board_key()
         for _ in range(20):
             code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
-            event = EventRecord(code=code, kind="event", seed=secrets.token_hex(8),
+            seed = keyed_seed(key, f"event:{code}:{secrets.token_hex(16)}")
+            event = EventRecord(code=code, kind="event", seed=seed,
                                 boards=count, guild_id=guild_id, host_id=host_id)
             if await self.repo.create_event(event):
                 return event
@@ -408,12 +511,12 @@ class Duplicate:
         table.log.append(entry)
         table.announcements.append(entry)
         if game.phase is Phase.GAME_OVER:
-            standings = await self.event_standings(event, None)
+            standings, others = await self.public_standings(event, table.record.guild_id)
             # (A former player, who erased their data, has no name: a dash.)
             lines = [f"{s.rank}. {s.name or '—'} · {_pct(s.score)} · {s.boards}"
                      for s in standings]
-            end = LogEntry("log.event_standings", {"event": event, "lines": lines},
-                           announce=True)
+            end = LogEntry("log.event_standings", {"event": event, "lines": lines,
+                                                   "others": others}, announce=True)
             table.log.append(end)
             table.announcements.append(end)
 
@@ -448,7 +551,7 @@ class Duplicate:
         answer is said in the log; the field is queued again when next needed."""
         if self.field_tables <= 0:
             return
-        payload = {"board": board.to_json(), "tables": self.field_tables}
+        payload = {"board": board.id, "tables": self.field_tables}
         try:
             await self.jobs.submit(FIELD_JOB, field_key(board.id), payload, priority)
         except StoreError as exc:
@@ -532,6 +635,21 @@ class Duplicate:
             ranked.append(DayStanding(rank, user_id, name, count, pct))
         return ranked
 
+    async def public_standings(self, event: str, guild_id: int) -> tuple[list[DayStanding],
+                                                                          int]:
+        """An event's standings across servers as a public message of ``guild_id`` lists
+        them: by name only the people who played there and those who chose to appear in
+        lists across servers (``/privacy standings``), each at their true rank; and how
+        many others it counts without naming them (the rule of the daily's standings
+        across servers)."""
+        here = {p.user_id for r in await self.repo.event_results(event, guild_id=guild_id)
+                for p in r.players}
+        standings = await self.event_standings(event, None)
+        appearing = await self.repo.appearing(s.user_id for s in standings
+                                              if s.user_id not in here)
+        shown = [s for s in standings if s.user_id in here or s.user_id in appearing]
+        return shown, len(standings) - len(shown)
+
     async def streak(self, user_id: int, today: date) -> int:
         """Days in a row, up to today (or yesterday), on which the person finished a
         daily board."""
@@ -550,7 +668,8 @@ def _pct(value: float) -> str:
 
 
 def event_boards(event: EventRecord) -> list[Board]:
-    """The boards of an event of duplicate tables, from its seed."""
+    """The boards of an event of duplicate tables, from its seed (random, from the board
+    secret, for an event made since issue 51)."""
     return make_boards(event.seed, event.boards, prefix=f"ev:{event.code}")
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from bot.games.base import GameModules, HandMessage
 from bot.games.tichu import commands, controls, hand, log, results, table
-from bot.games.tichu.boards import RECORD_NAME, board_task, new_boards_game
+from bot.games.tichu.boards import RECORD_NAME, board_task, decide_key, new_boards_game
 from bot.store.models import TableRecord
 from engine.duplicate.play import BoardsGame
 from engine.errors import BadActionError
@@ -68,7 +68,7 @@ class TichuSpec(GameModules):
         """On boards, a decision from the board and its actions alone (fair: the same
         choices meet the same computer play at every table); else the usual one."""
         if isinstance(table.game, BoardsGame):
-            return board_task(table.game, seat, level)
+            return board_task(table.game, seat, level, decide_key(table.record.options))
         return super().computer_task(table, seat, level, purpose)
 
 

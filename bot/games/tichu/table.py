@@ -76,6 +76,9 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
     if entry.key == "log.event_standings":
         lines = [t(locale, "table.event_standings", event=entry.values.get("event", ""))]
         lines += [str(line) for line in entry.values.get("lines", [])]
+        others = entry.values.get("others", 0)
+        if isinstance(others, int) and others > 0:
+            lines.append(t(locale, "daily.standings_others", count=others))
         return PublicMessage("\n".join(lines)[:2000], None, None)
     if entry.key == "log.deal_over":
         number = int(entry.values.get("number", 0))

@@ -1,5 +1,5 @@
 """Duplicate boards: full decks split 14 each, the same boards for the same seed or
-UTC date everywhere, and their JSON form."""
+UTC date and key everywhere, other boards under another key, and their JSON form."""
 
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ from engine.duplicate.boards import (
     Board,
     BoardFormatError,
     daily_boards,
+    daily_seed,
     deal_from_seed,
+    keyed_seed,
     make_boards,
     utc_day,
 )
@@ -25,8 +27,12 @@ from engine.duplicate.play import board_game
 from engine.tichu.cards import DECK
 
 DAILY_DIGEST = "132513b741e191c63bca9493751e88a09dd9fae7cdf137fa8018a3ee15fefdd0"
-"""SHA-256 of the JSON of the four daily boards of 2026-11-23, as first generated: the
-shuffle is our own (SHA-256, not :mod:`random`), so this never changes."""
+"""SHA-256 of the JSON of the four daily boards of 2026-11-23 dealt from the date alone,
+as first generated: the shuffle is our own (SHA-256, not :mod:`random`), so this never
+changes, and the days stored with their date as their seed keep their boards."""
+LEGACY = "2026-11-23"
+"""The seed of a day dealt before deployments had a secret: its ISO date."""
+KEY = b"a deployment's secret"
 
 
 def full_split(board: Board) -> bool:
@@ -57,13 +63,39 @@ def test_boards_differ_by_seed_and_number() -> None:
     assert make_boards("club", 5)[:2] == [a, b]
 
 
-def test_daily_boards_are_pinned() -> None:
-    boards = daily_boards(date(2026, 11, 23))
+def test_daily_boards_from_the_date_are_pinned() -> None:
+    boards = daily_boards(date(2026, 11, 23), seed=LEGACY)
     assert [b.id for b in boards] == [f"2026-11-23/{n}" for n in range(1, 5)]
     text = json.dumps([b.to_json() for b in boards])
     assert hashlib.sha256(text.encode()).hexdigest() == DAILY_DIGEST
     assert all(full_split(b) for b in boards)
-    assert boards != daily_boards(date(2026, 11, 24))
+    assert boards != daily_boards(date(2026, 11, 24), seed="2026-11-24")
+
+
+def test_a_keyed_seed_is_hmac_sha256() -> None:
+    # RFC 4231, test case 1.
+    assert keyed_seed(b"\x0b" * 20, "Hi There") == (
+        "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
+    assert daily_seed(KEY, date(2026, 11, 23)) == keyed_seed(KEY, "daily:2026-11-23")
+    for bad in (b"", "text"):
+        with pytest.raises(BoardFormatError):
+            keyed_seed(bad, "daily:2026-11-23")  # type: ignore[arg-type]
+    with pytest.raises(BoardFormatError):
+        daily_boards(date(2026, 11, 23), seed="")
+
+
+def test_keyed_daily_boards_are_the_key_s_alone() -> None:
+    day = date(2026, 11, 23)
+    mine = daily_boards(day, seed=daily_seed(KEY, day))
+    assert [b.id for b in mine] == [f"2026-11-23/{n}" for n in range(1, 5)]
+    assert all(full_split(b) for b in mine)
+    assert mine == daily_boards(day, seed=daily_seed(KEY, day))  # one key: one deal
+    theirs = daily_boards(day, seed=daily_seed(b"another deployment", day))
+    public = daily_boards(day, seed=LEGACY)
+    for board in mine:
+        assert all(board.hands != other.hands for other in [*theirs, *public])
+    tomorrow = daily_boards(day + timedelta(days=1), seed=daily_seed(KEY, day + timedelta(1)))
+    assert all(a.hands != b.hands for a in mine for b in tomorrow)
 
 
 def test_daily_boards_follow_the_utc_date() -> None:
@@ -72,7 +104,8 @@ def test_daily_boards_follow_the_utc_date() -> None:
     east = datetime(2026, 11, 24, 1, 0, tzinfo=timezone(timedelta(hours=5)))
     assert utc_day(east) == day
     assert utc_day(datetime(2026, 11, 23, 23, 59)) == day
-    assert daily_boards(east, count=2) == daily_boards(day, count=2)
+    assert daily_seed(KEY, east) == daily_seed(KEY, day)
+    assert daily_boards(east, count=2, seed="s") == daily_boards(day, count=2, seed="s")
     before = datetime.now(UTC).date()
     today = utc_day()
     assert today in (before, datetime.now(UTC).date())
@@ -86,7 +119,7 @@ def test_the_grand_packet_is_the_first_eight_cards() -> None:
 
 
 def test_json_round_trip() -> None:
-    for board in daily_boards(date(2030, 1, 1), 2):
+    for board in daily_boards(date(2030, 1, 1), 2, seed="json"):
         data = json.loads(json.dumps(board.to_json()))
         assert Board.from_json(data) == board
         assert [len(h) for h in data["hands"]] == [14] * 4
@@ -128,4 +161,4 @@ def test_a_bad_count_is_refused() -> None:
     with pytest.raises(BoardFormatError):
         make_boards("x", -1)
     with pytest.raises(BoardFormatError):
-        daily_boards(date(2026, 1, 1), count=True)
+        daily_boards(date(2026, 1, 1), count=True, seed="x")

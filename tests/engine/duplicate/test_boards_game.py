@@ -4,6 +4,7 @@ asks at duplicate tables."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -61,3 +62,21 @@ def test_the_computer_decision_depends_on_the_board_and_the_actions_only() -> No
     # Another salt (a computer field's table) may play otherwise, but always legally.
     other = decide(board, [], 0, "hard", salt="field:1", samples=4)
     assert other is not None and BoardsGame([board]).can(other)
+
+
+def test_under_a_key_the_computers_play_what_only_the_key_tells() -> None:
+    """The same board and actions: the same decision under one key, every time; but the
+    play without the key (what anyone can compute) is not the play under it."""
+    board = BOARDS[1]
+    plays: dict[bytes, list[Any]] = {}
+    for key in (b"", b"deployment", b"deployment"):
+        game = BoardsGame([board])
+        while game.phase not in (Phase.DEAL_OVER, Phase.GAME_OVER):
+            seat = pending_seats(game.view(None))[0]
+            action = decide(board, game.actions, seat, "hard", key=key)
+            assert action is not None and game.can(action)
+            game.apply(action)
+        if key in plays:
+            assert list(game.actions) == plays[key]
+        plays[key] = list(game.actions)
+    assert plays[b""] != plays[b"deployment"]

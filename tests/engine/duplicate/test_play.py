@@ -118,8 +118,14 @@ def test_computer_seed_is_a_hash_of_board_salt_and_actions() -> None:
     others = {computer_seed("2026-11-23/2", actions), computer_seed("2026-11-23/1", actions[:1]),
               computer_seed("2026-11-23/1", [DeclineGrand(1), DeclineGrand(0)]),
               computer_seed("2026-11-23/1", actions, salt="field:1"),
-              computer_seed("2026-11-23/1", [])}
-    assert seed not in others and len(others) == 5
+              computer_seed("2026-11-23/1", []),
+              computer_seed("2026-11-23/1", actions, key=b"k"),
+              computer_seed("2026-11-23/1", actions, key=b"other")}
+    assert seed not in others and len(others) == 7
+    assert computer_seed("2026-11-23/1", actions, key=b"k") == \
+        computer_seed("2026-11-23/1", list(actions), key=b"k")
+    with pytest.raises(BadActionError):
+        computer_seed("2026-11-23/1", actions, key="k")  # type: ignore[arg-type]
 
 
 def test_each_decision_is_seeded_by_the_actions_before_it() -> None:
@@ -134,28 +140,32 @@ def test_each_decision_is_seeded_by_the_actions_before_it() -> None:
 
 
 def play_with_person(board: Board, person_seed: int, seat: int = 0,
-                     salt: str = "") -> list[Action]:
+                     salt: str = "", key: bytes = b"") -> list[Action]:
     """The board with a scripted person at ``seat`` and hard computers (one fresh player
     object per table, as the bot must) elsewhere; the actions of the whole deal."""
     game = board_game(board)
     computer = board_player("hard", HARD_SAMPLES)
     players: list[Player] = [computer] * 4
     players[seat] = Scripted(person_seed)
-    play_board(game, board.id, players, salt)
+    play_board(game, board.id, players, salt, key)
     assert board_over(game)
     return list(game.actions)
 
 
 def test_the_same_choices_meet_the_same_computer_play() -> None:
-    board = daily_boards(date(2026, 11, 23), 1)[0]
+    board = daily_boards(date(2026, 11, 23), 1, seed="2026-11-23")[0]
     first = play_with_person(board, person_seed=7)
     assert play_with_person(board, person_seed=7) == first
     # Not for want of chance: the computers' rng does decide things on this board.
     assert play_with_person(board, person_seed=7, salt="elsewhere") != first
+    # Under a deployment's key: the same play for the same choices, but not the play
+    # anyone computes without the key.
+    keyed = play_with_person(board, person_seed=7, key=b"secret")
+    assert play_with_person(board, person_seed=7, key=b"secret") == keyed != first
 
 
 def test_other_choices_still_give_a_valid_board() -> None:
-    board = daily_boards(date(2026, 11, 23), 1)[0]
+    board = daily_boards(date(2026, 11, 23), 1, seed="2026-11-23")[0]
     plays = [play_with_person(board, person_seed=s, seat=1) for s in (1, 2)]
     assert plays[0] != plays[1]
     for actions in plays:
