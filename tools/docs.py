@@ -1,7 +1,8 @@
 """The reference pages made from the code, never written by hand: the settings (from the
 pydantic model of :mod:`bot.config`), the slash commands in every language the bot
-speaks (from the command tree the bot syncs, translated by its catalogues) and what the
-store keeps about people (from :data:`bot.store.personal.KEPT`).
+speaks (from the command tree the bot syncs, translated by its catalogues), what the
+store keeps about people (from :data:`bot.store.personal.KEPT`) and the glossary of the
+game's words (from ``bot/i18n/glossary.toml``).
 
 ``python -m tools.docs`` writes them under ``docs/reference/``; ``python -m tools.docs
 --check`` names the pages that differ from a fresh generation and exits 1.
@@ -236,7 +237,10 @@ def stored_page() -> str:
 def pages() -> dict[Path, str]:
     """Every generated page, by its path."""
     payload = asyncio.run(command_payload())
-    out = {REFERENCE / "settings.md": settings_page(), REFERENCE / "stored.md": stored_page()}
+    from tools.glossary import page as glossary_page
+
+    out = {REFERENCE / "settings.md": settings_page(), REFERENCE / "stored.md": stored_page(),
+           REFERENCE / "glossary.md": glossary_page()}
     for lang in LANGUAGES:
         out[REFERENCE / f"commands-{lang}.md"] = commands_page(payload, lang)
     return out
