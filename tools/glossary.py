@@ -5,7 +5,8 @@ term another way: the main catalogues, the images' descriptions, Chinois's and
 Tysiacha's, the images' labels (:mod:`bot.render.labels`) and the slash commands' names
 and descriptions as Discord gets them. It ends with the count, ``glossary violations:
 N`` (the goal is 0; exit status 1 otherwise). ``tests/tools/test_glossary.py`` fails on
-any, and ``python -m tools.docs`` makes the glossary's page from the same file.
+any, and ``python -m tools.docs`` makes the glossary's page from the same file
+(:mod:`bot.i18n.glossary` reads it).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import asyncio
 import json
 import re
 import sys
-import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -23,36 +23,7 @@ from importlib import resources
 from typing import Any
 
 from bot.i18n.catalog import LANGUAGES
-
-GLOSSARY = "glossary.toml"
-"""The glossary's file, beside the catalogues in :mod:`bot.i18n`."""
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """A term in one language: the word, its approved forms, the words it replaces, where
-    they are checked, and where the word comes from."""
-
-    term: str
-    forms: tuple[str, ...]
-    forbidden: tuple[str, ...]
-    source: str
-
-
-@dataclass(frozen=True, slots=True)
-class Term:
-    """A game term: what it means, the keys it is checked in, and its word per language."""
-
-    id: str
-    what: str
-    scope: tuple[str, ...]
-    words: Mapping[str, Entry]
-
-
-@dataclass(frozen=True, slots=True)
-class Glossary:
-    terms: tuple[Term, ...]
-    sources: Mapping[str, str]
+from bot.i18n.glossary import Glossary, load
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,27 +38,6 @@ class Violation:
 
     def __str__(self) -> str:
         return f"{self.lang}  {self.key}: «{self.word}» for {self.term}: {self.text}"
-
-
-def parse(text: str) -> Glossary:
-    """The glossary of a TOML text (see ``bot/i18n/glossary.toml`` for its shape)."""
-    data = tomllib.loads(text)
-    sources = data.pop("sources")
-    terms = []
-    for term_id, body in data.items():
-        words = {}
-        for lang in LANGUAGES:
-            entry = body[lang]
-            words[lang] = Entry(entry["term"], tuple(entry.get("forms", [entry["term"]])),
-                                tuple(entry.get("forbidden", [])), entry["source"])
-        terms.append(Term(term_id, body["what"], tuple(body.get("scope", [])), words))
-    return Glossary(tuple(terms), sources)
-
-
-@cache
-def load() -> Glossary:
-    """The glossary of ``bot/i18n/glossary.toml``."""
-    return parse(resources.files("bot.i18n").joinpath(GLOSSARY).read_text(encoding="utf-8"))
 
 
 def pattern(word: str) -> re.Pattern[str]:
@@ -192,41 +142,6 @@ def violations(lang: str, glossary: Glossary | None = None,
 def every_violation(langs: Iterable[str] = LANGUAGES) -> Iterator[Violation]:
     for lang in langs:
         yield from violations(lang)
-
-
-def page() -> str:
-    """The glossary's page, one table per language (``docs/reference/glossary.md``)."""
-    from tools.docs import HEADER, LANGUAGE_NAMES
-
-    glossary = load()
-    lines = [HEADER.format(source="`bot/i18n/glossary.toml`"),
-             "# Glossary\n\n",
-             "The game's words, one per term in each language: the one its players use. "
-             "Every catalogue says a term this way only: the sentences, the images' "
-             "descriptions and labels, Chinois's and Tysiacha's texts and the slash "
-             "commands. The column *Not* lists the other words once used for it, which "
-             "`python -m tools.glossary` and `tests/tools/test_glossary.py` refuse in "
-             "them (`*`: any letters there); Chinois's bid and Tysiacha's auction are "
-             "checked in their own game's texts. The sources are listed under the tables.\n\n"]
-    for lang in LANGUAGES:
-        lines.append(f"## {LANGUAGE_NAMES[lang]}\n\n"
-                     "| Meaning | Word | Forms | Not | Source |\n"
-                     "| --- | --- | --- | --- | --- |\n")
-        for term in glossary.terms:
-            entry = term.words[lang]
-            forms = ", ".join(f for f in entry.forms if f != entry.term)
-            refused = ", ".join(f"`{word}`" for word in entry.forbidden)
-            lines.append(f"| {_cell(term.what)} | **{entry.term}** | {forms} | {refused} | "
-                         f"{_cell(entry.source)} |\n")
-        lines.append("\n")
-    lines.append("## Sources\n\n")
-    for name, text in glossary.sources.items():
-        lines.append(f"- **{name}**: {text}\n")
-    return "".join(lines)
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def main(argv: list[str] | None = None) -> int:

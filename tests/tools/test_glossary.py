@@ -9,7 +9,8 @@ import re
 import pytest
 
 from bot.i18n.catalog import LANGUAGES
-from tools.glossary import load, parse, pattern, texts, violations
+from bot.i18n.glossary import load, parse
+from tools.glossary import pattern, texts, violations
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
