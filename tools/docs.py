@@ -1,7 +1,8 @@
 """The reference pages made from the code, never written by hand: the settings (from the
 pydantic model of :mod:`bot.config`), the slash commands in every language the bot
-speaks (from the command tree the bot syncs, translated by its catalogues) and what the
-store keeps about people (from :data:`bot.store.personal.KEPT`).
+speaks (from the command tree the bot syncs, translated by its catalogues), what the
+store keeps about people (from :data:`bot.store.personal.KEPT`) and the glossary of the
+game's words (from ``bot/i18n/glossary.toml``).
 
 ``python -m tools.docs`` writes them under ``docs/reference/``; ``python -m tools.docs
 --check`` names the pages that differ from a fresh generation and exits 1.
@@ -22,6 +23,7 @@ from pydantic.fields import FieldInfo
 
 from bot.config import Settings
 from bot.i18n import LANGUAGES
+from bot.i18n.glossary import load
 from bot.store.personal import KEPT
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -233,10 +235,40 @@ def stored_page() -> str:
     return "".join(lines)
 
 
+def glossary_page() -> str:
+    """The glossary's page, one table per language (``docs/reference/glossary.md``)."""
+    glossary = load()
+    lines = [HEADER.format(source="`bot/i18n/glossary.toml`"),
+             "# Glossary\n\n",
+             "The game's words, one per term in each language: the one its players use. "
+             "Every catalogue says a term this way only: the sentences, the images' "
+             "descriptions and labels, Chinois's and Tysiacha's texts and the slash "
+             "commands. The column *Not* lists the other words once used for it, which "
+             "`python -m tools.glossary` and `tests/tools/test_glossary.py` refuse in "
+             "them (`*`: any letters there); Chinois's bid and Tysiacha's auction are "
+             "checked in their own game's texts. The sources are listed under the tables.\n\n"]
+    for lang in LANGUAGES:
+        lines.append(f"## {LANGUAGE_NAMES[lang]}\n\n"
+                     "| Meaning | Word | Forms | Not | Source |\n"
+                     "| --- | --- | --- | --- | --- |\n")
+        for term in glossary.terms:
+            entry = term.words[lang]
+            forms = ", ".join(f for f in entry.forms if f != entry.term)
+            refused = ", ".join(f"`{word}`" for word in entry.forbidden)
+            lines.append(f"| {_cell(term.what)} | **{entry.term}** | {forms} | {refused} | "
+                         f"{_cell(entry.source)} |\n")
+        lines.append("\n")
+    lines.append("## Sources\n\n")
+    for name, text in glossary.sources.items():
+        lines.append(f"- **{name}**: {text}\n")
+    return "".join(lines)
+
+
 def pages() -> dict[Path, str]:
     """Every generated page, by its path."""
     payload = asyncio.run(command_payload())
-    out = {REFERENCE / "settings.md": settings_page(), REFERENCE / "stored.md": stored_page()}
+    out = {REFERENCE / "settings.md": settings_page(), REFERENCE / "stored.md": stored_page(),
+           REFERENCE / "glossary.md": glossary_page()}
     for lang in LANGUAGES:
         out[REFERENCE / f"commands-{lang}.md"] = commands_page(payload, lang)
     return out

@@ -220,8 +220,7 @@ async def stats_command(bot: Host, interaction: discord.Interaction[Any], game: 
     if history:
         chart = await offload(render_rating_chart, t(locale, "ratings.chart"),
                               [p.ordinal for p in history],
-                              t(locale, "ratings.chart_caption" if len(history) != 1
-                                else "ratings.chart_caption_one", games=len(history)))
+                              t(locale, "ratings.chart_caption", games=len(history)))
         files.append(image_file(chart, filename("rating"),
                                 chart_alt(locale, [p.ordinal for p in history])))
         embed.set_image(url=f"attachment://{filename('rating')}")

@@ -171,8 +171,8 @@ def listing(locale: str, items: Sequence[str]) -> str:
 
 
 def count_cards(locale: str, n: int) -> str:
-    """``1 card``, ``9 cards``."""
-    return t(locale, "alt.cards.one" if n == 1 else "alt.cards.many", n=n)
+    """``1 card``, ``9 cards`` (``0 carte`` in French: each language's plural)."""
+    return t(locale, "alt.cards", n=n)
 
 
 def cards_said(locale: str, cards: Iterable[int]) -> str:
@@ -199,8 +199,8 @@ def suit_said(locale: str, suit: int) -> str:
 
 
 def tricks_said(locale: str, n: int) -> str:
-    """``1 trick``, ``3 tricks``."""
-    return t(locale, "alt.tricks.one" if n == 1 else "alt.tricks.many", n=n)
+    """``1 trick``, ``3 tricks`` (``0 pli`` in French: each language's plural)."""
+    return t(locale, "alt.tricks", n=n)
 
 
 def french_hand_alt(locale: str, cards: Sequence[int], playable: Iterable[int] | None,

@@ -7,6 +7,11 @@ step. A locale without a catalog (``ja``, ``es-ES`` …) reads English.
 A French sentence that puts a name after *de* writes ``{name:de}``: the name comes
 with its preposition, elided before a vowel or a mute h (``d’Alice``, ``de Bob``).
 French only: the other languages write plain ``{name}``.
+
+A count takes its plural through ``{n:plural:ONE|OTHER}``: the form of the count's
+plural category in the sentence's language (:func:`plural`), ``#`` standing for the
+count itself: ``{streak:plural:# Tag|# Tage} in Folge`` reads ``1 Tag in Folge``,
+``3 Tage in Folge``; ``{n:plural:# carte|# cartes}`` reads ``0 carte`` in French.
 """
 
 from __future__ import annotations
@@ -55,16 +60,51 @@ def de(name: str) -> str:
     return f"d’{name}" if first and first in _ELIDING else f"de {name}"
 
 
+def plural(lang: str, n: object) -> str:
+    """The plural category of the count ``n`` in ``lang``, as CLDR names them: ``one`` or
+    ``other``. English, German and Greek say ``one`` of 1 alone; French of 0 and 1 (and of
+    1.5: its whole part), the sign aside. Each language's CLDR rules give these for whole counts (French's
+    ``many``, for exact millions, reads ``other`` here); ``tests/bot/test_plural.py`` holds
+    them to Babel's CLDR data."""
+    try:
+        value = float(str(n).replace("−", "-"))
+    except ValueError:
+        return "other"
+    if lang == "fr":
+        return "one" if 0 <= abs(value) < 2 else "other"
+    return "one" if abs(value) == 1 else "other"
+
+
+PLURAL = "plural:"
+"""The format spec of a count's plural forms: ``{n:plural:# day|# days}``."""
+
+
 class _Formatter(string.Formatter):
-    """``str.format`` plus the ``de`` format of French sentences (``{name:de}``)."""
+    """``str.format`` plus the ``de`` format of French sentences (``{name:de}``) and the
+    plural forms of a count (``{n:plural:ONE|OTHER}``) in the sentence's language."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
 
     def format_field(self, value: Any, format_spec: str) -> str:
         if format_spec == "de":
             return de(str(value))
+        if format_spec.startswith(PLURAL):
+            one, _, other = format_spec.removeprefix(PLURAL).partition("|")
+            form = one if plural(self.lang, value) == "one" else other or one
+            return form.replace("#", str(value))
         return str(super().format_field(value, format_spec))
 
 
-_FORMATTER = _Formatter()
+_FORMATTERS = {lang: _Formatter(lang) for lang in LANGUAGES}
+
+
+def format_text(lang: str, text: str, values: dict[str, Any]) -> str:
+    """``text`` of ``lang`` with ``values`` filled in: its plural forms and, in French,
+    the names after *de*. Raises as :meth:`str.format` does on a missing value."""
+    if ":de}" in text or PLURAL in text:
+        return _FORMATTERS.get(lang, _FORMATTERS[DEFAULT]).format(text, **values)
+    return text.format(**values)
 
 
 def t(locale: object, key: str, **values: Any) -> str:
@@ -77,9 +117,7 @@ def t(locale: object, key: str, **values: Any) -> str:
     text = catalog(lang).get(key) or catalog(DEFAULT).get(key) or key
     if values:
         try:
-            if ":de}" in text:
-                return _FORMATTER.format(text, **values)
-            return text.format(**values)
+            return format_text(lang, text, values)
         except (KeyError, IndexError, ValueError, AttributeError, TypeError):
             return text
     return text

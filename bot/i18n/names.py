@@ -20,7 +20,8 @@ _FACE_KEYS = {
 }
 """The face cards and the Ace: their name, plural and one-letter label (J Q K A in
 English and Greek, V D R A in French: Valet, Dame, Roi, As; B D K A in German: Bube,
-Dame, König, Ass)."""
+Dame, König, Ass). The plural is the form a combination names them in: ``Pair of Aces``,
+``Drilling Asse``, and in Greek the genitive, ``Ζευγάρι Άσσων``."""
 
 
 def rank_name(locale: object, rank: float, *, plural: bool = False) -> str:

@@ -8,7 +8,7 @@ translucent fills. Static layers are cached; :func:`encode` (from
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
@@ -110,6 +110,48 @@ def wrap(text: str, width: float, size: int, weight: Weight, lines: int) -> list
             words = []
         out.append(fit(line, width, size, weight))
     return out
+
+
+def fit_names(text: str, names: Collection[str], max_width: float, size: int,
+              weight: Weight = "regular", min_size: int = MIN_TEXT) -> tuple[str, int]:
+    """:func:`fit_size` for a text of the catalogues that holds players' names (a header,
+    a title): when it does not fit whole at ``min_size``, the names in it are cut with an
+    ellipsis, the longest first, and the words around them stay whole; only a text that
+    still does not fit is cut itself."""
+    fitted, s = fit_size(text, max_width, size, weight, min_size)
+    if fitted == text:
+        return text, s
+    present = sorted({n for n in names if len(n) > 1 and n in text}, key=len, reverse=True)
+    least = text_width("Ab…", s, weight)
+    for name in present:
+        over = text_width(text, s, weight) - max_width
+        if over <= 0:
+            break
+        room = max(text_width(name, s, weight) - over, least)
+        text = text.replace(name, fit(name, room, s, weight))
+    return fit(text, max_width, s, weight), s
+
+
+def wrap_names(text: str, names: Collection[str], width: float, size: int, weight: Weight,
+               lines: int) -> tuple[list[str], bool]:
+    """:func:`wrap` for a text of the catalogues that holds players' names: when it does not
+    fit ``lines`` lines whole, its names are cut (each to the same width, no narrower than
+    needed) before the text's last line is. Also whether all of it shows (names aside)."""
+    out = wrap(text, width, size, weight, lines)
+    if " ".join(out) == " ".join(text.split()):
+        return out, True
+    present = sorted({n for n in names if len(n) > 1 and n in text}, key=len, reverse=True)
+    least = text_width("Ab…", size, weight)
+    room = max((text_width(n, size, weight) for n in present), default=least)
+    while present and room > least:
+        room = max(room - size, least)
+        shorter = text
+        for name in present:
+            shorter = shorter.replace(name, fit(name, room, size, weight))
+        out = wrap(shorter, width, size, weight, lines)
+        if " ".join(out) == " ".join(shorter.split()):
+            return out, True
+    return out, False
 
 
 def share(needs: Sequence[float], total: float) -> list[float]:

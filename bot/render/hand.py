@@ -24,9 +24,7 @@ from bot.render.draw import (
     RGB,
     TEXT,
     canvas,
-    draw_fitted,
     draw_text,
-    fit,
     fit_size,
     glow,
     paste,
@@ -36,7 +34,7 @@ from bot.render.draw import (
 )
 from bot.render.encoding import encode
 from bot.render.fonts import Weight, font
-from bot.render.labels import label
+from bot.render.labels import fit_label, label, log, short_label
 from bot.render.seats import Side, seat_at, seat_name, side_of
 from engine.cards import Card
 from engine.tichu.cards import PHOENIX, RANK, SUIT, sort_key
@@ -106,20 +104,27 @@ def find_bombs(cards: Collection[Card]) -> list[Bomb]:
 
 
 def _legend(d: ImageDraw.ImageDraw, items: list[tuple[str, RGB, str]], left: float,
-            right: float, cy: float) -> None:
-    """Legend chips (symbol, colour, text) from ``left``, as many as fit before ``right``
-    (the last one cut to fit)."""
-    x = left
+            right: float, cy: float, locale: str) -> None:
+    """Legend chips (symbol, colour, label key) from ``left`` up to ``right``: every label
+    whole, or all in their short forms when the whole ones do not fit together."""
     weight: Weight = "condensed-bold"
     f = font(SMALL, weight)
     _, cap, _, _ = f.getbbox("H", anchor="ls")
-    for symbol, color, text in items:
-        sym_w = text_width(symbol, SMALL, weight)
-        room = right - x - sym_w - 36
-        if room < text_width("Ab…", SMALL, weight):
+
+    def chip_w(symbol: str, text: str) -> float:
+        return text_width(text, SMALL, weight) + text_width(symbol, SMALL, weight) + 36
+
+    texts = [label(locale, key) for _, _, key in items]
+    if sum(chip_w(s, text) + 10 for (s, _, _), text in zip(items, texts, strict=True)) \
+            > right - left + 10:
+        texts = [short_label(locale, key) or text
+                 for (_, _, key), text in zip(items, texts, strict=True)]
+    x = left
+    for (symbol, color, key), text in zip(items, texts, strict=True):
+        w = chip_w(symbol, text)
+        if x + w > right:
+            log.warning("the %s legend has no room for %r", locale, key)
             break
-        text = fit(text, room, SMALL, weight)
-        w = text_width(text, SMALL, weight) + sym_w + 36
         d.rounded_rectangle((x, cy - 22, x + w, cy + 22), radius=22, fill=(0, 0, 0, 120))
         d.text((x + 12, cy - cap / 2), symbol, font=f, fill=color, anchor="ls")
         d.text((x + w - 12, cy - cap / 2), text, font=f, fill=TEXT, anchor="rs")
@@ -127,10 +132,10 @@ def _legend(d: ImageDraw.ImageDraw, items: list[tuple[str, RGB, str]], left: flo
 
 
 Mark = tuple[str, RGB, str]
-"""(arrow, colour, legend text) of a card received in the exchange."""
+"""(arrow, colour, legend label key) of a card received in the exchange."""
 
 
-def received_marks(view: TichuView, locale: str) -> dict[int, Mark]:
+def received_marks(view: TichuView) -> dict[int, Mark]:
     """The mark of each received card, by card: ◀ left, ▲ partner, ▶ right with four
     seats; ◀ left partner, ▶ right partner with six (gifts come from partners only)."""
     me = view.seat if view.seat is not None else 0
@@ -141,13 +146,11 @@ def received_marks(view: TichuView, locale: str) -> dict[int, Mark]:
             if offset not in (2, 4):
                 continue
             side = Side.LEFT if offset == 4 else Side.RIGHT
-            marks[int(card)] = (ARROWS[side], SIDE_COLORS[side],
-                                label(locale, f"from_{side.value}_partner"))
+            marks[int(card)] = (ARROWS[side], SIDE_COLORS[side], f"from_{side.value}_partner")
             continue
         side = side_of(me, giver, view.n_seats)
         if side in SIDE_COLORS:
-            marks[int(card)] = (ARROWS[side], SIDE_COLORS[side],
-                                label(locale, f"from_{side.value}"))
+            marks[int(card)] = (ARROWS[side], SIDE_COLORS[side], f"from_{side.value}")
     return marks
 
 
@@ -161,7 +164,7 @@ def draw_hand(view: TichuView, locale: str = "en",
     n = len(cards)
     img, d = canvas((HAND_W, H_HAND))
     chosen = {int(c) for c in selected}
-    received = received_marks(view, locale)
+    received = received_marks(view)
     bombs = find_bombs(cards)
     # header: title, count and call; the legend on the line under it
     count = label(locale, "cards_n" if n != 1 else "card_n", n=n)
@@ -180,10 +183,10 @@ def draw_hand(view: TichuView, locale: str = "en",
              TEXT if big else INK, weight="condensed-bold", pad=12, height=44)
     legend: list[tuple[str, RGB, str]] = []
     if bombs:
-        legend.append(("▬", BOMB_COLORS[0], label(locale, "bomb")))
+        legend.append(("▬", BOMB_COLORS[0], "bomb"))
     for mark in sorted(set(received.values()), key=lambda m: "◀▲▶".index(m[0])):
         legend.append(mark)
-    _legend(d, legend, 20, HAND_W - 20, LEGEND_Y)
+    _legend(d, legend, 20, HAND_W - 20, LEGEND_Y, locale)
     if n == 0:
         return img
     cw = HAND_CARD_W
@@ -292,8 +295,8 @@ def draw_exchange(view: TichuView, left: Card | None, partner: Card | None,
     me = view.seat
     img, d = canvas((EX_W, EX_H))
     d.rounded_rectangle((12, 10, EX_W - 12, 72), radius=14, fill=PANEL_STRONG)
-    title = label(locale, "exchange_title_six" if six else "exchange_title")
-    title, size = fit_size(title, EX_W - 48, 44, "bold", SMALL)
+    title, size, _ = fit_label(locale, "exchange_title_six" if six else "exchange_title",
+                               EX_W - 48, 44, "bold", min_size=SMALL)
     draw_text(d, (EX_W / 2, 41), title, size, "bold", TEXT, "mm")
     chosen = {"left": left, "partner": partner, "right": right}
     slots = _exchange_slots(me, view.n_seats)
@@ -303,7 +306,9 @@ def draw_exchange(view: TichuView, left: Card | None, partner: Card | None,
     for key, seat, color, caption_key, to_key, cx in slots:
         arrow, _, word = caption_key.partition(" ")
         room = _name_room(slots, cx)
-        caption = fit(f"{arrow} {label(locale, word)}", room - 24, SMALL, "condensed-bold")
+        caption = f"{arrow} " + fit_label(
+            locale, word, room - 24 - text_width(f"{arrow} ", SMALL, "condensed-bold"), SMALL,
+            "condensed-bold").text
         name, name_size = fit_size(seat_name(names, seat), room, 44, "bold", SMALL)
         pill(d, cx, 82, caption, SMALL, (*color, 240), INK, weight="condensed-bold", pad=12,
              height=46, align="center")
@@ -314,23 +319,24 @@ def draw_exchange(view: TichuView, left: Card | None, partner: Card | None,
                                 outline=(255, 255, 255, 110), width=3)
             back = back_sprite(cw // 2)
             paste(img, back, (cx - back.width / 2, top + 40))
-            draw_text(d, (cx, top + ch - 52), fit(label(locale, "not_chosen"), cw - 16, SMALL,
-                                                  "condensed-bold"), SMALL, "condensed-bold",
-                      MUTED, "mm")
+            draw_text(d, (cx, top + ch - 52), fit_label(locale, "not_chosen", cw - 16, SMALL,
+                                                        "condensed-bold").text,
+                      SMALL, "condensed-bold", MUTED, "mm")
         else:
             paste(img, shadow_sprite(cw, 6, 120), (x - 12 + 3, top - 12 + 6))
             paste(img, card_sprite(card, cw), (x, top))
             d.rounded_rectangle((x - 3, top - 3, x + cw + 2, top + ch + 2), radius=17,
                                 outline=color, width=5)
         draw_text(d, (cx, top + ch + 36), name, name_size, "bold", team_color(seat % 2), "mm")
-        draw_text(d, (cx, top + ch + 80), fit(label(locale, to_key), room, SMALL,
-                                              "condensed-bold"), SMALL, "condensed-bold",
-                  MUTED, "mm")
+        draw_text(d, (cx, top + ch + 80), fit_label(locale, to_key, room, SMALL,
+                                                    "condensed-bold").text,
+                  SMALL, "condensed-bold", MUTED, "mm")
     done = sum(chosen[slot[0]] is not None for slot in slots)
     total = len(slots)
-    hint = label(locale, "exchange_hint") if done == total else f"{done}/{total}"
-    draw_fitted(d, (EX_W / 2, EX_H - 36), hint, EX_W - 48, SMALL, "bold",
-                GREEN if done == total else MUTED, "mm")
+    hint = (fit_label(locale, "exchange_hint", EX_W - 48, SMALL, "bold").text
+            if done == total else f"{done}/{total}")
+    draw_text(d, (EX_W / 2, EX_H - 36), hint, SMALL, "bold", GREEN if done == total else MUTED,
+              "mm")
     return img
 
 

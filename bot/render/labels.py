@@ -3,12 +3,25 @@
 ``locale`` values such as ``"en"``, ``"en-US"``, ``"fr"``, ``"fr_CA"`` or ``"de-AT"``
 fall back to their language, then to English (``"ja"`` reads English); a key missing
 in a language falls back to English too. Placeholders use :meth:`str.format` syntax.
+
+A label that may not fit its room has a short form, chosen by its translator: the key
+``<key>.short`` in the same language (``"last_trick.short"``). :func:`fit_label` draws
+the label whole if it fits, else its short form, and never cuts a label's word; only a
+name filled into it (``{name}``) is cut, with an ellipsis. A short form is the
+language's own: it never falls back to another language's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import logging
+from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
+from typing import NamedTuple
+
+from bot.render.draw import MIN_TEXT, fit, text_width
+from bot.render.fonts import Weight
+
+log = logging.getLogger(__name__)
 
 EN: dict[str, str] = {
     "turn": "Turn",
@@ -165,8 +178,10 @@ FR: dict[str, str] = {
     "phase_grand": "Grand Tichu ?",
     "phase_grand_detail": "{n}/{total} ont décidé",
     "phase_exchange": "Échange des cartes",
+    "phase_exchange.short": "Échange",
     "phase_exchange_detail": "{n}/{total} ont donné",
     "phase_gift": "Pli du Dragon",
+    "phase_gift.short": "Dragon",
     "phase_gift_detail": "{name} le donne",
     "must_give_dragon": "donne le Dragon",
     "phase_deal_over": "Fin de la donne",
@@ -186,7 +201,7 @@ FR: dict[str, str] = {
     "kind_straight": "suite",
     "kind_dog": "Chien",
     "kind_four_bomb": "bombe",
-    "kind_straight_flush": "bombe couleur",
+    "kind_straight_flush": "quinte flush",
     "your_hand": "Votre main",
     "bomb": "Bombe",
     "new": "nouveau",
@@ -206,24 +221,25 @@ FR: dict[str, str] = {
     "from_right_partner": "du part. droit",
     "right_partner": "Partenaire droit",
     "to_left_partner": "au partenaire de gauche",
+    "to_left_partner.short": "au part. de gauche",
     "to_right_partner": "au partenaire de droite",
     "exchange_hint": "Confirmez pour donner ces cartes",
     "not_chosen": "à choisir",
     "winner": "Vainqueur",
     "wins": "{name} gagnent !",
     "game_over": "Fin de partie",
-    "score_sheet": "Feuille de score",
+    "score_sheet": "Feuille de marque",
     "tie": "Égalité",
     "led": "a entamé",
     "trump": "Atout",
     "no_trump": "Sans atout",
-    "bid": "Contrat",
+    "bid": "Pari",
     "tricks": "Plis",
     "points": "Points",
     "dealer": "Donneur",
-    "bid_tricks": "Contrat {bid} · Plis {tricks}",
+    "bid_tricks": "Pari {bid} · Plis {tricks}",
     "tricks_only": "Plis {tricks}",
-    "bid_only": "Contrat {bid}",
+    "bid_only": "Pari {bid}",
     "dealer_mark": "D",
     "takes": "prend",
 }
@@ -270,11 +286,12 @@ DE: dict[str, str] = {
     "deciding": "überlegt…",
     "decided": "entschieden",
     "choosing": "wählt…",
-    "gave": "gegeben",
+    "gave": "geschupft",
     "phase_grand": "Großes Tichu?",
     "phase_grand_detail": "{n}/{total} entschieden",
-    "phase_exchange": "Kartentausch",
-    "phase_exchange_detail": "{n}/{total} haben gegeben",
+    "phase_grand_detail.short": "{n}/{total} bereit",
+    "phase_exchange": "Schupfen",
+    "phase_exchange_detail": "{n}/{total} geschupft",
     "phase_gift": "Drachenstich",
     "phase_gift_detail": "{name} verschenkt ihn",
     "must_give_dragon": "gibt den Drachen ab",
@@ -294,8 +311,8 @@ DE: dict[str, str] = {
     "kind_full_house": "Full House",
     "kind_straight": "Straße",
     "kind_dog": "Hund",
-    "kind_four_bomb": "Bombe",
-    "kind_straight_flush": "Farbstraße",
+    "kind_four_bomb": "Viererbombe",
+    "kind_straight_flush": "Straßenbombe",
     "your_hand": "Deine Hand",
     "bomb": "Bombe",
     "new": "neu",
@@ -308,16 +325,17 @@ DE: dict[str, str] = {
     "to_left": "nach links",
     "to_partner": "an den Partner",
     "to_right": "nach rechts",
-    "exchange_title": "Deine drei Tauschkarten",
-    "exchange_title_six": "Deine zwei Tauschkarten",
+    "exchange_title": "Deine drei Schupfkarten",
+    "exchange_title_six": "Deine zwei Schupfkarten",
     "left_partner": "Linker Partner",
     "from_left_partner": "vom linken Partner",
     "from_right_partner": "vom rechten Partner",
     "right_partner": "Rechter Partner",
     "to_left_partner": "an den linken Partner",
     "to_right_partner": "an den rechten Partner",
-    "exchange_hint": "Bestätige, um diese Karten zu geben",
+    "exchange_hint": "Bestätige, um diese Karten zu schupfen",
     "not_chosen": "nicht gewählt",
+    "not_chosen.short": "noch offen",
     "winner": "Sieger",
     "wins": "{name} gewinnen!",
     "game_over": "Partie vorbei",
@@ -351,7 +369,8 @@ EL: dict[str, str] = {
     "duplicate": "Duplicate, από 0–0",
     "passed": "πάσο",
     "tichu": "Tichu",
-    "grand_tichu": "Grand Tichu",
+    "grand_tichu": "Μεγάλο Tichu",
+    "grand_tichu.short": "Μεγάλο",
     "out": "βγήκε",
     "out_1": "βγήκε 1ος",
     "out_2": "βγήκε 2ος",
@@ -364,6 +383,7 @@ EL: dict[str, str] = {
     "ord_5": "5ος",
     "ord_6": "6ος",
     "last_trick": "Τελευταία χαρτωσιά",
+    "last_trick.short": "Τελ. χαρτωσιά",
     "triple_victory": "Τριπλή νίκη",
     "double_victory": "Διπλή νίκη",
     "cards_n": "{n} κάρτες",
@@ -380,16 +400,19 @@ EL: dict[str, str] = {
     "decided": "αποφάσισε",
     "choosing": "διαλέγει…",
     "gave": "έδωσε",
-    "phase_grand": "Grand Tichu;",
+    "phase_grand": "Μεγάλο Tichu;",
     "phase_grand_detail": "{n}/{total} αποφάσισαν",
+    "phase_grand_detail.short": "{n}/{total} έτοιμοι",
     "phase_exchange": "Ανταλλαγή καρτών",
+    "phase_exchange.short": "Ανταλλαγή",
     "phase_exchange_detail": "{n}/{total} έδωσαν",
     "phase_gift": "Χαρτωσιά του Δράκου",
+    "phase_gift.short": "Δράκος",
     "phase_gift_detail": "{name} τη χαρίζει",
     "must_give_dragon": "δίνει τον Δράκο",
     "phase_deal_over": "Τέλος γύρου",
     "phase_game_over": "Τέλος παρτίδας",
-    "trick": "Λεβές",
+    "trick": "Χαρτωσιά",
     "trick_points": "Χαρτωσιά: {n} πόντ.",
     "leads": "Ανοίγει: {name}",
     "lead": "Άνοιγμα",
@@ -409,28 +432,36 @@ EL: dict[str, str] = {
     "bomb": "Βόμβα",
     "new": "νέα",
     "from_left": "από αριστερά",
+    "from_left.short": "αριστερά",
     "from_partner": "από συμπαίκτη",
+    "from_partner.short": "συμπαίκτης",
     "from_right": "από δεξιά",
+    "from_right.short": "δεξιά",
     "left": "Αριστερά",
     "partner": "Συμπαίκτης",
     "right": "Δεξιά",
     "to_left": "προς τα αριστερά",
+    "to_left.short": "προς αριστερά",
     "to_partner": "στον συμπαίκτη σου",
+    "to_partner.short": "στον συμπαίκτη",
     "to_right": "προς τα δεξιά",
     "exchange_title": "Οι τρεις κάρτες που δίνεις",
     "exchange_title_six": "Οι δύο κάρτες που δίνεις",
     "left_partner": "Συμπαίκτης αριστερά",
+    "left_partner.short": "Συμπ. αριστερά",
     "from_left_partner": "από συμπ. αριστερά",
     "from_right_partner": "από συμπ. δεξιά",
     "right_partner": "Συμπαίκτης δεξιά",
     "to_left_partner": "στον συμπαίκτη αριστερά",
+    "to_left_partner.short": "στον συμπ. αριστερά",
     "to_right_partner": "στον συμπαίκτη δεξιά",
     "exchange_hint": "Επιβεβαίωσε για να δώσεις αυτές τις κάρτες",
     "not_chosen": "δεν επιλέχθηκε",
+    "not_chosen.short": "όχι ακόμα",
     "winner": "Νικητής",
     "wins": "Νικούν: {name}!",
     "game_over": "Τέλος παρτίδας",
-    "score_sheet": "Φύλλο σκορ",
+    "score_sheet": "Πίνακας σκορ",
     "tie": "Ισοπαλία",
     "led": "άνοιξε",
     "trump": "Ατού",
@@ -450,22 +481,83 @@ CATALOG: dict[str, dict[str, str]] = {"en": EN, "fr": FR, "de": DE, "el": EL}
 
 
 @lru_cache(maxsize=64)
-def catalog(locale: str | None) -> Mapping[str, str]:
-    """The labels of ``locale``: exact match, then its language, then English."""
+def language(locale: str | None) -> str:
+    """The language of ``locale`` that has labels: exact match, then its language, then
+    English."""
     code = (locale or "en").strip().lower().replace("_", "-")
     for candidate in (code, code.split("-")[0]):
-        found = CATALOG.get(candidate)
-        if found is not None:
-            if found is EN:
-                return EN
-            return {**EN, **found}
-    return EN
+        if candidate in CATALOG:
+            return candidate
+    return "en"
+
+
+@lru_cache(maxsize=8)
+def catalog(locale: str | None) -> Mapping[str, str]:
+    """The labels of ``locale``'s language, English filling the gaps."""
+    lang = language(locale)
+    return EN if lang == "en" else {**EN, **CATALOG[lang]}
 
 
 def label(locale: str | None, key: str, **values: object) -> str:
     """The label ``key`` in ``locale``, formatted with ``values``."""
     text = catalog(locale)[key]
     return text.format(**values) if values else text
+
+
+def short_label(locale: str | None, key: str, **values: object) -> str | None:
+    """The short form of the label ``key`` its translator chose (``<key>.short``) in
+    ``locale``'s own language, formatted; None when it has none."""
+    lang = language(locale)
+    text = CATALOG[lang].get(f"{key}.short")
+    if text is None:
+        return None
+    return text.format(**values) if values else text
+
+
+class Fitted(NamedTuple):
+    """A label as it fits its room: its text, size and weight."""
+
+    text: str
+    size: int
+    weight: Weight
+
+
+def fit_label(locale: str | None, key: str, room: float, size: int,
+              weight: Weight | Sequence[Weight] = "regular", *, min_size: int | None = None,
+              free: Collection[str] = (), values: Mapping[str, object] | None = None
+              ) -> Fitted:
+    """The label ``key`` as it fits ``room`` pixels: whole, at the largest size from ``size``
+    down to ``min_size`` (``size`` if None), in each of ``weight`` in turn (``("bold",
+    "condensed-bold")``: narrower before shorter); else its short form
+    (:func:`short_label`) likewise; else, at ``min_size`` and the last weight, the values
+    named in ``free`` (names: the players', not the translator's) cut with an ellipsis, so
+    that the label's own words stay whole (``values`` fill the label in). A label that fits in none of these ways is cut,
+    and logged: its translator owes it a short form."""
+    values = dict(values or {})
+    weights: tuple[Weight, ...] = (weight,) if isinstance(weight, str) else tuple(weight)
+    low = max(min(size if min_size is None else min_size, size), MIN_TEXT)
+    forms = [label(locale, key, **values)]
+    short = short_label(locale, key, **values)
+    if short is not None:
+        forms.append(short)
+    for text in forms:
+        for w in weights:
+            for s in range(max(size, low), low - 1, -1):
+                if text_width(text, s, w) <= room:
+                    return Fitted(text, s, w)
+    last = weights[-1]
+    if free:
+        for form in (label, short_label):  # the whole label first, then its short form
+            blank = form(locale, key, **{k: "" if k in free else v for k, v in values.items()})
+            left = (room - text_width(blank, low, last)) / len(free) if blank else 0.0
+            if blank is not None and left >= text_width("Ab…", low, last):
+                cut = {k: fit(str(v), left, low, last) if k in free else v
+                       for k, v in values.items()}
+                return Fitted(str(form(locale, key, **cut)), low, last)
+    shortest = min(forms, key=lambda t: text_width(t, low, last))
+    log.warning("the %s label %r does not fit %.0f px, even short: %r", language(locale),
+                key, room, shortest)
+    return Fitted(fit(shortest, room, low, last), low, last)
 
 
 def ordinal(locale: str | None, n: int) -> str:

@@ -47,7 +47,7 @@ def draw_hand_strip(view: TichuView, selected: Collection[Card] = (),
     x0 = (width - tw - step * (n - 1)) / 2
     top = 12 + RAISE
     chosen = {int(c) for c in selected}
-    received = received_marks(view, "en")  # only their colours are drawn, never their words
+    received = received_marks(view)  # only their colours are drawn, never their words
     for i, c in enumerate(cards):
         x = x0 + i * step
         y = top - (RAISE if int(c) in chosen else 0)

@@ -87,8 +87,9 @@ FIGURE_WEIGHTS: tuple[Weight, Weight, Weight] = ("bold", "regular", "regular")
 HEAD_WEIGHT: Weight = "condensed-bold"
 """The column titles' weight (narrow: a title as long as "Classement" over a column of
 figures leaves room for the names)."""
-NAME_FLOOR = 220
-"""The names' least room (about ten letters): titles of figures are cut before."""
+NAME_FLOOR = 200
+"""The names' least room (about nine letters): titles of figures are cut before (a long
+name is cut anyway; a title is a translator's word, and its language's longest fit)."""
 
 
 @dataclass(frozen=True, slots=True)

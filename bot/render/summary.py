@@ -36,7 +36,7 @@ from bot.render.draw import (
     text_width,
 )
 from bot.render.fonts import Weight, font
-from bot.render.labels import label, ordinal
+from bot.render.labels import Fitted, fit_label, label, ordinal, short_label
 from bot.render.seats import check_names, number, seat_name, signed, team_name
 from engine.tichu.view import Call, DealResult, TichuView
 
@@ -87,15 +87,17 @@ def placings(deal: DealResult, n_seats: int) -> list[tuple[int, int | None]]:
     return [(seat, i + 1 if seat in deal.out else None) for i, seat in enumerate(order)]
 
 
-def call_text(deal: DealResult, seat: int, locale: str) -> tuple[str, bool] | None:
-    """(``Tichu ✓ +100``, made) for the call of ``seat`` in ``deal``, or None."""
+def call_text(deal: DealResult, seat: int, locale: str,
+              short: bool = False) -> tuple[str, bool] | None:
+    """(``Tichu ✓ +100``, made) for the call of ``seat`` in ``deal``, or None; with
+    ``short``, the call's short form if it has one (``Μεγάλο ✗ −200``)."""
     call = deal.calls[seat] if seat < len(deal.calls) else None
     if call is None:
         return None
     made = bool(deal.out) and deal.out[0] == seat
     value = CALL_VALUES.get(call, 0)
-    return (f"{label(locale, call.value)} {'✓' if made else '✗'} "
-            f"{signed(value if made else -value)}", made)
+    word = (short and short_label(locale, call.value)) or label(locale, call.value)
+    return f"{word} {'✓' if made else '✗'} {signed(value if made else -value)}", made
 
 
 def fit_line(text: str, room: float, size: int, weight: Weight = "bold",
@@ -108,6 +110,15 @@ def fit_line(text: str, room: float, size: int, weight: Weight = "bold",
             return text, s, weight
     narrow = CONDENSED[weight]
     return fit(text, room, least, narrow), least, narrow
+
+
+def label_line(locale: str, key: str, room: float, size: int, weight: Weight = "bold",
+               free: Sequence[str] = (), values: dict[str, object] | None = None) -> Fitted:
+    """The label ``key`` as :func:`fit_line` fits a text, a label's words never cut: the
+    largest size down to :data:`LEAST`, then condensed, then its short form; only a name
+    in it (``free``) is cut."""
+    return fit_label(locale, key, room, size, (weight, CONDENSED[weight]), min_size=LEAST,
+                     free=free, values=values)
 
 
 def _fitted(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, room: float,
@@ -191,17 +202,22 @@ def draw_centered(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, si
     return text_box(xy, text, size, weight, "mm")
 
 
-def _header(d: ImageDraw.ImageDraw, width: int, title: str, title_fill: Color,
-            right: str) -> tuple[float, float]:
-    """The header band: ``title`` on the left, ``right`` (the target) on the right.
-    Returns the free room between them (left, right)."""
+def _header(d: ImageDraw.ImageDraw, width: int, title: tuple[str, str, dict[str, object]],
+            title_fill: Color, right: str, locale: str) -> tuple[float, float]:
+    """The header band: the label ``title`` (a prefix, its key and its values, names cut
+    if need be) on the left, ``right`` (the target) on the right. Returns the free room
+    between them (left, right)."""
     d.rounded_rectangle((EDGE - 6, EDGE - 6, width - EDGE + 6, HEAD_BOTTOM), radius=16,
                         fill=PANEL_STRONG)
     cy = (EDGE - 6 + HEAD_BOTTOM) / 2
     right_w = text_width(right, LEAST, "regular")
     draw_text(d, (width - PAD - 6, cy), right, LEAST, "regular", MUTED, "rm")
     room = width - 2 * PAD - 12 - right_w - 32
-    box = _fitted(d, (PAD + 6, cy), title, room, 48, "bold", title_fill, "lm")
+    prefix, key, values = title
+    text, size, weight = label_line(locale, key, room - text_width(prefix, 48, "bold"), 48,
+                                    free=("name",) if "name" in values else (), values=values)
+    draw_text(d, (PAD + 6, cy), prefix + text, size, weight, title_fill, "lm")
+    box = text_box((PAD + 6, cy), prefix + text, size, weight, "lm")
     return box[2] + 24, width - PAD - 6 - right_w - 24
 
 
@@ -237,17 +253,20 @@ def out_order_layout(deal: DealResult, names: Sequence[str], locale: str, n_seat
                      top: float) -> list[OutEntry]:
     """The out order from ``top``: one row per seat, a medal, the name in full when it
     fits, and the seat's call (Tichu or Grand Tichu, made or failed, and its points) on
-    the right."""
+    the right, in its short form when the whole one leaves the name too little room."""
     medal = medal_width(locale, n_seats)
     name_x = PAD + 12 + medal + 18
     out = []
     for i, (seat, place) in enumerate(placings(deal, n_seats)):
-        call = call_text(deal, seat, locale)
-        right: float = SUMMARY_W - PAD - 12
-        if call is not None:
-            right -= text_width(call[0], LEAST, "bold") + 28
-        room = right - name_x
-        name, size, weight = fit_line(seat_name(names, seat), room, 40)
+        for short in (False, True):  # the call's short form before the name is narrowed
+            call = call_text(deal, seat, locale, short)
+            right: float = SUMMARY_W - PAD - 12
+            if call is not None:
+                right -= text_width(call[0], LEAST, "bold") + 28
+            room = right - name_x
+            name, size, weight = fit_line(seat_name(names, seat), room, 40)
+            if weight == "bold" and name == seat_name(names, seat):
+                break
         out.append(OutEntry(seat, place, top + OUT_ROW * (i + 0.5), name, size, weight, room,
                             call))
     return out
@@ -276,11 +295,13 @@ def draw_deal_summary(view: TichuView, names: Sequence[str], locale: str = "en")
     width = SUMMARY_W
     height = deal_summary_height(view.n_seats)
     img, d = canvas((width, height))
-    left, right = _header(d, width, label(locale, "deal_n", n=deal.number + 1), TEXT,
-                          label(locale, "target_n", n=view.target))
+    left, right = _header(d, width, ("", "deal_n", {"n": deal.number + 1}), TEXT,
+                          label(locale, "target_n", n=view.target), locale)
     if deal.sweep is not None:
-        text = f"★ {label(locale, sweep_label(view.n_seats))} ★"
-        text, size, weight = fit_line(text, right - left - 36, LEAST)
+        stars = text_width("★  ★", LEAST, "condensed-bold")
+        text, size, weight = label_line(locale, sweep_label(view.n_seats),
+                                        right - left - 36 - stars, LEAST)
+        text = f"★ {text} ★"
         w = text_width(text, size, weight) + 36
         cx = min(max(width / 2, left + w / 2), right - w / 2)
         pill(d, cx, (EDGE - 6 + HEAD_BOTTOM) / 2 - 29, text, size, (*GOLD, 245), INK,
@@ -320,8 +341,9 @@ def draw_deal_summary(view: TichuView, names: Sequence[str], locale: str = "en")
             draw_text(d, (x, cy), text, size, "bold", fill, anchor)
             widths.append(text_width(text, size, "bold"))
         room = width - 2 * (PAD + 12 + max(widths) + 28)
-        _fitted(d, (width / 2, cy), label(locale, key), room, LEAST, weight,
-                TEXT if weight == "bold" else MUTED, "mm")
+        text, size, narrow = label_line(locale, key, room, LEAST, weight)
+        draw_text(d, (width / 2, cy), text, size, narrow, TEXT if weight == "bold" else MUTED,
+                  "mm")
     # the out order: one row per seat, in order, with its call
     top = OUT_TOP
     d.rounded_rectangle((EDGE, top, width - EDGE, top + view.n_seats * OUT_ROW + 20),
@@ -437,11 +459,12 @@ def draw_game_over(view: TichuView, names: Sequence[str], locale: str = "en") ->
     width = GAME_W
     img, d = canvas((width, height))
     if view.winner is not None:
-        title = f"★ {label(locale, 'wins', name=team_name(names, view.winner, view.n_seats))}"
+        words: tuple[str, str, dict[str, object]] = (
+            "★ ", "wins", {"name": team_name(names, view.winner, view.n_seats)})
         fill: Color = team_color(view.winner)
     else:
-        title, fill = label(locale, "game_over"), TEXT
-    _header(d, width, title, fill, label(locale, "target_n", n=view.target))
+        words, fill = ("", "game_over", {}), TEXT
+    _header(d, width, words, fill, label(locale, "target_n", n=view.target), locale)
     top = _sheet_top()
     d.rounded_rectangle((EDGE, top, width - EDGE, height - EDGE), radius=16, fill=PANEL)
     teams = sheet_teams(view)
@@ -491,7 +514,8 @@ def draw_game_over(view: TichuView, names: Sequence[str], locale: str = "en") ->
     y += SHEET_ROW * min(len(view.history), most)
     d.line((PAD, y + 2, width - PAD, y + 2), fill=(255, 255, 255, 80), width=2)
     cy = y + TOTAL_ROW / 2 + 2
-    _fitted(d, (x, cy), label(locale, "total"), score_right - x, LEAST, "bold", TEXT, "lm")
+    text, size, weight = label_line(locale, "total", score_right - x, LEAST)
+    draw_text(d, (x, cy), text, size, weight, TEXT, "lm")
     for (_, x1), team in zip(cols, teams, strict=True):
         total = view.scores[team] if team < len(view.scores) else 0
         draw_text(d, (x1 - 20, cy), number(total), 52, "bold", team_color(team), "rm")

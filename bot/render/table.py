@@ -39,7 +39,7 @@ from bot.render.draw import (
 )
 from bot.render.encoding import encode
 from bot.render.fonts import Weight, font
-from bot.render.labels import label, ordinal
+from bot.render.labels import fit_label, label, log, ordinal
 from bot.render.seats import (
     check_names,
     combo_text,
@@ -206,12 +206,16 @@ def header_middle(view: TichuView, locale: str, boards: int | None) -> str:
 def header_sides(view: TichuView, locale: str, width: int,
                  boards: int | None = None) -> tuple[str, float, HeaderSide, HeaderSide]:
     """The middle text (fitted), its width, and each team's total: a total keeps clear of the
-    middle, which gives way first (cut), then the totals shrink."""
+    middle, which gives way first (the deal without the target), then the totals shrink."""
     middle = header_middle(view, locale, boards)
     totals = [number(view.scores[team]) if team < len(view.scores) else "0" for team in (0, 1)]
     widest = max(text_width(t, TOTAL_SIZE, "bold") for t in totals)
     room = width - 2 * (62 + widest + HEADER_GAP)
-    middle = fit(middle, max(room, text_width("…", SMALL, "bold")), SMALL, "bold")
+    if text_width(middle, SMALL, "bold") > room and boards is None:
+        middle = label(locale, "deal_n", n=view.deal_number + 1)
+    if text_width(middle, SMALL, "bold") > room:
+        log.warning("the table's header has no room for %r", middle)
+        middle = fit(middle, max(room, text_width("…", SMALL, "bold")), SMALL, "bold")
     middle_w = text_width(middle, SMALL, "bold")
     edge = width / 2 - middle_w / 2 - HEADER_GAP
     sides = []
@@ -378,15 +382,20 @@ def _trick(img: Image.Image, d: ImageDraw.ImageDraw, view: TichuView, names: Seq
     if not plays:
         cy = (y0 + y1) / 2
         if view.phase is Phase.PLAY and view.turn is not None:
-            text = label(locale, "leads", name=seat_name(names, view.turn))
-            draw_fitted(d, (cx, cy), text, x1 - x0, 44, "bold", TEXT, "mm", min_size=SMALL)
+            text, size, _ = fit_label(locale, "leads", x1 - x0, 44, "bold", min_size=SMALL,
+                                      free=("name",), values={"name": seat_name(names, view.turn)})
+            draw_text(d, (cx, cy), text, size, "bold", TEXT, "mm")
         elif view.phase in CENTER_PHASES:
-            title, detail = _phase_texts(view, names, locale)
+            title, detail = _phase_words(view, names)
             d.rounded_rectangle((x0, cy - 80, x1, cy + 80), radius=18, fill=PANEL_STRONG)
-            draw_fitted(d, (cx, cy - 30), title, x1 - x0 - 30, 44, "bold", TEXT, "mm",
-                        min_size=SMALL)
-            if detail:
-                draw_fitted(d, (cx, cy + 32), detail, x1 - x0 - 30, SMALL, "bold", GOLD, "mm")
+            if title is not None:
+                text, size, _ = fit_label(locale, title.key, x1 - x0 - 30, 44, "bold",
+                                          min_size=SMALL, free=title.free, values=title.values)
+                draw_text(d, (cx, cy - 30), text, size, "bold", TEXT, "mm")
+            if detail is not None:
+                text, size, _ = fit_label(locale, detail.key, x1 - x0 - 30, SMALL, "bold",
+                                          free=detail.free, values=detail.values)
+                draw_text(d, (cx, cy + 32), text, size, "bold", GOLD, "mm")
         return
     last = plays[-1]
     color = team_color(last.seat % 2)
@@ -407,7 +416,11 @@ def _trick(img: Image.Image, d: ImageDraw.ImageDraw, view: TichuView, names: Seq
     if last.out_of_turn:
         notes.append(label(locale, "out_of_turn"))
     y = row[3] + 26
-    for line in (combo_text(last.combo, locale), " · ".join(notes)):
+    kind = combo_text(last.combo, locale)
+    if text_width(kind, SMALL, "bold") > x1 - x0 + 16:  # the tiles show the length
+        kind = fit_label(locale, f"kind_{last.combo.kind.value}", x1 - x0 + 16, SMALL,
+                         "bold").text
+    for line in (kind, " · ".join(notes)):
         if line and y + 14 <= y1 + 6:  # a two-row play leaves no room: the alt text has it
             draw_fitted(d, (cx, y), line, x1 - x0 + 16, SMALL, "bold", (255, 214, 150), "mm")
             y += 42
@@ -422,47 +435,62 @@ def _corner_panels(d: ImageDraw.ImageDraw, view: TichuView, names: Sequence[str]
                             width=3)
         wish = rank_text(view.wish)
         room = x1 - x0 - 36 - text_width(wish, 48, "bold")
-        draw_text(d, (x0 + 18, (y0 + y1) / 2), fit(label(locale, "wish"), room, SMALL, "bold"),
+        draw_text(d, (x0 + 18, (y0 + y1) / 2), fit_label(locale, "wish", room, SMALL,
+                                                         "bold").text,
                   SMALL, "bold", MUTED, "lm")
         draw_text(d, (x1 - 18, (y0 + y1) / 2), wish, 48, "bold", GOLD, "rm")
-    title, detail = _phase_texts(view, names, locale)
-    if title and not (view.phase in CENTER_PHASES and not view.trick):
+    title, detail = _phase_words(view, names)
+    if title is not None and not (view.phase in CENTER_PHASES and not view.trick):
         x0, y0, x1, y1 = lay.banner_box
         d.rounded_rectangle(lay.banner_box, radius=14, fill=PANEL_STRONG)
         # the figure (the trick's points, the progress) whole; the title gives way: the
-        # trick's points lose their unit first ("Trick −15"), then the title is cut
+        # trick's points lose their unit first ("Trick −15"), then the title takes its
+        # short form
         weight: Weight = "condensed-bold"
         room = x1 - x0 - 28
-        tail = f" · {detail}" if detail else ""
-        if view.trick and text_width(title + tail, SMALL, weight) > room:
+        whole = label(locale, title.key, **title.values)
+        tail = f" · {label(locale, detail.key, **detail.values)}" if detail else ""
+        if view.trick and text_width(whole + tail, SMALL, weight) > room:
             tail = f" {number(trick_points(view))}"
         left = room - text_width(tail, SMALL, weight)
-        text = fit(title, max(left, text_width("…", SMALL, weight)), SMALL, weight) + tail
+        text = fit_label(locale, title.key, left, SMALL, weight, free=title.free,
+                         values=title.values).text + tail
         draw_fitted(d, ((x0 + x1) / 2, (y0 + y1) / 2), text, x1 - x0 - 28, SMALL, weight,
                     TEXT, "mm")
 
 
-def _phase_texts(view: TichuView, names: Sequence[str], locale: str) -> tuple[str, str]:
+@dataclass(frozen=True, slots=True)
+class Words:
+    """A label to draw: its key, its values, and which of them are names (cut first)."""
+
+    key: str
+    values: dict[str, object]
+    free: tuple[str, ...] = ()
+
+
+def _phase_words(view: TichuView, names: Sequence[str]) -> tuple[Words | None, Words | None]:
+    """The phase's title and its detail (the progress, who gives the Dragon's trick, the
+    winners, the trick's points)."""
     n = view.n_seats
     if view.phase is Phase.GRAND:
-        return (label(locale, "phase_grand"),
-                label(locale, "phase_grand_detail", n=sum(view.grand_decided), total=n))
+        return (Words("phase_grand", {}),
+                Words("phase_grand_detail", {"n": sum(view.grand_decided), "total": n}))
     if view.phase is Phase.EXCHANGE:
-        return (label(locale, "phase_exchange"),
-                label(locale, "phase_exchange_detail", n=sum(view.exchanged), total=n))
+        return (Words("phase_exchange", {}),
+                Words("phase_exchange_detail", {"n": sum(view.exchanged), "total": n}))
     if view.phase is Phase.GIFT:
         who = seat_name(names, view.turn) if view.turn is not None else "?"
-        return label(locale, "phase_gift"), label(locale, "phase_gift_detail", name=who)
+        return Words("phase_gift", {}), Words("phase_gift_detail", {"name": who}, ("name",))
     if view.phase is Phase.DEAL_OVER:
-        return label(locale, "phase_deal_over"), ""
+        return Words("phase_deal_over", {}), None
     if view.phase is Phase.GAME_OVER:
-        detail = ""
+        detail = None
         if view.winner is not None:
-            detail = label(locale, "wins", name=team_name(names, view.winner, n))
-        return label(locale, "phase_game_over"), detail
+            detail = Words("wins", {"name": team_name(names, view.winner, n)}, ("name",))
+        return Words("phase_game_over", {}), detail
     if view.trick:
-        return label(locale, "trick"), label(locale, "points_n", n=number(trick_points(view)))
-    return "", ""
+        return Words("trick", {}), Words("points_n", {"n": number(trick_points(view))})
+    return None, None
 
 
 def trick_points(view: TichuView) -> int:
@@ -482,8 +510,8 @@ def _last_trick(d: ImageDraw.ImageDraw, view: TichuView, names: Sequence[str], l
     d.rounded_rectangle(lay.last_trick_box, radius=14, fill=PANEL_STRONG,
                         outline=(*team_color(taker % 2), 170), width=3)
     points = sum(POINTS[c] for play in plays for c in play.combo.cards)
-    draw_text(d, (x0 + 16, y0 + 32), fit(label(locale, "last_trick"), x1 - x0 - 32, SMALL,
-                                          "bold"), SMALL, "bold", MUTED, "lm")
+    draw_text(d, (x0 + 16, y0 + 32), fit_label(locale, "last_trick", x1 - x0 - 32, SMALL,
+                                               "bold").text, SMALL, "bold", MUTED, "lm")
     # the name, then the points at the right: the points whole, the name cut if need be
     cy = y1 - 34
     tail = label(locale, "points_n", n=number(points))

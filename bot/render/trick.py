@@ -37,16 +37,17 @@ from bot.render.draw import (
     draw_text,
     encode,
     fit,
+    fit_names,
     glow,
     number,
     paste,
     share,
     team_color,
     text_width,
-    wrap,
+    wrap_names,
 )
 from bot.render.fonts import Weight, font
-from bot.render.labels import label
+from bot.render.labels import fit_label, label
 from bot.render.tiles import card_tile, tile_height
 from engine.cards import Card
 
@@ -344,8 +345,9 @@ def _trump(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, trump_card: Card 
     d.rounded_rectangle(box, radius=16, fill=PANEL_STRONG)
     cy = (y0 + y1) / 2
     if trump_card is None and trump_suit is None:
-        draw_fitted(d, ((x0 + x1) / 2, cy), label(locale, "no_trump"), x1 - x0 - 2 * SEAT_PAD,
-                    SMALL, "bold", MUTED, "mm")
+        text, size, weight = fit_label(locale, "no_trump", x1 - x0 - 2 * SEAT_PAD, SMALL,
+                                       ("bold", "condensed-bold"))
+        draw_text(d, ((x0 + x1) / 2, cy), text, size, weight, MUTED, "mm")
         return
     x = x1 - SEAT_PAD
     if trump_suit is not None and (trump_card is None or trump_card.suit != trump_suit):
@@ -358,14 +360,21 @@ def _trump(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, trump_card: Card 
         paste(img, card_tile(trump_card, TRUMP_TILE_W, Deck.FRENCH),
               (x - TRUMP_TILE_W, cy - tile_height(TRUMP_TILE_W) / 2))
         x -= TRUMP_TILE_W + 12
-    draw_text(d, (x0 + SEAT_PAD + 4, cy), fit(label(locale, "trump"), x - x0 - SEAT_PAD - 4,
-                                                SMALL, "bold"), SMALL, "bold", TEXT, "lm")
+    text, size, weight = fit_label(locale, "trump", x - x0 - SEAT_PAD - 4, SMALL,
+                                   ("bold", "condensed-bold"))
+    draw_text(d, (x0 + SEAT_PAD + 4, cy), text, size, weight, TEXT, "lm")
 
 
-def _footer(d: ImageDraw.ImageDraw, box: Box, footer: str) -> None:
+def _footer(d: ImageDraw.ImageDraw, box: Box, footer: str | Sequence[str],
+            names: Sequence[str]) -> None:
+    """The game's footer: the first of its forms (the longest first) that shows whole in
+    the corner, the seats' ``names`` in it cut if need be; else its last form, cut."""
     x0, y0, x1, y1 = box
     d.rounded_rectangle(box, radius=16, fill=PANEL_STRONG)
-    lines = wrap(footer, x1 - x0 - 2 * SEAT_PAD, SMALL, CHIP, 3)
+    for form in [footer] if isinstance(footer, str) else footer:
+        lines, whole = wrap_names(form, names, x1 - x0 - 2 * SEAT_PAD, SMALL, CHIP, 3)
+        if whole:
+            break
     step = 46
     y = (y0 + y1) / 2 - step * (len(lines) - 1) / 2
     for line in lines:
@@ -386,7 +395,7 @@ def draw_trick_table(seats: Sequence[SeatInfo], trick: Sequence[tuple[int, Card]
                      leader: int | None, trump_card: Card | None = None,
                      trump_suit: int | None = None, header: str = "", locale: str = "en",
                      winner: int | None = None, clockwise: bool = False,
-                     footer: str | None = None) -> Image.Image:
+                     footer: str | Sequence[str] | None = None) -> Image.Image:
     """The trick table image, before encoding (see :func:`render_trick_table`)."""
     lay = trick_layout(len(seats), clockwise, needs_tall(seats, locale, clockwise))
     for who, _ in trick:
@@ -395,14 +404,15 @@ def draw_trick_table(seats: Sequence[SeatInfo], trick: Sequence[tuple[int, Card]
     img, d = canvas(lay.size)
     w = lay.width
     d.rounded_rectangle((12, 10, w - 12, HEADER_BOTTOM), radius=14, fill=PANEL_STRONG)
+    names = [seat.name for seat in seats]
     if header:
-        draw_fitted(d, (w / 2, (10 + HEADER_BOTTOM) / 2), header, w - 64, NAME_SIZE, "bold",
-                    TEXT, "mm", min_size=SMALL)
+        text, size = fit_names(header, names, w - 64, NAME_SIZE, "bold", SMALL)
+        draw_text(d, (w / 2, (10 + HEADER_BOTTOM) / 2), text, size, "bold", TEXT, "mm")
     for seat, place in zip(seats, lay.places, strict=True):
         _seat_panel(d, seat, place, locale)
     _trump(img, d, lay.trump_box, trump_card, trump_suit, locale)
     if footer:
-        _footer(d, lay.footer_box, footer)
+        _footer(d, lay.footer_box, footer, names)
     # the trick, one tile by each seat that played; the winner's glows
     th = tile_height(TILE_W)
     for who, card in trick:
@@ -428,9 +438,9 @@ def draw_trick_table(seats: Sequence[SeatInfo], trick: Sequence[tuple[int, Card]
             _card_tag(d, lay.places[who], " · ".join(words), bg, INK)
     if not trick and leader is not None and 0 <= leader < len(seats):
         x0, y0, x1, y1 = lay.zone
-        draw_fitted(d, ((x0 + x1) / 2, (y0 + y1) / 2), label(locale, "leads",
-                    name=seats[leader].name), x1 - x0, NAME_SIZE, "bold", TEXT, "mm",
-                    min_size=SMALL)
+        text, size, _ = fit_label(locale, "leads", x1 - x0, NAME_SIZE, "bold", min_size=SMALL,
+                                  free=("name",), values={"name": seats[leader].name})
+        draw_text(d, ((x0 + x1) / 2, (y0 + y1) / 2), text, size, "bold", TEXT, "mm")
     return img
 
 
@@ -438,7 +448,7 @@ def render_trick_table(seats: Sequence[SeatInfo], trick: Sequence[tuple[int, Car
                        leader: int | None, trump_card: Card | None = None,
                        trump_suit: int | None = None, header: str = "", locale: str = "en",
                        winner: int | None = None, clockwise: bool = False,
-                       footer: str | None = None) -> bytes:
+                       footer: str | Sequence[str] | None = None) -> bytes:
     """Image of a trick-taking table with 3 or 4 seats (seat 0 at the bottom; see
     :func:`trick_layout`), drawn at 1100 px wide for Discord's 550 × 350 box: no text is
     smaller than :data:`SMALL`.
@@ -449,7 +459,8 @@ def render_trick_table(seats: Sequence[SeatInfo], trick: Sequence[tuple[int, Car
     s) name the trump in the bottom-left corner; with neither it says "no trump". Each
     seat shows its name (shrunk, then cut), the dealer's mark, whose turn it is, its bid
     against its tricks (green when equal, red when over), its points and its note;
-    ``footer`` is wrapped in the bottom-right corner, ``header`` heads the image. Seat 1
+    ``footer`` is wrapped in the bottom-right corner (a sequence: its forms, the longest
+    first, the first that shows whole drawn), ``header`` heads the image. Seat 1
     sits on the right of seat 0 (counter-clockwise play) unless ``clockwise``.
     """
     return encode(draw_trick_table(seats, trick, leader=leader, trump_card=trump_card,
@@ -698,8 +709,8 @@ def draw_score_grid(columns: Sequence[str], rows: Sequence[Sequence[str]], *, ti
     height = grid_height(len(shown), at.title_lines, len(notes))
     img, d = canvas((width, height))
     d.rounded_rectangle((12, 12, width - 12, 82), radius=14, fill=PANEL_STRONG)
-    draw_fitted(d, (GRID_X, 47), title, width - 2 * GRID_X, GRID_TITLE, "bold", TEXT, "lm",
-                min_size=GRID_TEXT)
+    text, size = fit_names(title, columns[1:], width - 2 * GRID_X, GRID_TITLE, "bold", GRID_TEXT)
+    draw_text(d, (GRID_X, 47), text, size, "bold", TEXT, "lm")
     body_top = GRID_TOP + GRID_HEAD_H + (at.title_lines - 1) * 40
     grid_bottom = body_top + GRID_ROW_H * len(shown)
     d.rounded_rectangle((20, GRID_TOP - 6, width - 20, grid_bottom + 8), radius=14, fill=PANEL)

@@ -123,7 +123,7 @@ async def check_the_end(world: World, bot: Any, table: Table, people: dict[int, 
     assert all(r.stats.get("deals") == 28 for r in rows)
     reply = await emu.slash(world.users[1], world.channel, "chinois leaderboard")
     board = await reply.response()
-    assert "alice" in board.texts[-1] and "contrats exacts" in board.texts[-1]
+    assert "alice" in board.texts[-1] and "paris exacts" in board.texts[-1]
     rules = await (await emu.slash(world.users[1], world.channel, "chinois rules")).response()
     assert rules.ephemeral and "Le Chinois en bref" in rules.content
     if (out := Path("/tmp/chinois-shots")).exists():

@@ -12,6 +12,7 @@ from bot.render import labels
 from bot.render.art import Deck, back_image, card_image
 from bot.render.art.suits import suit_icon
 from bot.render.cards import CARD_H, CARD_W, CARDS_DIR, card_sprite
+from bot.render.draw import text_width
 from bot.render.fonts import FONTS_DIR, font
 from engine.cards import ALL
 from engine.tichu.cards import DECK
@@ -84,11 +85,19 @@ def fields(text: str) -> set[str]:
 
 @pytest.mark.parametrize("lang", ["fr", "de", "el"])
 def test_catalogs_are_complete(lang: str) -> None:
+    """Every language has every label; a short form (``<key>.short``) is a language's own
+    choice, beside its label, with the same placeholders."""
     other = labels.CATALOG[lang]
     assert set(labels.CATALOG) == {"en", "fr", "de", "el"}
-    assert set(labels.EN) == set(other)
+    assert {k for k in labels.EN if not k.endswith(".short")} == {
+        k for k in other if not k.endswith(".short")}
     for key, text in labels.EN.items():
         assert fields(text) == fields(other[key]), key
+    for key, text in other.items():
+        base = key.removesuffix(".short")
+        if base != key:
+            assert base in other and fields(text) == fields(other[base]), key
+            assert text_width(text, 38, "bold") < text_width(other[base], 38, "bold"), key
 
 
 @pytest.mark.parametrize(("locale", "expected"), [

@@ -9,6 +9,7 @@ tests measure the boxes the images really have."""
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -21,13 +22,24 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.games.tysiacha.images import render_prikup
 from bot.i18n import t
 from bot.render import examples as ex
-from bot.render.draw import GREEN, RED, Box, fit, fit_size, number, share, text_width
+from bot.render.draw import (
+    GREEN,
+    RED,
+    Box,
+    fit,
+    fit_names,
+    fit_size,
+    number,
+    share,
+    text_width,
+    wrap_names,
+)
 from bot.render.draw import TEXT as TEXT_COLOR
 from bot.render.french import CARD_W as FRENCH_CARD_W
 from bot.render.french import SMALL as FRENCH_SMALL
 from bot.render.french import draw_french_hand
 from bot.render.hand import HAND_CARD_W, draw_exchange, draw_hand
-from bot.render.labels import label, ordinal
+from bot.render.labels import fit_label, label, ordinal, short_label
 from bot.render.ratings import (
     BOARD_ROWS,
     BOARD_W,
@@ -162,6 +174,45 @@ def test_fit_size_shrinks_before_it_cuts() -> None:
     assert size == 20 and text.endswith("…")
     assert text_width(text, size, "bold") <= text_width(name, 20, "bold") - 1
     assert fit_size(name, 10, 24, "bold", 8)[1] == 18  # never under the smallest text
+
+
+def test_a_label_takes_its_short_form_before_anything_is_cut() -> None:
+    full, short = label("el", "last_trick"), short_label("el", "last_trick")
+    assert short is not None
+    room = text_width(short, SMALL, "bold") + 1
+    assert text_width(full, SMALL, "bold") > room
+    assert fit_label("el", "last_trick", room, SMALL, "bold") == (short, SMALL, "bold")
+    assert fit_label("el", "last_trick", 1000, SMALL, "bold").text == full
+    # narrower before shorter, when the caller allows it
+    condensed = text_width(full, SMALL, "condensed-bold")
+    assert fit_label("el", "last_trick", condensed, SMALL, ("bold", "condensed-bold")) == (
+        full, SMALL, "condensed-bold")
+
+
+def test_a_label_cuts_the_name_in_it_never_its_own_words() -> None:
+    name = "Maximilian Hohenstein-Eberstein"
+    text, size, _ = fit_label("de", "leads", 400, 44, "bold", min_size=SMALL, free=("name",),
+                              values={"name": name})
+    assert text.endswith("… spielt aus") and text.startswith("Maxi") and size == SMALL
+    assert text_width(text, SMALL, "bold") <= 400
+
+
+def test_a_label_that_fits_nowhere_is_cut_and_logged(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="bot.render.labels"):
+        text = fit_label("de", "exchange_hint", 120, SMALL, "bold").text
+    assert text.endswith("…") and text_width(text, SMALL, "bold") <= 120
+    assert "exchange_hint" in caplog.text
+
+
+def test_a_title_cuts_the_names_in_it_first() -> None:
+    title = "Runde 12 · Maximilian Hohenstein spielt allein für 120"
+    room = text_width(title, SMALL, "bold") - 60
+    text, size = fit_names(title, ["Maximilian Hohenstein", "Bob"], room, 44, "bold", SMALL)
+    assert text.startswith("Runde 12 · Maximilian") and text.endswith("… spielt allein für 120")
+    assert size == SMALL and text_width(text, size, "bold") <= room
+    lines, whole = wrap_names("Mariagen: Maximilian Hohenstein ♥ 100", ["Maximilian Hohenstein"],
+                              300, SMALL, "condensed-bold", 2)
+    assert whole and lines[-1].endswith("♥ 100") and "…" in " ".join(lines)
 
 
 def test_share_gives_a_long_name_the_room_a_short_one_leaves() -> None:

@@ -32,8 +32,8 @@ def test_the_generated_pages_are_the_committed_ones(generated: dict[Path, str]) 
 def test_there_is_a_settings_page_a_stored_page_and_a_commands_page_per_language(
         generated: dict[Path, str]) -> None:
     names = {path.name for path in generated}
-    assert names == {"settings.md", "stored.md"} | {f"commands-{lang}.md"
-                                                    for lang in LANGUAGES}
+    assert names == {"settings.md", "stored.md", "glossary.md"} | {f"commands-{lang}.md"
+                                                                   for lang in LANGUAGES}
 
 
 def test_the_stored_page_lists_every_table_and_the_retention(

@@ -75,11 +75,21 @@ def header(view: TysiachaView, names: list[str], locale: str) -> str:
              contract=view.contract)
 
 
-def footer(view: TysiachaView, names: list[str], locale: str) -> str | None:
+def footer(view: TysiachaView, names: list[str], locale: str) -> tuple[str, str] | None:
+    """The marriages of the deal: who declared which (the image draws this form when it
+    fits its corner), and the suits and values alone (the seats' notes show whose)."""
     if not view.marriages:
         return None
-    return t(locale, "tysiacha.footer.marriages", marriages=", ".join(
-        f"{names[s]} {SUIT_SYMBOLS[suit]} {MARRIAGE_VALUES[suit]}" for s, suit in view.marriages))
+    return marriages_footer([(names[s], suit) for s, suit in view.marriages], locale)
+
+
+def marriages_footer(marriages: list[tuple[str, int]], locale: str) -> tuple[str, str]:
+    """The footer's two forms for ``marriages`` (name, suit): with the names, without."""
+    return (t(locale, "tysiacha.footer.marriages", marriages=", ".join(
+                f"{name} {SUIT_SYMBOLS[suit]} {MARRIAGE_VALUES[suit]}"
+                for name, suit in marriages)),
+            t(locale, "tysiacha.footer.marriages", marriages=", ".join(
+                f"{SUIT_SYMBOLS[suit]} {MARRIAGE_VALUES[suit]}" for _, suit in marriages)))
 
 
 async def table_message(table: Table, locale: str) -> PublicMessage:

@@ -81,7 +81,7 @@ def test_a_card_is_labelled_in_the_readers_language(card: Any, en: str, fr: str,
 @pytest.mark.parametrize(("locale", "label", "description", "dog"), [
     ("fr", "Paire de Dames", "#11 #14 · D♥ Phénix", "#1 · Chien"),
     ("de", "Pärchen Damen", "#11 #14 · D♥ Phönix", "#1 · Hund"),
-    ("el", "Ζευγάρι Ντάμες", "#11 #14 · Q♥ Φοίνικας", "#1 · Σκύλος"),
+    ("el", "Ζευγάρι Ντάμων", "#11 #14 · Q♥ Φοίνικας", "#1 · Σκύλος"),
 ])
 def test_the_tichu_play_menu_names_cards_in_the_readers_language(
         locale: str, label: str, description: str, dog: str) -> None:
