@@ -7,6 +7,10 @@ step. A locale without a catalog (``ja``, ``es-ES`` …) reads English.
 A French sentence that puts a name after *de* writes ``{name:de}``: the name comes
 with its preposition, elided before a vowel or a mute h (``d’Alice``, ``de Bob``).
 French only: the other languages write plain ``{name}``.
+
+A sentence that names a command writes its English path in braces, in every language
+(``{/privacy standings}``); the reader reads the names their client shows
+(``/datenschutz wertungen``): :mod:`bot.i18n.commands`.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ import string
 from functools import cache
 from importlib import resources
 from typing import Any
+
+from bot.i18n.commands import spell
 
 LANGUAGES = ("en", "fr", "de", "el")
 """English, French, German and Greek: each has every catalog, and Discord's locale of
@@ -71,10 +77,13 @@ def t(locale: object, key: str, **values: Any) -> str:
     """The text of ``key`` in the language of ``locale``, with ``values`` filled in.
 
     A key missing from a catalog falls back to English, then to the key itself, so
-    a gap shows up as a visible key rather than a crash.
+    a gap shows up as a visible key rather than a crash. A command the text names
+    (``{/tichu daily play}``) is written as the reader's client shows it
+    (:mod:`bot.i18n.commands`).
     """
     lang = language(locale)
-    text = catalog(lang).get(key) or catalog(DEFAULT).get(key) or key
+    names, english = catalog(lang), catalog(DEFAULT)
+    text = spell(names.get(key) or english.get(key) or key, names, english)
     if values:
         try:
             if ":de}" in text:
