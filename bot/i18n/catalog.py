@@ -12,6 +12,9 @@ A count takes its plural through ``{n:plural:ONE|OTHER}``: the form of the count
 plural category in the sentence's language (:func:`plural`), ``#`` standing for the
 count itself: ``{streak:plural:# Tag|# Tage} in Folge`` reads ``1 Tag in Folge``,
 ``3 Tage in Folge``; ``{n:plural:# carte|# cartes}`` reads ``0 carte`` in French.
+A sentence that names a command writes its English path in braces, in every language
+(``{/privacy standings}``); the reader reads the names their client shows
+(``/datenschutz wertungen``): :mod:`bot.i18n.commands`.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ import string
 from functools import cache
 from importlib import resources
 from typing import Any
+
+from bot.i18n.commands import spell
 
 LANGUAGES = ("en", "fr", "de", "el")
 """English, French, German and Greek: each has every catalog, and Discord's locale of
@@ -111,10 +116,13 @@ def t(locale: object, key: str, **values: Any) -> str:
     """The text of ``key`` in the language of ``locale``, with ``values`` filled in.
 
     A key missing from a catalog falls back to English, then to the key itself, so
-    a gap shows up as a visible key rather than a crash.
+    a gap shows up as a visible key rather than a crash. A command the text names
+    (``{/tichu daily play}``) is written as the reader's client shows it
+    (:mod:`bot.i18n.commands`).
     """
     lang = language(locale)
-    text = catalog(lang).get(key) or catalog(DEFAULT).get(key) or key
+    names, english = catalog(lang), catalog(DEFAULT)
+    text = spell(names.get(key) or english.get(key) or key, names, english)
     if values:
         try:
             return format_text(lang, text, values)

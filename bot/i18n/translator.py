@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n.catalog import DEFAULT, catalog, language
+from bot.i18n.commands import spell
 
 
 class CatalogTranslator(app_commands.Translator):
@@ -18,10 +19,13 @@ class CatalogTranslator(app_commands.Translator):
         lang = language(locale)
         if key is None or lang == DEFAULT:
             return None
-        return catalog(lang).get(key)
+        text = catalog(lang).get(key)
+        return None if text is None else spell(text, catalog(lang), catalog(DEFAULT))
 
 
 def ls(key: str) -> app_commands.locale_str:
     """A command name or description: the English text of ``key``, which the
-    translator turns into other languages."""
-    return app_commands.locale_str(catalog("en").get(key, key), key=key)
+    translator turns into other languages (a description may name a command:
+    ``{/tichu daily}``, :mod:`bot.i18n.commands`)."""
+    english = catalog(DEFAULT)
+    return app_commands.locale_str(spell(english.get(key, key), english, english), key=key)

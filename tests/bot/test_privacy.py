@@ -9,6 +9,7 @@ import asyncio
 import gzip
 import json
 import random
+import re
 import subprocess
 import sys
 import time
@@ -167,6 +168,63 @@ async def test_an_erase_is_refused_at_a_live_table(world: World, tmp_path: Path)
         dm = emu.dm_channel(alice)
         shown = await run(world, alice, "privacy show", dm)
         assert "finished games **1**" in shown.content
+    emu.assert_clean()
+
+
+def named(world: World, locale: str, text: str) -> list[tuple[str, str]]:
+    """The commands ``text`` names: what it reads (``/datenschutz wertungen``) and the
+    command's default path (``privacy standings``), followed along the commands the bot
+    synced by the names a client of ``locale`` shows, and no other."""
+    found = []
+    for start in re.finditer(r"(?<![\w/])/(?=\w)", text):
+        run_ = re.match(r"[\w'-]+(?: [\w'-]+)*", text[start.end():])
+        level = [command.data for command in world.emu.commands.values()]
+        read, path = [], []
+        for word in run_.group(0).split(" ") if run_ else []:
+            step = next((d for d in level
+                         if (d.get("name_localizations") or {}).get(locale, d["name"]) == word),
+                        None)
+            if step is None:
+                break
+            read.append(word)
+            path.append(step["name"])
+            level = step.get("options") or []
+        found.append(("/" + " ".join(read), " ".join(path)))
+    return found
+
+
+def shown(option: dict[str, Any], locale: str) -> str:
+    return str((option.get("name_localizations") or {}).get(locale, option["name"]))
+
+
+@pytest.mark.parametrize("locale", ["fr", "de", "el"])
+async def test_a_reader_types_the_command_the_answer_names(world: World, tmp_path: Path,
+                                                           locale: str) -> None:
+    """A person whose client is French, German or Greek runs /privacy show by the names
+    their client shows, reads which command changes their choice, types it as they read
+    it, and it works (issue 52: the answer named /privacy standings to everyone)."""
+    emu = world.emu
+    reader = emu.add_user("zoe", locale=locale)
+    emu.add_member(world.guild, reader)
+    async with running(emu, tmp_path / "db.sqlite3"):
+        await emu.wait_for_commands(["tichu", "privacy"])
+        privacy = next(c for c in emu.commands.values() if c.name == "privacy")
+        subs = {option["name"]: option for option in privacy.options}
+        show = f"/{privacy.localized_name(locale)} {shown(subs['show'], locale)}"
+        answer = await run(world, reader, show)
+        assert t(locale, "privacy.standings_off") in answer.content
+        assert [path for _, path in named(world, locale, answer.content)] == \
+            ["privacy standings"]
+        typed = named(world, locale, answer.content)[0][0]
+        assert typed != "/privacy standings"  # the names of the reader's client
+        appear = subs["standings"]["options"][0]
+        on = next(c for c in appear["choices"] if c["value"] == "on")
+        done = await run(world, reader, typed, **{shown(appear, locale): shown(on, locale)})
+        assert done.content == t(locale, "privacy.set_on")
+        again = await run(world, reader, show)
+        assert t(locale, "privacy.standings_on") in again.content
+        assert [path for _, path in named(world, locale, again.content)] == \
+            ["privacy standings"]
     emu.assert_clean()
 
 
