@@ -4,6 +4,7 @@ between two other seats), for four and six players."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from typing import Any
@@ -28,10 +29,8 @@ def named(data: Any) -> set[Card]:
         for value in data:
             found |= named(value)
     elif isinstance(data, str):
-        try:
+        with contextlib.suppress(ValueError):
             found.add(parse_card(data))
-        except ValueError:
-            pass
     return found
 
 
