@@ -16,10 +16,13 @@ come from one seeded generator in both (a ``sitecustomize`` of this bench's, on 
 ``PYTHONPATH`` only, seeds ``secrets.token_hex(8)``), and each person chooses from a
 generator seeded by their table's number.
 
-Printed: the others' clicks (clicks and menus of the 20 tables' people dispatched in the
-window), p50 and p99 from dispatch to the bot's first answer, per run and pooled per
-condition, with the flood's p99 against the quiet one's (goal: within 10%); what the
-flood got (answers, refusals by kind, the bot's count of throttled interactions, any
+Printed first, with no table open: the CPU of one command of the flood, in the bot and
+in the local Discord (10 s of it against 10 s idle), for the flood's commands, for
+``/tichu rules`` (nearly all refused by the pace) and for ``/tichu rules`` with no limit
+(``INTERACTION_RATE=0``: each answered in full). Then the others' clicks (clicks and
+menus of the 20 tables' people dispatched in the window), p50 and p99 from dispatch to
+the bot's first answer, per run and pooled per condition, with the flood's p99 against
+the quiet one's (goal: within 10%); what the flood got (answers, refusals by kind, the bot's count of throttled interactions, any
 Discord limit broken); and the rows the flood wrote: every table of the SQLite store
 counted before and after the window, less the rows of the 20 tables' own play (rows
 tied to their table ids), and the field jobs the bot's metrics count (goal: none).
@@ -285,6 +288,36 @@ async def _open_later(emu: DiscordEmulator, channel: Any, user: Any, wait: float
     return await open_table(emu, channel, user)
 
 
+async def cost(seconds: float, rate: float, commands: list[str],
+               **settings: str) -> tuple[float, float, int]:
+    """CPU seconds of one flood command, in the bot (its process and workers) and in this
+    process (the local Discord and the flood), with no table open: ``seconds`` idle, then
+    ``seconds`` of flood, each less the idle's share; and how many commands were sent."""
+    with tempfile.TemporaryDirectory() as tmp:
+        async with DiscordEmulator() as emu:
+            guild = emu.add_guild("Bench")
+            flooder = emu.add_user("flood")
+            emu.add_member(guild, flooder)
+            own = emu.add_text_channel(guild, "flood")
+            bot = await start_bot(emu, str(Path(tmp) / "bench.sqlite3"), DELAY,
+                                  SWEEP_INTERVAL="3600", **settings)
+            try:
+                await emu.wait_for_commands(["tichu"], timeout=60)
+                await emu.wait_until_ready(60)
+                await asyncio.sleep(3)  # start-up done
+                bot0, here0 = cpu_seconds(bot.pid), time.process_time()
+                await asyncio.sleep(seconds)
+                bot1, here1 = cpu_seconds(bot.pid), time.process_time()
+                sent = await flood(emu, flooder, own, rate, seconds, commands)
+                await asyncio.gather(*(h.ack(timeout=10) for h in sent), return_exceptions=True)
+                bot2, here2 = cpu_seconds(bot.pid), time.process_time()
+            finally:
+                bot.terminate()
+                await bot.wait()
+    n = max(len(sent), 1)
+    return ((bot2 - bot1) - (bot1 - bot0)) / n, ((here2 - here1) - (here1 - here0)) / n, n
+
+
 def order(rounds: int) -> list[bool]:
     """Whether each run floods: quiet and flood in turns, ABBA (``rounds`` pairs)."""
     return ([False, True, True, False] * rounds)[:2 * rounds]
@@ -302,6 +335,15 @@ def ms(values: list[float], share: float) -> str:
 
 async def bench(tables: int, seconds: float, rate: float, delay: float, rounds: int,
                 seed: str, commands: list[str]) -> None:
+    mixed = await cost(10.0, rate, commands)
+    refused = await cost(10.0, rate, ["rules"])
+    free = await cost(10.0, rate, ["rules"], INTERACTION_RATE="0")
+    print(f"  CPU of one command of a {rate:g}/s flood, no table open (the bot; the local "
+          f"Discord): the flood's commands {mixed[0] * 1000:.2f} ms; {mixed[1] * 1000:.2f} ms "
+          f"(the admitted ones' work included); /tichu rules, nearly all refused "
+          f"{refused[0] * 1000:.2f} ms; {refused[1] * 1000:.2f} ms; /tichu rules, all "
+          f"answered with no limit {free[0] * 1000:.2f} ms; {free[1] * 1000:.2f} ms",
+          flush=True)
     runs = []
     for flooding in order(rounds):
         run = await one_run(tables, seconds, rate, delay, flooding=flooding, seed=seed,
@@ -346,7 +388,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rate", type=float, default=RATE,
                         help="the flood's commands a second")
     parser.add_argument("--delay", type=float, default=DELAY, help="AI_DELAY of the bot")
-    parser.add_argument("--rounds", type=int, default=1,
+    parser.add_argument("--rounds", type=int, default=2,
                         help="pairs of runs (quiet, flood; then flood, quiet; ...)")
     parser.add_argument("--seed", default="flood", help="the seed of every table's deals")
     parser.add_argument("--commands", default=",".join(COMMANDS),
