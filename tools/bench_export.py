@@ -39,9 +39,12 @@ from pathlib import Path
 from typing import Any, ClassVar
 from unittest import mock
 
+from bot.cogs.privacy import FILE_LIMIT
 from bot.games.tichu.coach import one_deal, review_job
 from bot.games.tichu.results import player_stats
 from bot.store import ReviewRecord, open_repository
+from bot.store.codec import utc_now
+from bot.store.export import make_export
 from bot.store.models import GamePlayerResult, GameResult, SeatRecord
 from engine.tichu.ai import EasyPlayer
 from engine.tichu.ai.selfplay import play_game
@@ -58,6 +61,8 @@ NAMES = ["Ελένη", "", "partner", ""]
 """The names at each of the player's tables (seats 1 and 3: computers)."""
 GUILD = 1_150_000_000_000_000_100
 QUIET, EXPORTING = "quiet", "exporting"
+TOKEN_LIFE = 15 * 60
+"""Seconds an interaction's token lasts: the file must come within them."""
 
 
 # -- 1. the store ------------------------------------------------------------------------
@@ -143,24 +148,26 @@ async def counted(path: Path) -> str:
 # -- 2. the export alone -------------------------------------------------------------------
 
 async def alone(path: Path) -> str:
-    """The export made here, without Discord: the read, then the file."""
-    from bot.cogs.privacy import FILE_LIMIT, export_file
-
+    """The export made here, without Discord: the store's read (the bot's event loop
+    waits on it), then the file (the bot's background process makes it)."""
     repo = open_repository(str(path))
     await repo.open()
     try:
         start = time.perf_counter()
-        document = await repo.export_person(PLAYER)
+        rows = await repo.export_rows(PLAYER)
         read = time.perf_counter() - start
-        start = time.perf_counter()
-        made = export_file(document, PLAYER, FILE_LIMIT)
-        made_in = time.perf_counter() - start
     finally:
         await repo.close()
+    start = time.perf_counter()
+    cpu = time.process_time()
+    made = make_export(PLAYER, utc_now(), rows, FILE_LIMIT)
+    made_in, made_cpu = time.perf_counter() - start, time.process_time() - cpu
+    text = sum(len(v) for part in rows.values() for row in part for v in row.values()
+               if isinstance(v, str))
     size = "too big to send" if made is None else \
-        f"{made.filename}, {len(made.fp.read()) / 2**20:.1f} MiB"
-    return (f"the export alone: store read and document {read:.1f} s, file {made_in:.1f} s "
-            f"({size})")
+        f"{'gzipped' if made.file.packed else 'JSON'}, {len(made.file.data) / 2**20:.1f} MiB"
+    return (f"the export alone: store read {read:.1f} s ({text / 2**20:.0f} MiB of text); "
+            f"file made in {made_in:.1f} s ({made_cpu:.1f} s CPU): {size}")
 
 
 # -- 3. live tables while it is made -----------------------------------------------------
@@ -202,6 +209,9 @@ class ExportProbe:
     _task: asyncio.Task[None] | None = None
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
     _first: int = 0
+    _started: float = 0.0
+    expired: int = 0
+    """Interactions the bot never answered within Discord's 3 s (a broken run)."""
 
     async def window_start(self, pid: int) -> None:
         emu = SeenEmulator.last
@@ -216,21 +226,41 @@ class ExportProbe:
         emu.add_member(next(iter(emu.guilds.values())), player)  # shares a server with the bot
         dm = emu.dm_channel(player)
         while not self._stop.is_set():
-            start = time.monotonic()
+            self._started = time.monotonic()
             answer = await (await emu.slash(player, dm, "privacy export")).response(
-                timeout=900)
-            self.exports.append(Export(start, time.monotonic(), answer.content,
+                timeout=TOKEN_LIFE)
+            self.exports.append(Export(self._started, time.monotonic(), answer.content,
                                        [(a.filename, len(a.data))
                                         for a in answer.attachments]))
 
     async def window_end(self, pid: int) -> None:
         self._stop.set()
         if self._task is not None:
-            await self._task  # the export under way ends
+            # The export under way ends, within the interaction's life; else it is noted
+            # unfinished (Discord would no longer take its file).
+            left = self._started + TOKEN_LIFE - time.monotonic()
+            done, _ = await asyncio.wait({self._task}, timeout=max(left, 0))
+            if not done:
+                self._task.cancel()
+                self.exports.append(Export(self._started, time.monotonic(),
+                                           "unfinished after 15 minutes", []))
+            else:
+                self._task.result()
         emu = SeenEmulator.last
         assert emu is not None
         self.clicks = [r for r in emu.interactions[self._first:]
                        if r.name == "" and r.latency is not None]
+
+    def broke(self, emu: DiscordEmulator | None) -> None:
+        """The run failed: what was seen of the window until then."""
+        if self._task is not None:
+            if self._task.done() and not self._task.cancelled():
+                self._task.exception()  # (retrieved: the run's own error says it)
+            self._task.cancel()
+        if emu is not None:
+            seen = emu.interactions[self._first:]
+            self.clicks = [r for r in seen if r.name == "" and r.latency is not None]
+            self.expired = sum(1 for r in seen if r.expired and not r.acknowledged)
 
     def database(self, path: Path) -> None:
         return None
@@ -252,28 +282,37 @@ def latencies(records: list[Any]) -> str:
 
 
 async def live(template: Path, condition: str, tables: int, decisions: int,
-               delay: float) -> tuple[LiveRun, ExportProbe]:
-    """One run on a copy of the player's store (the bot writes into it)."""
+               delay: float) -> tuple[LiveRun | None, ExportProbe, str]:
+    """One run on a copy of the player's store (the bot writes into it); the run, or None
+    and why if the tables broke (people left unanswered)."""
     with tempfile.TemporaryDirectory() as tmp:
         database = Path(tmp) / "export.sqlite3"
         shutil.copyfile(template, database)
         probe = ExportProbe(exporting=condition == EXPORTING)
         # live_run makes its own local Discord: one that remembers itself, for the player.
         with mock.patch.object(bench_bot, "DiscordEmulator", SeenEmulator):
-            run = await live_run(tables, decisions, delay, {"EXPORT_COOLDOWN": "0"}, probe,
-                                 database_url=str(database))
-    return run, probe
+            try:
+                run = await live_run(tables, decisions, delay, {"EXPORT_COOLDOWN": "0"},
+                                     probe, database_url=str(database))
+            except Exception as error:  # the tables broke: say how, from what was seen
+                probe.broke(SeenEmulator.last)
+                return None, probe, f"{type(error).__name__}: {str(error).splitlines()[0]}"
+    return run, probe, ""
 
 
-def report(condition: str, run: LiveRun, probe: ExportProbe) -> None:
-    print(f"{condition}: {run.tables} tables, {run.answered} decisions in {run.elapsed:.0f} s;"
-          f" {latencies(probe.clicks)}", flush=True)
+def report(condition: str, run: LiveRun | None, probe: ExportProbe, broke: str) -> None:
+    if run is None:
+        print(f"{condition}: the tables broke ({broke}); {probe.expired} interactions left "
+              f"unanswered past Discord's 3 s; {latencies(probe.clicks)}", flush=True)
+    else:
+        print(f"{condition}: {run.tables} tables, {run.answered} decisions in "
+              f"{run.elapsed:.0f} s; {latencies(probe.clicks)}", flush=True)
+    for export in probe.exports:
+        files = ", ".join(f"{name} {size / 2**20:.1f} MiB" for name, size in export.files)
+        print(f"  export {export.seconds:.1f} s: {files or export.answer}", flush=True)
     if probe.exports:
-        for export in probe.exports:
-            files = ", ".join(f"{name} {size / 2**20:.1f} MiB" for name, size in export.files)
-            print(f"  export {export.seconds:.1f} s: {files or export.answer}", flush=True)
         print(f"  clicks while an export was made: {latencies(probe.during())}", flush=True)
-    if run.violations:
+    if run is not None and run.violations:
         print(f"  Discord limits broken: {len(run.violations)}, first {run.violations[0]}",
               flush=True)
 
@@ -294,6 +333,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--delay", type=float, default=1.2, help="AI_DELAY of the bot")
     parser.add_argument("--rounds", type=int, default=1,
                         help="runs of each condition, in turns (quiet first)")
+    parser.add_argument("--only", choices=(QUIET, EXPORTING), default=None,
+                        help="run one condition only")
     parser.add_argument("--skip-alone", action="store_true")
     parser.add_argument("--skip-live", action="store_true")
     args = parser.parse_args(argv)
@@ -312,9 +353,11 @@ def main(argv: list[str] | None = None) -> None:
         if not args.skip_live:
             for round_ in range(max(1, args.rounds)):
                 for condition in (QUIET, EXPORTING) if round_ % 2 == 0 else (EXPORTING, QUIET):
-                    run, probe = asyncio.run(live(store, condition, args.tables,
-                                                  args.decisions, args.delay))
-                    report(condition, run, probe)
+                    if args.only not in (None, condition):
+                        continue
+                    run, probe, broke = asyncio.run(live(store, condition, args.tables,
+                                                         args.decisions, args.delay))
+                    report(condition, run, probe, broke)
 
 
 if __name__ == "__main__":
