@@ -375,6 +375,11 @@ class TichuBot(commands.Bot):
         """The operator's privacy policy (``PRIVACY_URL``)."""
         return self.settings.privacy_url
 
+    @property
+    def export_cooldown(self) -> float:
+        """Seconds between two ``/privacy export`` of one person (``EXPORT_COOLDOWN``)."""
+        return self.settings.export_cooldown
+
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """The bot was removed from a server: its data goes after the retention."""
         try:

@@ -136,6 +136,10 @@ class Settings(BaseSettings):
         default=None, description="Your bot's privacy policy, shown by /privacy show (the "
         "one linked from the app's page on Discord); unset: /privacy show names "
         "docs/privacy.md of this project")
+    export_cooldown: float = Field(
+        default=600, ge=0, description="Seconds a person waits between two `/privacy export` "
+        "(0: no wait); a second one sooner is refused in one sentence, before any store "
+        "read. Kept in each bot process's memory: a restart forgets it")
     model_dir: str | None = Field(
         default=None, description="Folder holding the Tichu evaluator's model files "
         "tichu4.npz and tichu6.npz (unset: the ones shipped in engine/tichu/ai/models); a "

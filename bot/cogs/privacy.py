@@ -5,7 +5,10 @@ in direct messages (the app installed for a user), always privately:
 
 - ``/privacy show``: what is stored about you, counted, and your choice below;
 - ``/privacy export``: one JSON file of everything stored about you
-  (:func:`bot.store.personal.export_document`), compressed if it is too big to send;
+  (:func:`bot.store.personal.export_document`), compressed if it is too big to send. The
+  store's rows are read beside the live tables' work and the file is made in the
+  background process (:func:`bot.store.export.make_export`), one export at a time per
+  bot process; a person may export once in ``EXPORT_COOLDOWN`` seconds (:class:`Turns`);
 - ``/privacy erase``: asks first; its button (``tichu:b:0:-:perase:<your id>``) erases
   (:meth:`~bot.store.base.StoreBase.erase_person`), and only for the person it names;
 - ``/privacy standings on|off``: whether you appear by name in the daily's standings
@@ -14,19 +17,23 @@ in direct messages (the app installed for a user), always privately:
 
 from __future__ import annotations
 
-import gzip
+import asyncio
 import io
-import json
 import logging
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 from discord import app_commands
 
+from bot import workers
 from bot.cogs.games import command_error
 from bot.games.ui import GameButton, view_of
 from bot.i18n import t
 from bot.i18n.translator import ls
+from bot.store.codec import utc_now
+from bot.store.export import ExportFile, Packed, TooLate, make_export
 from bot.store.models import PersonAtTableError, Repository
 from bot.tables import TableError, ids
 
@@ -41,6 +48,9 @@ FILE_LIMIT = 10 * 1024 * 1024
 """Discord's attachment limit for a bot when the interaction does not give its own
 (``attachment_size_limit``, discord.py's ``filesize_limit``)."""
 DOCS_PAGE = "docs/privacy.md"
+EXPORT_DEADLINE = 13 * 60
+"""Seconds an export may take (waiting its turn included) before the person is told the
+bot is too busy: an interaction's token, which sends the file, lasts 15 minutes."""
 
 
 class Host(Protocol):
@@ -50,6 +60,10 @@ class Host(Protocol):
 
     @property
     def privacy_url(self) -> str | None: ...
+
+    @property
+    def export_cooldown(self) -> float:
+        """Seconds between two exports of one person (``EXPORT_COOLDOWN``)."""
 
 
 def _locale(interaction: discord.Interaction[Any]) -> str:
@@ -80,21 +94,52 @@ async def show_text(host: Host, user_id: int, locale: str) -> str:
     return "\n".join([body, choice, where(host, locale)])
 
 
-def export_file(document: dict[str, Any], user_id: int, limit: int,
-                locale: str = "en") -> discord.File | None:
-    """The export as a file under ``limit`` bytes: JSON, or gzipped JSON; None if even that
-    is too big. Its description says what it is, in the person's language."""
-    data = json.dumps(document, ensure_ascii=False, indent=1).encode()
-    name = f"tichu-data-{user_id}.json"
-    packed = ""
-    if len(data) > limit:
-        data = gzip.compress(data, mtime=0)
-        name += ".gz"
-        packed = t(locale, "privacy.file_gz")
-        if len(data) > limit:
-            return None
-    return discord.File(io.BytesIO(data), filename=name,
+def export_file(made: Packed, user_id: int, locale: str = "en") -> discord.File:
+    """The export as a file to send: its name says whether it is gzipped, its description
+    what it is, in the person's language."""
+    name = f"tichu-data-{user_id}.json" + (".gz" if made.packed else "")
+    packed = t(locale, "privacy.file_gz") if made.packed else ""
+    return discord.File(io.BytesIO(made.data), filename=name,
                         description=t(locale, "privacy.file_alt", packed=packed))
+
+
+class Turns:
+    """When each person may export again: in this process's memory, so a refusal costs
+    no store read. A restart forgets it. With several bot processes, a person's commands
+    in a server go to the process of that server's shard and those in direct messages
+    to shard 0's, so at worst a person exports once per process within the cooldown."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._next: dict[int, float] = {}
+
+    def left(self, user_id: int) -> float | None:
+        """Seconds until ``user_id`` may export again (None: now)."""
+        left = self._next.get(user_id, 0.0) - self._clock()
+        return left if left > 0 else None
+
+    def take(self, user_id: int, cooldown: float) -> None:
+        """``user_id`` exports now: the next one in ``cooldown`` seconds. The people whose
+        wait is over are forgotten, so the record holds only the last cooldown's exports."""
+        now = self._clock()
+        for person in [p for p, at in self._next.items() if at <= now]:
+            del self._next[person]
+        if cooldown > 0:
+            self._next[user_id] = now + cooldown
+
+    def give_back(self, user_id: int) -> None:
+        """The export failed (nothing was sent): the person may try again at once."""
+        self._next.pop(user_id, None)
+
+
+async def make(repo: Repository, user_id: int, limit: int, deadline: float) -> ExportFile | None:
+    """A person's export file, at most ``limit`` bytes (None: too big even gzipped): the
+    rows read in one snapshot, beside the live tables' work; the file made in the
+    background process, held while live work runs (it comes before the unattended work,
+    as a review a person waits for). Its making stops at ``deadline`` (``time.time()``)."""
+    parts = await repo.export_rows(user_id)
+    return await workers.offload_background(make_export, user_id, utc_now(), parts, limit,
+                                            deadline, rank=workers.FOR_A_PERSON)
 
 
 def confirm_view(user_id: int, locale: str) -> discord.ui.View:
@@ -140,6 +185,10 @@ class PrivacyCommands(app_commands.Group):
                 guild=True, dm_channel=True, private_channel=True),
             allowed_installs=app_commands.AppInstallationType(guild=True, user=True))
         self.host = host
+        self.turns = Turns()
+        self.making = asyncio.Semaphore(1)
+        """One export at a time in this process: a heavy player's rows are tens of
+        megabytes, held until their file is made."""
 
     @app_commands.command(name=ls("cmd.privacy.show.name"),
                           description=ls("cmd.privacy.show.description"))
@@ -152,16 +201,34 @@ class PrivacyCommands(app_commands.Group):
                           description=ls("cmd.privacy.export.description"))
     async def export(self, interaction: discord.Interaction[Any]) -> None:
         locale = _locale(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        document = await _repo(self.host).export_person(interaction.user.id)
-        limit = int(getattr(interaction, "filesize_limit", 0) or FILE_LIMIT)
-        file = export_file(document, interaction.user.id, limit, locale)
-        if file is None:
+        user_id = interaction.user.id
+        left = self.turns.left(user_id)
+        if left is not None:  # no store read, no work: one sentence
+            await interaction.response.send_message(
+                t(locale, "privacy.export_wait", when=f"<t:{int(time.time() + left) + 1}:R>"),
+                ephemeral=True)
+            return
+        self.turns.take(user_id, self.host.export_cooldown)
+        deadline = time.time() + EXPORT_DEADLINE
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            limit = int(getattr(interaction, "filesize_limit", 0) or FILE_LIMIT)
+            async with asyncio.timeout(EXPORT_DEADLINE):
+                async with self.making:
+                    made = await make(_repo(self.host), user_id, limit, deadline)
+        except (TimeoutError, TooLate):
+            self.turns.give_back(user_id)
+            await interaction.followup.send(t(locale, "privacy.export_busy"), ephemeral=True)
+            return
+        except BaseException:
+            self.turns.give_back(user_id)
+            raise
+        if made is None:
             await interaction.followup.send(t(locale, "privacy.export_too_big"), ephemeral=True)
             return
-        key = "privacy.export_empty" if document["empty"] else "privacy.export_done"
-        await interaction.followup.send(t(locale, key, games=len(document["games"])),
-                                        file=file, ephemeral=True)
+        key = "privacy.export_empty" if made.empty else "privacy.export_done"
+        await interaction.followup.send(t(locale, key, games=made.games),
+                                        file=export_file(made.file, user_id, locale), ephemeral=True)
 
     @app_commands.command(name=ls("cmd.privacy.erase.name"),
                           description=ls("cmd.privacy.erase.description"))

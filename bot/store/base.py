@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from datetime import datetime
 from types import TracebackType
 from typing import Any, ClassVar, Generic, Self, TypeVar
@@ -53,6 +53,11 @@ from bot.store.rows import (
 
 C = TypeVar("C")
 T = TypeVar("T")
+
+EXPORT_CHUNK = 200
+"""Rows an export reads at a time: each read is short (a few hundred kilobytes of
+replays), so the rows are taken in small steps between the live tables' work rather than
+in one long one (asyncpg decodes them on the event loop)."""
 
 
 # A guild's human players of one game (``entries``), their totals (``totals``) and
@@ -288,6 +293,16 @@ class StoreBase(ABC, Generic[C]):
         """The rows of one statement (read by column name)."""
 
     @abstractmethod
+    async def _snapshot(self, what: str, work: Callable[[C], Awaitable[T]]) -> T:
+        """``work(conn)`` in one read-only snapshot on a connection that nothing else
+        waits for, so that a long read holds up no live table."""
+
+    @abstractmethod
+    def _chunks(self, conn: C, sql: str, *params: object) -> AsyncIterator[list[dict[str, Any]]]:
+        """The rows of one statement, :data:`EXPORT_CHUNK` at a time, each a dict by
+        column name (plain data, which pickles)."""
+
+    @abstractmethod
     async def _change(self, conn: C, sql: str, *params: object) -> int:
         """Run one statement; the rows it changed."""
 
@@ -338,17 +353,27 @@ class StoreBase(ABC, Generic[C]):
             return Counts.from_row((await self._rows(conn, sql.counts(), user_id))[0])
         return await self._transact("person_counts", work, readonly=True)
 
+    async def export_rows(self, user_id: int) -> dict[str, list[dict[str, Any]]]:
+        """The rows of every part of a person's export (:meth:`Statements.export`), read
+        in one snapshot, :data:`EXPORT_CHUNK` rows at a time, beside the live tables'
+        work (:meth:`_snapshot`). Plain data: the file is made from them elsewhere
+        (:func:`bot.store.export.make_export`, off the event loop)."""
+        sql = self._sql()
+
+        async def work(conn: C) -> dict[str, list[dict[str, Any]]]:
+            parts: dict[str, list[dict[str, Any]]] = {}
+            for name, statement in sql.export().items():
+                rows = parts[name] = []
+                async for chunk in self._chunks(conn, statement, user_id):
+                    rows.extend(chunk)
+            return parts
+        return await self._snapshot("export_person", work)
+
     async def export_person(self, user_id: int, *, now: datetime | None = None
                             ) -> dict[str, Any]:
         """Everything stored about a person, as one JSON document
-        (:func:`bot.store.personal.export_document`), read in one transaction."""
-        sql = self._sql()
-
-        async def work(conn: C) -> dict[str, Any]:
-            parts = {name: await self._rows(conn, statement, user_id)
-                     for name, statement in sql.export().items()}
-            return export_document(user_id, now or utc_now(), parts)
-        return await self._transact("export_person", work, readonly=True)
+        (:func:`bot.store.personal.export_document`), read in one snapshot."""
+        return export_document(user_id, now or utc_now(), await self.export_rows(user_id))
 
     async def erase_person(self, user_id: int) -> Erased:
         """Erase a person, in one transaction: their id becomes a pseudonym in the

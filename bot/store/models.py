@@ -610,9 +610,13 @@ class Repository(Protocol):
     async def person_counts(self, user_id: int) -> Counts:
         """How much is stored about a person (all zero for a stranger)."""
 
+    async def export_rows(self, user_id: int) -> dict[str, list[dict[str, Any]]]:
+        """The rows of everything stored about a person, by part of the export, read in
+        one snapshot beside the live tables' work (the file: ``bot.store.export``)."""
+
     async def export_person(self, user_id: int, *, now: datetime | None = None
                             ) -> dict[str, Any]:
-        """Everything stored about a person as one JSON document, in one transaction."""
+        """Everything stored about a person as one JSON document, in one snapshot."""
 
     async def erase_person(self, user_id: int) -> Erased:
         """Erase a person in one transaction (``PersonAtTableError`` at a live table)."""

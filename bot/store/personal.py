@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -443,6 +443,22 @@ def is_former(user_id: int | None) -> bool:
     return user_id is not None and user_id < 0
 
 
+Rows = Sequence[Mapping[str, Any]]
+"""The rows of one part of the export, each by column name."""
+Section = tuple[str, Any]
+"""One key of the export file and its value; a long list's value is an iterator that
+builds its elements one at a time (:func:`export_sections`)."""
+SECTIONS = ("settings", "tables", "games", "ratings", "rating_history", "duplicate",
+            "events_hosted", "reviews", "hand_messages")
+"""The keys of the file that hold the person's data (each empty or None when nothing is
+stored), in the file's order."""
+ROWS_OF = {"settings": "settings", "tables": "tables", "games": "games",
+           "ratings": "ratings", "rating_history": "rating_history",
+           "duplicate": "duplicate", "events_hosted": "events", "reviews": "reviews",
+           "hand_messages": "panels"}
+"""The part of :meth:`Statements.export` each key is made from, one element per row."""
+
+
 def _plain(value: object) -> object:
     """A value of a row as JSON: times as ISO text, everything else as it is."""
     if isinstance(value, datetime):
@@ -455,9 +471,8 @@ def _id(value: object) -> str | None:
     return None if value is None else str(value)
 
 
-def _rows(rows: Sequence[Any]) -> list[dict[str, object]]:
-    """Rows as objects by column name (an SQLite row iterates over its values, so its
-    names come from ``keys()``)."""
+def _rows(rows: Rows) -> list[dict[str, object]]:
+    """Rows as objects by column name."""
     out = []
     for row in rows:
         names = list(row.keys())
@@ -489,9 +504,18 @@ def _review_shown(review: object, live: bool, seat: int) -> object:
     return shown
 
 
-def export_document(user_id: int, now: datetime, parts: Mapping[str, Sequence[Any]]
-                    ) -> dict[str, Any]:
+def export_document(user_id: int, now: datetime, parts: Mapping[str, Rows]) -> dict[str, Any]:
     """The export file's content from the rows of :meth:`Statements.export`'s parts."""
+    return {key: list(value) if isinstance(value, Iterator) else value
+            for key, value in export_sections(user_id, now, parts)}
+
+
+def export_sections(user_id: int, now: datetime, parts: Mapping[str, Rows]) -> list[Section]:
+    """The export file's keys in order, each with its value: :func:`export_document`,
+    but the lists whose elements hold a replay or a review (games, duplicate, reviews)
+    are iterators that read each element's JSON only when it is asked for, so a file of
+    thousands of games is written without holding them all at once
+    (:mod:`bot.store.export`)."""
     stats: dict[tuple[int, int], dict[str, int]] = {}
     for row in parts["stats"]:
         stats.setdefault((int(row["game_id"]), int(row["seat"])), {})[str(row["key"])] = \
@@ -508,14 +532,14 @@ def export_document(user_id: int, now: datetime, parts: Mapping[str, Sequence[An
         if row["you"]:
             entry["stats"] = stats.get((game_id, seat), {})
         players.setdefault(game_id, []).append(entry)
-    games = [{
+    games = ({
         "id": int(row["id"]), "table_id": int(row["table_id"]),
         "guild_id": _id(row["guild_id"]), "game": row["game"],
         "finished_at": _plain(row["finished_at"]), "rated": bool(row["rated"]),
         "scores": load_json(row["scores"], "a game's scores"), "winner": row["winner"],
         "players": players.get(int(row["id"]), []),
         "replay": load_json(row["replay"], "a game's replay"),
-    } for row in parts["games"]]
+    } for row in parts["games"])
     seats: dict[int, list[dict[str, object]]] = {}
     for row in parts["seats"]:
         seats.setdefault(int(row["table_id"]), []).append(
@@ -527,38 +551,37 @@ def export_document(user_id: int, now: datetime, parts: Mapping[str, Sequence[An
         "created_at": _plain(row["created_at"]), "updated_at": _plain(row["updated_at"]),
         "seats": seats.get(int(row["id"]), []),
     } for row in parts["tables"]]
-    duplicate = [{
+    duplicate = ({
         **{k: _plain(row[k]) for k in ("board", "event", "table_id", "direction", "position",
                                        "name", "diff", "created_at", "finished_at")},
         "guild_id": _id(row["guild_id"]),
         "replay": None if row["replay"] is None else _unhidden(
             load_json(row["replay"], "a board's replay"), bool(row["live"]),
             [s["seat"] for s in seats.get(int(row["table_id"]), [])]),
-    } for row in parts["duplicate"]]
+    } for row in parts["duplicate"])
     events = [{**r, "guild_id": _id(r["guild_id"])} for r in _rows(parts["events"])]
-    reviews = [{
+    reviews = ({
         **{k: _plain(row[k]) for k in ("table_id", "deal", "seat", "created_at")},
         "review": _review_shown(load_json(row["review"], "a review"), bool(row["live"]),
                                 int(row["seat"])),
-    } for row in parts["reviews"]]
+    } for row in parts["reviews"])
     ratings = [{**r, "guild_id": _id(r["guild_id"])} for r in _rows(parts["ratings"])]
     history = [{**r, "guild_id": _id(r["guild_id"])} for r in _rows(parts["rating_history"])]
     settings = [{"standings": bool(r["standings"]), "updated_at": _plain(r["updated_at"])}
                 for r in parts["settings"]]
-    document: dict[str, Any] = {
-        "format": FORMAT, "version": VERSION, "user_id": _id(user_id),
-        "exported_at": format_timestamp(now),
-        "settings": settings[0] if settings else None,
-        "tables": tables, "games": games, "ratings": ratings, "rating_history": history,
-        "duplicate": duplicate, "events_hosted": events, "reviews": reviews,
-        "hand_messages": [{**r} for r in _rows(parts["panels"])],
-    }
-    document["empty"] = not any(document[k] for k in (
-        "settings", "tables", "games", "ratings", "rating_history", "duplicate",
-        "events_hosted", "reviews", "hand_messages"))
-    if document["empty"]:
-        document["note"] = "Nothing is stored about you."
-    return document
+    # Each key's value has one element per row of its part: empty when its rows are.
+    empty = not any(parts[ROWS_OF[key]] for key in SECTIONS)
+    sections: list[Section] = [
+        ("format", FORMAT), ("version", VERSION), ("user_id", _id(user_id)),
+        ("exported_at", format_timestamp(now)),
+        ("settings", settings[0] if settings else None),
+        ("tables", tables), ("games", games), ("ratings", ratings),
+        ("rating_history", history), ("duplicate", duplicate), ("events_hosted", events),
+        ("reviews", reviews), ("hand_messages", [{**r} for r in _rows(parts["panels"])]),
+        ("empty", empty)]
+    if empty:
+        sections.append(("note", "Nothing is stored about you."))
+    return sections
 
 
 def seated_review(record: ReviewRecord, seated: Sequence[tuple[int, int | None]]

@@ -38,7 +38,7 @@ import logging
 import random
 import uuid
 import weakref
-from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Coroutine, Sequence
 from datetime import datetime
 from typing import Any, ClassVar, Literal, TypeAlias, TypeVar
 
@@ -46,7 +46,7 @@ import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
 from bot.ratings import TEAM_GAMES
-from bot.store.base import StoreBase, board_results_sql, player_totals_sql
+from bot.store.base import EXPORT_CHUNK, StoreBase, board_results_sql, player_totals_sql
 from bot.store.codec import (
     check_draft,
     check_guild_settings,
@@ -815,6 +815,17 @@ class PostgresRepository(StoreBase[Conn]):
 
     async def _rows(self, conn: Conn, sql: str, *params: object) -> list[asyncpg.Record]:
         return list(await conn.fetch(sql, *params))
+
+    async def _snapshot(self, what: str, work: Tx[T]) -> T:
+        """A pooled connection of its own, in a repeatable-read transaction: the live
+        tables' work goes on the pool's other connections meanwhile."""
+        return await self._transact(what, work, readonly=True)
+
+    async def _chunks(self, conn: Conn, sql: str, *params: object
+                      ) -> AsyncIterator[list[dict[str, Any]]]:
+        cursor = await conn.cursor(sql, *params)
+        while records := await cursor.fetch(EXPORT_CHUNK):
+            yield [dict(record.items()) for record in records]
 
     async def _change(self, conn: Conn, sql: str, *params: object) -> int:
         status = await conn.execute(sql, *params)

@@ -29,7 +29,7 @@ from typing import Any, ClassVar, Literal, TypeVar
 import aiosqlite
 
 from bot.ratings import TEAM_GAMES
-from bot.store.base import StoreBase, board_results_sql, player_totals_sql
+from bot.store.base import EXPORT_CHUNK, StoreBase, board_results_sql, player_totals_sql
 from bot.store.codec import (
     as_int,
     check_draft,
@@ -165,6 +165,9 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
         self._migrations = list(migrations) if migrations is not None else None
         self._conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
+        self._wal = False
+        """Whether the file is in WAL mode, where a second connection reads a snapshot
+        while this one writes (:meth:`_snapshot`)."""
         # shard id -> the locked file's descriptor (None for an in-memory database)
         self._shard_locks: dict[int, int | None] = {}
 
@@ -211,6 +214,7 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
             conn.row_factory = sqlite3.Row
             await self._pragma(conn, f"busy_timeout = {self._busy_timeout_ms}")
             mode = await self._pragma(conn, "journal_mode = WAL")
+            self._wal = mode == "wal"
             if mode not in ("wal", "memory"):
                 log.warning("SQLite store %s: journal mode is %s, not WAL", self._path, mode)
             # WAL + synchronous=NORMAL: a commit is durable against a crash of the
@@ -341,6 +345,37 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
     async def _rows(self, conn: aiosqlite.Connection, sql: str, *params: object
                     ) -> list[sqlite3.Row]:
         return await self._fetchall(conn, sql, params)
+
+    async def _snapshot(self, what: str, work: Callable[[aiosqlite.Connection], Awaitable[_T]]
+                        ) -> _T:
+        """On a second connection to the file, read-only, in one transaction: with WAL
+        it reads a snapshot while the first goes on writing, so the live tables never
+        wait for it. Without WAL (or in memory) a reader would hold up the writer
+        anyway: then on the one connection, as any other transaction."""
+        if not self._wal or self._conn is None:
+            return await self._transact(what, work, readonly=True)
+        try:
+            conn = await aiosqlite.connect(self._path, isolation_level=None)
+        except sqlite3.Error as error:
+            raise StoreError(_error_code(error), f"{what}: {error}") from error
+        try:
+            await self._pragma(conn, f"busy_timeout = {self._busy_timeout_ms}")
+            await self._pragma(conn, "query_only = ON")
+            await self._execute(conn, "BEGIN")
+            result = await work(conn)
+            await self._execute(conn, "COMMIT")
+            return result
+        except sqlite3.Error as error:
+            raise StoreError(_error_code(error), f"{what}: {error}") from error
+        finally:
+            await conn.close()
+
+    async def _chunks(self, conn: aiosqlite.Connection, sql: str, *params: object
+                      ) -> AsyncIterator[list[dict[str, Any]]]:
+        async with conn.execute(sql, params) as cursor:
+            names = [column[0] for column in cursor.description]
+            while rows := await cursor.fetchmany(EXPORT_CHUNK):
+                yield [dict(zip(names, row, strict=True)) for row in rows]
 
     async def _change(self, conn: aiosqlite.Connection, sql: str, *params: object) -> int:
         return await self._execute(conn, sql, params)

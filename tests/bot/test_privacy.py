@@ -21,15 +21,19 @@ from typing import Any
 import pytest
 
 from bot.app import TichuBot
-from bot.cogs.privacy import erase, export_file
+from bot.cogs import privacy
+from bot.cogs.privacy import Turns, erase, export_file
+from bot.config import Settings
 from bot.i18n import t
-from bot.store import GuildSettings, TableStatus
+from bot.store import GuildSettings, SQLiteRepository, TableStatus
+from bot.store.export import document_file
 from bot.tables import TableError, ids
 from engine.cards import parse_card
 from engine.errors import EngineError
 from engine.tichu.actions import Play
 from tests.bot.conftest import World, open_lobby, seat_and_start
-from tests.bot.driver import Person, component, running, settle
+from tests.bot.driver import Person, component, run_bot, running, settle
+from tests.bot.flaky_store import FlakyStore
 from tests.bot.test_coach import cards_named, play_until, received_in_exchange, reply_to
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,7 +93,7 @@ async def test_export_then_erase_leaves_the_others_their_records(world: World,
                                                                  tmp_path: Path) -> None:
     emu = world.emu
     alice, bob, eve = world.users[0], world.users[1], world.stranger
-    async with running(emu, tmp_path / "db.sqlite3") as bot:
+    async with running(emu, tmp_path / "db.sqlite3", export_cooldown=0) as bot:
         await emu.wait_for_commands(["tichu", "privacy"])
         # Nothing yet: show and export say so, and export sends a file that says it too.
         shown = await run(world, alice, "privacy show")
@@ -149,6 +153,90 @@ async def test_export_then_erase_leaves_the_others_their_records(world: World,
         empty = await run(world, alice, "privacy export")
         assert json.loads(empty.attachment(f"tichu-data-{alice.id}.json").data)["empty"]
     emu.assert_clean()
+
+
+def wait_sentence(lang: str, content: str) -> int:
+    """The time (Unix) an export refused for its cooldown names, after checking that the
+    answer is that sentence in ``lang``."""
+    found = re.fullmatch(re.escape(t(lang, "privacy.export_wait", when="<t:@:R>")).replace(
+        "@", r"(\d+)"), content)
+    assert found is not None, content
+    return int(found.group(1))
+
+
+async def test_a_second_export_within_the_cooldown_costs_no_work(world: World,
+                                                                 tmp_path: Path) -> None:
+    """Within ``EXPORT_COOLDOWN`` of an export, another is refused in one sentence in the
+    person's language saying when they may export again, before any store read, from any
+    channel; an export that failed (the store down) does not count."""
+    emu = world.emu
+    alice, bob = world.users[0], world.users[1]
+    store = FlakyStore(SQLiteRepository(str(tmp_path / "db.sqlite3")))
+    config = Settings(_env_file=None, database=str(tmp_path / "db.sqlite3"), ai_delay=0.0,
+                      worker_processes=0, field_processes=0, export_cooldown=600)
+    bot = TichuBot(config, repo=store, guild_ready_timeout=0.05)  # type: ignore[arg-type]
+    async with run_bot(emu, bot):
+        await bot.restored.wait()
+        await emu.wait_for_commands(["privacy"])
+        await play_game(world, bot, [alice])
+        store.fail("export_rows")
+        failed = await run(world, alice, "privacy export")
+        assert failed.ephemeral and failed.content == t("en", "error.store_unavailable")
+        start = time.time()
+        export = await run(world, alice, "privacy export")
+        assert json.loads(export.attachment(f"tichu-data-{alice.id}.json").data)["games"]
+        calls = dict(store.calls)
+        for channel, person, lang in ((None, alice, "en"), (emu.dm_channel(alice), alice, "en"),
+                                      (None, bob, "fr")):
+            if person is bob:
+                await run(world, bob, "privacy export")  # his first: a file
+                calls = dict(store.calls)
+            refused = await run(world, person, "privacy export", channel)
+            assert refused.ephemeral and not refused.attachments
+            when = wait_sentence(lang, refused.content)
+            assert start + 600 <= when <= time.time() + 601
+            assert store.calls == calls  # not one store call
+    await store.inner.close()
+    emu.assert_clean()
+
+
+async def test_an_export_not_made_in_time_is_said_and_can_be_asked_again(
+        world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the deadline (Discord takes the file for 15 minutes) the person is told, in
+    their language, that nothing was sent; the cooldown does not count it."""
+    emu = world.emu
+    bob = world.users[1]
+    async with running(emu, tmp_path / "db.sqlite3", export_cooldown=600) as bot:
+        await emu.wait_for_commands(["privacy"])
+        await play_game(world, bot, [bob])
+        monkeypatch.setattr(privacy, "EXPORT_DEADLINE", 0)
+        busy = await run(world, bob, "privacy export")
+        assert busy.ephemeral and busy.content == t("fr", "privacy.export_busy")
+        assert not busy.attachments
+        monkeypatch.undo()
+        export = await run(world, bob, "privacy export")
+        assert export.content == t("fr", "privacy.export_done", games=1)
+        assert json.loads(export.attachment(f"tichu-data-{bob.id}.json").data)["games"]
+    emu.assert_clean()
+
+
+def test_turns_are_per_person_and_forget_the_past() -> None:
+    now = [1000.0]
+    turns = Turns(lambda: now[0])
+    assert turns.left(1) is None
+    turns.take(1, 600)
+    assert turns.left(1) == 600 and turns.left(2) is None
+    now[0] += 599
+    assert turns.left(1) == 1
+    turns.take(2, 600)
+    now[0] += 1
+    assert turns.left(1) is None and turns.left(2) == 599
+    turns.take(3, 600)  # the people whose wait is over are forgotten
+    assert sorted(turns._next) == [2, 3]
+    turns.give_back(3)
+    assert turns.left(3) is None
+    turns.take(4, 0)  # no cooldown: nothing kept
+    assert turns.left(4) is None and 4 not in turns._next
 
 
 async def test_an_erase_is_refused_at_a_live_table(world: World, tmp_path: Path) -> None:
@@ -295,14 +383,19 @@ async def test_the_periodic_sweep_empties_a_server_the_bot_left(world: World,
 
 def test_a_big_export_is_sent_compressed_or_not_at_all() -> None:
     document = {"games": [{"replay": {"actions": ["pass"] * 500}}] * 40}
-    plain = export_file(document, 7, 10**9)
-    assert plain is not None and plain.filename == "tichu-data-7.json"
+    made = document_file(document, 10**9)
+    assert made is not None and not made.packed
+    plain = export_file(made, 7)
+    assert plain.filename == "tichu-data-7.json"
     assert json.loads(plain.fp.read()) == document
-    packed = export_file(document, 7, 20_000)
-    assert packed is not None and packed.filename == "tichu-data-7.json.gz"
+    made = document_file(document, 20_000)
+    assert made is not None and made.packed
+    packed = export_file(made, 7, "de")
+    assert packed.filename == "tichu-data-7.json.gz"
+    assert packed.description == t("de", "privacy.file_alt", packed=t("de", "privacy.file_gz"))
     assert json.loads(gzip.decompress(packed.fp.read())) == document
     noise = {"x": random.Random(1).randbytes(5000).hex()}
-    assert export_file(noise, 7, 1000) is None
+    assert document_file(noise, 1000) is None
 
 
 async def test_the_confirmation_erases_only_the_person_it_names() -> None:

@@ -6,9 +6,15 @@ holds the person's id (or ``u:<id>``), whatever table a later migration adds."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import gzip
 import json
+import pickle
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -21,7 +27,9 @@ from bot.store import (
     PersonAtTableError,
     Repository,
     ReviewRecord,
+    SQLiteRepository,
 )
+from bot.store.export import Packed, make_export
 from bot.store.migrate import load_migrations
 from bot.store.models import (
     GamePlayerResult,
@@ -32,7 +40,7 @@ from bot.store.models import (
     Swept,
     TableStatus,
 )
-from bot.store.personal import KEPT, QUEUE_TABLE, is_former, kept
+from bot.store.personal import KEPT, QUEUE_TABLE, export_document, is_former, kept
 from engine.duplicate.boards import make_boards
 from engine.duplicate.play import board_diff, board_game, board_replay, play_board
 from engine.tichu.ai import make_player
@@ -43,6 +51,8 @@ from .conftest import Backend, new_table
 ANN, BOB, CAT = 100, 200, 300
 DAY = datetime(2026, 11, 1, 20, 0, tzinfo=UTC)
 BOARD = "daily:2026-11-01/1"
+ODD = 'Zoë "\u202eq\n\\'
+"""A name JSON must escape (a quote, a newline, a backslash) or keep as it is (the rest)."""
 
 
 def seats_of(people: list[tuple[int | None, str]], winner: int) -> list[GamePlayerResult]:
@@ -179,6 +189,78 @@ async def test_the_export_of_a_stranger_says_there_is_nothing(repo: Repository) 
     assert document["empty"] is True and document["note"] == "Nothing is stored about you."
     assert document["games"] == [] and document["settings"] is None
     assert (await repo.person_counts(4242)).empty
+
+
+async def test_the_file_is_the_document_written_a_piece_at_a_time(repo: Repository) -> None:
+    """The rows of an export are plain data (they go to another process), and the file
+    made from them, a game at a time, is byte for byte ``json.dumps`` of the document, as
+    it was made before (issue 51): plain while it fits, gzipped past the limit."""
+    await stocked(repo)
+    await finished(repo, [(ANN, ODD), (None, "R"), (BOB, "Bob"), (None, "R")], 4)
+    for user_id in (ANN, 4242):
+        rows = await repo.export_rows(user_id)
+        assert pickle.loads(pickle.dumps(rows)) == rows
+        document = export_document(user_id, DAY, rows)
+        text = json.dumps(document, ensure_ascii=False, indent=1).encode()
+        made = make_export(user_id, DAY, rows, 10**9)
+        assert made is not None and made.file == Packed(text, packed=False)
+        assert (made.empty, made.games) == (document["empty"], len(document["games"]))
+        packed = make_export(user_id, DAY, rows, len(text) - 1)
+        assert packed is not None and packed.file.packed
+        assert gzip.decompress(packed.file.data) == text
+    rows = await repo.export_rows(ANN)
+    assert export_document(ANN, DAY, rows)["games"][2]["players"][0]["name"] == ODD
+    assert make_export(ANN, DAY, rows, 100) is None  # too big even gzipped
+
+
+async def test_the_operator_writes_a_file_too_big_for_discord(repo: Repository,
+                                                              backend: Backend,
+                                                              tmp_path: Path) -> None:
+    """``python -m bot.store export DATABASE USER_ID FILE``: the file ``/privacy export``
+    sends, of any size (gzipped for a name ending in .gz), for the person the bot told
+    to ask the operator."""
+    await stocked(repo)
+    path = tmp_path / "ann.json.gz"
+    done = await asyncio.to_thread(subprocess.run, [
+        sys.executable, "-m", "bot.store", "export", backend.url, str(ANN), str(path)],
+        capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"wrote {path}: everything stored about {ANN} (2 finished games)\n"
+    written = json.loads(gzip.decompress(path.read_bytes()))
+    expected = export_document(ANN, DAY, await repo.export_rows(ANN))
+    assert written == {**expected, "exported_at": written["exported_at"]}
+
+
+async def test_an_export_reads_a_snapshot_beside_the_writes(repo: Repository) -> None:
+    """An export's read holds up no write (SQLite: a second connection, WAL), and sees
+    the store as it was when it began, though the writes go on meanwhile."""
+    games = await stocked(repo)
+    base: Any = repo
+    count = "SELECT COUNT(*) AS n FROM reviews"
+
+    async def work(conn: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        before = [row async for chunk in base._chunks(conn, count) for row in chunk]
+        # On the one connection this would wait for the export's end: forever.
+        await asyncio.wait_for(repo.save_review(ReviewRecord(
+            table_id=games[2].table_id, deal=0, seat=0, user_id=BOB, review={})), 10)
+        after = [row async for chunk in base._chunks(conn, count) for row in chunk]
+        return before, after
+
+    before, after = await base._snapshot("test", work)
+    assert before == after == [{"n": 2}]
+    assert await repo.review(games[2].table_id, 0, 0) is not None
+
+
+async def test_an_export_in_memory_reads_on_the_one_connection() -> None:
+    """An SQLite store in memory has no second connection: the export reads on the one."""
+    repo = SQLiteRepository(":memory:")
+    await repo.open()
+    try:
+        await stocked(repo)
+        rows = await repo.export_rows(ANN)
+        assert len(rows["games"]) == 2 and len(rows["reviews"]) == 1
+    finally:
+        await repo.close()
 
 
 async def test_an_erase_leaves_no_trace_and_the_others_unchanged(
