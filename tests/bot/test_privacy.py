@@ -433,7 +433,8 @@ async def test_an_export_during_a_game_shows_no_other_seat_s_hidden_card(
     game is over (abandoned here), the export gives the whole review, as stored."""
     emu = world.emu
     alice = world.users[0]
-    async with running(emu, tmp_path / "db.sqlite3", field_processes=0) as bot:
+    async with running(emu, tmp_path / "db.sqlite3", field_processes=0,
+                       export_cooldown=0) as bot:
         lobby, table = await open_lobby(world, bot)
         await seat_and_start(world, lobby, [0, None, None, None],
                              {1: "easy", 2: "easy", 3: "easy"})
