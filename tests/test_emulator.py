@@ -758,3 +758,29 @@ async def test_bot_channel_permissions_are_enforced(emulator: DiscordEmulator) -
     assert [v.kind for v in emu.violations] == ["missing_permissions", "missing_access"]
     with pytest.raises(UserActionError, match="cannot see"):
         await emu.post(t.alice, staff, "let me in")
+
+
+async def test_a_click_records_when_its_result_became_visible(emulator: DiscordEmulator) -> None:
+    """A deferred click's result is visible when the bot edits the clicked message through
+    the click's token (``settled_at``, ``seen_latency``); that message being public, it is
+    also the channel's first public edit after the click (``public_edit_at``). A click
+    answered by an ephemeral message waits for the channel's next public edit."""
+    emu = emulator
+    async with demo_bot(emu) as (t, _bot):
+        table = await (await emu.slash(t.alice, t.channel, "demo new")).response()
+        joined = await emu.click(t.bob, table, label="Join")
+        await joined.response()
+        join = joined.record
+        assert join.seen_latency is not None and join.public_edit_at is None
+        dealt = await emu.click(t.bob, table, "demo:deal")
+        assert await dealt.response() is table and table.content == "cards dealt"
+        deal = dealt.record
+        assert deal.response_type == 6 and deal.dispatched_at is not None
+        assert deal.responded_at is not None and deal.settled_at is not None
+        assert deal.dispatched_at <= deal.responded_at <= deal.settled_at
+        assert deal.latency is not None and deal.seen_latency is not None
+        assert deal.seen_latency >= deal.latency
+        assert deal.public_edit_at is not None and deal.public_edit_at <= deal.settled_at
+        assert deal.public_edit_latency == deal.public_edit_at - deal.dispatched_at
+        assert join.public_edit_at == deal.public_edit_at  # the same edit, the next one
+    emu.assert_clean()

@@ -37,6 +37,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.render import cards as card_module
 from bot.render import examples as ex
+from bot.render import hand as hand_module
 from bot.render.art import card as card_art
 
 if TYPE_CHECKING:
@@ -159,6 +160,11 @@ def recording() -> Iterator[list[Glyph]]:
         finally:
             inside[0] = False
 
+    # The hand pictures render_hand keeps (none in older trees): none while recording, so
+    # that every hand is drawn.
+    hands = getattr(hand_module, "_hands", None)
+    if hands is not None:
+        hand_module._hands = type(hands)(0)
     if tiles is not None:
         tiles._tile = spy_tile  # type: ignore[assignment]
     ImageDraw.ImageDraw.text = spy_text  # type: ignore[method-assign,assignment]
@@ -172,6 +178,8 @@ def recording() -> Iterator[list[Glyph]]:
         card_module._shadowed = shadowed
         if tiles is not None:
             tiles._tile = tile
+        if hands is not None:
+            hand_module._hands = hands
 
 
 def measure(name: str, draw: Callable[[], bytes], kind: Kind = "attachment") -> Measure:

@@ -17,7 +17,7 @@ Trick-taking games: :func:`render_trick_table` with :class:`SeatInfo`, and
 The package is a one-way stack: ``fonts``, ``labels``, ``encoding`` ->
 ``draw`` -> ``cards``, ``tiles`` -> ``seats`` -> the images (``hand``, ``table``,
 ``summary``, ``trick``, ``french``, ``ratings``) -> ``position`` (the table and a
-seat's hand as one picture) -> ``palette`` (the warm-up: every sprite the pictures draw,
+seat's hand as one picture) -> ``palette`` (the warm-up: the sprites the Tichu panels draw,
 at their sizes) -> this facade -> ``examples`` (fixed inputs for docs, tests and
 benchmarks). No module imports one beside or above it.
 """

@@ -10,8 +10,9 @@ crisp, and the felt's gradient needs no noise against colour banding (a
 256-colour palette could not hold it). Encoding is deterministic for a given
 libwebp, so equal views still give equal bytes.
 
-Many pictures are drawn again unchanged (a hand while the others play, a table
-whose change shows only in the text): :func:`encode` keeps the most recent
+Many pictures are drawn again unchanged (a table whose change shows only in the
+text; hands are kept by :func:`bot.render.hand.render_hand` itself, by what they
+show, and encoded with ``kept=False``): :func:`encode` keeps the most recent
 encodings, up to :data:`CACHE_BYTES`, keyed on the picture itself (its size,
 mode and a SHA-256 of its pixels, with the encoder's settings), so an equal picture is never encoded twice
 and a changed one never finds a stale encoding. Hashing the pixels costs a
@@ -94,14 +95,18 @@ cache = EncodingCache(CACHE_BYTES)
 """The process's cache of :func:`encode`."""
 
 
-def encode(img: Image.Image) -> bytes:
-    """``img`` (RGB or RGBA, drawn opaque) encoded as :data:`IMAGE_FORMAT` bytes."""
+def encode(img: Image.Image, *, kept: bool = True) -> bytes:
+    """``img`` (RGB or RGBA, drawn opaque) encoded as :data:`IMAGE_FORMAT` bytes; with
+    ``kept=False`` neither looked up in :data:`cache` nor kept there (for a caller that
+    keeps its pictures by what they show, and draws only new ones: hashing the pixels
+    would cost it a tenth of the encoding for nothing)."""
     rgb = img.convert("RGB") if img.mode != "RGB" else img
-    key = cache.key(rgb)
-    data = cache.get(key)
+    key = cache.key(rgb) if kept else None
+    data = cache.get(key) if key is not None else None
     if data is None:
         buf = io.BytesIO()
         rgb.save(buf, IMAGE_FORMAT, quality=WEBP_QUALITY, method=WEBP_METHOD)
         data = buf.getvalue()
-        cache.put(key, data)
+        if key is not None:
+            cache.put(key, data)
     return data

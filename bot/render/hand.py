@@ -32,7 +32,7 @@ from bot.render.draw import (
     team_color,
     text_width,
 )
-from bot.render.encoding import encode
+from bot.render.encoding import EncodingCache, encode
 from bot.render.fonts import Weight, font
 from bot.render.labels import fit_label, label, log, short_label
 from bot.render.seats import Side, seat_at, seat_name, side_of
@@ -242,6 +242,19 @@ def under_cards(d: ImageDraw.ImageDraw, cards: Sequence[Card], bombs: Sequence[B
         d.text((cx, num_y - cap / 2), str(i + 1), font=num_f, fill=INK, anchor="ms")
 
 
+HANDS_KEPT = 8 * 1024 * 1024
+"""The most bytes of hand pictures :func:`render_hand` keeps (per process)."""
+_hands = EncodingCache(HANDS_KEPT)
+
+
+def hand_key(view: TichuView, locale: str, selected: Collection[Card]) -> tuple[object, ...]:
+    """Everything :func:`draw_hand` reads: equal keys draw equal pictures."""
+    me = view.seat
+    call = view.calls[me] if me is not None and me < len(view.calls) else None
+    return (me, view.n_seats, tuple(view.hand), call, tuple(sorted(view.received.items())),
+            locale, tuple(sorted(int(c) for c in selected)))
+
+
 def render_hand(view: TichuView, *, locale: str = "en",
                 selected: Collection[Card] = ()) -> bytes:
     """Image of the seat's hand, sorted with :func:`sorted_hand`, each card numbered
@@ -249,9 +262,20 @@ def render_hand(view: TichuView, *, locale: str = "en",
     glowing, the cards just received in the exchange outlined with an arrow
     towards their giver (◀ left, ▲ partner, ▶ right), and ``selected`` raised.
 
+    A hand is drawn again, unchanged, after every move that leaves it as it was (a pass,
+    the others' plays that the panel follows): the last pictures are kept by what they
+    show (:func:`hand_key`), and neither drawn nor encoded again.
+
     Raises ValueError for the public view.
     """
-    return encode(draw_hand(view, locale, selected))
+    if view.seat is None:
+        raise ValueError("render_hand needs a seat's view, not the public view")
+    key = hand_key(view, locale, selected)
+    image = _hands.get(key)
+    if image is None:
+        image = encode(draw_hand(view, locale, selected), kept=False)
+        _hands.put(key, image)
+    return image
 
 
 EX_W, EX_H = 1100, 680

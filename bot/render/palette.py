@@ -9,32 +9,28 @@ A card is scaled from its stored art and shadowed the first time a picture draws
 size, then kept (:mod:`bot.render.cards`, :mod:`bot.render.tiles`). At the hands' 258
 pixels that takes about 6 ms a card: a worker that had not drawn them yet spent up to 80
 ms more on a new deal's first hand, between a click and the panel that answers it. So
-the warm-up makes every sprite and tile the live pictures draw, at the sizes they draw
-them, before the first table: about a second of each worker's time at start-up.
+the warm-up makes every Tichu sprite the panels draw (the hand, the exchange) and the
+tiles of the usual trick and of a private table's hand, before the first table: about
+half a second of each worker's time at start-up, and some 60 MiB that a worker's caches
+hold anyway once it has drawn a few deals. Chinois's and Tysiacha's cards, and the
+narrower tiles of long plays, are made when first drawn.
 """
 
 from __future__ import annotations
 
-from bot.render.art.suits import Deck
 from bot.render.cards import back_sprite, shadow_sprite, shadowed_sprite
 from bot.render.draw import canvas, draw_text
 from bot.render.encoding import encode
-from bot.render.french import CARD_W as FRENCH_CARD_W
 from bot.render.hand import EX_H, EX_W, H_HAND, HAND_CARD_W, HAND_W
 from bot.render.position import STRIP_H, STRIP_TILE_W
-from bot.render.table import BACK_W, SIZE, TILE_WIDTHS, layout
+from bot.render.table import BACK_W, SIZE, TILE_W, layout
 from bot.render.tiles import card_tile
-from bot.render.trick import TILE_W as TRICK_TILE_W
-from bot.render.trick import TRUMP_TILE_W
 from engine.tichu.cards import DECK
-
-FRENCH_DECK = range(52)
-"""The cards of Chinois and Tysiacha (values 0 to 51, drawn from the French deck's art)."""
 
 
 def warm_up() -> None:
-    """Load the fonts and the encoder, and make every card sprite and tile the live
-    pictures draw, at their sizes, once per process (optional, at start-up)."""
+    """Load the fonts and the encoder, and make the card sprites and tiles the Tichu
+    panels and tables draw, at their sizes, once per process (optional, at start-up)."""
     img, d = canvas((64, 64))
     draw_text(d, (4, 4), "Tichu", 20, "regular")
     draw_text(d, (4, 4), "Tichu", 20, "bold")
@@ -43,13 +39,9 @@ def warm_up() -> None:
         canvas(size)  # its felt, kept
     for card in DECK:
         shadowed_sprite(card, HAND_CARD_W)  # the hand; unshadowed, the exchange's cards
-        for width in sorted({*TILE_WIDTHS, STRIP_TILE_W}):  # the trick; a private table's hand
+        for width in (TILE_W, STRIP_TILE_W):  # the trick; a private table's hand
             card_tile(card, width)
     back_sprite(BACK_W)
     back_sprite(HAND_CARD_W // 2)
     shadow_sprite(HAND_CARD_W, 6, 120)
-    for value in FRENCH_DECK:  # Chinois and Tysiacha: the hand, the trick, the trump
-        shadowed_sprite(value, FRENCH_CARD_W, Deck.FRENCH)
-        card_tile(value, TRICK_TILE_W, Deck.FRENCH)
-        card_tile(value, TRUMP_TILE_W, Deck.FRENCH)
     encode(img)

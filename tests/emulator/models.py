@@ -646,7 +646,9 @@ class InteractionRecord:
     """An interaction a user triggered, and everything the bot did to answer it.
 
     Times are ``time.monotonic()`` values. ``latency`` is the time from the
-    dispatch of INTERACTION_CREATE to the initial response callback.
+    dispatch of INTERACTION_CREATE to the initial response callback; ``seen_latency``
+    to :attr:`settled_at`, when the user sees the answer (after a click on a hand panel,
+    the panel redrawn); ``public_edit_latency`` to :attr:`public_edit_at`.
     """
 
     id: int
@@ -666,6 +668,12 @@ class InteractionRecord:
     response_type: int | None = None
     responded_at: float | None = None
     settled_at: float | None = None
+    """When the message the interaction resulted in was shown: the initial response's
+    message (types 4 and 7), else the first follow-up or edit through its token (after a
+    deferral, types 5 and 6: for a click on a panel, the panel redrawn)."""
+    public_edit_at: float | None = None
+    """A click's: when a public message of the bot in its channel was first edited after
+    its dispatch (in a table's thread, the table message redrawn)."""
     callbacks: list[int] = field(default_factory=list)
     original_message_id: int | None = None
     result_message_id: int | None = None
@@ -686,6 +694,20 @@ class InteractionRecord:
         if self.responded_at is None or self.dispatched_at is None:
             return None
         return self.responded_at - self.dispatched_at
+
+    @property
+    def seen_latency(self) -> float | None:
+        """Seconds from dispatch to :attr:`settled_at` (the answer shown), or None."""
+        if self.settled_at is None or self.dispatched_at is None:
+            return None
+        return self.settled_at - self.dispatched_at
+
+    @property
+    def public_edit_latency(self) -> float | None:
+        """Seconds from dispatch to :attr:`public_edit_at`, or None."""
+        if self.public_edit_at is None or self.dispatched_at is None:
+            return None
+        return self.public_edit_at - self.dispatched_at
 
     def __repr__(self) -> str:
         return (

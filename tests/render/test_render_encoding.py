@@ -36,6 +36,16 @@ def test_an_equal_picture_is_encoded_once(fresh: EncodingCache) -> None:
     assert fresh.hits == 2
 
 
+def test_a_picture_not_kept_is_encoded_alike_and_leaves_the_cache_as_it_was(
+    fresh: EncodingCache,
+) -> None:
+    img = picture((200, 30, 30))
+    assert encode(img, kept=False) == encode(img)
+    assert (fresh.hits, fresh.misses, len(fresh)) == (0, 1, 1)
+    encode(img, kept=False)
+    assert (fresh.hits, fresh.misses, len(fresh)) == (0, 1, 1)
+
+
 def test_a_changed_picture_is_a_new_encoding(fresh: EncodingCache) -> None:
     img = picture((10, 90, 40))
     before = encode(img)
@@ -71,3 +81,28 @@ def test_the_cache_keeps_to_its_budget_least_recently_used_out() -> None:
     assert cache.size == 200
     cache.put(keys[3], b"z" * 300)  # larger than the whole budget: not kept
     assert cache.get(keys[3]) is None and cache.size == 200
+
+
+def test_a_hand_drawn_again_is_the_kept_picture_and_any_change_draws_anew(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bot.render import hand
+    from engine.tichu.game import TichuGame
+    from engine.tichu.view import Call
+
+    kept = EncodingCache(hand.HANDS_KEPT)
+    monkeypatch.setattr(hand, "_hands", kept)
+    view = TichuGame(seed=4).view(1)
+    first = hand.render_hand(view)
+    assert first == encode(hand.draw_hand(view))  # the picture it always was
+    assert hand.render_hand(view) == first and (kept.hits, kept.misses) == (1, 1)
+    called = view.__class__(**{**{f: getattr(view, f) for f in view.__dataclass_fields__},
+                               "calls": (None, Call.TICHU, None, None)})
+    changes = [hand.render_hand(view, locale="fr"),
+               hand.render_hand(view, selected=[view.hand[0]]),
+               hand.render_hand(called),
+               hand.render_hand(TichuGame(seed=4).view(2))]
+    assert kept.misses == 5 and first not in changes and len(set(changes)) == 4
+    assert changes[2] == encode(hand.draw_hand(called))
+    with pytest.raises(ValueError):
+        hand.render_hand(TichuGame(seed=4).view(None))
