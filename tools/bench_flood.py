@@ -403,7 +403,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--commands", default=",".join(COMMANDS),
                         help=f"what the flood sends, in turn, among {', '.join(COMMANDS)}")
     # As tools.bench_bot: `make bench` (tools.bench) calls main() with its own command line.
-    args = parser.parse_args(argv) if argv is not None else parser.parse_known_args()[0]
+    args = parser.parse_args(argv)
     commands = [c.strip() for c in args.commands.split(",") if c.strip()]
     unknown = [c for c in commands if c not in COMMANDS]
     if unknown or not commands:

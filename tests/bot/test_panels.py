@@ -106,10 +106,12 @@ async def test_panel_redraws_do_not_wait_for_the_pacer_of_channel_writes(
 
         monkeypatch.setattr(bot.pacer, "wait", hold)
         try:
+            # Alice's panel as it was before bob's move (her own redraw after the computers'
+            # moves may already be on its way when they are done: the push must not wait).
+            before = alice.panel.content
             await bob.act(table_message(emu, table))
             while 0 not in pending_seats(table.game.view(None)) or table.lock.locked():
                 await asyncio.sleep(0.005)  # the computers' moves
-            before = alice.panel.content
             await asyncio.wait_for(bot.panels.push(table), 10)
         finally:
             release.set()
