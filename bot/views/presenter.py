@@ -240,14 +240,17 @@ class TablePresenter:
             await self._repo().clear_ping(table.id)
         if not waiting:
             return
-        mentions = " ".join(f"<@{table.seats[s].user_id}>" for s in waiting)
+        people = [user for s in waiting if (user := table.seats[s].user_id) is not None]
+        mentions = " ".join(f"<@{user}>" for user in people)
         locale = table.record.locale
         text = t(locale, spec.ping_key(game), mentions=mentions) + " " + t(locale, "ping.panel")
         countdown = countdown_line(table, locale)
         if countdown:
             text += "\n" + countdown
         await self.pacer.wait()
-        sent = await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True))
+        # The ping names exactly the people it is for: nobody else, whatever the text says.
+        sent = await channel.send(text, allowed_mentions=discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(user) for user in people]))
         table.record.ping_message_id = sent.id
         await self._repo().update_table(table.id, ping_message_id=sent.id)
 
