@@ -7,15 +7,21 @@ step. A locale without a catalog (``ja``, ``es-ES`` …) reads English.
 A French sentence that puts a name after *de* writes ``{name:de}``: the name comes
 with its preposition, elided before a vowel or a mute h (``d’Alice``, ``de Bob``).
 French only: the other languages write plain ``{name}``.
+
+Values are escaped as they fill a sentence (:func:`fill`, and :mod:`bot.i18n.text`): a
+name shows as written, never as a mention, a link or markup.
 """
 
 from __future__ import annotations
 
 import json
 import string
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
+
+from bot.i18n.text import Text, clean, code, escape
 
 LANGUAGES = ("en", "fr", "de", "el")
 """English, French, German and Greek: each has every catalog, and Discord's locale of
@@ -45,41 +51,90 @@ def language(locale: object) -> str:
 
 
 _ELIDING = frozenset("aeiouyhàâäéèêëîïôöùûüÿœæ")
-_MARKUP = "*_~`|"
+_MARKUP = "*_~`|\\\u2068"
 
 
 def de(name: str) -> str:
     """French *de* before ``name``: ``d’Alice``, ``d’Hugo``, ``d’Équipe A``, ``de Bob``
-    (markdown around the name is kept: ``d’**Alice**``)."""
+    (markdown and escapes before the name are passed over: ``d’**Alice**``)."""
     first = name.lstrip(_MARKUP)[:1].lower()
     return f"d’{name}" if first and first in _ELIDING else f"de {name}"
 
 
-class _Formatter(string.Formatter):
-    """``str.format`` plus the ``de`` format of French sentences (``{name:de}``)."""
-
-    def format_field(self, value: Any, format_spec: str) -> str:
-        if format_spec == "de":
-            return de(str(value))
-        return str(super().format_field(value, format_spec))
+_FORMATTER = string.Formatter()
 
 
-_FORMATTER = _Formatter()
+def fill(text: str, values: Mapping[str, Any]) -> Text:
+    """``text`` with its ``{placeholders}`` filled in from ``values``, each value that is
+    not the bot's own (:class:`Text`, a number) escaped for where the sentence puts it:
+    :func:`~bot.i18n.text.code` inside a code span, else :func:`~bot.i18n.text.escape`.
+    The one place where what people write enters the bot's sentences. The result reads
+    (:attr:`Text.read`) with the values cleaned but not escaped."""
+    out: list[str] = []
+    read: list[str] = []
+    in_code = False
+    for literal, field, spec, conversion in _FORMATTER.parse(text):
+        out.append(literal)
+        read.append(literal)
+        in_code ^= literal.count("`") % 2 == 1
+        if field is None:
+            continue
+        value = _FORMATTER.get_field(field, (), values)[0]
+        if conversion:
+            value = _FORMATTER.convert_field(value, conversion)
+        shown, said = _field(value, spec or "", in_code)
+        out.append(shown)
+        read.append(said)
+    return Text("".join(out), "".join(read))
+
+
+def _field(value: Any, spec: str, in_code: bool) -> tuple[str, str]:
+    """A value as it shows in a sentence, and as it reads (cleaned, not escaped)."""
+    if isinstance(value, Text):
+        if spec == "de":
+            return de(value), de(value.read)
+        return format(str(value), spec), format(value.read, spec)
+    if isinstance(value, int | float):
+        return (de(str(value)),) * 2 if spec == "de" else (format(value, spec),) * 2
+    said = clean(str(value))
+    if in_code:
+        return code(str(value), spec), format(said, spec)
+    if spec == "de":
+        return de(escape(said)), de(said)
+    # A width or precision counts what shows: the text as written, cut, then escaped.
+    said = format(said, spec)
+    return escape(said), said
+
+
+DESCRIPTION = "alt."
+"""The keys of images' descriptions (alt text), which Discord shows as they are, without
+markdown: their values are cleaned, not escaped (see :func:`t`)."""
 
 
 def t(locale: object, key: str, **values: Any) -> str:
-    """The text of ``key`` in the language of ``locale``, with ``values`` filled in.
+    """The text of ``key`` in the language of ``locale``, with ``values`` filled in by
+    :func:`fill`: a :class:`Text` whose values are escaped, unless a value is the bot's
+    own (:class:`Text`, a number).
+
+    An image's description (a key ``alt.…``) is no markdown: its values are cleaned,
+    not escaped (:attr:`Text.read`), and it is a plain ``str``, escaped as any other
+    text should it ever fill a message's sentence.
 
     A key missing from a catalog falls back to English, then to the key itself, so
     a gap shows up as a visible key rather than a crash.
     """
     lang = language(locale)
     text = catalog(lang).get(key) or catalog(DEFAULT).get(key) or key
-    if values:
+    if key.startswith(DESCRIPTION):
+        if not values:
+            return text
         try:
-            if ":de}" in text:
-                return _FORMATTER.format(text, **values)
-            return text.format(**values)
+            return fill(text, values).read
         except (KeyError, IndexError, ValueError, AttributeError, TypeError):
             return text
-    return text
+    if values:
+        try:
+            return fill(text, values)
+        except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+            return Text(text)
+    return Text(text)
