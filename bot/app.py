@@ -72,6 +72,9 @@ class TichuBot(commands.Bot):
             options.setdefault("shard_count", settings.shard_count)
             options.setdefault("shard_ids", settings.shard_ids)
         options.setdefault("tree_cls", GatedTree)
+        # No message of the bot pings anyone unless it names them (the turn's ping names
+        # the people due): a name that reads "@everyone" or "<@&role>" is only text.
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, **options)
         self.settings = settings

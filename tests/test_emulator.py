@@ -259,7 +259,10 @@ class Demo(app_commands.Group, name="demo", description="Demo commands"):
 
     @app_commands.command(name="greet", description="Greets a member")
     async def greet(self, interaction: discord.Interaction, member: discord.Member) -> None:
-        await interaction.response.send_message(f"hello {member.mention} ({member.display_name})")
+        await interaction.response.send_message(
+            f"hello {member.mention} ({member.display_name})",
+            allowed_mentions=discord.AllowedMentions(users=[member]),
+        )
 
     @app_commands.command(name="card", description="Names a card")
     async def card(self, interaction: discord.Interaction, name: str) -> None:
@@ -494,6 +497,9 @@ async def test_modal_autocomplete_and_member_option(emulator: DiscordEmulator) -
         assert greeting.content == f"hello <@{t.bob.id}> (bob)" and greeting.mentions() == [
             t.bob.id
         ]
+        # The greeting notified bob, whom its allowed_mentions named, and nobody else.
+        [ping] = [p for p in emu.pings if p.message_id == greeting.id]
+        assert ping.users == {t.bob.id} and ping.named == {t.bob.id} and not ping.unnamed
     emu.assert_clean()
 
 

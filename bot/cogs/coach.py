@@ -22,6 +22,7 @@ import discord
 
 from bot.games.base import image_file
 from bot.games.tichu.coach import Coach, review_pictures
+from bot.i18n.text import CONTENT, cut
 from bot.render import filename
 from bot.store.models import GameResult
 from bot.tables import TableError, TableService, ids
@@ -77,9 +78,9 @@ async def send_review(host: CoachHost, interaction: discord.Interaction[Any], ta
     record = await host.coach.review(table_id, deal, interaction.user.id, result)
     text, shown = await review_pictures(record, locale)
     if not shown:
-        await interaction.followup.send(text[:2000], ephemeral=True)
+        await interaction.followup.send(cut(text, CONTENT), ephemeral=True)
         return
     for number, decision in enumerate(shown, start=1):
         content = f"{text}\n{decision.text}" if number == 1 else decision.text
         picture = image_file(decision.image, filename(f"review-{number}"), decision.alt)
-        await interaction.followup.send(content[:2000], file=picture, ephemeral=True)
+        await interaction.followup.send(cut(content, CONTENT), file=picture, ephemeral=True)

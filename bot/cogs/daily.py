@@ -36,7 +36,8 @@ from bot.games.tichu.duplicate import (
     utc_today,
 )
 from bot.games.ui import GameButton, view_of
-from bot.i18n import t
+from bot.i18n import Text, t
+from bot.i18n.text import DESCRIPTION, cut
 from bot.i18n.translator import ls
 from bot.render import filename
 from bot.render.ratings import BOARD_ROWS, BoardLine, render_leaderboard
@@ -160,7 +161,7 @@ async def standings_message(host: DailyHost, locale: str, day: date, guild_id: i
                     lines, mine, standing_row)
     text = [t(locale, "daily.standings_row", rank=r.rank, name=person_name(locale, r.name),
               pct=_pct(r.score), boards=r.boards) for r in [*shown, *([own] if own else [])]]
-    embed = discord.Embed(title=title, description="\n".join(text)[:4000],
+    embed = discord.Embed(title=title, description=cut("\n".join(text), DESCRIPTION),
                           colour=discord.Colour.dark_green())
     embed.set_image(url=f"attachment://{filename('standings')}")
     embed.set_footer(text=footer)
@@ -339,7 +340,7 @@ class DailyCommands(app_commands.Group):
         await repo.save_guild_settings(interaction.guild_id, current)
         locale = _locale(interaction)
         text = t(locale, "daily.channel_off") if channel is None else \
-            t(locale, "daily.channel_on", channel=channel.mention)
+            t(locale, "daily.channel_on", channel=Text(channel.mention))
         await interaction.response.send_message(text, ephemeral=True)
 
 

@@ -21,8 +21,9 @@ from discord import app_commands
 
 from bot.cogs import records
 from bot.games.base import GameSpec
-from bot.i18n import LANGUAGES, t
+from bot.i18n import LANGUAGES, plain, t
 from bot.i18n import language as language_of
+from bot.i18n.text import cut
 from bot.i18n.translator import ls
 from bot.store.models import GuildSettings, StoreError
 from bot.tables import Table, TableError
@@ -42,6 +43,8 @@ Command = app_commands.Command[Any, ..., Any]
 DEFAULT_TURN_TIMER = 90
 """Seconds per decision when neither the table nor the server says otherwise."""
 DEFAULT_TABLES_PER_CHANNEL = 10
+THREAD_NAME = 100
+"""The most characters Discord takes in a thread's name."""
 
 
 class Host(Protocol):
@@ -352,9 +355,10 @@ async def open_table(bot: Host, spec: GameSpec, interaction: discord.Interaction
     if isinstance(interaction.channel, discord.TextChannel):
         try:
             await bot.pacer.wait()  # a channel write, under the global limit like the others
-            thread = await sent.create_thread(
-                name=t(table.record.locale, "thread.name",
-                       game=t(table.record.locale, f"game.{spec.name}"), id=table.id)[:100],
+            thread = await sent.create_thread(  # a thread's name is no markdown
+                name=cut(plain(t(table.record.locale, "thread.name",
+                                 game=t(table.record.locale, f"game.{spec.name}"),
+                                 id=table.id)), THREAD_NAME),
                 auto_archive_duration=1440)
             thread_id = thread.id
         except discord.HTTPException:

@@ -30,7 +30,7 @@ from discord import app_commands
 from bot import workers
 from bot.cogs.games import command_error
 from bot.games.ui import GameButton, view_of
-from bot.i18n import t
+from bot.i18n import Text, t
 from bot.i18n.translator import ls
 from bot.store.codec import utc_now
 from bot.store.export import ExportFile, Packed, TooLate, make_export
@@ -77,7 +77,7 @@ def _repo(host: Host) -> Repository:
 def where(host: Host, locale: str) -> str:
     """Where the full description lives: the operator's page, else the docs'."""
     url = host.privacy_url
-    return t(locale, "privacy.where_url", url=url) if url else \
+    return t(locale, "privacy.where_url", url=Text(url)) if url else \
         t(locale, "privacy.where_docs", page=DOCS_PAGE)
 
 

@@ -26,7 +26,8 @@ from bot.games.base import image_file
 from bot.games.registry import all_specs
 from bot.games.shared import Part, alt_text, person_name
 from bot.games.ui import Control, GameButton, GameSelect, view_of
-from bot.i18n import t
+from bot.i18n import Text, join, t
+from bot.i18n.text import DESCRIPTION, TITLE, cut
 from bot.ratings import TEAM_GAMES
 from bot.render import filename
 from bot.render.ratings import BOARD_ROWS, BoardLine, render_leaderboard, render_rating_chart
@@ -151,7 +152,7 @@ async def leaderboard_message(bot: Host, locale: str, guild_id: int, game: str,
         text.append(t(locale, "leaderboard.row", rank=row.rank, name=row.name, games=row.games,
                       wins=row.wins, rate=round(100 * row.win_rate),
                       extra=f"{_rating(row.rating)} · " + spec_extra(locale, game, row.stats)))
-    embed = discord.Embed(title=title, description="\n".join(text)[:4000],
+    embed = discord.Embed(title=title, description=cut("\n".join(text), DESCRIPTION),
                           colour=discord.Colour.dark_green())
     embed.set_image(url=f"attachment://{filename('leaderboard')}")
     embed.set_footer(text=footer)
@@ -230,19 +231,24 @@ async def stats_command(bot: Host, interaction: discord.Interaction[Any], game: 
 # -- history -------------------------------------------------------------------------
 
 def result_text(locale: str, result: GameResult) -> str:
-    """Who scored what, winners marked: ``alice & carol 1010 🏆 · bob & dave 600``."""
+    """Who scored what, winners marked: ``alice & carol 1010 🏆 · bob & dave 600``; the
+    bot's :class:`~bot.i18n.Text`, its names escaped (it fills a sentence, or shows as
+    it is under a game's title)."""
     won = t(locale, "history.won")
+
+    def side(names: list[str], score: int, winner: bool) -> Text:
+        return join(" ", [join(" & ", names), Text(f"{score}{won if winner else ''}")])
+
     if result.game in TEAM_GAMES:
-        parts = []
-        for team in (0, 1):
-            names = " & ".join(player_name(locale, p) for p in result.players if p.team == team)
-            score = result.scores[team] if team < len(result.scores) else 0
-            parts.append(f"{names} {score}" + (won if result.winner == team else ""))
-        return " · ".join(parts)
+        return join(" · ", [
+            side([player_name(locale, p) for p in result.players if p.team == team],
+                 result.scores[team] if team < len(result.scores) else 0,
+                 result.winner == team)
+            for team in (0, 1)])
     ordered = sorted(result.players,
                      key=lambda p: (-_score(result, p), p.seat))
-    return " · ".join(f"{player_name(locale, p)} {_score(result, p)}" + (won if p.won else "")
-                      for p in ordered)
+    return join(" · ", [side([player_name(locale, p)], _score(result, p), p.won)
+                        for p in ordered])
 
 
 def _score(result: GameResult, player: GamePlayerResult) -> int:
@@ -277,11 +283,11 @@ async def history_command(bot: Host, interaction: discord.Interaction[Any], game
         return
     labelled = len(spec.history_names) > 1
     lines = [t(locale, "history.line", id=g.id, date=_date(g),
-               result=(f"{t(locale, f'variant.{g.game}')} · " if labelled else "")
-               + result_text(locale, g))
+               result=join(" · ", [t(locale, f"variant.{g.game}"), result_text(locale, g)])
+               if labelled else result_text(locale, g))
              for g in games]
     title = t(locale, "history.title", game=t(locale, f"game.{game}"), name=who.display_name)
-    embed = discord.Embed(title=title[:256], description="\n".join(lines)[:4000],
+    embed = discord.Embed(title=cut(title, TITLE), description=cut("\n".join(lines), DESCRIPTION),
                           colour=discord.Colour.dark_green())
     options = [discord.SelectOption(label=t(locale, "history.option", id=g.id,
                                             date=_date(g))[:100], value=str(g.id))

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast
 import discord
 
 from bot.games.shared import cut
+from bot.i18n import plain
 from bot.render import filename as image_name
 from bot.store.models import GameResult
 from bot.tables.computer import computer_move
@@ -83,10 +84,11 @@ class PublicMessage:
 
 def image_file(data: bytes, name: str, alt: str) -> discord.File:
     """An image to attach, with its description (alt text), which screen readers read:
-    within Discord's limit, and never missing."""
+    within Discord's limit, and never missing; as it reads (a description is no
+    markdown: names as written)."""
     if not alt.strip():
         raise ValueError(f"the image {name} has no description")
-    return discord.File(io.BytesIO(data), filename=name, description=cut(alt))
+    return discord.File(io.BytesIO(data), filename=name, description=cut(plain(alt)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.games.ui import Control, GameButton
-from bot.i18n import t
+from bot.i18n import plain, t
 from bot.i18n.names import SUIT_SYMBOLS, card_label, combo_name, rank_name
 from bot.tables import LogEntry, ids
 from engine.cards import Card
@@ -23,20 +23,25 @@ if TYPE_CHECKING:
 
 def person_name(locale: str, name: str) -> str:
     """A person's stored name as shown: "a former player" for one who erased their data
-    (or whose server's data was anonymized), whose name the store blanked."""
-    return name or t(locale, "privacy.former")
+    (or whose server's data was anonymized), whose name the store blanked.
+
+    A name is a plain ``str``, as its person wrote it: escaped in each sentence it fills
+    (:func:`bot.i18n.t`), drawn as written in a picture."""
+    return name or plain(t(locale, "privacy.former"))
 
 
 def display_name(table: Table, seat: int, locale: str) -> str:
-    """A seat's name: the person's, or the computer's with its level."""
+    """A seat's name: the person's, or the computer's with its level. A plain ``str``
+    (not the bot's :class:`~bot.i18n.Text`, even with its note: ``Alice (away)``), so
+    that it is escaped wherever it fills a sentence (see :func:`person_name`)."""
     record = table.seats[seat]
     if record.user_id is not None:
         name = person_name(locale, record.name)
-        return t(locale, "seat.away", name=name) if record.away else name
+        return plain(t(locale, "seat.away", name=name)) if record.away else name
     if record.bot_level is not None:
-        return record.name or t(locale, "seat.computer", seat=seat + 1,
-                                level=t(locale, f"level.{record.bot_level}"))
-    return t(locale, "seat.empty")
+        return record.name or plain(t(locale, "seat.computer", seat=seat + 1,
+                                      level=t(locale, f"level.{record.bot_level}")))
+    return plain(t(locale, "seat.empty"))
 
 
 def names_of(table: Table, locale: str) -> list[str]:
@@ -130,7 +135,9 @@ def alt_text(parts: Iterable[Part | str], limit: int = ALT_LIMIT) -> str:
     equals, the last): each first takes its shorter form, if it has one, then goes.
     Parts of rank 0 only ever take their shorter form. What is still too long is cut
     at a word, with an ellipsis. Never empty: a description of nothing is refused."""
-    items = [p if isinstance(p, Part) else Part(p) for p in parts]
+    # A description is no markdown: each part as it reads (names as written).
+    items = [Part(plain(p.text), p.rank, None if p.short is None else plain(p.short))
+             if isinstance(p, Part) else Part(plain(p)) for p in parts]
     items = [p for p in items if p.text.strip()]
     texts = [p.text.strip() for p in items]
 

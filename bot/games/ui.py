@@ -1,5 +1,10 @@
 """Persistent components: every button and select of the bot is a DynamicItem, so it
-still works after a restart. Their callbacks hand the click to the controller."""
+still works after a restart. Their callbacks hand the click to the controller.
+
+Discord shows no markdown in a label, an option or a placeholder: each shows its text
+as it reads (:func:`bot.i18n.plain`: a name as written, not escaped), within Discord's
+length (80 characters for a button's label, 100 for an option's, 150 for a
+placeholder)."""
 
 from __future__ import annotations
 
@@ -8,7 +13,27 @@ from typing import Any, Protocol, TypeAlias
 
 import discord
 
+from bot.i18n.text import cut, plain
 from bot.tables import ids
+
+LABEL = 80
+OPTION = 100
+PLACEHOLDER = 150
+
+
+def label_text(text: str | None, limit: int = LABEL) -> str | None:
+    """A label, an option or a placeholder as Discord shows it: as it reads, cut to
+    ``limit`` characters."""
+    return None if text is None else cut(plain(text), limit)
+
+
+def options_text(options: list[discord.SelectOption]) -> list[discord.SelectOption]:
+    """Each option's label and description as they read, within 100 characters."""
+    for option in options:
+        option.label = label_text(option.label, OPTION) or ""
+        if option.description is not None:
+            option.description = label_text(option.description, OPTION)
+    return options
 
 
 class ClickHandler(Protocol):
@@ -30,7 +55,8 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.BU
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary,
                  emoji: str | discord.PartialEmoji | None = None, disabled: bool = False,
                  row: int | None = None) -> None:
-        super().__init__(discord.ui.Button(custom_id=custom_id, label=label, style=style,
+        super().__init__(discord.ui.Button(custom_id=custom_id, label=label_text(label),
+                                           style=style,
                                            emoji=emoji, disabled=disabled, row=row))
         self.custom_id_text = custom_id
 
@@ -52,8 +78,10 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.SE
     def __init__(self, custom_id: str, *, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None, min_values: int = 1, max_values: int = 1,
                  row: int | None = None) -> None:
-        super().__init__(discord.ui.Select(custom_id=custom_id, options=options or [],
-                                           placeholder=placeholder, min_values=min_values,
+        super().__init__(discord.ui.Select(custom_id=custom_id,
+                                           options=options_text(options or []),
+                                           placeholder=label_text(placeholder, PLACEHOLDER),
+                                           min_values=min_values,
                                            max_values=max_values, row=row))
         self.custom_id_text = custom_id
 

@@ -8,6 +8,7 @@ translucent fills. Static layers are cached; :func:`encode` (from
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Collection, Sequence
 from functools import lru_cache
 
@@ -69,13 +70,25 @@ def canvas(size: tuple[int, int], rim: bool = True) -> tuple[Image.Image, ImageD
     return img, ImageDraw.Draw(img, "RGBA")
 
 
+def drawn(text: str) -> str:
+    """What a picture draws of ``text``: every character but the format characters
+    (Unicode's category Cf: zero-width spaces and joiners, soft hyphens, bidirectional
+    marks, embeddings, overrides and isolates), which show nothing and which the basic
+    layout does not apply (it draws an isolate as a box). Names are drawn as written
+    otherwise; every text function here measures and draws this."""
+    if text.isascii():
+        return text
+    return "".join(c for c in text if unicodedata.category(c) != "Cf")
+
+
 def text_width(text: str, size: int, weight: Weight = "regular") -> float:
     """Rendered width of ``text`` in pixels."""
-    return font(size, weight).getlength(text)
+    return font(size, weight).getlength(drawn(text))
 
 
 def fit(text: str, max_width: float, size: int, weight: Weight = "regular") -> str:
     """``text``, cut with an ellipsis so that it fits in ``max_width`` pixels."""
+    text = drawn(text)
     if text_width(text, size, weight) <= max_width:
         return text
     cut = text
@@ -89,6 +102,7 @@ def fit_size(text: str, max_width: float, size: int, weight: Weight = "regular",
     """``text`` and the size to draw it at so that it fits in ``max_width`` pixels: the
     largest size from ``size`` down to ``min_size`` (never below :data:`MIN_TEXT`) at
     which it fits whole; at ``min_size``, cut with an ellipsis."""
+    text = drawn(text)
     low = max(min(min_size, size), MIN_TEXT)
     for s in range(max(size, low), low - 1, -1):
         if text_width(text, s, weight) <= max_width:
@@ -100,7 +114,7 @@ def wrap(text: str, width: float, size: int, weight: Weight, lines: int) -> list
     """``text`` broken into at most ``lines`` lines of ``width`` pixels at the words; what
     does not fit the last line is cut with an ellipsis."""
     out: list[str] = []
-    words = text.split()
+    words = drawn(text).split()
     while words and len(out) < lines:
         line = words.pop(0)
         while words and text_width(f"{line} {words[0]}", size, weight) <= width:
@@ -173,7 +187,8 @@ def text_box(xy: tuple[float, float], text: str, size: int, weight: Weight = "re
              anchor: str = "la") -> Box:
     """The box of the ink of ``text`` drawn at ``xy`` with ``anchor`` (as :func:`draw_text`
     draws it, without its shadow)."""
-    left, top, right, bottom = font(max(size, MIN_TEXT), weight).getbbox(text, anchor=anchor)
+    left, top, right, bottom = font(max(size, MIN_TEXT), weight).getbbox(drawn(text),
+                                                                          anchor=anchor)
     return (xy[0] + left, xy[1] + top, xy[0] + right, xy[1] + bottom)
 
 
@@ -204,6 +219,7 @@ def draw_text(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: 
     """Text with an optional soft drop shadow (readable on felt and on panels)."""
     size = max(size, MIN_TEXT)
     f = font(size, weight)
+    text = drawn(text)
     if shadow:
         d.text((xy[0] + 1, xy[1] + 2), text, font=f, fill=(0, 0, 0, 150), anchor=anchor)
     d.text(xy, text, font=f, fill=fill, anchor=anchor)
@@ -218,6 +234,7 @@ def pill(d: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int = 18,
     Returns its box.
     """
     size = max(size, MIN_TEXT)
+    text = drawn(text)
     h = height or size + 12
     w = text_width(text, size, weight) + 2 * pad
     if align == "center":

@@ -30,6 +30,7 @@ from bot.render.draw import (
     canvas,
     draw_fitted,
     draw_text,
+    drawn,
     fit,
     fit_size,
     glow,
@@ -288,7 +289,7 @@ def tag(d: ImageDraw.ImageDraw, x: float, cy: float, text: str, bg: Color, fg: C
     d.rounded_rectangle(box, radius=height / 2, fill=bg, outline=outline,
                         width=3 if outline else 0)
     _, top, _, _ = f.getbbox("H", anchor="ls")
-    d.text((x0 + w / 2, cy - top / 2), text, font=f, fill=fg, anchor="ms")
+    d.text((x0 + w / 2, cy - top / 2), drawn(text), font=f, fill=fg, anchor="ms")
     return box
 
 

@@ -35,6 +35,7 @@ from bot.render.draw import (
     canvas,
     draw_fitted,
     draw_text,
+    drawn,
     encode,
     fit,
     fit_names,
@@ -206,7 +207,7 @@ def tag(d: ImageDraw.ImageDraw, x: float, cy: float, text: str, bg: Color, fg: C
     box = (x0, cy - height / 2, x0 + w, cy + height / 2)
     d.rounded_rectangle(box, radius=height / 2, fill=bg)
     _, top, _, _ = f.getbbox("H", anchor="ls")
-    d.text((x0 + w / 2, cy - top / 2), text, font=f, fill=fg, anchor="ms")
+    d.text((x0 + w / 2, cy - top / 2), drawn(text), font=f, fill=fg, anchor="ms")
     return box
 
 
@@ -291,8 +292,9 @@ def _flow(d: ImageDraw.ImageDraw, items: list[Item], box: Box) -> None:
     for line, dx, text, fg, bg in placed:
         x, cy = x0 + SEAT_PAD + 2 + dx, y0 + LINE_Y[1 + line]
         if bg is None:
-            d.text((x + 1, cy - top / 2 + 2), text, font=f, fill=(0, 0, 0, 150), anchor="ls")
-            d.text((x, cy - top / 2), text, font=f, fill=fg, anchor="ls")
+            d.text((x + 1, cy - top / 2 + 2), drawn(text), font=f, fill=(0, 0, 0, 150),
+                   anchor="ls")
+            d.text((x, cy - top / 2), drawn(text), font=f, fill=fg, anchor="ls")
         else:
             tag(d, x, cy, text, bg, fg)
 

@@ -21,7 +21,7 @@ import discord
 
 from bot import metrics, workers
 from bot.games.base import HandMessage, spec_of
-from bot.i18n import t
+from bot.i18n import Text, t
 from bot.store.models import StoreError
 from bot.tables import Table, TableError, TableService, ids
 from bot.tables.errors import store_refusal
@@ -226,5 +226,5 @@ class Controller:
         message = lobby_message(table, table.record.locale)
         if table.game is not None:
             message.content += "\n" + t(table.record.locale, "lobby.started",
-                                        where=f"<#{table.channel_id}>")
+                                        where=Text(f"<#{table.channel_id}>"))
         await interaction.edit_original_response(content=message.content, view=message.view)

@@ -25,7 +25,8 @@ from collections.abc import Callable
 import discord
 
 from bot.games.base import PublicMessage, spec_of
-from bot.i18n import t
+from bot.i18n import Text, t
+from bot.i18n.text import CONTENT, cut
 from bot.store.models import Repository, StoreError, TableStatus
 from bot.tables import SeatKind, Table
 from bot.views.pacing import Pacer
@@ -135,7 +136,7 @@ class TablePresenter:
         msg = lobby_message(table, table.record.locale)  # as it is once its turn came
         if table.status is TableStatus.PLAYING:
             msg.content += "\n" + t(table.record.locale, "lobby.started",
-                                    where=f"<#{table.channel_id}>")
+                                    where=Text(f"<#{table.channel_id}>"))
         try:
             await channel.get_partial_message(message_id).edit(content=msg.content, view=msg.view)
         except discord.HTTPException:
@@ -147,7 +148,7 @@ class TablePresenter:
         msg = await spec.table_message(table, table.record.locale)
         countdown = countdown_line(table, table.record.locale)
         if countdown:
-            msg.content = f"{msg.content}\n{countdown}"[:2000]
+            msg.content = cut(f"{msg.content}\n{countdown}", CONTENT)
         return msg
 
     async def _show_table(self, table: Table) -> None:
@@ -240,14 +241,17 @@ class TablePresenter:
             await self._repo().clear_ping(table.id)
         if not waiting:
             return
-        mentions = " ".join(f"<@{table.seats[s].user_id}>" for s in waiting)
+        people = [user for s in waiting if (user := table.seats[s].user_id) is not None]
+        mentions = Text(" ".join(f"<@{user}>" for user in people))
         locale = table.record.locale
         text = t(locale, spec.ping_key(game), mentions=mentions) + " " + t(locale, "ping.panel")
         countdown = countdown_line(table, locale)
         if countdown:
             text += "\n" + countdown
         await self.pacer.wait()
-        sent = await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True))
+        # The ping names exactly the people it is for: nobody else, whatever the text says.
+        sent = await channel.send(text, allowed_mentions=discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(user) for user in people]))
         table.record.ping_message_id = sent.id
         await self._repo().update_table(table.id, ping_message_id=sent.id)
 
@@ -259,4 +263,4 @@ def countdown_line(table: Table, locale: str) -> str:
     deadlines = [d for s in table.due_since if (d := table.deadline(s)) is not None]
     if not deadlines:
         return ""
-    return t(locale, "table.countdown", when=f"<t:{int(min(deadlines))}:R>")
+    return t(locale, "table.countdown", when=Text(f"<t:{int(min(deadlines))}:R>"))

@@ -9,7 +9,7 @@ import discord
 from bot.games.base import PublicMessage
 from bot.games.shared import names_of
 from bot.games.ui import Control, GameButton, GameSelect, view_of
-from bot.i18n import t
+from bot.i18n import Text, t
 from bot.store.models import TableStatus
 from bot.tables import SeatKind, ids
 
@@ -36,7 +36,7 @@ def lobby_message(table: Table, locale: str) -> PublicMessage:
     for s in range(table.n_seats):
         who = names[s]
         if table.kind(s) is SeatKind.HUMAN:
-            who = f"<@{table.seats[s].user_id}>"
+            who = Text(f"<@{table.seats[s].user_id}>")  # shown, never pinged
         if spec.team_size > 1:
             lines.append(t(locale, "lobby.seat", seat=s + 1, name=who,
                            team=t(locale, f"team.{s % 2}")))  # teams alternate (4 or 6 seats)

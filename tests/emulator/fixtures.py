@@ -35,12 +35,15 @@ def fixture_rate_limits() -> RateLimits:
 @pytest_asyncio.fixture
 async def emulator() -> AsyncIterator[DiscordEmulator]:
     """A started :class:`DiscordEmulator` (rate-limit windows scaled), closed after the test,
-    which fails if the bot sent an image Discord would show cropped or without alt text
-    (whether or not the test called :meth:`~DiscordEmulator.assert_clean`)."""
+    which fails if the bot sent an image Discord would show cropped or without alt text, or
+    a message that pinged anyone it did not name (whether or not the test called
+    :meth:`~DiscordEmulator.assert_clean`)."""
     async with DiscordEmulator(rate_limits=fixture_rate_limits()) as emu:
         yield emu
         breaches = [f"{b.kind} {b.filenames}: {b.why}" for b in emu.display_breaches]
         assert not breaches, breaches
+        unnamed = [str(v) for v in emu.violations if v.kind == "unnamed_ping"]
+        assert not unnamed, unnamed
 
 
 @pytest_asyncio.fixture

@@ -218,7 +218,25 @@ def validate_message(
         else:
             _validate_rows(errors, components, limits, (*prefix, "components"))
         _check_duplicate_ids(errors, components, (*prefix, "components"))
+    _validate_allowed_mentions(errors, data.get("allowed_mentions"), (*prefix, "allowed_mentions"))
     return errors
+
+
+def _validate_allowed_mentions(errors: FormErrors, allowed: Any, path: Path) -> None:
+    """``parse: ["users"]`` with a ``users`` list (or roles with roles) is refused: the
+    two ways of allowing a kind of mention exclude each other."""
+    if not isinstance(allowed, dict):
+        return
+    parse = allowed.get("parse") or []
+    for kind in ("users", "roles"):
+        if kind in parse and allowed.get(kind):
+            errors.add(
+                (*path, kind),
+                "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                f'parse:["{kind}"] and {kind}: [ids] are mutually exclusive.',
+            )
+        if len(allowed.get(kind) or []) > 100:
+            errors.add((*path, kind), "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
 
 
 def validate_embeds(errors: FormErrors, embeds: Any, limits: Limits, path: Path) -> None:

@@ -45,6 +45,10 @@ class DiscordEmulator(UserActions):
         check_spec: validate the JSON bodies of message creates/edits, interaction callbacks
             and webhook executes/edits against Discord's OpenAPI schemas (``spec.py``); on
             by default, like Discord.
+        named_pings_only: whether a bot message that pings anyone its ``allowed_mentions``
+            did not name by id (a user through ``parse``, a role, ``@everyone``, ``@here``)
+            is a violation (``unnamed_ping``); on by default. Every ping is recorded in
+            :attr:`pings` either way.
     """
 
     def __init__(
@@ -62,6 +66,7 @@ class DiscordEmulator(UserActions):
         shard_count: int = 1,
         display_rules: bool = True,
         check_spec: bool = True,
+        named_pings_only: bool = True,
     ) -> None:
         super().__init__(
             bot_name=bot_name,
@@ -70,6 +75,7 @@ class DiscordEmulator(UserActions):
             limits=limits,
             display_rules=display_rules,
             check_spec=check_spec,
+            named_pings_only=named_pings_only,
         )
         self.host = host
         self.port = port

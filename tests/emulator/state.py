@@ -13,9 +13,10 @@ import mimetypes
 import secrets
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from . import display
+from . import display, markdown
 from . import limits as lim
 from . import spec as openapi
 from .clock import LoadClock
@@ -47,6 +48,17 @@ from .models import (
 from .permissions import DEFAULT_BOT, DEFAULT_EVERYONE, Perm, base_permissions, channel_permissions
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class LinkRecord:
+    """A link a bot message shows: its message, channel, field (``content``,
+    ``embeds[0].description`` …) and address."""
+
+    message_id: int
+    channel_id: int
+    where: str
+    url: str
 
 #: How long a test waits by default for something to happen. Only a safety net: waits end as
 #: soon as it happens, and a loaded machine must not turn a slow success into a failure.
@@ -105,6 +117,7 @@ class World:
         limits: lim.Limits | None = None,
         display_rules: bool = True,
         check_spec: bool = True,
+        named_pings_only: bool = True,
     ) -> None:
         self.snowflakes = SnowflakeFactory()
         self.limits = limits or lim.Limits()
@@ -117,6 +130,17 @@ class World:
         images cropped in a mosaic, image attachments without alt text. Each breach of a
         message is recorded once, however often the message is edited the same way."""
         self._breach_keys: set[tuple[int, str, tuple[str, ...]]] = set()
+        self.named_pings_only = named_pings_only
+        """Whether a bot message that pings anyone its ``allowed_mentions`` did not name
+        (a user through ``parse``, a role, ``@everyone``, ``@here``) is a violation."""
+        self.pings: list[markdown.PingReport] = []
+        """Whom each message of the bot notified (its first showing: a create, or the
+        follow-up that fills a deferred answer; edits notify nobody), by Discord's rules;
+        ephemeral messages notify nobody and are not listed."""
+        self.links: list[LinkRecord] = []
+        """Every link the bot's messages show (masked, ``<…>`` or bare), once per message,
+        field and address (edits included)."""
+        self._link_keys: set[tuple[int, str, str]] = set()
         self._bot_images: dict[int, bool] = {}
         self._image_messages: set[int] = set()
         self._cropped_messages: set[int] = set()
@@ -795,6 +819,7 @@ class World:
         self._messages_by_channel.setdefault(message.channel_id, []).append(message)
         if author.id == self.bot.id:
             self.check_display(message)
+            self.check_text(message, data, first=not message.loading)
         if not message.ephemeral:
             self._dispatch_message("MESSAGE_CREATE", message, channel)
         self.notify(message.channel_id)
@@ -810,6 +835,7 @@ class World:
     ) -> MessageRecord:
         """Apply a validated edit (only the fields present) and dispatch MESSAGE_UPDATE if public."""
         message.history.append(message.snapshot())
+        first = message.loading and bool(clear_flags & MessageFlags.LOADING)
         if "content" in data:
             message.content = str(data["content"] or "")
         message.attachments = self._materialize(message.channel_id, plan)
@@ -824,6 +850,7 @@ class World:
         message.edited_at = iso_now()
         if message.author.id == self.bot.id:
             self.check_display(message)
+            self.check_text(message, data, first=first)
             if not message.ephemeral:
                 self._public_edit(message.channel_id)
         if not message.ephemeral:
@@ -871,6 +898,41 @@ class World:
         if any(b.kind == "cropped" for b in found):
             self._cropped_messages.add(message.id)
         return found
+
+    # -- mentions and links ---------------------------------------------------------------
+    def check_text(self, message: MessageRecord, data: dict[str, Any], *, first: bool) -> None:
+        """Record whom a (new or edited) bot message pings and the links it shows.
+
+        Pings: on its first showing only (Discord notifies nobody of an edit), not for an
+        ephemeral message; with :attr:`named_pings_only`, a ping of anyone the message's
+        ``allowed_mentions`` did not name is a violation (``unnamed_ping``)."""
+        payload = self.message_payload(message)
+        for where, text, rendered in markdown.message_texts(payload):
+            if not rendered:
+                continue
+            for url in markdown.render(text).links:
+                key = (message.id, where, url)
+                if key not in self._link_keys:
+                    self._link_keys.add(key)
+                    self.links.append(LinkRecord(message.id, message.channel_id, where, url))
+        if not first or message.ephemeral:
+            return
+        channel = self.channels.get(message.channel_id)
+        guild = self.guilds.get(message.guild_id or 0)
+        allowed = data.get("allowed_mentions")
+        report = markdown.pings(
+            message.id, message.channel_id, message.content,
+            allowed if isinstance(allowed, dict) else None,
+            mentionable_roles={r.id for r in guild.roles.values() if r.mentionable} if guild
+            else set(),
+            mention_everyone=channel is not None and bool(
+                self.member_permissions(self.bot, channel) & Perm.MENTION_EVERYONE))
+        self.pings.append(report)
+        if self.named_pings_only and report.unnamed:
+            self.violations.append(Violation(
+                kind="unnamed_ping", status=0, code=0,
+                message=f"message {message.id} pings {', '.join(report.unnamed)}, which its "
+                        f"allowed_mentions did not name ({report.allowed_mentions})"))
 
     def image_displays(self, message: IdLike) -> list[display.ImageDisplay]:
         """How the Discord client shows each image of a stored message (any message by id or

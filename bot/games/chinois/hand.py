@@ -15,6 +15,7 @@ from bot.games.shared import names_of
 from bot.games.ui import Control, GameButton, GameSelect, view_of
 from bot.i18n import t
 from bot.i18n.names import card_label
+from bot.i18n.text import CONTENT, cut
 from bot.render.french import render_french_hand
 from bot.tables import Table, ids
 from bot.workers import offload
@@ -116,4 +117,4 @@ async def hand_message(table: Table, seat: int, locale: str) -> HandMessage:
                               title=t(locale, "chinois.hand.image_title",
                                                              trump=trump_text(view, locale)),
                               locale=locale)
-    return HandMessage("\n".join(lines)[:2000], image, view_of(*items), alt=alt)
+    return HandMessage(cut("\n".join(lines), CONTENT), image, view_of(*items), alt=alt)

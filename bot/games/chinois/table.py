@@ -11,6 +11,7 @@ from bot.games.shared import log_line, names_of, public_buttons
 from bot.games.ui import view_of
 from bot.i18n import t
 from bot.i18n.names import card_label
+from bot.i18n.text import CONTENT, cut
 from bot.render import filename
 from bot.render.trick import NOTE, SeatInfo, render_score_grid, render_trick_table
 from bot.store.models import TableStatus
@@ -78,7 +79,7 @@ async def table_message(table: Table, locale: str) -> PublicMessage:
                           trump_card=view.trump_card, header=header, locale=locale,
                           winner=winner, clockwise=True, footer=footer)
     buttons = view_of(*public_buttons(table, locale)) if status is TableStatus.PLAYING else None
-    return PublicMessage("\n".join(lines)[:2000], image, buttons,
+    return PublicMessage(cut("\n".join(lines), CONTENT), image, buttons,
                          alt=table_alt(view, names, locale, trick=trick, winner=winner))
 
 
@@ -156,7 +157,7 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
                                    for s in range(len(names))))
         alt = sheet_alt(history, [_trump_said(game, r, locale) for r in history], names,
                         locale, final=False)
-        return PublicMessage(text[:2000], image, None, filename("round"), alt=alt)
+        return PublicMessage(cut(text, CONTENT), image, None, filename("round"), alt=alt)
     if entry.key in ("log.chinois.game_over", "log.chinois.game_over_shared"):
         history = game.history
         columns, rows, exact = sheet(history, names, locale)
@@ -176,6 +177,6 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
         lines.append(rating_scale(locale))
         alt = sheet_alt(history, [_trump_said(game, r, locale) for r in history], names,
                         locale, final=True)
-        return PublicMessage("\n".join(lines)[:2000], image, None, filename("game-over"),
+        return PublicMessage(cut("\n".join(lines), CONTENT), image, None, filename("game-over"),
                              alt=alt)
     return None

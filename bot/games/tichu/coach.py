@@ -28,7 +28,7 @@ from typing import Any
 
 from bot.games.shared import names_of, person_name
 from bot.games.tichu.alt import position_alt
-from bot.i18n import t
+from bot.i18n import join, t
 from bot.i18n.names import card_labels, combo_name, rank_name
 from bot.jobs import AHEAD, ASKED, JobContext, JobFailed, Jobs
 from bot.render import render_position
@@ -162,7 +162,7 @@ def option_text(locale: str, option: dict[str, Any], names: Sequence[str]) -> st
         gifts = [t(locale, "coach.do.give", cards=card_labels(locale, [card]),
                    name=names[target] if 0 <= target < len(names) else "?")
                  for target, card in action.give]
-        return ", ".join(gifts)
+        return join(", ", gifts)
     if isinstance(action, Gift):
         name = names[action.to] if 0 <= action.to < len(names) else "?"
         return t(locale, "coach.do.gift", name=name)

@@ -34,7 +34,7 @@ from pydantic import SecretStr
 
 from bot.games.tichu.boards import DECIDE_KEY, boards_of
 from bot.games.tichu.secret import BoardSecret, decision_key
-from bot.i18n import t
+from bot.i18n import Text, join, t
 from bot.i18n.names import card_label, combo_name
 from bot.jobs import FIELD, FIELD_AHEAD, JobContext, JobFailed, Jobs
 from bot.store.models import (
@@ -512,8 +512,10 @@ class Duplicate:
         table.announcements.append(entry)
         if game.phase is Phase.GAME_OVER:
             standings, others = await self.public_standings(event, table.record.guild_id)
-            # (A former player, who erased their data, has no name: a dash.)
-            lines = [f"{s.rank}. {s.name or '—'} · {_pct(s.score)} · {s.boards}"
+            # (A former player, who erased their data, has no name: a dash.) The bot's
+            # text, its names escaped: the lines show as they are, under their title.
+            lines = [join(" · ", [join(" ", [Text(f"{s.rank}."), s.name or "—"]),
+                                  Text(_pct(s.score)), Text(str(s.boards))])
                      for s in standings]
             end = LogEntry("log.event_standings", {"event": event, "lines": lines,
                                                    "others": others}, announce=True)
@@ -742,8 +744,8 @@ def how_played(replay: dict[str, Any], names: Sequence[str], locale: str) -> lis
             tricks.append(t(locale, "daily.trick", number=len(tricks) + 1,
                             plays=" · ".join(trick), name=names[taker]))
             trick = []
-    lines = [t(locale, "daily.calls", calls=", ".join(calls) if calls
-               else t(locale, "daily.no_calls"))]
+    lines: list[str] = [t(locale, "daily.calls", calls=join(", ", calls) if calls
+                          else t(locale, "daily.no_calls"))]
     if gives:
         lines.append(t(locale, "daily.exchange", gives=" · ".join(gives)))
     lines += tricks

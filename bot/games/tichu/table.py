@@ -11,6 +11,7 @@ from bot.games.shared import log_line, names_of, public_buttons, team_scores
 from bot.games.tichu.alt import deal_summary_alt, game_over_alt, table_alt
 from bot.games.ui import GameButton, view_of
 from bot.i18n import t
+from bot.i18n.text import CONTENT, cut
 from bot.render import filename, render_deal_summary, render_game_over, render_table
 from bot.store.models import TableStatus
 from bot.tables import LogEntry, SeatKind, Table, ids
@@ -54,7 +55,7 @@ async def table_message(table: Table, locale: str) -> PublicMessage:
     image = await offload(render_table, public, names, locale=locale, boards=boards)
     view = view_of(*public_buttons(table, locale, bomb=True)) \
         if status is TableStatus.PLAYING else None
-    return PublicMessage("\n".join(lines)[:2000], image, view,
+    return PublicMessage(cut("\n".join(lines), CONTENT), image, view,
                          alt=table_alt(public, names, locale, boards=boards))
 
 
@@ -79,7 +80,7 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
         others = entry.values.get("others", 0)
         if isinstance(others, int) and others > 0:
             lines.append(t(locale, "daily.standings_others", count=others))
-        return PublicMessage("\n".join(lines)[:2000], None, None)
+        return PublicMessage(cut("\n".join(lines), CONTENT), None, None)
     if entry.key == "log.deal_over":
         number = int(entry.values.get("number", 0))
         then = at_deal(view, number)

@@ -13,8 +13,9 @@ from bot.games.shared import log_line, names_of, public_buttons, seat_scores
 from bot.games.tysiacha.alt import marks_of, prikup_alt, seat_part, sheet_alt, table_alt
 from bot.games.tysiacha.images import render_prikup
 from bot.games.ui import view_of
-from bot.i18n import t
+from bot.i18n import plain, t
 from bot.i18n.names import SUIT_SYMBOLS, card_labels
+from bot.i18n.text import CONTENT, cut
 from bot.render import filename
 from bot.render.trick import NOTE, SeatInfo, note_fits, render_score_grid, render_trick_table
 from bot.store.models import TableStatus
@@ -64,6 +65,11 @@ def seat_infos(view: TysiachaView, names: list[str], locale: str) -> list[SeatIn
 
 
 def header(view: TysiachaView, names: list[str], locale: str) -> str:
+    """The table image's header (as it reads: a picture draws names as written)."""
+    return plain(_header(view, names, locale))
+
+
+def _header(view: TysiachaView, names: list[str], locale: str) -> str:
     number = view.deal_number + 1
     if view.phase is Phase.BIDDING:
         if view.high_bid is None:
@@ -85,11 +91,11 @@ def footer(view: TysiachaView, names: list[str], locale: str) -> tuple[str, str]
 
 def marriages_footer(marriages: list[tuple[str, int]], locale: str) -> tuple[str, str]:
     """The footer's two forms for ``marriages`` (name, suit): with the names, without."""
-    return (t(locale, "tysiacha.footer.marriages", marriages=", ".join(
+    return (plain(t(locale, "tysiacha.footer.marriages", marriages=", ".join(
                 f"{name} {SUIT_SYMBOLS[suit]} {MARRIAGE_VALUES[suit]}"
-                for name, suit in marriages)),
-            t(locale, "tysiacha.footer.marriages", marriages=", ".join(
-                f"{SUIT_SYMBOLS[suit]} {MARRIAGE_VALUES[suit]}" for _, suit in marriages)))
+                for name, suit in marriages))),
+            plain(t(locale, "tysiacha.footer.marriages", marriages=", ".join(
+                f"{SUIT_SYMBOLS[suit]} {MARRIAGE_VALUES[suit]}" for _, suit in marriages))))
 
 
 async def table_message(table: Table, locale: str) -> PublicMessage:
@@ -113,7 +119,7 @@ async def table_message(table: Table, locale: str) -> PublicMessage:
                           trump_suit=public.trump, header=header(public, names, locale),
                           locale=locale, clockwise=True, footer=footer(public, names, locale))
     view = view_of(*public_buttons(table, locale)) if status is TableStatus.PLAYING else None
-    return PublicMessage("\n".join(lines)[:2000], image, view,
+    return PublicMessage(cut("\n".join(lines), CONTENT), image, view,
                          alt=table_alt(public, names, locale))
 
 
@@ -127,7 +133,7 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
             return None
         number, prikup, bid = found
         name = names[entry.values["seat"]]
-        title = t(locale, "tysiacha.prikup.title", number=number + 1, name=name, bid=bid)
+        title = plain(t(locale, "tysiacha.prikup.title", number=number + 1, name=name, bid=bid))
         image = await offload(render_prikup, tuple(int(c) for c in prikup), title)
         text = t(locale, "tysiacha.prikup.text", name=name, bid=bid,
                  cards=card_labels(locale, prikup))
@@ -145,13 +151,13 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
         text = t(locale, "tysiacha.table.deal_over", number=number + 1,
                  scores=seat_scores(names, totals))
         alt = sheet_alt(history, names, game.n_seats, locale)
-        return PublicMessage(text[:2000], image, None, filename("sheet"), alt=alt)
+        return PublicMessage(cut(text, CONTENT), image, None, filename("sheet"), alt=alt)
     if entry.key == "tysiacha.log.game_over":
         history = tuple(game.history)
         columns, rows, made, lost = sheet(history, names, game.n_seats, locale)
         winner = entry.values.get("seat")
-        title = t(locale, "tysiacha.sheet.final", name=names[winner] if winner is not None
-                  else "—")
+        title = plain(t(locale, "tysiacha.sheet.final", name=names[winner] if winner is not None
+                        else "—"))
         image = await offload(render_score_grid, columns, rows, title=title, locale=locale,
                               highlight_cells=made, framed_cells=lost, total_row=True,
                               highlight_columns=(2 + winner,) if winner is not None else (),
@@ -160,7 +166,7 @@ async def announcement(table: Table, entry: LogEntry, locale: str) -> PublicMess
                  name=names[winner] if winner is not None else "—",
                  scores=seat_scores(names, game.scores))
         alt = sheet_alt(history, names, game.n_seats, locale, winner=winner, final=True)
-        return PublicMessage(text[:2000], image, None, filename("final"), alt=alt)
+        return PublicMessage(cut(text, CONTENT), image, None, filename("final"), alt=alt)
     return None
 
 

@@ -17,7 +17,7 @@ from bot.games.tichu.alt import (
     hand_alt,
     table_alt,
 )
-from bot.i18n import t
+from bot.i18n import plain, t
 from bot.i18n.names import card_label, combo_name
 from bot.render import examples as ex
 from bot.render import sorted_hand
@@ -148,7 +148,7 @@ def test_the_longest_tables_fit_and_keep_what_matters(n_seats: int,
     still whose turn it is, the play on top and every seat's cards."""
     view = crowded_table(n_seats)
     for locale in spoken:
-        names = [t(locale, "seat.away", name=name) for name in LONGEST[:n_seats]]
+        names = [plain(t(locale, "seat.away", name=name)) for name in LONGEST[:n_seats]]
         words = table_alt(view, names, locale)
         assert len(words) <= ALT_LIMIT, (locale, len(words))
         assert words.startswith(t(locale, "alt.tichu.turn", name=names[1]))
@@ -186,7 +186,7 @@ def test_the_longest_sheets_and_hands_fit(n_seats: int, spoken: tuple[str, ...])
     summary = replace(view, phase=Phase.DEAL_OVER, turn=None)
     own = replace(ex.six_hand_view() if n_seats == 6 else ex.hand_view())
     for locale in spoken:
-        names = [t(locale, "seat.away", name=name) for name in LONGEST[:n_seats]]
+        names = [plain(t(locale, "seat.away", name=name)) for name in LONGEST[:n_seats]]
         final = game_over_alt(over, names, locale)
         assert len(final) <= ALT_LIMIT
         assert final.startswith(t(locale, "alt.tichu.game_won", team="").split("(")[0][:5])
