@@ -72,6 +72,7 @@ EN: dict[str, str] = {
     "phase_exchange_detail": "{n}/{total} have given",
     "phase_gift": "Dragon trick",
     "phase_gift_detail": "{name} gives it away",
+    "phase_gift_detail.short": "{name}",
     "must_give_dragon": "gives the Dragon",
     "phase_deal_over": "Deal over",
     "phase_game_over": "Game over",
@@ -183,6 +184,7 @@ FR: dict[str, str] = {
     "phase_gift": "Pli du Dragon",
     "phase_gift.short": "Dragon",
     "phase_gift_detail": "{name} le donne",
+    "phase_gift_detail.short": "{name}",
     "must_give_dragon": "donne le Dragon",
     "phase_deal_over": "Fin de la donne",
     "phase_game_over": "Fin de partie",
@@ -294,6 +296,7 @@ DE: dict[str, str] = {
     "phase_exchange_detail": "{n}/{total} geschupft",
     "phase_gift": "Drachenstich",
     "phase_gift_detail": "{name} verschenkt ihn",
+    "phase_gift_detail.short": "{name}",
     "must_give_dragon": "gibt den Drachen ab",
     "phase_deal_over": "Runde vorbei",
     "phase_game_over": "Partie vorbei",
@@ -409,6 +412,7 @@ EL: dict[str, str] = {
     "phase_gift": "Χαρτωσιά του Δράκου",
     "phase_gift.short": "Δράκος",
     "phase_gift_detail": "{name} τη χαρίζει",
+    "phase_gift_detail.short": "{name}",
     "must_give_dragon": "δίνει τον Δράκο",
     "phase_deal_over": "Τέλος γύρου",
     "phase_game_over": "Τέλος παρτίδας",
@@ -549,7 +553,8 @@ def fit_label(locale: str | None, key: str, room: float, size: int,
     if free:
         for form in (label, short_label):  # the whole label first, then its short form
             blank = form(locale, key, **{k: "" if k in free else v for k, v in values.items()})
-            left = (room - text_width(blank, low, last)) / len(free) if blank else 0.0
+            left = ((room - text_width(blank, low, last)) / len(free)
+                    if blank is not None else 0.0)
             if blank is not None and left >= text_width("Ab…", low, last):
                 cut = {k: fit(str(v), left, low, last) if k in free else v
                        for k, v in values.items()}

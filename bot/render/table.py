@@ -146,8 +146,10 @@ def layout(n_seats: int) -> Layout:
 LAYOUT4 = _layout(4)
 LAYOUT6 = _layout(6)
 
-CENTER_PHASES = frozenset({Phase.GRAND, Phase.EXCHANGE, Phase.DEAL_OVER, Phase.GAME_OVER})
-"""Phases whose progress is announced in the middle of the table (no trick there)."""
+CENTER_PHASES = frozenset({Phase.GRAND, Phase.EXCHANGE, Phase.GIFT, Phase.DEAL_OVER,
+                           Phase.GAME_OVER})
+"""Phases whose progress is announced in the middle of the table (no trick there: the
+Dragon's trick is taken before it is given away)."""
 BACK_W = 34
 MEDALS = {1: (250, 204, 70), 2: (206, 214, 224), 3: (214, 140, 84)}
 MEDAL_OTHER = (150, 150, 150)
@@ -394,9 +396,11 @@ def _trick(img: Image.Image, d: ImageDraw.ImageDraw, view: TichuView, names: Seq
                                           min_size=SMALL, free=title.free, values=title.values)
                 draw_text(d, (cx, cy - 30), text, size, "bold", TEXT, "mm")
             if detail is not None:
-                text, size, _ = fit_label(locale, detail.key, x1 - x0 - 30, SMALL, "bold",
-                                          free=detail.free, values=detail.values)
-                draw_text(d, (cx, cy + 32), text, size, "bold", GOLD, "mm")
+                text, size, weight = fit_label(locale, detail.key, x1 - x0 - 30, SMALL,
+                                               ("bold", "condensed-bold"),
+                                               free=detail.free,
+                                               values=detail.values)
+                draw_text(d, (cx, cy + 32), text, size, weight, GOLD, "mm")
         return
     last = plays[-1]
     color = team_color(last.seat % 2)

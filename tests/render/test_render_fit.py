@@ -890,3 +890,30 @@ def test_rating_chart_texts_never_overlap(drawn: list[Drawn], locale: str) -> No
                             t(locale, "ratings.chart_caption", games=1234))
         for a, b in combinations(drawn, 2):
             assert not overlap(a.box, b.box), (a.text, b.text)
+
+
+@pytest.mark.parametrize("locale", ["en", "fr", "de", "el"])
+@pytest.mark.parametrize("giver", ["Bo", "Maximilian Hohenstein-Eberstein", "Ωραιότατος Αλέξανδρος"])
+def test_the_dragon_trick_to_give_is_said_in_the_middle_whole_or_by_its_short_form(
+        drawn: list[Drawn], caplog: pytest.LogCaptureFixture, locale: str,
+        giver: str) -> None:
+    """As the engine shows it, the Dragon's trick is taken before it is given: the middle
+    of the table says whose it is to give, within the trick's zone. A short name keeps the
+    sentence whole; a long one is cut in it, or shows alone (the label's short form), and
+    nothing is logged as not fitting."""
+    view = replace(ex.table_views()["gift"], trick=())
+    names = ("Ann", "Cy", giver, "Dee")
+    with caplog.at_level(logging.WARNING, logger="bot.render.labels"):
+        draw_table(view, names, locale)
+    assert "does not fit" not in caplog.text
+    zone = layout(4).trick_zone
+    middle = [c for c in drawn if c.on == SIZE and inside(c.box, zone)]
+    assert {label(locale, "phase_gift"), short_label(locale, "phase_gift")} & set(texts(middle))
+    sentence = label(locale, "phase_gift_detail", name=giver)
+    if text_width(sentence, SMALL, "condensed-bold") <= zone[2] - zone[0] - 30:
+        assert sentence in texts(middle)
+    else:  # the name cut in the sentence, or the name alone
+        assert any(c.text.startswith(giver[:4]) for c in middle), texts(middle)
+    if locale == "en" and giver == "Bo":
+        assert sentence in texts(middle)
+    assert all(c.box[2] - c.box[0] <= zone[2] - zone[0] for c in middle)
