@@ -226,6 +226,9 @@ class PrivacyCommands(app_commands.Group):
         if made is None:
             await interaction.followup.send(t(locale, "privacy.export_too_big"), ephemeral=True)
             return
+        log.info("a person exported their data: %d games, %.1f MiB of JSON, sent as %.1f MiB%s",
+                 made.games, made.file.size / 2**20, len(made.file.data) / 2**20,
+                 " gzipped" if made.file.packed else "")
         key = "privacy.export_empty" if made.empty else "privacy.export_done"
         await interaction.followup.send(t(locale, key, games=made.games),
                                         file=export_file(made.file, user_id, locale), ephemeral=True)

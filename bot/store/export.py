@@ -42,6 +42,8 @@ class Packed:
     data: bytes
     packed: bool
     """Whether ``data`` is gzipped (the JSON alone was over the limit)."""
+    size: int
+    """The JSON's bytes (before gzip)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,9 +104,9 @@ class _File:
         self.gzip: gzip.GzipFile | None = None
 
     def write(self, data: bytes) -> None:
+        self.size += len(data)
         if self.gzip is None:
             self.plain.append(data)
-            self.size += len(data)
             if self.size <= self.limit:
                 return
             self.gzip = gzip.GzipFile(fileobj=self.packed, mode="wb", compresslevel=LEVEL,
@@ -119,11 +121,11 @@ class _File:
 
     def close(self) -> Packed:
         if self.gzip is None:
-            return Packed(b"".join(self.plain), packed=False)
+            return Packed(b"".join(self.plain), packed=False, size=self.size)
         self.gzip.close()
         if self.packed.tell() > self.limit:
             raise TooBig
-        return Packed(self.packed.getvalue(), packed=True)
+        return Packed(self.packed.getvalue(), packed=True, size=self.size)
 
 
 BATCH = 1 << 20
