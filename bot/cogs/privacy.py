@@ -132,7 +132,8 @@ class Turns:
         self._next.pop(user_id, None)
 
 
-async def make(repo: Repository, user_id: int, limit: int, deadline: float) -> ExportFile | None:
+async def build_export(repo: Repository, user_id: int, limit: int, deadline: float
+                       ) -> ExportFile | None:
     """A person's export file, at most ``limit`` bytes (None: too big even gzipped): the
     rows read in one snapshot, beside the live tables' work; the file made in the
     background process, held while live work runs (it comes before the unattended work,
@@ -215,7 +216,7 @@ class PrivacyCommands(app_commands.Group):
             limit = int(getattr(interaction, "filesize_limit", 0) or FILE_LIMIT)
             async with asyncio.timeout(EXPORT_DEADLINE):
                 async with self.making:
-                    made = await make(_repo(self.host), user_id, limit, deadline)
+                    made = await build_export(_repo(self.host), user_id, limit, deadline)
         except (TimeoutError, TooLate):
             self.turns.give_back(user_id)
             await interaction.followup.send(t(locale, "privacy.export_busy"), ephemeral=True)
