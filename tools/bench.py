@@ -18,6 +18,7 @@ def main(argv: list[str] | None = None) -> None:
         bench_compare,
         bench_duplicate,
         bench_engine,
+        bench_export,
         bench_flood,
         bench_jobs,
         bench_render,
@@ -37,6 +38,8 @@ def main(argv: list[str] | None = None) -> None:
                           ("Bot through the local Discord", bench_bot),
                           ("A flood: one person's 50 commands a second while 20 tables play",
                            bench_flood),
+                          ("An export: one person's 1,000 games and 5,000 reviews while 20 "
+                           "tables play", bench_export),
                           ("Duplicate: a board's field, and live tables while fields are "
                            "computed", bench_duplicate),
                           ("Coach: one hint, one seat's review of one deal", bench_coach),

@@ -15,8 +15,9 @@
    computers through the real bot process (:func:`tools.bench_bot.live_run`), each person
    answering ``--decisions`` pings, in two conditions taken in turns (``--rounds`` of
    each): *quiet*, and *exporting*, where the player runs ``/privacy export`` in direct
-   messages again and again from the first table's opening to the last decision
-   (``EXPORT_COOLDOWN=0``). Printed: each export's time (the command to the file
+   messages again and again from ``--after`` seconds after the first table's opening to
+   the last decision (``EXPORT_COOLDOWN=0``), the last one waited for (up to the 15
+   minutes Discord takes a file in). Printed: each export's time (the command to the file
    received) and file; the clicks' time to the first response and to the answer shown
    (the panel redrawn), p50 and p99, of the quiet run, of the exporting run, and of the
    clicks made while an export was under way.
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import shutil
 import tempfile
@@ -164,8 +166,9 @@ async def alone(path: Path) -> str:
     made_in, made_cpu = time.perf_counter() - start, time.process_time() - cpu
     text = sum(len(v) for part in rows.values() for row in part for v in row.values()
                if isinstance(v, str))
-    size = "too big to send" if made is None else \
-        f"{'gzipped' if made.file.packed else 'JSON'}, {len(made.file.data) / 2**20:.1f} MiB"
+    size = "too big to send" if made is None else (
+        f"{made.file.size / 2**20:.0f} MiB of JSON, sent "
+        f"{'gzipped' if made.file.packed else 'as it is'}: {len(made.file.data) / 2**20:.1f} MiB")
     return (f"the export alone: store read {read:.1f} s ({text / 2**20:.0f} MiB of text); "
             f"file made in {made_in:.1f} s ({made_cpu:.1f} s CPU): {size}")
 
@@ -204,6 +207,8 @@ class ExportProbe:
     window's clicks."""
 
     exporting: bool
+    after: float = 0.0
+    """Seconds into the window before the first export (the tables open meanwhile)."""
     exports: list[Export] = field(default_factory=list)
     clicks: list[Any] = field(default_factory=list)
     _task: asyncio.Task[None] | None = None
@@ -225,6 +230,9 @@ class ExportProbe:
         emu.users[player.id] = player
         emu.add_member(next(iter(emu.guilds.values())), player)  # shares a server with the bot
         dm = emu.dm_channel(player)
+        # The tables open and start playing first.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._stop.wait(), self.after)
         while not self._stop.is_set():
             self._started = time.monotonic()
             answer = await (await emu.slash(player, dm, "privacy export")).response(
@@ -235,6 +243,11 @@ class ExportProbe:
 
     async def window_end(self, pid: int) -> None:
         self._stop.set()
+        emu = SeenEmulator.last
+        assert emu is not None
+        if self._task is not None and not self._task.done():
+            print(f"  the tables are done; clicks so far: {latencies(self.window(emu))}; "
+                  "waiting for the export under way", flush=True)
         if self._task is not None:
             # The export under way ends, within the interaction's life; else it is noted
             # unfinished (Discord would no longer take its file).
@@ -246,10 +259,11 @@ class ExportProbe:
                                            "unfinished after 15 minutes", []))
             else:
                 self._task.result()
-        emu = SeenEmulator.last
-        assert emu is not None
-        self.clicks = [r for r in emu.interactions[self._first:]
-                       if r.name == "" and r.latency is not None]
+        self.clicks = self.window(emu)
+
+    def window(self, emu: DiscordEmulator) -> list[Any]:
+        """The clicks answered since the window began."""
+        return [r for r in emu.interactions[self._first:] if r.name == "" and r.latency is not None]
 
     def broke(self, emu: DiscordEmulator | None) -> None:
         """The run failed: what was seen of the window until then."""
@@ -258,9 +272,9 @@ class ExportProbe:
                 self._task.exception()  # (retrieved: the run's own error says it)
             self._task.cancel()
         if emu is not None:
-            seen = emu.interactions[self._first:]
-            self.clicks = [r for r in seen if r.name == "" and r.latency is not None]
-            self.expired = sum(1 for r in seen if r.expired and not r.acknowledged)
+            self.clicks = self.window(emu)
+            self.expired = sum(1 for r in emu.interactions[self._first:]
+                               if r.expired and not r.acknowledged)
 
     def database(self, path: Path) -> None:
         return None
@@ -282,13 +296,13 @@ def latencies(records: list[Any]) -> str:
 
 
 async def live(template: Path, condition: str, tables: int, decisions: int,
-               delay: float) -> tuple[LiveRun | None, ExportProbe, str]:
+               delay: float, after: float) -> tuple[LiveRun | None, ExportProbe, str]:
     """One run on a copy of the player's store (the bot writes into it); the run, or None
     and why if the tables broke (people left unanswered)."""
     with tempfile.TemporaryDirectory() as tmp:
         database = Path(tmp) / "export.sqlite3"
         shutil.copyfile(template, database)
-        probe = ExportProbe(exporting=condition == EXPORTING)
+        probe = ExportProbe(exporting=condition == EXPORTING, after=after)
         # live_run makes its own local Discord: one that remembers itself, for the player.
         with mock.patch.object(bench_bot, "DiscordEmulator", SeenEmulator):
             try:
@@ -333,6 +347,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--delay", type=float, default=1.2, help="AI_DELAY of the bot")
     parser.add_argument("--rounds", type=int, default=1,
                         help="runs of each condition, in turns (quiet first)")
+    parser.add_argument("--after", type=float, default=10,
+                        help="seconds into the window before the first export, while the "
+                             "tables open (a fifth of a second apart) and start playing")
     parser.add_argument("--only", choices=(QUIET, EXPORTING), default=None,
                         help="run one condition only")
     parser.add_argument("--skip-alone", action="store_true")
@@ -356,7 +373,8 @@ def main(argv: list[str] | None = None) -> None:
                     if args.only not in (None, condition):
                         continue
                     run, probe, broke = asyncio.run(live(store, condition, args.tables,
-                                                         args.decisions, args.delay))
+                                                         args.decisions, args.delay,
+                                                         args.after))
                     report(condition, run, probe, broke)
 
 

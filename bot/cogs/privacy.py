@@ -132,7 +132,8 @@ class Turns:
         self._next.pop(user_id, None)
 
 
-async def make(repo: Repository, user_id: int, limit: int, deadline: float) -> ExportFile | None:
+async def build_export(repo: Repository, user_id: int, limit: int, deadline: float
+                       ) -> ExportFile | None:
     """A person's export file, at most ``limit`` bytes (None: too big even gzipped): the
     rows read in one snapshot, beside the live tables' work; the file made in the
     background process, held while live work runs (it comes before the unattended work,
@@ -215,7 +216,7 @@ class PrivacyCommands(app_commands.Group):
             limit = int(getattr(interaction, "filesize_limit", 0) or FILE_LIMIT)
             async with asyncio.timeout(EXPORT_DEADLINE):
                 async with self.making:
-                    made = await make(_repo(self.host), user_id, limit, deadline)
+                    made = await build_export(_repo(self.host), user_id, limit, deadline)
         except (TimeoutError, TooLate):
             self.turns.give_back(user_id)
             await interaction.followup.send(t(locale, "privacy.export_busy"), ephemeral=True)
@@ -226,6 +227,9 @@ class PrivacyCommands(app_commands.Group):
         if made is None:
             await interaction.followup.send(t(locale, "privacy.export_too_big"), ephemeral=True)
             return
+        log.info("a person exported their data: %d games, %.1f MiB of JSON, sent as %.1f MiB%s",
+                 made.games, made.file.size / 2**20, len(made.file.data) / 2**20,
+                 " gzipped" if made.file.packed else "")
         key = "privacy.export_empty" if made.empty else "privacy.export_done"
         await interaction.followup.send(t(locale, key, games=made.games),
                                         file=export_file(made.file, user_id, locale), ephemeral=True)

@@ -55,9 +55,9 @@ C = TypeVar("C")
 T = TypeVar("T")
 
 EXPORT_CHUNK = 200
-"""Rows an export reads at a time: each read is short (a few hundred kilobytes of
-replays), so the rows are taken in small steps between the live tables' work rather than
-in one long one (asyncpg decodes them on the event loop)."""
+"""Rows an export reads at a time (a few megabytes of replays at most), so that they are
+taken in short steps between the live tables' work rather than in one long one (asyncpg
+decodes them on the event loop)."""
 
 
 # A guild's human players of one game (``entries``), their totals (``totals``) and

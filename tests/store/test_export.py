@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.store.export import BATCH, TooLate, document_file, json_chunks, pack
+from bot.store.export import BATCH, Packed, TooLate, document_file, json_chunks, pack
 
 scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text()
 values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
@@ -52,9 +52,10 @@ def test_the_file_is_plain_while_it_fits_then_gzipped_then_refused() -> None:
     document = {"games": [{"replay": {"actions": ["pass"] * 500}}] * 40}
     text = json.dumps(document, ensure_ascii=False, indent=1).encode()
     plain = document_file(document, len(text))
-    assert plain is not None and not plain.packed and plain.data == text
+    assert plain == Packed(text, packed=False, size=len(text))
     packed = document_file(document, len(text) - 1)
-    assert packed is not None and packed.packed and gzip.decompress(packed.data) == text
+    assert packed is not None and packed.packed and packed.size == len(text)
+    assert gzip.decompress(packed.data) == text
     assert len(packed.data) < len(text) // 20
     assert document_file(document, len(packed.data) - 1) is None
 

@@ -203,10 +203,10 @@ async def test_the_file_is_the_document_written_a_piece_at_a_time(repo: Reposito
         document = export_document(user_id, DAY, rows)
         text = json.dumps(document, ensure_ascii=False, indent=1).encode()
         made = make_export(user_id, DAY, rows, 10**9)
-        assert made is not None and made.file == Packed(text, packed=False)
+        assert made is not None and made.file == Packed(text, packed=False, size=len(text))
         assert (made.empty, made.games) == (document["empty"], len(document["games"]))
         packed = make_export(user_id, DAY, rows, len(text) - 1)
-        assert packed is not None and packed.file.packed
+        assert packed is not None and packed.file.packed and packed.file.size == len(text)
         assert gzip.decompress(packed.file.data) == text
     rows = await repo.export_rows(ANN)
     assert export_document(ANN, DAY, rows)["games"][2]["players"][0]["name"] == ODD
