@@ -294,10 +294,10 @@ def shown(monkeypatch: pytest.MonkeyPatch) -> Shown:
     monkeypatch.setattr(Discord, "check_text", keep)
     fill = catalog_module.fill
 
-    def noted(text: str, values: Mapping[str, Any]) -> Any:
+    def noted(text: str, values: Mapping[str, Any], lang: str = catalog_module.DEFAULT) -> Any:
         if any(hostile_value(v) for v in values.values()):
             record.filled.add(text)
-        return fill(text, values)
+        return fill(text, values, lang)
 
     monkeypatch.setattr(catalog_module, "fill", noted)
     return record
