@@ -94,7 +94,7 @@ async def test_records_of_all_three_games(world: World, tmp_path: Path) -> None:
             # Stats: rating, chart, partner line.
             stats = await (await emu.slash(bob, world.channel, f"{game} stats",
                                            user=alice)).response()
-            assert any("Classement" in text for text in stats.texts)  # bob reads French
+            assert any("Cote :" in text for text in stats.texts)  # bob reads French (la cote)
             chart = stats.attachment(filename("rating")).description
             assert chart.startswith(t("fr", "ratings.chart"))
             save(f"{game}-rating.png", stats.attachment(filename("rating")).data)

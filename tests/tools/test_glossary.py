@@ -41,6 +41,10 @@ def test_no_text_says_a_glossary_term_another_way(lang: str) -> None:
     ("fr", "tysiacha:x", "Contrat : 120", []),
     ("fr", "chinois:x", "Doré : contrat exact.", ["contrat"]),
     ("fr", "labels:bid", "Contrat {bid}", ["Contrat"]),
+    # the rating is la cote; classement is the standings' and the leaderboard's only
+    ("fr", "main:x", "Classement Elo : 1500", ["Classement Elo"]),
+    ("fr", "main:x", "Classement du jour · cote 1500 · partie non classée", []),
+    ("fr", "main:x", "la table est fermée (sans classement)", ["sans classement"]),
 ])
 def test_a_planted_variant_is_found(lang: str, key: str, text: str, words: list[str]) -> None:
     found = violations(lang, given={key: text})
