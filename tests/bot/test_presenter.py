@@ -59,7 +59,7 @@ async def test_changes_while_the_table_edit_waits_make_one_drawing(
         assert await settle(bot, table) == (0,)
         assert len(drawings) == 1
         shown = table_message(emu, table)
-        latest = await bot.presenter._table_message(table)
+        latest = await bot.presenter.thread.table_message(table)
         assert shown.content == latest.content
     emu.assert_clean()
 
