@@ -187,3 +187,17 @@ async def test_a_game_nobody_plays_for_a_day_is_closed(service: TableService) ->
     await service.clicks.act(tid, user, None, lambda s: DeclineGrand(s))
     assert table.last_human > last
     assert await service.results.close_idle_tables(now=table.last_human + 3600) == []
+
+
+
+def test_the_service_is_its_parts() -> None:
+    """TableService only builds the parts and stops them: every other call goes to the
+    part that answers for it, and no part knows the root."""
+    own = {name for name, value in vars(TableService).items()
+           if callable(value) and not name.startswith("__")}
+    assert own == {"close"}
+    tables = Path(__file__).resolve().parents[2] / "bot" / "tables"
+    knowing = sorted(p.name for p in tables.glob("*.py")
+                     if p.name not in ("service.py", "__init__.py")
+                     and "bot.tables.service" in p.read_text(encoding="utf-8"))
+    assert knowing == []
