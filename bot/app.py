@@ -172,9 +172,9 @@ class TichuBot(commands.Bot):
         for group in command_groups(self, self._opener):
             self.tree.add_command(group)
         self.add_dynamic_items(GameButton, GameSelect)
-        restored = await self.service.restore()
+        restored = await self.service.watch.restore()
         log.info("restored %d active tables%s", len(restored), self._shards_text())
-        self.service.watch_shards(settings.owned_shards)
+        self.service.watch.watch_shards(settings.owned_shards)
         self._watcher = asyncio.create_task(self._watch())
         self.restored.set()
         await self.sync_commands()
@@ -267,7 +267,7 @@ class TichuBot(commands.Bot):
         whether the database answers."""
         while True:
             try:
-                await self.service.check()
+                await self.service.watch.check()
                 self._beat()
                 await self._measure()
             except Exception:
@@ -276,9 +276,9 @@ class TichuBot(commands.Bot):
 
     async def _measure(self) -> None:
         """The figures of :mod:`bot.metrics`: live tables, the database, the job queue."""
-        metrics.live_tables(sum(1 for t in self.service.tables.values() if t.game is not None
+        metrics.live_tables(sum(1 for t in self.service.core.tables.values() if t.game is not None
                                 and not t.game_over))
-        metrics.database_down(self.service.database_down_since is not None)
+        metrics.database_down(self.service.watch.database_down_since is not None)
         if self.jobs is not None:
             try:
                 await self.jobs.stats(job_handlers())
@@ -288,7 +288,7 @@ class TichuBot(commands.Bot):
     def _beat(self) -> None:
         if self.settings.heartbeat_file and self.is_ready() and not self.is_closed():
             health.write_heartbeat(self.settings.heartbeat_file,
-                                   database_down_since=self.service.database_down_since,
+                                   database_down_since=self.service.watch.database_down_since,
                                    gateway_down_since=self.gateway_down_since())
 
     def gateway_down_since(self, now: float | None = None) -> float | None:
@@ -349,9 +349,9 @@ class TichuBot(commands.Bot):
         while True:
             await asyncio.sleep(self.settings.sweep_interval)
             try:
-                await self.service.expire_idle_lobbies()
-                await self.service.close_idle_tables()
-                self.service.evict_closed()
+                await self.service.lobby.expire_idle_lobbies()
+                await self.service.results.close_idle_tables()
+                self.service.core.evict_closed()
                 await self.duplicate.prepare(utc_today())
                 await self.post_daily_standings()
                 await self.sweep_left_guilds()
@@ -365,7 +365,7 @@ class TichuBot(commands.Bot):
         servers."""
         cutoff = (now or datetime.now(UTC)) - timedelta(days=self.settings.left_guild_retention)
         swept = await self.service.repo.sweep_left_guilds(cutoff)
-        self.service.forget_guilds(swept.guilds)
+        self.service.core.forget_guilds(swept.guilds)
         if swept.settings or swept.lobbies or swept.people or swept.reviews:
             log.info("swept %d servers the bot left over %g days ago: %d settings, %d lobbies "
                      "and %d reviews deleted, %d people anonymized", len(swept.guilds),
@@ -409,7 +409,7 @@ class TichuBot(commands.Bot):
         posted = 0
         repo = self.service.repo
         for guild in list(self.guilds):
-            if not self.service.owns(guild.id):
+            if not self.service.shards.owns(guild.id):
                 continue
             settings = await repo.guild_settings(guild.id)
             if settings.daily_channel_id is None:
@@ -430,7 +430,7 @@ class TichuBot(commands.Bot):
         service = getattr(self, "service", None)
         if self.settings.heartbeat_file:
             health.write_heartbeat(self.settings.heartbeat_file, database_down_since=None
-                                   if service is None else service.database_down_since)
+                                   if service is None else service.watch.database_down_since)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Answer component clicks that no component of ours claims (forged or foreign IDs)."""

@@ -59,7 +59,7 @@ async def demo(out: Path, target: int, delay: float, locale: str, players: int =
                     await (await emu.select(host, lobby, select.custom_id, [f"{seat}.{level}"])).response()
                 print(lobby.content)
                 await (await emu.click(host, lobby, lobby.button(custom_id=_id(":start")).custom_id)).response()
-                table = max(bot.service.tables.values(), key=lambda t: t.id)
+                table = max(bot.service.core.tables.values(), key=lambda t: t.id)
                 await _follow(emu, bot, table, out, locale)
     print(f"\nImages saved in {out}/")
 

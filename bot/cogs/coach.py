@@ -46,7 +46,7 @@ async def handle_component(host: CoachHost, interaction: discord.Interaction[Any
     """A Hint or Review click (already deferred as a new private message)."""
     locale = _locale(interaction)
     if cid.action == "hint":
-        table = await host.service.get(cid.table)
+        table = await host.service.core.get(cid.table)
         if table.game is None:
             raise TableError("not_playing")
         text = await host.coach.hint(table, interaction.user.id, locale)

@@ -223,7 +223,7 @@ async def result_message(host: DailyHost, interaction: discord.Interaction[Any],
                          table_id: int) -> str:
     """After a board: the person's result, its percentages, and how the best result here
     played it (only to someone seated at the board's table, once it is over)."""
-    table = await host.service.get(table_id)
+    table = await host.service.core.get(table_id)
     seat = table.seat_of(interaction.user.id)
     if seat is None:
         raise TableError("not_seated")

@@ -33,7 +33,7 @@ from bot.views.table import lobby_message
 
 if TYPE_CHECKING:
     from bot.tables import TableService
-    from bot.tables.service import Prepare
+    from bot.tables.lobby import Prepare
 
 log = logging.getLogger(__name__)
 Callback = Callable[..., Coroutine[Any, Any, None]]
@@ -185,7 +185,7 @@ class GameCommands(app_commands.Group):
     async def here(self, interaction: discord.Interaction[Any]) -> Table:
         """This game's table in the channel (or thread) of the command."""
         assert interaction.channel_id is not None
-        return await self.bot.service.active_in(interaction.channel_id, self.game)
+        return await self.bot.service.core.active_in(interaction.channel_id, self.game)
 
     @app_commands.command(name=ls("cmd.table.name"))
     async def table(self, interaction: discord.Interaction[Any]) -> None:
@@ -201,7 +201,7 @@ class GameCommands(app_commands.Group):
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Leave the game: a computer takes the seat."""
         found = await self.here(interaction)
-        await self.bot.service.leave_game(found.id, interaction.user.id)
+        await self.bot.service.seats.leave_game(found.id, interaction.user.id)
         await interaction.response.send_message(t(found.record.locale, "table.left",
                                                   name=interaction.user.display_name))
 
@@ -209,7 +209,7 @@ class GameCommands(app_commands.Group):
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         """Vote to end the game unrated."""
         found = await self.here(interaction)
-        _, voting = await self.bot.service.vote_end(found.id, interaction.user.id)
+        _, voting = await self.bot.service.seats.vote_end(found.id, interaction.user.id)
         await interaction.response.send_message(
             t(user_locale(interaction), "table.vote_counted" if voting else "table.vote_taken"),
             ephemeral=True)
@@ -219,8 +219,8 @@ class GameCommands(app_commands.Group):
         """Close the table (its host, or who manages the server)."""
         found = await self.here(interaction)
         perms = interaction.permissions
-        await self.bot.service.abandon(found.id, interaction.user.id,
-                                       can_manage=bool(perms and perms.manage_guild))
+        await self.bot.service.lobby.abandon(found.id, interaction.user.id,
+                                             can_manage=bool(perms and perms.manage_guild))
         await interaction.response.send_message(t(found.record.locale, "table.abandoned",
                                                   name=interaction.user.display_name))
 
@@ -231,7 +231,7 @@ class GameCommands(app_commands.Group):
                        seat: app_commands.Range[int, 1, 6]) -> None:
         """Hand an idle seat to a computer for good (the host)."""
         found = await self.here(interaction)
-        await self.bot.service.takeover(found.id, interaction.user.id, seat - 1)
+        await self.bot.service.seats.takeover(found.id, interaction.user.id, seat - 1)
         await interaction.response.send_message(t(found.record.locale, "table.takeover",
                                                   seat=seat))
 
@@ -328,7 +328,7 @@ async def open_table(bot: Host, spec: GameSpec, interaction: discord.Interaction
     """``/<game> new``: a lobby in this channel, and a thread for the table if possible.
     Options left out take the server's defaults (the turn timer is on unless set to 0).
     ``prepare``: what the opening adds once the limits have room (a duplicate table's
-    event, :meth:`TableService.open_lobby`)."""
+    event, :meth:`bot.tables.lobby.Lobby.open_lobby`)."""
     assert interaction.guild_id is not None and interaction.channel_id is not None
     service = bot.service
     settings = await service.repo.guild_settings(interaction.guild_id)
@@ -341,7 +341,7 @@ async def open_table(bot: Host, spec: GameSpec, interaction: discord.Interaction
     channel_id = interaction.channel_id
     if isinstance(interaction.channel, discord.Thread) and interaction.channel.parent_id:
         channel_id = interaction.channel.parent_id
-    table = await service.open_lobby(
+    table = await service.lobby.open_lobby(
         game=spec.name, guild_id=interaction.guild_id, channel_id=channel_id,
         host_id=interaction.user.id, host_name=interaction.user.display_name,
         locale=public_locale(settings, interaction), options=options,

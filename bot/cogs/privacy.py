@@ -161,7 +161,7 @@ async def erase(host: Host, interaction: discord.Interaction[Any], cid: ids.Comp
         raise TableError("privacy_at_table") from None
     if erased.counts.empty:
         return t(locale, "privacy.erase_nothing")
-    host.service.forget_person(user_id)
+    host.service.core.forget_person(user_id)
     log.info("a person erased their data: %d games, %d reviews; %d games re-rated",
              erased.counts.games, erased.counts.reviews, erased.games_rerated)
     return t(locale, "privacy.erased", games=erased.counts.games)

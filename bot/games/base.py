@@ -26,9 +26,9 @@ from bot.tables.rules import TableRules
 from engine.replay import game_from_replay
 
 if TYPE_CHECKING:
+    from bot.tables.clicks import Decision
     from bot.tables.ids import Click
     from bot.tables.rules import LogEntry
-    from bot.tables.service import Decision
     from bot.tables.table import Table
 
 OpenTable = Callable[..., Any]
@@ -142,7 +142,7 @@ class GameSpec(TableRules, Protocol):
         """What a click on the seat's private panel means now: a move for the engine, a
         changed draft, or a new look of the panel; TableError for a click that cannot be
         read (``forged``, an unfinished choice). Pure, and never judges staleness (the
-        table service did) nor legality (the engine does); see :mod:`bot.tables.service`."""
+        table service did) nor legality (the engine does); see :mod:`bot.tables.clicks`."""
 
 
 def spec_of(table: Table) -> GameSpec:

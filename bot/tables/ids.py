@@ -6,7 +6,7 @@ clicking seat's move count (``Table.moves``) when the control was drawn: once th
 seat has moved again, the click is stale and never applies; ``-`` marks controls
 that stay valid whatever happens (My hand, Rules, a call the engine allows once).
 Whether a click is stale is decided in one place only:
-:func:`bot.tables.service.stale`, under the table's lock.
+:func:`bot.tables.clicks.stale`, under the table's lock.
 Every ID stays within Discord's 100 characters.
 """
 
@@ -47,7 +47,7 @@ class ComponentId:
 @dataclass(frozen=True, slots=True)
 class Click:
     """One click on a seat's private panel: the control's parsed ID and, for a select,
-    the values chosen. What a game's controls read (:func:`bot.tables.service.stale`
+    the values chosen. What a game's controls read (:func:`bot.tables.clicks.stale`
     has already decided that it is not out of date)."""
 
     id: ComponentId

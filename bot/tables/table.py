@@ -42,7 +42,7 @@ def phase_of(game: Any) -> str:
 
 
 class Table:
-    """A table: lobby or game. All changes go through :class:`~bot.tables.service.TableService`
+    """A table: lobby or game. All changes go through :class:`~bot.tables.core.TableCore`
     under :attr:`lock`."""
 
     def __init__(self, record: TableRecord, spec: TableRules, game: Any = None) -> None:
@@ -155,7 +155,7 @@ class Table:
         keeps the seat after missed turns), the turn timer made their last decision for
         them (they have not acted since), or their time for the current one has run out.
         Only such a seat may be handed to a computer by its host
-        (:meth:`~bot.tables.service.TableService.takeover`); all of it is rebuilt from the
+        (:meth:`~bot.tables.seats.Seats.takeover`); all of it is rebuilt from the
         store (the seat's ``away``, each action's ``by``)."""
         if self.seats[seat].away or self.misses[seat] > 0:
             return True

@@ -3,11 +3,11 @@
 Refusals are ephemeral sentences in the clicker's language; nothing changes.
 Lobby clicks and the table's public buttons are the same for every game. A click on
 a seat's private panel goes down the stack once (:meth:`Controller.play`): the table
-service finds the seat, decides whether the click is stale, has the table's game read
-it and the engine check it, stores and applies it; then the clicker's panel is
-redrawn. A click is refused only when it is really wrong: a forged control, a
-stranger, a control from before the seat's own last move (a double click), or an
-action the engine does not allow. See ``docs/architecture.md``.
+service's click path (:mod:`bot.tables.clicks`) finds the seat, decides whether the
+click is stale, has the table's game read it and the engine check it, stores and
+applies it; then the clicker's panel is redrawn. A click is refused only when it is
+really wrong: a forged control, a stranger, a control from before the seat's own last
+move (a double click), or an action the engine does not allow. See ``docs/architecture.md``.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from bot.games.base import HandMessage, spec_of
 from bot.i18n import Text, t
 from bot.store.models import StoreError
 from bot.tables import Table, TableError, TableService, ids
+from bot.tables.clicks import Look, Move
 from bot.tables.errors import store_refusal
-from bot.tables.service import Look, Move
 from bot.views.gate import Gate
 from bot.views.panels import Panels
 from bot.views.table import lobby_message
@@ -132,7 +132,7 @@ class Controller:
         if action in LOBBY_ACTIONS:
             await self._lobby(interaction, cid, values)
             return
-        table = await self.service.get(cid.table)
+        table = await self.service.core.get(cid.table)
         spec = spec_of(table)
         locale = locale_of(interaction)
         self.panels.locales[interaction.user.id] = locale
@@ -148,7 +148,7 @@ class Controller:
             await self.open_panel(interaction, table, seat, locale, bombs_only=action == "bomb")
             return
         if action == "back":
-            await self.service.come_back(table.id, interaction.user.id)
+            await self.service.seats.come_back(table.id, interaction.user.id)
             await self.show(interaction, table, seat, locale)
             return
         if action == "refresh":
@@ -160,9 +160,11 @@ class Controller:
                    click: ids.Click, locale: str) -> None:
         """A click on the seat's private panel: down the stack once, then the panel.
 
-        :meth:`TableService.click` decides everything (seat, staleness, the game's
-        reading, the engine's check, store, apply); here only what the clicker sees."""
-        table, seat, decision = await self.service.click(table.id, interaction.user.id, click)
+        :meth:`bot.tables.clicks.Clicks.click` decides everything (seat, staleness, the
+        game's reading, the engine's check, store, apply); here only what the clicker
+        sees."""
+        table, seat, decision = await self.service.clicks.click(table.id, interaction.user.id,
+                                                                click)
         if isinstance(decision, Look):
             await self.show(interaction, table, seat, locale, await decision.draw(locale))
             return
@@ -208,21 +210,21 @@ class Controller:
     async def _lobby(self, interaction: discord.Interaction[Any], cid: ids.ComponentId,
                      values: list[str]) -> None:
         user = interaction.user
-        service = self.service
+        lobby = self.service.lobby
         if cid.action == "join":
             if cid.arg is None or not cid.arg.isdigit():
                 raise TableError("forged")
-            table = await service.join(cid.table, user.id, user.display_name, int(cid.arg))
+            table = await lobby.join(cid.table, user.id, user.display_name, int(cid.arg))
         elif cid.action == "leave":
-            table = await service.leave(cid.table, user.id)
+            table = await lobby.leave(cid.table, user.id)
         elif cid.action == "cpu":
             seat_text, _, level = (values[0] if values else "").partition(".")
             if not seat_text.isdigit():
                 raise TableError("forged")
-            table = await service.set_computer(cid.table, user.id, int(seat_text),
-                                               None if level == "none" else level)
+            table = await lobby.set_computer(cid.table, user.id, int(seat_text),
+                                             None if level == "none" else level)
         else:
-            table = await service.start(cid.table, user.id)
+            table = await lobby.start(cid.table, user.id)
         message = lobby_message(table, table.record.locale)
         if table.game is not None:
             message.content += "\n" + t(table.record.locale, "lobby.started",

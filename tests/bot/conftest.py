@@ -47,7 +47,7 @@ async def open_lobby(world: World, bot: TichuBot, **options: Any) -> tuple[Any, 
     await world.emu.wait_for_commands(["tichu"])
     reply = await world.emu.slash(world.users[0], world.channel, "tichu new", **options)
     lobby = await reply.response()
-    table = max(bot.service.tables.values(), key=lambda t: t.id)
+    table = max(bot.service.core.tables.values(), key=lambda t: t.id)
     return lobby, table
 
 

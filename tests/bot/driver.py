@@ -111,7 +111,7 @@ async def new_table(emu: DiscordEmulator, bot: TichuBot, user: Any, channel: Any
     """``/<game> new`` by ``user`` in ``channel``; the lobby message and the table."""
     await emu.wait_for_commands([game])
     lobby = await (await emu.slash(user, channel, f"{game} new", **options)).response()
-    table = max(bot.service.tables.values(), key=lambda t: t.id)
+    table = max(bot.service.core.tables.values(), key=lambda t: t.id)
     assert table.spec.name == game
     return lobby, table
 
@@ -477,14 +477,14 @@ def pace_computers(bot: TichuBot) -> None:
     the latest state, shows it: what the bot does, or fails to do, on its own after a
     computer's move goes unseen. Paced, a test sees what people see."""
     service = bot.service
-    drive_once = service._drive_once
+    drive_once = service.drivers._drive_once
 
     async def paced(table: Table) -> str:
-        while pending := [task for task in service._notices if not task.done()]:
+        while pending := [task for task in service.core.notices if not task.done()]:
             await asyncio.gather(*pending, return_exceptions=True)
         return await drive_once(table)
 
-    service._drive_once = paced  # type: ignore[method-assign]
+    service.drivers._drive_once = paced  # type: ignore[method-assign]
 
 
 def table_message(emu: DiscordEmulator, table: Table) -> Any:

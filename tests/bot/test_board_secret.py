@@ -126,7 +126,7 @@ async def test_a_damaged_secret_refuses_new_boards_and_is_never_replaced(
                      ).response()
         assert new.content == t("en", "error.board_secret")
         # Nothing written: no table, no event, no job.
-        assert not bot.service.tables
+        assert not bot.service.core.tables
         assert await repo.get_event(daily_code(utc_today())) is None
         assert await bot.jobs.depth("field") == 0
     with closing(sqlite3.connect(db)) as file:
@@ -185,7 +185,7 @@ async def test_nothing_exported_or_logged_gives_a_board_away(
         lobby = await (await emu.slash(alice, world.channel, "tichu new", duplicate=2)
                        ).response()
         assert lobby.components
-        event_table = max(bot.service.tables.values(), key=lambda t: t.id)
+        event_table = max(bot.service.core.tables.values(), key=lambda t: t.id)
         code = event_table.record.options["event"]
         await bot.jobs.idle()
         secrets_ = [await repo.board_secret()]

@@ -46,13 +46,13 @@ async def service(repo: SQLiteRepository) -> AsyncIterator[TableService]:
 
 async def boards_table(service: TableService, levels: tuple[str | None, ...],
                        **options: object) -> Table:
-    table = await service.open_lobby(
+    table = await service.lobby.open_lobby(
         game="tichu", guild_id=1, channel_id=2, host_id=HOST, host_name="host", locale="en",
         options={"boards": [b.to_json() for b in BOARDS], "turn_timer": 0, **options})
     for seat, level in enumerate(levels):
         if level is not None:
-            await service.set_computer(table.id, HOST, seat, level)
-    return await service.start(table.id, HOST)
+            await service.lobby.set_computer(table.id, HOST, seat, level)
+    return await service.lobby.start(table.id, HOST)
 
 
 async def test_a_table_plays_its_boards_in_turn_and_tells_each_deal_that_ends(
@@ -62,14 +62,14 @@ async def test_a_table_plays_its_boards_in_turn_and_tells_each_deal_that_ends(
     async def listener(table: Table) -> None:
         ended.append((table.id, len(table.game.history)))
 
-    service.deal_listeners.append(listener)
-    table = await service.open_lobby(
+    service.results.deal_listeners.append(listener)
+    table = await service.lobby.open_lobby(
         game="tichu", guild_id=1, channel_id=2, host_id=HOST, host_name="host", locale="en",
         options={"boards": [b.to_json() for b in BOARDS], "turn_timer": 0})
-    await service.leave(table.id, HOST)  # the host watches: four computers play
+    await service.lobby.leave(table.id, HOST)  # the host watches: four computers play
     for seat in range(4):
-        await service.set_computer(table.id, HOST, seat, "easy")
-    await service.start(table.id, HOST)
+        await service.lobby.set_computer(table.id, HOST, seat, "easy")
+    await service.lobby.start(table.id, HOST)
     await wait_for(lambda: table.status is TableStatus.FINISHED, 60)
     game = table.game
     assert isinstance(game, BoardsGame)
@@ -80,7 +80,7 @@ async def test_a_table_plays_its_boards_in_turn_and_tells_each_deal_that_ends(
     # Rebuilt from the store, the table is the same game.
     again = TableService(repo, all_specs(), ai_delay=0.0)
     try:
-        rebuilt = await again.get(table.id)
+        rebuilt = await again.core.get(table.id)
         assert rebuilt.game.history == game.history and rebuilt.game.actions == game.actions
     finally:
         await again.close()
@@ -106,18 +106,18 @@ async def test_computers_on_boards_decide_from_the_board_and_its_actions_alone(
 async def test_a_private_table_is_not_the_table_of_its_channel(service: TableService) -> None:
     await boards_table(service, (None, "easy", "easy", "easy"), private=True)
     with pytest.raises(TableError, match="no_table_here"):
-        await service.active_in(2, "tichu")
+        await service.core.active_in(2, "tichu")
 
 
 async def test_once_its_time_is_over_computers_finish_a_game_for_its_people(
         service: TableService) -> None:
     table = await boards_table(service, (None, "easy", "easy", "easy"),
                                finish_at=time.time() - 1)
-    assert await service.close_idle_tables(now=time.time() + 90_000) == []  # never closed
+    assert await service.results.close_idle_tables(now=time.time() + 90_000) == []  # never closed
     assert table.status is TableStatus.PLAYING and table.kind(0) is SeatKind.COMPUTER
     assert table.seats[0].away and table.seats[0].user_id == HOST
     with pytest.raises(TableError, match="time_over"):
-        await service.come_back(table.id, HOST)
+        await service.seats.come_back(table.id, HOST)
     await wait_for(lambda: table.status is TableStatus.FINISHED, 120)
 
 
@@ -133,7 +133,7 @@ async def test_a_private_panel_shows_the_table_and_each_board_s_result(
     assert [f.filename for f in first.files()] == ["hand.webp"]
     with Image.open(io.BytesIO(first.image)) as picture:  # the computers move meanwhile
         assert picture.size == (SIZE[0], SIZE[1] + STRIP_H)
-    await service.close_idle_tables()  # computers finish it
+    await service.results.close_idle_tables()  # computers finish it
     await wait_for(lambda: table.status is TableStatus.FINISHED, 120)
     game = table.game
     assert isinstance(game, BoardsGame)
@@ -156,12 +156,12 @@ async def test_an_event_table_s_claims_are_made_once(service: TableService,
     duplicate = Duplicate(service, local_jobs(repo), field_tables=0)
     options = await duplicate.table_options({"duplicate": 2, "turn_timer": 0}, guild_id=1,
                                             host_id=HOST)
-    table = await service.open_lobby(game="tichu", guild_id=1, channel_id=2, host_id=HOST,
-                                     host_name="host", locale="en", options=options)
+    table = await service.lobby.open_lobby(game="tichu", guild_id=1, channel_id=2, host_id=HOST,
+                                           host_name="host", locale="en", options=options)
     for seat in (1, 2, 3):
-        await service.set_computer(table.id, HOST, seat, "easy")
+        await service.lobby.set_computer(table.id, HOST, seat, "easy")
     await duplicate.claim_table(table)  # as the start did before it stopped
-    await service.start(table.id, HOST)
+    await service.lobby.start(table.id, HOST)
     assert table.status is TableStatus.PLAYING
     claimed = await repo.user_results(HOST, options["event"])
     assert [(r.board, r.direction) for r in claimed] == [

@@ -86,7 +86,7 @@ async def test_a_game_of_four_plays_to_the_end(world: World, tmp_path: Path) -> 
     for first, last in LIVE[1:]:
         await play_outside_discord(db, table_id, lambda g, r=first: g.round == r)
         async with running(emu, db) as bot:
-            table = await bot.service.get(table_id)
+            table = await bot.service.core.get(table_id)
             assert table.game.round == first
             for person in people.values():
                 person.table, person.panel = table, None

@@ -72,7 +72,7 @@ async def until_a_move_control(service: TableService, table: Table, user_id: int
             return chosen
         action = computer_move(spec.name, "easy", table.game.view(0), f"test:{turn}")
         assert action is not None
-        await service.act(table.id, user_id, None, lambda seat, a=action: a)
+        await service.clicks.act(table.id, user_id, None, lambda seat, a=action: a)
     raise AssertionError("seat 0 was never offered a move")
 
 
@@ -90,11 +90,11 @@ async def service(tmp_path: Path) -> AsyncIterator[TableService]:
 @pytest.mark.parametrize("game", GAMES)
 async def test_a_stale_click_is_refused_before_the_game_reads_it(service: TableService,
                                                                  game: str) -> None:
-    table = await service.open_lobby(game=game, guild_id=1, channel_id=2, host_id=HOST,
-                                     host_name="host", locale="en", options={"turn_timer": 0})
+    table = await service.lobby.open_lobby(game=game, guild_id=1, channel_id=2, host_id=HOST,
+                                           host_name="host", locale="en", options={"turn_timer": 0})
     for seat in range(1, table.n_seats):
-        await service.set_computer(table.id, HOST, seat, "easy")
-    await service.start(table.id, HOST)
+        await service.lobby.set_computer(table.id, HOST, seat, "easy")
+    await service.lobby.start(table.id, HOST)
 
     async def due() -> None:
         loop = asyncio.get_running_loop()
@@ -107,15 +107,15 @@ async def test_a_stale_click_is_refused_before_the_game_reads_it(service: TableS
     cid = ids.parse(custom_id)
     assert cid is not None and cid.seq == table.moves[0]
     click = ids.Click(cid, tuple(values))
-    _, seat, _ = await service.click(table.id, HOST, click)
+    _, seat, _ = await service.clicks.click(table.id, HOST, click)
     assert seat == 0 and table.moves[0] == cid.seq + 1
     mine = await moves_stored(service, table)
     for old in (click, ids.Click(ids.ComponentId("s", table.id, cid.seq, "play"), ("junk",))):
         with pytest.raises(TableError, match=r"^stale$"):
-            await service.click(table.id, HOST, old)
+            await service.clicks.click(table.id, HOST, old)
     current = ids.ComponentId("s", table.id, table.moves[0], "play")
     with pytest.raises(TableError, match=r"^forged$"):  # the game's reading refuses it
-        await service.click(table.id, HOST, ids.Click(current, ("junk",)))
+        await service.clicks.click(table.id, HOST, ids.Click(current, ("junk",)))
     assert table.moves[0] == cid.seq + 1 and await moves_stored(service, table) == mine
 
 
@@ -136,7 +136,7 @@ async def test_an_old_control_is_stale_in_every_game(world: World, tmp_path: Pat
         await emu.wait_for_commands([game])
         lobby = await (await emu.slash(bob, world.channel, f"{game} new",
                                        turn_timer=0)).response()
-        table = max(bot.service.tables.values(), key=lambda t: t.id)
+        table = max(bot.service.core.tables.values(), key=lambda t: t.id)
         for seat in range(1, table.n_seats):
             cpu = component(lobby, "cpu", "s")
             await (await emu.select(bob, lobby, cpu.custom_id, [f"{seat}.easy"])).response()
@@ -186,5 +186,5 @@ def test_only_the_table_service_decides_staleness() -> None:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                     and node.func.id == "stale":
                 calls.append(where)
-    assert raised == ["bot/tables/service.py"]
-    assert calls == ["bot/tables/service.py"]
+    assert raised == ["bot/tables/clicks.py"]
+    assert calls == ["bot/tables/clicks.py"]

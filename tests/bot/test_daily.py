@@ -46,7 +46,7 @@ async def open_board(world: World, bot: Any, user: Any, message: Any) -> tuple[A
     play = component(message, "dplay")
     assert play is not None, message.content
     panel = await (await world.emu.click(user, message, play.custom_id)).response()
-    table = max((t for t in bot.service.tables.values() if t.seat_of(user.id) == 0),
+    table = max((t for t in bot.service.core.tables.values() if t.seat_of(user.id) == 0),
                 key=lambda t: t.id)
     return panel, table
 
@@ -98,11 +98,11 @@ async def test_two_people_play_the_same_boards_and_meet_the_same_computers(
                        table_b)
         assert table_b.game.actions == table_a.game.actions
         # A second attempt at the board: refused, nothing stored.
-        before = len(bot.service.tables)
+        before = len(bot.service.core.tables)
         reply = await emu.click(alice, day, component(day, "dplay").custom_id)
         refusal = await reply.response()
         assert refusal.content == t("en", "error.daily_played")
-        assert len(bot.service.tables) == before
+        assert len(bot.service.core.tables) == before
         # The result: against the field and the people here, and how the best played it.
         await bot.jobs.idle()
         last = emu.messages[panel.id]
@@ -182,7 +182,7 @@ async def test_a_daily_board_goes_on_after_a_restart(world: World, tmp_path: Pat
         await settle(bot, table)
         seq, table_id = table.seq, table.id
     async with running(emu, db, **DAILY) as bot:
-        table = await bot.service.get(table_id)
+        table = await bot.service.core.get(table_id)
         assert table.seq == seq
         person.table = table
         await play_out(bot, person, table)  # from the same panel, its buttons included
@@ -204,7 +204,7 @@ async def test_daily_refusals(world: World, tmp_path: Path,
         refusal = await (await emu.click(alice, day, component(day, "dplay").custom_id)
                          ).response()
         assert refusal.content == t("en", "error.daily_other_day")
-        assert not [table for table in bot.service.tables.values() if table.private]
+        assert not [table for table in bot.service.core.tables.values() if table.private]
         assert await bot.service.repo.user_results(alice.id, daily_code(utc_today())) == []
         bad = await (await emu.slash(alice, world.channel, "tichu daily standings",
                                      day="yesterday")).response()
@@ -316,8 +316,9 @@ async def bare_daily(path: Path, field_tables: int
                      ) -> tuple[daily_module.Duplicate, CountingRepo, Jobs]:
     repo = CountingRepo(path)
     await repo.open()
-    service = cast(Any, SimpleNamespace(deal_listeners=[], start_checks=[], repo=repo,
-                                        owns=lambda guild: True))
+    service = cast(Any, SimpleNamespace(results=SimpleNamespace(deal_listeners=[]),
+                                        lobby=SimpleNamespace(start_checks=[]), repo=repo,
+                                        shards=SimpleNamespace(owns=lambda guild: True)))
     jobs = local_jobs(repo)
     jobs.handle(daily_module.FIELD_JOB, daily_module.make_field)
     return daily_module.Duplicate(service, jobs, boards=2, field_tables=field_tables), repo, jobs

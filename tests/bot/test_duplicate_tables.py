@@ -22,7 +22,7 @@ SETTINGS = {"field_tables": 2, "field_processes": 0}
 async def new_duplicate(world: World, bot: Any, host: Any, **options: Any) -> tuple[Any, Table]:
     await world.emu.wait_for_commands(["tichu"])
     lobby = await (await world.emu.slash(host, world.channel, "tichu new", **options)).response()
-    table = max(bot.service.tables.values(), key=lambda t: t.id)
+    table = max(bot.service.core.tables.values(), key=lambda t: t.id)
     return lobby, table
 
 
@@ -43,11 +43,11 @@ async def test_an_event_of_two_tables_of_people(world: World, tmp_path: Path) ->
         code = first.record.options["event"]
         assert f"event:{code}" in lobby.content
         # A forged code: refused, nothing opened.
-        count = len(bot.service.tables)
+        count = len(bot.service.core.tables)
         forged = await (await emu.slash(carol, world.channel, "tichu new", event="ZZZZZZ")
                         ).response()
         assert forged.content.startswith("No event has that code")
-        assert len(bot.service.tables) == count
+        assert len(bot.service.core.tables) == count
         other_lobby, second = await new_duplicate(world, bot, carol, event=code.lower())
         assert second.record.options["boards"] == first.record.options["boards"]
         await seat_and_start(world, lobby, [0, 1, None, None], {2: "normal", 3: "normal"})
@@ -128,7 +128,7 @@ async def test_an_event_s_standings_name_other_servers_people_only_by_their_choi
                                        1: Person(emu, bob, random.Random(2))})
         # The second table, in the other server.
         there = await (await emu.slash(frank, room, "tichu new", event=code)).response()
-        second = max(bot.service.tables.values(), key=lambda t: t.id)
+        second = max(bot.service.core.tables.values(), key=lambda t: t.id)
         assert second.record.guild_id == others.id
         await (await emu.click(gina, there, component(there, "join", arg="1").custom_id)
                ).response()

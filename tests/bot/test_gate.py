@@ -100,7 +100,7 @@ async def test_a_flood_gets_one_refusal_and_costs_no_work(world: World, tmp_path
         assert row_counts(db) == rows
         assert bot.jobs is not None and await bot.jobs.depth("field") == 0
         assert emu.display_report()["images_sent"] == images
-        table = next(iter(bot.service.tables.values()))
+        table = next(iter(bot.service.core.tables.values()))
         assert table.seat_of(alice.id) is None
         assert throttled("tell") == told + 1
         assert throttled("quiet") == quiet + len(clicks) + 1

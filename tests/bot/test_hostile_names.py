@@ -58,7 +58,7 @@ from bot.i18n.commands import spell
 from bot.i18n.text import CODE_BACKTICK
 from bot.store.models import TableStatus
 from bot.tables import Table
-from bot.tables import service as service_module
+from bot.tables import lobby as lobby_module
 from engine.tichu.view import Phase
 from tests.bot.driver import (
     ChinoisChoices,
@@ -275,8 +275,8 @@ def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every table of a test dealt from a seed of the test's (``hostile-1``, ``hostile-2``
     …, as they open), not a random one: the same deals, the same computers, each run."""
     count = iter(range(1, 1000))
-    monkeypatch.setattr(service_module, "secrets",
-                        SimpleNamespace(token_hex=lambda _n: f"hostile-{next(count)}"))
+    monkeypatch.setattr(lobby_module, "secrets",
+                      SimpleNamespace(token_hex=lambda _n: f"hostile-{next(count)}"))
 
 
 @pytest.fixture
@@ -431,7 +431,7 @@ async def open_table(g: Guild, bot: TichuBot, host: Any, game: str,
     """``/<game> new`` by ``host``: the lobby and its table."""
     await g.emu.wait_for_commands([game])
     lobby = await slash(g, host, f"{game} new", **options)
-    table = max(bot.service.tables.values(), key=lambda t: t.id)
+    table = max(bot.service.core.tables.values(), key=lambda t: t.id)
     return lobby, table
 
 
@@ -467,7 +467,7 @@ async def miss(bot: TichuBot, table: Table, seat: int) -> None:
     then the bot shows it. Called when the table is settled, the timer asleep."""
     seq = table.seq
     table.due_since[seat] = time.time() - 2 * (table.turn_timer or 0)
-    bot.service._reset_timer(table)
+    bot.service.drivers.reset_timer(table)
     await until(lambda: table.seq > seq, "the timer's move")
     await settle(bot, table)
 
@@ -552,7 +552,7 @@ async def test_hostile_names_at_a_tichu_table(emulator: DiscordEmulator, shown: 
 async def people_of(bot: TichuBot, table_id: int, g: Guild, choices: Any) -> dict[int, Person]:
     """The people seated at the table, each acting from a panel of their own (opened
     anew: after a restart too)."""
-    table = await bot.service.get(table_id)
+    table = await bot.service.core.get(table_id)
     seated = {}
     for i, user in enumerate(g.people):
         seat = table.seat_of(user.id)
@@ -573,7 +573,7 @@ async def quickly_to_the_end(bot: TichuBot, table: Table) -> None:
     late seat, three times and a computer keeps it, to the game's end."""
     await settle(bot, table)
     table.record.options["turn_timer"] = 0.01
-    bot.service._reset_timer(table)
+    bot.service.drivers.reset_timer(table)
     await until(lambda: table.status is TableStatus.FINISHED, "the game's end", 600)
     await bot.presenter.idle.wait()
 
@@ -636,7 +636,7 @@ async def test_hostile_names_in_the_daily_and_an_event(emulator: DiscordEmulator
         await emu.wait_for_commands(["tichu"])
         day = await slash(g, a, "tichu daily play")
         panel = await (await emu.click(a, day, component(day, "dplay").custom_id)).response()
-        board = max((t for t in bot.service.tables.values() if t.seat_of(a.id) == 0),
+        board = max((t for t in bot.service.core.tables.values() if t.seat_of(a.id) == 0),
                     key=lambda t: t.id)
         alone = Person(emu, a, random.Random(11), panel=panel, table=board)
         await settle(bot, board)

@@ -67,11 +67,11 @@ async def test_a_person_has_at_most_so_many_open_tables_anywhere(world: World,
         refused = await emu.click(bob, third, component(third, "join", arg="2").custom_id)
         assert (await refused.response()).content == t("fr", "error.too_many_open", limit=2)
         assert row_counts(db) == before
-        table = max(bot.service.tables.values(), key=lambda table: table.id)
+        table = max(bot.service.core.tables.values(), key=lambda table: table.id)
         assert table.seat_of(bob.id) is None
         assert await bot.jobs.depth(FIELD_JOB) == 0
         # Alice closes her table elsewhere: she may open one again.
-        first = min(bot.service.tables.values(), key=lambda table: table.id)
+        first = min(bot.service.core.tables.values(), key=lambda table: table.id)
         await (await emu.slash(alice, first.channel_id, "tichu abandon")).response()
         assert first.status is TableStatus.ABANDONED
         again = await (await emu.slash(alice, world.channel, "tichu new")).response()
@@ -103,7 +103,7 @@ async def test_the_field_queue_is_bounded(world: World, tmp_path: Path) -> None:
         assert row_counts(db) == before
         assert await bot.jobs.depth(FIELD_JOB) == events * MAX_BOARDS
         # A table of an event already made needs no new field: it opens.
-        code = max(bot.service.tables.values(), key=lambda table: table.id
+        code = max(bot.service.core.tables.values(), key=lambda table: table.id
                    ).record.options["event"]
         joined = await (await emu.slash(bob, world.channel, "tichu new", event=code)).response()
         assert component(joined, "start") is not None

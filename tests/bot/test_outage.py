@@ -79,10 +79,10 @@ async def test_a_process_that_gives_its_shard_up_stops_with_exit_code_3(
     bot = flaky_bot(store, tmp_path)
     async with run_bot(world.emu, bot):
         await bot.restored.wait()
-        assert bot.exit_code == 0 and bot.service.watched == {0}
+        assert bot.exit_code == 0 and bot.service.watch.watched == {0}
         store.held = set()  # the lock is lost, and another process holds it now
         store.free = False
-        bot.service.shard_lock_wait = 0
+        bot.service.watch.shard_lock_wait = 0
         await world.emu.wait_for(bot.is_closed, 5.0, what="the bot to stop")
         assert bot.exit_code == 3
     assert "stopping: shard(s) [0] are no longer this process's" in caplog.text

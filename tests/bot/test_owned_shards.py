@@ -49,23 +49,24 @@ async def test_the_service_restores_and_loads_only_its_shards_tables(
     await repo.update_table(ended, status=TableStatus.EXPIRED)
     service = TableService(repo, all_specs(), shard_count=3, shard_ids=[0, 2])
     try:
-        restored = await service.restore()
+        restored = await service.watch.restore()
         assert sorted(t.id for t in restored) == sorted(
             tables[s, n] for s in (0, 2) for n in range(2))
-        assert set(service.tables) == {t.id for t in restored}
+        assert set(service.core.tables) == {t.id for t in restored}
         # Another shard's table is never loaded (nor driven, nor swept): another process's.
         with pytest.raises(TableError, match="no_table"):
-            await service.get(tables[1, 0])
-        assert tables[1, 0] not in service.tables
+            await service.core.get(tables[1, 0])
+        assert tables[1, 0] not in service.core.tables
         with pytest.raises(TableError, match="no_table"):
-            await service.open_lobby(game="tichu", guild_id=guild_on(1, 3), channel_id=9,
-                                     host_id=5, host_name="h", locale="en", options={})
-        opened = await service.open_lobby(game="tichu", guild_id=guild_on(2, 3, 7),
-                                          channel_id=9, host_id=5, host_name="h",
-                                          locale="en", options={})
-        assert service.owns(opened.record.guild_id) and not service.owns(guild_on(1, 3, 7))
+            await service.lobby.open_lobby(game="tichu", guild_id=guild_on(1, 3), channel_id=9,
+                                           host_id=5, host_name="h", locale="en", options={})
+        opened = await service.lobby.open_lobby(game="tichu", guild_id=guild_on(2, 3, 7),
+                                                channel_id=9, host_id=5, host_name="h",
+                                                locale="en", options={})
+        owns = service.shards.owns
+        assert owns(opened.record.guild_id) and not owns(guild_on(1, 3, 7))
         # The lobby sweep only sees this process's tables.
-        expired = await service.expire_idle_lobbies(now=1e12)
+        expired = await service.lobby.expire_idle_lobbies(now=1e12)
         assert sorted(t.id for t in expired) == sorted([*(t.id for t in restored), opened.id])
         assert (await repo.load_table(tables[1, 0])).status is TableStatus.LOBBY  # type: ignore[union-attr]
     finally:
@@ -76,7 +77,7 @@ async def test_an_unsharded_service_owns_every_table(repo: SQLiteRepository) -> 
     ids = [await stored_lobby(repo, guild_on(shard, 2)) for shard in range(2)]
     for service in (TableService(repo, all_specs()),
                     TableService(repo, all_specs(), shard_count=2)):  # all of the shards
-        assert sorted(t.id for t in await service.restore()) == ids
+        assert sorted(t.id for t in await service.watch.restore()) == ids
         await service.close()
     with pytest.raises(ValueError, match="shard_ids needs shard_count"):
         TableService(repo, all_specs(), shard_ids=[0])

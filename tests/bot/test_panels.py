@@ -201,7 +201,7 @@ async def test_a_daily_board_its_day_ends_shows_its_end_in_the_open_panel(
         # Her day ends with the board half played: the bot's sweep, at that moment, hands
         # her seat to a computer, and the computers finish the board.
         assert table.finish_at is not None
-        await bot.service.close_idle_tables(now=table.finish_at)
+        await bot.service.results.close_idle_tables(now=table.finish_at)
         assert table.seats[0].away and table.kind(0) is SeatKind.COMPUTER
         assert await settle(bot, table) == ()
         await assert_shows_the_end(panel, table, 0, alice)

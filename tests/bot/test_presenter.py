@@ -81,14 +81,14 @@ async def test_a_person_put_on_turn_sees_it_while_the_table_edit_waits(
             await pace()
 
         monkeypatch.setattr(bot.pacer, "wait", hold)
-        compute = bot.service._computer_action
+        compute = bot.service.drivers._computer_action
 
         async def once_held(changed: Any) -> Any:  # the computers move once a write waits
             while not held:
                 await asyncio.sleep(0.005)
             return await compute(changed)
 
-        monkeypatch.setattr(bot.service, "_computer_action", once_held)
+        monkeypatch.setattr(bot.service.drivers, "_computer_action", once_held)
         spec: GameSpec = table.spec  # type: ignore[assignment]
         try:
             before = alice.panel.content

@@ -45,16 +45,16 @@ async def play_game(world: World, bot: TichuBot, people: list[Any]) -> int:
     for them while their seat stays theirs. The table's id."""
     service = bot.service
     host = people[0]
-    table = await service.open_lobby(game="tichu", guild_id=world.guild.id,
-                                     channel_id=world.channel.id, host_id=host.id,
-                                     host_name=host.name, locale="en",
-                                     options={"target": 100, "turn_timer": 30})
+    table = await service.lobby.open_lobby(game="tichu", guild_id=world.guild.id,
+                                           channel_id=world.channel.id, host_id=host.id,
+                                           host_name=host.name, locale="en",
+                                           options={"target": 100, "turn_timer": 30})
     table.record.options["turn_timer"] = 0.01  # seconds: the timer plays for them
     if len(people) > 1:
-        await service.join(table.id, people[1].id, people[1].name, 2)
+        await service.lobby.join(table.id, people[1].id, people[1].name, 2)
     for seat in (1, 3) if len(people) > 1 else (1, 2, 3):
-        await service.set_computer(table.id, host.id, seat, "normal")
-    await service.start(table.id, host.id)
+        await service.lobby.set_computer(table.id, host.id, seat, "normal")
+    await service.lobby.start(table.id, host.id)
     end = time.monotonic() + 120
     while table.status is not TableStatus.FINISHED:
         assert time.monotonic() < end, "the game did not finish"
@@ -337,7 +337,7 @@ async def test_a_server_that_removes_the_bot_is_swept_after_the_retention(
         repo = bot.service.repo
         await play_game(world, bot, [alice])
         lobby = await run(world, alice, "tichu new")
-        table = max(bot.service.tables.values(), key=lambda t: t.id)
+        table = max(bot.service.core.tables.values(), key=lambda t: t.id)
         assert table.status is TableStatus.LOBBY and lobby.components
         await repo.save_guild_settings(world.guild.id, GuildSettings(
             locale="fr", turn_timer=45))
@@ -355,7 +355,7 @@ async def test_a_server_that_removes_the_bot_is_swept_after_the_retention(
         swept = await bot.sweep_left_guilds(left + timedelta(days=30, seconds=1))
         assert swept == [world.guild.id]
         assert (await repo.guild_settings(world.guild.id)).locale is None
-        assert await repo.load_table(table.id) is None and table.id not in bot.service.tables
+        assert await repo.load_table(table.id) is None and table.id not in bot.service.core.tables
         assert (await repo.guild_settings(other.id)).locale == "de"
         # The finished game stays, anonymized: no longer Alice's.
         assert (await repo.person_counts(alice.id)).empty

@@ -34,14 +34,14 @@ async def play_with_computers(world: World, bot: TichuBot, game: str, levels: li
     the other seats; the table's id."""
     service = bot.service
     alice = world.users[0]
-    table = await service.open_lobby(game=game, guild_id=world.guild.id,
-                                     channel_id=world.channel.id, host_id=alice.id,
-                                     host_name=alice.name, locale="en",
-                                     options={**options, "turn_timer": 30})
+    table = await service.lobby.open_lobby(game=game, guild_id=world.guild.id,
+                                           channel_id=world.channel.id, host_id=alice.id,
+                                           host_name=alice.name, locale="en",
+                                           options={**options, "turn_timer": 30})
     table.record.options["turn_timer"] = 0.01  # seconds: the timer plays for alice
     for seat, level in enumerate(levels, start=1):
-        await service.set_computer(table.id, alice.id, seat, level)
-    await service.start(table.id, alice.id)
+        await service.lobby.set_computer(table.id, alice.id, seat, level)
+    await service.lobby.start(table.id, alice.id)
     end = time.monotonic() + 120
     while table.status is not TableStatus.FINISHED:
         assert time.monotonic() < end, f"{game} did not finish"

@@ -141,7 +141,7 @@ async def test_table_that_no_longer_exists_and_corrupt_rows(world: World,
         hand = component(message, "hand").custom_id
         text = await refusal(await emu.click(world.users[0], message, hand))
         assert text == t("en", "error.table_broken")
-        assert table_id in bot.service.broken
+        assert table_id in bot.service.core.broken
     with sqlite3.connect(db) as conn:
         conn.execute("PRAGMA foreign_keys=ON")
         for name in ("actions", "seats"):

@@ -36,7 +36,7 @@ async def test_restart_mid_deal_goes_on_from_the_same_database(world: World,
         assert table.game.phase is Phase.PLAY
     # A new process: nothing in memory, the same database, the same Discord messages.
     async with running(emu, db) as bot:
-        table = await bot.service.get(table_id)
+        table = await bot.service.core.get(table_id)
         assert table.seq == seq and table.record.message_id == message_id
         assert {s: table.game.view(s) for s in (None, 0, 1, 2, 3)} == before
         # The old table message's buttons work again.
@@ -65,7 +65,7 @@ async def test_a_computer_only_table_resumes_by_itself(world: World, tmp_path: P
             await bot.presenter.idle.wait()
             await asyncio.sleep(0.01)
     async with running(world.emu, db, ai_delay=0.0) as bot:
-        table = await bot.service.get(table_id)
+        table = await bot.service.core.get(table_id)
         assert table.seq >= 20
 
         for _ in range(3000):

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-import bot.tables.service as service_module
+import bot.tables.lobby as lobby_module
 from bot.games.registry import all_specs
 from bot.games.tichu import hand as tichu_hand
 from bot.games.tichu.spec import TICHU
@@ -49,8 +49,8 @@ def six(world: World, monkeypatch: pytest.MonkeyPatch) -> World:
         world.emu.add_member(world.guild, user)
         world.users.append(user)
     seeds = iter(f"six-{n}" for n in range(100))
-    monkeypatch.setattr(service_module, "secrets",
-                        SimpleNamespace(token_hex=lambda _n: next(seeds)))
+    monkeypatch.setattr(lobby_module, "secrets",
+                      SimpleNamespace(token_hex=lambda _n: next(seeds)))
     return world
 
 
@@ -181,7 +181,7 @@ async def test_a_six_seat_table_resumes_after_a_restart(six: World, tmp_path: Pa
         before = {s: table.game.view(s) for s in (None, *range(6))}
         seq, table_id, message_id = table.seq, table.id, table.record.message_id
     async with running(emu, db) as bot:
-        table = await bot.service.get(table_id)
+        table = await bot.service.core.get(table_id)
         assert table.seq == seq and table.n_seats == 6
         assert {s: table.game.view(s) for s in (None, *range(6))} == before
         due = await settle(bot, table)

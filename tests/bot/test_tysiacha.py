@@ -96,7 +96,7 @@ async def test_a_game_of_three_plays_to_the_end(world: World, tmp_path: Path) ->
                                        store=False)
     await play_outside_discord(db, table_id, lambda g: g.deal_number == ahead.deal_number)
     async with running(emu, db) as bot:
-        table = await bot.service.get(table_id)
+        table = await bot.service.core.get(table_id)
         assert table.game.deal_number == ahead.deal_number
         people[0] = player(world, 0, table, 10)  # alice opens her hand again
         await play_on(bot, table, people)

@@ -6,7 +6,7 @@ engine checks the move."""
 from __future__ import annotations
 
 from bot.tables import Table, TableError, ids
-from bot.tables.service import Move
+from bot.tables.clicks import Move
 from engine.chinois.actions import Bid, Play
 from engine.chinois.deal import DECK
 

@@ -260,7 +260,7 @@ class Coach:
     def __init__(self, service: TableService, jobs: Jobs) -> None:
         self.service = service
         self.jobs = jobs
-        service.deal_listeners.append(self.deal_ended)
+        service.results.deal_listeners.append(self.deal_ended)
 
     # ---------------------------------------------------------------- hints
     async def hint(self, table: Table, user_id: int, locale: str) -> str:
@@ -333,7 +333,7 @@ class Coach:
                         user_id: int) -> tuple[int, dict[str, Any], list[str]]:
         """The person's seat, the deal's replay and the names, from the live table."""
         try:
-            table = await self.service.get(table_id)
+            table = await self.service.core.get(table_id)
         except TableError:
             table = None
         game = table.game if table is not None else None

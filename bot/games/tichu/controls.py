@@ -20,7 +20,7 @@ from bot.games.tichu.hand import (
     new_draft,
 )
 from bot.tables import Table, TableError, ids
-from bot.tables.service import Decision, Draft, Move
+from bot.tables.clicks import Decision, Draft, Move
 from engine.cards import Card
 from engine.tichu.actions import (
     Action,

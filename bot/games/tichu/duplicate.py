@@ -237,8 +237,8 @@ class Duplicate:
         """Held while a daily board's table is found or opened and claimed, so that two
         clicks of one person at once find the first one's table (not a second table
         that the store's claim would refuse after it is written)."""
-        service.deal_listeners.append(self.deal_ended)
-        service.start_checks.append(self.claim_table)
+        service.results.deal_listeners.append(self.deal_ended)
+        service.lobby.start_checks.append(self.claim_table)
 
     @property
     def repo(self) -> Repository:
@@ -307,7 +307,7 @@ class Duplicate:
             if mine is not None:
                 if mine.diff is not None:
                     raise TableError("daily_played")
-                table = await self.service.get(mine.table_id)
+                table = await self.service.core.get(mine.table_id)
             else:
                 table = await self._open_board(board, day, user_id, name, guild_id, locale)
         return await self._resume(table, user_id)
@@ -317,7 +317,7 @@ class Duplicate:
         """A new table of a daily board for the person, claimed (every check is done)."""
         event = await self.event(day)
         key = decision_key(event)
-        table = await self.service.open_lobby(
+        table = await self.service.lobby.open_lobby(
             game="tichu", guild_id=guild_id, channel_id=0, host_id=user_id,
             host_name=name, locale=locale,
             options={"boards": [board.to_json()], "private": True, "turn_timer": 0,
@@ -331,7 +331,7 @@ class Duplicate:
         except StoreError as exc:
             # Only a click of this person in another bot process gets here (the store's
             # claim is the one check that spans processes): this table goes.
-            await self.service.abandon(table.id, user_id, can_manage=True)
+            await self.service.lobby.abandon(table.id, user_id, can_manage=True)
             if exc.code == "board_taken":
                 raise TableError("daily_played") from None
             raise
@@ -344,8 +344,8 @@ class Duplicate:
         if table.status is TableStatus.LOBBY:
             for seat in range(1, SEATS):
                 if table.kind(seat) is SeatKind.EMPTY:
-                    await self.service.set_computer(table.id, user_id, seat, self.level)
-            table = await self.service.start(table.id, user_id)
+                    await self.service.lobby.set_computer(table.id, user_id, seat, self.level)
+            table = await self.service.lobby.start(table.id, user_id)
         if table.game is None:
             raise TableError("not_playing")
         return table
@@ -355,7 +355,7 @@ class Duplicate:
         and the next day's, behind them, so that each day's fields are ready when it
         starts (the store is asked only about boards whose field this process has
         neither queued nor found; only in the process that owns the daily boards)."""
-        if self.field_tables <= 0 or not self.service.owns(DAILY_OWNER):
+        if self.field_tables <= 0 or not self.service.shards.owns(DAILY_OWNER):
             return
         for when, priority in ((day, FIELD), (day + timedelta(days=1), FIELD_AHEAD)):
             try:
@@ -529,7 +529,7 @@ class Duplicate:
         for result in results:
             if result.diff is None:
                 try:
-                    table = await self.service.get(result.table_id)
+                    table = await self.service.core.get(result.table_id)
                 except TableError:
                     fixed.append(result)
                     continue

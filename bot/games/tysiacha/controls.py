@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bot.games.tysiacha.hand import gift_targets, hand_message, parse_gift_state
 from bot.tables import Table, TableError, ids
-from bot.tables.service import Decision, Look, Move
+from bot.tables.clicks import Decision, Look, Move
 from engine.cards import ALL
 from engine.tysiacha.actions import Action, Bid, Concede, Give, Pass, Play, Raise, Redeal
 

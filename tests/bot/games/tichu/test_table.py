@@ -20,13 +20,13 @@ async def test_the_deal_summary_gives_the_deal_and_the_totals(tmp_path: Path) ->
     await repo.open()
     service = TableService(repo, all_specs(), ai_delay=0.0)
     try:
-        table = await service.open_lobby(game="tichu", guild_id=1, channel_id=2, host_id=11,
-                                         host_name="host", locale="en",
-                                         options={"target": 10_000})
+        table = await service.lobby.open_lobby(game="tichu", guild_id=1, channel_id=2, host_id=11,
+                                               host_name="host", locale="en",
+                                               options={"target": 10_000})
         for seat in (1, 2, 3):
-            await service.set_computer(table.id, 11, seat, "easy")
-        await service.start(table.id, 11)
-        await service.finish_for_people(table, "easy")  # four computers play two deals
+            await service.lobby.set_computer(table.id, 11, seat, "easy")
+        await service.lobby.start(table.id, 11)
+        await service.results.finish_for_people(table, "easy")  # four computers play two deals
         loop = asyncio.get_running_loop()
         end = loop.time() + 60
         while len(table.game.view(None).history) < 2:
