@@ -276,9 +276,12 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
             if conn is None:
                 raise not_open()
             try:
-                if begin is not None:
-                    await self._execute(conn, begin)
                 try:
+                    # BEGIN inside: a task cancelled while it waits (for another process's
+                    # write lock) leaves it running in aiosqlite's thread, where it begins
+                    # the transaction after all; the ROLLBACK queued behind it ends it.
+                    if begin is not None:
+                        await self._execute(conn, begin)
                     yield conn
                     if begin is not None:
                         await self._execute(conn, "COMMIT")

@@ -560,6 +560,43 @@ async def test_sqlite_locked_past_the_busy_timeout_is_busy(db_path: Path) -> Non
         await repo.close()
 
 
+async def test_a_call_cancelled_while_it_waits_to_begin_leaves_no_transaction_open(
+        db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A task cancelled while its BEGIN waits for another process's write lock: the BEGIN
+    goes on in aiosqlite's thread and begins once the lock is free. The session rolls it
+    back, so the next write starts a transaction of its own (not "cannot start a
+    transaction within a transaction")."""
+    repo = SQLiteRepository(db_path, timeout=10)
+    await repo.open()
+    try:
+        table = await new_table(repo)
+        waiting = asyncio.Event()
+        execute = SQLiteRepository._execute
+
+        async def noted(conn: Any, sql: str, params: Any = ()) -> int:
+            if sql.startswith("BEGIN"):
+                waiting.set()  # the BEGIN is queued to the thread as this awaits
+            return await execute(conn, sql, params)
+
+        with closing(sqlite3.connect(db_path, isolation_level=None)) as other:
+            other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+            monkeypatch.setattr(SQLiteRepository, "_execute", staticmethod(noted))
+            call = asyncio.create_task(repo.save_seats(table.id, four_seats()))
+            await waiting.wait()
+            call.cancel()
+            other.execute("ROLLBACK")  # the lock is free: the cancelled BEGIN begins
+            with pytest.raises(asyncio.CancelledError):
+                await call
+        monkeypatch.undo()
+        await repo.save_seats(table.id, four_seats())
+        await repo.append_action(table.id, ActionRecord(1, {"n": 2}))
+        stored = await repo.load_table(table.id)
+        assert stored is not None and [a.payload for a in stored.actions] == [{"n": 2}]
+        assert [s.user_id for s in stored.seats] == [s.user_id for s in four_seats()]
+    finally:
+        await repo.close()
+
+
 async def test_a_full_sqlite_database_is_a_store_error(db_path: Path) -> None:
     repo = SQLiteRepository(db_path)
     await repo.open()
