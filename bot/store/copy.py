@@ -1,8 +1,9 @@
 """Copy an SQLite database into PostgreSQL with nothing lost (``python -m bot.store copy``).
 
-Every row of every table is copied with its ids (tables, games), so replays, links
-and ratings stay as they were; the identity counters continue after the highest id
-SQLite ever gave. The copy is one transaction: it is committed only after
+Every row of every table is copied with its ids (tables, games, the queue's entries and
+ready checks), so replays, links and ratings stay as they were; the identity counters
+continue after the highest id SQLite ever gave. The leases and shard epochs are not
+copied: they name the processes of the old store. The copy is one transaction: it is committed only after
 
 - each table of the destination holds exactly as many rows as the source's, and
 - each finished game's stored replay, read back from the destination, replays
