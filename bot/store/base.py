@@ -2,8 +2,9 @@
 
 :class:`StoreBase` holds the parts of :class:`~bot.store.models.Repository` that do
 not depend on the database: the context manager, the leaderboard's paging, the
-rating of a finished game, the rebuild of every rating and the readings of board
-results (duplicate). Each backend gives the
+rating of a finished game, the rebuild of every rating, the readings of board
+results (duplicate) and, through :class:`~bot.store.queue.QueueStore`, the queue of
+"Play now". Each backend gives the
 statements (the abstract methods), ``C`` being its connection; the rows they
 return are read by :mod:`bot.store.rows`.
 
@@ -40,6 +41,7 @@ from bot.store.personal import (
     pseudonym,
     scrub_names,
 )
+from bot.store.queue import QueueStore
 from bot.store.rows import (
     ResultFilter,
     Row,
@@ -150,8 +152,9 @@ def board_results_sql(where: str, *, replay: str) -> tuple[str, str]:
             _BOARD_PLAYERS.format(where=where))
 
 
-class StoreBase(ABC, Generic[C]):
-    """The backend-neutral half of a repository; ``C`` is its connection type."""
+class StoreBase(QueueStore[C], ABC, Generic[C]):
+    """The backend-neutral half of a repository; ``C`` is its connection type. The
+    queue of "Play now" (issue 53) is :class:`~bot.store.queue.QueueStore`'s."""
 
     @abstractmethod
     async def open(self) -> None: ...

@@ -1,8 +1,9 @@
 """Copy an SQLite database into PostgreSQL with nothing lost (``python -m bot.store copy``).
 
-Every row of every table is copied with its ids (tables, games), so replays, links
-and ratings stay as they were; the identity counters continue after the highest id
-SQLite ever gave. The copy is one transaction: it is committed only after
+Every row of every table is copied with its ids (tables, games, the queue's entries and
+ready checks), so replays, links and ratings stay as they were; the identity counters
+continue after the highest id SQLite ever gave. The leases and shard epochs are not
+copied: they name the processes of the old store. The copy is one transaction: it is committed only after
 
 - each table of the destination holds exactly as many rows as the source's, and
 - each finished game's stored replay, read back from the destination, replays
@@ -133,8 +134,24 @@ TABLES: list[tuple[str, list[tuple[str, Convert]]]] = [
                  ("review", OBJECT), ("created_at", TIME)]),
     ("people", [("user_id", INT), ("standings", FLAG), ("updated_at", TIME)]),
     ("board_secret", [("id", INT), ("secret", TEXT), ("created_at", TIME)]),
+    # "Play now" (issue 53): the queue, its ready checks, blocks, the games left early.
+    ("ready_checks", [("id", INT), ("game", TEXT), ("seats", INT), ("rated", FLAG),
+                      ("filled", FLAG), ("status", TEXT), ("created_at", TIME),
+                      ("expires_at", TIME), ("closed_at", TIME_OR_NULL)]),
+    ("ready_members", [("check_id", INT), ("user_id", INT), ("entry_id", INT), ("seat", INT),
+                       ("answer", TEXT_OR_NULL), ("answered_at", TIME_OR_NULL)]),
+    ("queue_entries", [("id", INT), ("game", TEXT), ("seats", INT), ("rated", FLAG),
+                       ("locale", TEXT), ("fill_after", INT_OR_NULL), ("guild_id", INT_OR_NULL),
+                       ("joined_at", TIME), ("waves", INT), ("check_id", INT_OR_NULL)]),
+    ("queue_people", [("user_id", INT), ("entry_id", INT), ("position", INT),
+                      ("rating", REAL)]),
+    ("blocks", [("blocker", INT), ("blocked", INT), ("created_at", TIME)]),
+    ("departures", [("user_id", INT), ("table_id", INT), ("reason", TEXT), ("left_at", TIME)]),
 ]
-IDENTITIES = ("tables", "games")  # tables whose id PostgreSQL numbers
+IDENTITIES = ("tables", "games", "ready_checks", "queue_entries")
+"""The tables whose id PostgreSQL numbers. (``leases`` and ``shard_epochs`` are not
+copied: they say which process of the old store held what, which no process of the
+new one does.)"""
 
 
 @dataclass

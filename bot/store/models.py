@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any, Protocol
 
@@ -63,6 +63,13 @@ class PersonAtTableError(StoreError):
     def __init__(self, tables: list[int]) -> None:
         super().__init__("person_at_table", f"the person is at live tables {tables}")
         self.tables = tables
+
+
+class QueueRefusedError(StoreError):
+    """A change of the queue refused because of what was asked (queueing twice, a partner
+    already queued, a ready check that expired, a block of oneself …): ``code`` names the
+    refusal (the sentence ``error.queue.<code>`` of the person's language), and nothing
+    was written."""
 
 
 class TableStatus(StrEnum):
@@ -330,6 +337,164 @@ class ReviewRecord:
     """Set by the store when None."""
 
 
+QUEUE_POOLS: dict[str, tuple[int, ...]] = {"tichu": (4, 6), "chinois": (4,), "tysiacha": (3, 4)}
+"""The games the queue seats, with their seat counts (each game's ``seat_count``:
+Tichu for four or six, Chinois for four, Tysiacha for three or four)."""
+PARTNER_GAMES = frozenset({"tichu"})
+"""The games played in teams, where a partner pair queues as one team (Tichu: partners
+sit opposite, on the seats of one parity). Chinois and Tysiacha have no teams."""
+FILL_AFTER = (60, 120, 300)
+"""The fill-with-computers choices: seconds of waiting (None: never)."""
+READY_SECONDS = 30.0
+"""How long a ready check waits for its answers."""
+READY_CHECKS_KEPT = timedelta(hours=1)
+"""How long a closed ready check stays (the memory of a person's repeated declines)."""
+DEPARTURES_KEPT = timedelta(days=30)
+"""How long a game left early is remembered (and counted for pairing)."""
+MAX_BLOCKS = 500
+"""The most people one person may block."""
+MATCHMAKER_LEASE = "matchmaker"
+"""The name of the matchmaker's lease (one across bot processes)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """Where people wait for one kind of table: a game, its seat count, rated or not."""
+
+    game: str
+    seats: int
+    rated: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class QueueEntry:
+    """A person waiting in a pool, or a partner pair (one team, one entry)."""
+
+    user_id: int
+    """Who queued."""
+    pool: Pool
+    locale: str
+    """Their language (Discord's locale: ``en-US``, ``fr`` …)."""
+    rating: float
+    """Their rating when they queued, as the caller read it (the leaderboard's ``mu - 3
+    sigma``: :meth:`Repository.queue_rating`)."""
+    partner_id: int | None = None
+    """The partner who queued with them as one team (team games only)."""
+    partner_rating: float | None = None
+    """The partner's rating (set exactly when ``partner_id`` is)."""
+    fill_after: int | None = None
+    """Seconds after which computers may fill their table, unrated (:data:`FILL_AFTER`);
+    None: never."""
+    guild_id: int | None = None
+    """The server they queued from; None: direct messages (a user install)."""
+    joined_at: datetime | None = None
+    """When they queued (set by the store when None); kept when they go back to the
+    queue after a ready check that failed, so they are at its head."""
+    waves: int = 0
+    """The pairing waves they missed (their rating window widens with each)."""
+    id: int | None = None
+    """The store's number of the entry (None until stored)."""
+    check_id: int | None = None
+    """The open ready check they are in (None: waiting)."""
+
+    @property
+    def people(self) -> tuple[int, ...]:
+        """Who the entry seats: the person, then the partner."""
+        return (self.user_id,) if self.partner_id is None else (self.user_id, self.partner_id)
+
+    @property
+    def ratings(self) -> tuple[float, ...]:
+        """The ratings of :attr:`people`, in their order."""
+        if self.partner_id is None or self.partner_rating is None:
+            return (self.rating,)
+        return (self.rating, self.partner_rating)
+
+
+@dataclass(frozen=True, slots=True)
+class PoolCount:
+    """How many wait in a pool: counts only, never who."""
+
+    pool: Pool
+    entries: int
+    people: int
+    """People in the pool, in a ready check or not."""
+    waiting: int
+    """People in the pool not in a ready check."""
+
+
+class Answer(StrEnum):
+    """A person's answer to a ready check."""
+
+    ACCEPT = "accept"
+    DECLINE = "decline"
+    TIMEOUT = "timeout"
+    """No answer in time (written when the check closes)."""
+
+
+class CheckStatus(StrEnum):
+    OPEN = "open"
+    SEATED = "seated"
+    """Everyone accepted: their entries left the queue, the table is to be made."""
+    FAILED = "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class ReadyMember:
+    user_id: int
+    entry_id: int
+    seat: int
+    answer: Answer | None = None
+    answered_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReadyCheck:
+    """A proposed table that waits for its people's answers."""
+
+    id: int
+    pool: Pool
+    filled: bool
+    """Computers take the seats no member holds; the table is unrated."""
+    status: CheckStatus
+    created_at: datetime
+    expires_at: datetime
+    members: tuple[ReadyMember, ...]
+    """By seat."""
+    closed_at: datetime | None = None
+
+    @property
+    def seats(self) -> tuple[int | None, ...]:
+        """The person of each seat; None: a computer."""
+        by_seat = {m.seat: m.user_id for m in self.members}
+        return tuple(by_seat.get(seat) for seat in range(self.pool.seats))
+
+    @property
+    def rated(self) -> bool:
+        return self.pool.rated and not self.filled
+
+    def member(self, user_id: int) -> ReadyMember | None:
+        return next((m for m in self.members if m.user_id == user_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class ReadyOutcome:
+    """What closing a ready check did."""
+
+    check: ReadyCheck
+    """The check as closed (status seated or failed; timeouts written)."""
+    returned: tuple[int, ...] = ()
+    """People back in the queue, at its head (their entry kept its place): they
+    accepted, or had not answered when someone declined."""
+    removed: tuple[int, ...] = ()
+    """People out of the queue: they declined or did not answer in time (with their
+    partner), or they had left it."""
+
+    @property
+    def seated(self) -> bool:
+        """Everyone accepted: the table is to be made with :attr:`ReadyCheck.seats`."""
+        return self.check.status is CheckStatus.SEATED
+
+
 @dataclass(slots=True)
 class Counts:
     """What is stored about one person, counted (``/privacy show``; the statements:
@@ -344,11 +509,18 @@ class Counts:
     reviews: int = 0
     panels: int = 0
     settings: int = 0
+    blocks: int = 0
+    """The people they blocked."""
+    queue: int = 0
+    """Their place in the queue (0 or 1)."""
+    ready_checks: int = 0
+    """Their answers to ready checks (kept an hour)."""
+    left_games: int = 0
+    """The games they left early (kept 30 days)."""
 
     @property
     def empty(self) -> bool:
-        return not any((self.games, self.actions, self.tables, self.ratings, self.daily,
-                        self.events, self.reviews, self.panels, self.settings))
+        return not any(getattr(self, f.name) for f in dataclasses.fields(self))
 
     @classmethod
     def from_row(cls, row: Any) -> Counts:
@@ -645,3 +817,115 @@ class Repository(Protocol):
     async def sweep_left_guilds(self, before: datetime) -> Swept:
         """Empty the guilds left before ``before``: settings, lobbies and reviews deleted,
         results anonymized."""
+
+    # -- "Play now" (issue 53): bot.store.queue, StoreBase -------------------------
+
+    async def queue_join(self, entry: QueueEntry) -> QueueEntry:
+        """Put a person (or a partner pair, one entry) in the queue of ``entry.pool``, and
+        return the stored entry (its id, its ``joined_at``: now if None). Everything is
+        checked before anything is written; :class:`QueueRefusedError` (nothing written):
+        ``unknown_game``, ``bad_seats``, ``bad_fill``, ``bad_locale``, ``bad_rating``,
+        ``not_a_person``, ``self_partner``, ``partner_no_teams`` (a partner in a game
+        without teams), ``already_queued`` (the person is in the queue),
+        ``partner_queued``, ``partner_blocked`` (one of the two blocked the other).
+        Whether the person sits at a live table is the caller's to check
+        (:meth:`count_open_tables_of`)."""
+
+    async def queue_leave(self, user_id: int) -> QueueEntry | None:
+        """Take the person's entry out of the queue (with their partner's place: the pair
+        is one entry) and return it; None if they were not queued. In an open ready
+        check, it counts as their decline."""
+
+    async def queue_entry(self, user_id: int) -> QueueEntry | None:
+        """The entry that holds the person (theirs, or their partner's), waiting or in a
+        ready check; None if they are not queued."""
+
+    async def queue_entries(self, pool: Pool) -> list[QueueEntry]:
+        """The entries of a pool waiting for a table (not in a ready check), first come
+        first."""
+
+    async def queue_counts(self) -> list[PoolCount]:
+        """How many wait in each pool that has someone (counts only), by game, seats,
+        rated."""
+
+    async def miss_wave(self, entry_ids: Collection[int]) -> int:
+        """Add one missed wave to each of the entries still waiting; how many changed."""
+
+    async def open_ready_check(self, pool: Pool, seats: Sequence[int | None], *,
+                               filled: bool = False, now: datetime | None = None,
+                               seconds: float = READY_SECONDS) -> ReadyCheck:
+        """Propose a table: ``seats`` gives each seat's person (None: a computer, only
+        when ``filled``). Their entries leave the waiting list for the check's
+        ``seconds``. QueueRefusedError (nothing written): ``bad_check`` (the seats do not
+        fit the pool, a person twice, nobody), ``entry_gone`` (someone is not in the
+        pool's queue, or is in another check), ``partner_missing`` (an entry's partner
+        has no seat)."""
+
+    async def answer_ready_check(self, check_id: int, user_id: int, accept: bool, *,
+                                 now: datetime | None = None) -> ReadyCheck:
+        """Note a person's answer and return the check. QueueRefusedError (nothing
+        written): ``no_check``, ``check_closed``, ``check_expired``, ``not_in_check``,
+        ``already_answered``."""
+
+    async def close_ready_check(self, check_id: int, *,
+                                now: datetime | None = None) -> ReadyOutcome:
+        """Close a check once it is decided: everyone accepted (seated: their entries
+        leave the queue), or someone declined or the time ran out (failed: those who
+        declined or did not answer are out, with their partner; the others go back to
+        the head of the queue). QueueRefusedError: ``no_check``, ``check_closed``,
+        ``check_open`` (still waiting for answers; nothing changed)."""
+
+    async def ready_check(self, check_id: int) -> ReadyCheck | None:
+        """The check with its members (None if there is no such check)."""
+
+    async def due_ready_checks(self, now: datetime | None = None) -> list[int]:
+        """The open checks that can be closed now (every answer in, a decline, or past
+        their time), oldest first: what the matchmaker closes, after a restart too."""
+
+    async def recent_declines(self, user_id: int, since: datetime) -> list[datetime]:
+        """When the person declined a ready check or let one time out, since ``since``,
+        oldest first (for the cooldown after repeated declines)."""
+
+    async def block(self, blocker: int, blocked: int, *, now: datetime | None = None) -> bool:
+        """``blocker`` blocks ``blocked``: the two are never paired. False if it was
+        blocked already. QueueRefusedError: ``block_self``, ``not_a_person``,
+        ``too_many_blocks`` (:data:`MAX_BLOCKS`)."""
+
+    async def unblock(self, blocker: int, blocked: int) -> bool:
+        """Remove a block; whether there was one."""
+
+    async def blocks_of(self, user_id: int) -> list[int]:
+        """The people the person blocked, by id."""
+
+    async def blocks_among(self, user_ids: Iterable[int]) -> set[tuple[int, int]]:
+        """The blocks ``(blocker, blocked)`` between people of ``user_ids``."""
+
+    async def record_departure(self, user_id: int, table_id: int, *, reason: str = "left",
+                               when: datetime | None = None) -> bool:
+        """Note that a person left a game in play before its end (``left``: by their own
+        choice; ``away``: out after missed turns), once per table; False if it was
+        noted already. StoreError ``unknown_table``; QueueRefusedError ``bad_reason``,
+        ``not_a_person``."""
+
+    async def left_early(self, user_ids: Iterable[int], *,
+                         since: datetime) -> dict[int, int]:
+        """How many games each of ``user_ids`` left early since ``since`` (only those
+        with at least one)."""
+
+    async def queue_rating(self, user_id: int, game: str, guild_id: int | None) -> float | None:
+        """The person's rating of ``game`` (its record name: ``tichu``, ``tichu6`` …) as the
+        leaderboard shows it (``mu - 3 sigma``): in the guild, or, from direct messages
+        (None), in the guild where they played it most. None if they have none."""
+
+    async def take_lease(self, name: str, holder: str, seconds: float) -> int | None:
+        """Take or renew the lease ``name`` for ``holder`` for ``seconds``, atomically:
+        taken if it is free, expired, or the holder's already. Its epoch while held (one
+        more each time another holder takes it), None if another holds it. On PostgreSQL
+        the time is the server's, the same for every process."""
+
+    async def release_lease(self, name: str, holder: str) -> bool:
+        """Let the lease go at once if ``holder`` holds it; whether it did."""
+
+    async def sweep_queue(self, now: datetime | None = None) -> int:
+        """Delete the ready checks closed before :data:`READY_CHECKS_KEPT` and the games
+        left early before :data:`DEPARTURES_KEPT`; how many rows went."""

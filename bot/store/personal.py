@@ -18,9 +18,11 @@ pseudonym: a negative random number, the same in all their rows so the ratings o
 others are rebuilt as they were, kept nowhere else, so it cannot be linked back. Their
 names there become empty (shown as "a former player"). What is theirs alone goes:
 ratings (rebuilt from the stored games), the stats of their seats, their reviews, their
-live hand messages, their choices. Their name is blanked in the reviews of the others
-who sat with them. Nothing of the actions or the replays names a person: an action
-says a seat.
+live hand messages, their choices, their place in the queue, their answers to ready
+checks, the blocks they made and the games they left early (issue 53). The blocks others
+made of them stay: they are the others' choice, for the others' peace, and never shown to
+the person. Their name is blanked in the reviews of the others who sat with them. Nothing
+of the actions or the replays names a person: an action says a seat.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from bot.store.codec import format_timestamp, load_json
-from bot.store.models import ReviewRecord
+from bot.store.models import DEPARTURES_KEPT, ReviewRecord
 from engine.errors import EngineError
 from engine.tichu.replay import seen_by
 
@@ -75,6 +77,9 @@ class Kept:
 _GAME = ("as long as the bot runs, so that results, histories and ratings stay whole; a "
          "server that removed the bot keeps them anonymized after the retention")
 _LIVE = "while the table is open; the bot's sweep deletes it once the table closes"
+_QUEUED = ("while the person waits: until they are seated, leave the queue, decline or let "
+           "a proposed table's time run out")
+_CHECKS = "an hour after the check closes, then the queue's sweep deletes it"
 
 KEPT: tuple[Kept, ...] = (
     Kept("guilds", (), "each server the bot is in: its language, when the bot was removed",
@@ -137,6 +142,35 @@ KEPT: tuple[Kept, ...] = (
     Kept("people", ("user_id",), "what a person chose: to appear by name in global "
          "standings", "to show them only if they chose it", "until they erase their data",
          "the bot's operators", "delete", export="settings"),
+    Kept("queue_entries", (), "each place in the queue of \"Play now\": game, seats, rated "
+         "or not, language, the fill-with-computers choice, the server it came from (none "
+         "from direct messages), when it joined, the waves it missed",
+         "to seat people from anywhere at one table, through a restart too", _QUEUED,
+         "the bot's operators; the others see counts only", "delete", export="queue"),
+    Kept("queue_people", ("user_id",), "who each place in the queue seats (a person, and "
+         "the partner they queued with) and their rating when they queued",
+         "to pair people of close ratings, a partner pair as one team", _QUEUED,
+         "the bot's operators", "delete", export="queue"),
+    Kept("ready_checks", (), "each table the queue proposed: its game, seats, whether "
+         "computers fill it, its 30 seconds to answer, how it ended",
+         "to seat those who accept, through a restart too", _CHECKS, "the bot's operators",
+         "nothing"),
+    Kept("ready_members", ("user_id",), "each person's seat and answer at a proposed table "
+         "(accept, decline, or none in time)", "to seat those who accept; a short cooldown "
+         "after repeated declines", _CHECKS, "the proposed table's people",
+         "delete", export="ready_checks"),
+    Kept("blocks", ("blocker", "blocked"), "who blocked whom (`/tichu block`)",
+         "two people who blocked each other are never seated together",
+         "until the person unblocks; an erase deletes their own (the blocks others made of "
+         "them stay, the others' choice, never shown to them)",
+         "the person who blocked", "delete", export="blocks"),
+    Kept("departures", ("user_id",), "the games a person left before their end (by "
+         "choice, or out after missed turns)", "the queue seats people who left games "
+         "early with each other first", f"{DEPARTURES_KEPT.days} days",
+         "the bot's operators", "delete", export="left_games"),
+    Kept("leases", (), "which bot process runs the matchmaker, and until when",
+         "one matchmaker at a time across the bot's processes", "as long as the bot runs",
+         "the bot's operators", "nothing"),
     Kept("board_secret", (), "the deployment's board secret: the daily boards, new "
          "events' boards and the computers' play on them are dealt from it",
          "so that nobody can compute a board before playing it",
@@ -215,7 +249,11 @@ SELECT
   (SELECT COUNT(*) FROM dup_events WHERE host_id = {u}) AS events,
   (SELECT COUNT(*) FROM reviews WHERE user_id = {u}) AS reviews,
   (SELECT COUNT(*) FROM panels WHERE user_id = {u}) AS panels,
-  (SELECT COUNT(*) FROM people WHERE user_id = {u}) AS settings
+  (SELECT COUNT(*) FROM people WHERE user_id = {u}) AS settings,
+  (SELECT COUNT(*) FROM blocks WHERE blocker = {u}) AS blocks,
+  (SELECT COUNT(*) FROM queue_people WHERE user_id = {u}) AS queue,
+  (SELECT COUNT(*) FROM ready_members WHERE user_id = {u}) AS ready_checks,
+  (SELECT COUNT(*) FROM departures WHERE user_id = {u}) AS left_games
 """
 
     def live(self) -> str:
@@ -284,6 +322,22 @@ FROM reviews WHERE user_id = {u} ORDER BY table_id, deal, seat""",
             "panels": f"""
 SELECT table_id, message_id, created_at FROM panels WHERE user_id = {u}
 ORDER BY table_id""",
+            "blocks": f"""
+SELECT blocked, created_at FROM blocks WHERE blocker = {u} ORDER BY created_at, blocked""",
+            "queue": f"""
+SELECT e.game, e.seats, e.rated, e.locale, e.fill_after, e.guild_id, e.joined_at, e.waves,
+       p.position, p.rating,
+       (SELECT o.user_id FROM queue_people AS o WHERE o.entry_id = e.id AND o.user_id <> {u})
+       AS partner_id
+FROM queue_people AS p JOIN queue_entries AS e ON e.id = p.entry_id WHERE p.user_id = {u}""",
+            "ready_checks": f"""
+SELECT c.id, c.game, c.seats, c.rated, c.filled, c.status, c.created_at, m.seat, m.answer,
+       m.answered_at
+FROM ready_members AS m JOIN ready_checks AS c ON c.id = m.check_id WHERE m.user_id = {u}
+ORDER BY c.id""",
+            "departures": f"""
+SELECT d.table_id, t.game, d.reason, d.left_at FROM departures AS d
+JOIN tables AS t ON t.id = d.table_id WHERE d.user_id = {u} ORDER BY d.left_at, d.table_id""",
         }
 
     # -- erase -----------------------------------------------------------------------
@@ -313,6 +367,19 @@ WHERE s.user_id = {u} AND r.user_id <> {u} ORDER BY r.table_id, r.deal, r.seat, 
             f"UPDATE dup_players SET user_id = {p}, name = '' WHERE user_id = {u}",
             f"DELETE FROM reviews WHERE user_id = {u}",
             f"DELETE FROM people WHERE user_id = {u}",
+            # The queue (issue 53): an open ready check of theirs fails (the others of it
+            # wait again, at the head of the queue), then their answers, their place
+            # (with their partner's: one entry), their blocks and departures go.
+            f"""UPDATE queue_entries SET check_id = NULL WHERE check_id IN (SELECT c.id
+    FROM ready_checks AS c JOIN ready_members AS m ON m.check_id = c.id
+    WHERE m.user_id = {u} AND c.status = 'open')""",
+            f"""UPDATE ready_checks SET status = 'failed', closed_at = expires_at
+    WHERE status = 'open' AND id IN (SELECT check_id FROM ready_members WHERE user_id = {u})""",
+            f"DELETE FROM ready_members WHERE user_id = {u}",
+            f"DELETE FROM queue_entries WHERE id IN (SELECT entry_id FROM queue_people "
+            f"WHERE user_id = {u})",
+            f"DELETE FROM blocks WHERE blocker = {u}",
+            f"DELETE FROM departures WHERE user_id = {u}",
         ]
 
     def rewrite_review(self) -> str:
@@ -449,13 +516,15 @@ Section = tuple[str, Any]
 """One key of the export file and its value; a long list's value is an iterator that
 builds its elements one at a time (:func:`export_sections`)."""
 SECTIONS = ("settings", "tables", "games", "ratings", "rating_history", "duplicate",
-            "events_hosted", "reviews", "hand_messages")
+            "events_hosted", "reviews", "hand_messages", "blocks", "queue", "ready_checks",
+            "left_games")
 """The keys of the file that hold the person's data (each empty or None when nothing is
 stored), in the file's order."""
 ROWS_OF = {"settings": "settings", "tables": "tables", "games": "games",
            "ratings": "ratings", "rating_history": "rating_history",
            "duplicate": "duplicate", "events_hosted": "events", "reviews": "reviews",
-           "hand_messages": "panels"}
+           "hand_messages": "panels", "blocks": "blocks", "queue": "queue",
+           "ready_checks": "ready_checks", "left_games": "departures"}
 """The part of :meth:`Statements.export` each key is made from, one element per row."""
 
 
@@ -569,6 +638,21 @@ def export_sections(user_id: int, now: datetime, parts: Mapping[str, Rows]) -> l
     history = [{**r, "guild_id": _id(r["guild_id"])} for r in _rows(parts["rating_history"])]
     settings = [{"standings": bool(r["standings"]), "updated_at": _plain(r["updated_at"])}
                 for r in parts["settings"]]
+    blocks = [{"user_id": _id(r["blocked"]), "created_at": _plain(r["created_at"])}
+              for r in parts["blocks"]]
+    queue = [{
+        **{k: _plain(r[k]) for k in ("game", "seats", "locale", "fill_after", "joined_at",
+                                     "waves", "rating")},
+        "rated": bool(r["rated"]), "guild_id": _id(r["guild_id"]),
+        "partner_id": _id(r["partner_id"]), "queued_by_partner": int(r["position"]) == 1,
+    } for r in parts["queue"]]
+    checks = [{
+        **{k: _plain(r[k]) for k in ("id", "game", "seats", "status", "created_at", "seat",
+                                     "answer", "answered_at")},
+        "rated": bool(r["rated"]), "filled": bool(r["filled"]),
+    } for r in parts["ready_checks"]]
+    left = [{k: _plain(r[k]) for k in ("table_id", "game", "reason", "left_at")}
+            for r in parts["departures"]]
     # Each key's value has one element per row of its part: empty when its rows are.
     empty = not any(parts[ROWS_OF[key]] for key in SECTIONS)
     sections: list[Section] = [
@@ -578,6 +662,7 @@ def export_sections(user_id: int, now: datetime, parts: Mapping[str, Rows]) -> l
         ("tables", tables), ("games", games), ("ratings", ratings),
         ("rating_history", history), ("duplicate", duplicate), ("events_hosted", events),
         ("reviews", reviews), ("hand_messages", [{**r} for r in _rows(parts["panels"])]),
+        ("blocks", blocks), ("queue", queue), ("ready_checks", checks), ("left_games", left),
         ("empty", empty)]
     if empty:
         sections.append(("note", "Nothing is stored about you."))

@@ -8,7 +8,7 @@ import json
 import sqlite3
 import sys
 from contextlib import closing
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,8 @@ from bot.store import (
     GameResult,
     GuildSettings,
     PanelRecord,
+    Pool,
+    QueueEntry,
     Repository,
     ReviewRecord,
     SeatRecord,
@@ -43,6 +45,7 @@ REPLAYS = [("tichu", FIXTURES / "replay" / "game_to_1000.json", 4),
            ("tysiacha", FIXTURES / "tysiacha" / "whole_game.json", 3),
            ("tysiacha", FIXTURES / "tysiacha" / "four_players.json", 4)]
 GUILDS = [1, 1_150_000_000_004_194_304]
+TICHU = Pool("tichu", 4)
 
 
 async def finish(repo: Repository, guild_id: int, game: str, path: Path, seats: int,
@@ -98,6 +101,32 @@ async def fill(path: Path) -> None:
         await repo.guild_left(GUILDS[1], when=datetime(2026, 11, 20, 8, 30, tzinfo=UTC))
         # The deployment's board secret (issue 51).
         assert await repo.make_board_secret(SECRET) == SECRET
+        await fill_queue(repo, abandoned.id)
+
+
+QUEUED_AT = datetime(2026, 11, 29, 21, 0, 0, 123456, UTC)
+
+
+async def fill_queue(repo: Repository, table_id: int) -> None:
+    """"Play now" (issue 53): a partner pair and others waiting, an open ready check and
+    a failed one, blocks, a game left early, a lease (not copied)."""
+    await repo.queue_join(QueueEntry(100, TICHU, "fr", 4.25, partner_id=101,
+                                     partner_rating=-1.5, fill_after=120, guild_id=GUILDS[1],
+                                     joined_at=QUEUED_AT))
+    await repo.queue_join(QueueEntry(300, Pool("tysiacha", 3, rated=False), "de", 0.0))
+    for user in (400, 401, 500, 501):
+        await repo.queue_join(QueueEntry(user, TICHU, "en-GB", 1.0 * user, fill_after=60))
+    failed = await repo.open_ready_check(TICHU, [500, None, None, None], filled=True,
+                                         now=QUEUED_AT)
+    await repo.answer_ready_check(failed.id, 500, False, now=QUEUED_AT)
+    await repo.close_ready_check(failed.id, now=QUEUED_AT + timedelta(seconds=1))
+    check = await repo.open_ready_check(TICHU, [100, 400, 101, 401], now=QUEUED_AT)
+    await repo.answer_ready_check(check.id, 400, True, now=QUEUED_AT)
+    await repo.miss_wave([1, 2, 3])
+    await repo.block(100, 300)
+    await repo.block(300, 400)
+    await repo.record_departure(100, table_id, reason="away", when=QUEUED_AT)
+    assert await repo.take_lease("matchmaker", "the old process", 600) == 1
 
 
 DAYS = ["daily:2026-11-26", "daily:2026-11-27"]
@@ -186,6 +215,18 @@ async def everything(repo: Repository) -> dict[str, Any]:
         for user in REVIEWED:
             out["reviews", table_id, user] = await repo.user_reviews(table_id, user)
         out["review", table_id] = await repo.review(table_id, 1, 2)
+    out["queue"] = await repo.queue_counts()
+    for pool in (TICHU, Pool("tysiacha", 3, rated=False)):
+        out["queue", pool] = await repo.queue_entries(pool)
+    for check_id in (1, 2, 3):
+        out["check", check_id] = await repo.ready_check(check_id)
+    people = (100, 101, 300, 400, 401, 500, 501)
+    for user in people:
+        out["entry", user] = await repo.queue_entry(user)
+        out["blocks", user] = await repo.blocks_of(user)
+        out["declines", user] = await repo.recent_declines(user, QUEUED_AT)
+    out["blocks among"] = await repo.blocks_among(people)
+    out["left early"] = await repo.left_early(people, since=QUEUED_AT)
     return out
 
 
@@ -214,6 +255,16 @@ async def test_everything_is_copied(db_path: Path, pg_backend: Backend) -> None:
         assert got["left", GUILDS[0]] is None
         # The secret goes with the copy, so the copy deals what the source dealt.
         assert got["board secret"] == SECRET and counts["board_secret"] == 1
+        # The queue goes with it, in its order, with its ready checks; the lease of the
+        # old process does not (no process of the copy holds it).
+        assert [e.people for e in got["queue", TICHU]] == [(501,)]
+        entry = got["entry", 100]
+        assert entry is not None and entry.joined_at == QUEUED_AT and entry.waves == 0
+        assert entry.people == (100, 101) and entry.ratings == (4.25, -1.5)
+        assert got["check", 2] is not None and got["check", 2].member(400) is not None
+        assert got["declines", 500] == [QUEUED_AT] and got["left early"] == {100: 1}
+        assert got["blocks among"] == {(100, 300), (300, 400)}
+        assert await copied.take_lease("matchmaker", "a new process", 60) == 1
         # The ids go on after the copied ones, and the copy is a working store.
         newer = await new_table(copied, channel_id=99)
         assert newer.id == counts["tables"] + 1
@@ -221,6 +272,9 @@ async def test_everything_is_copied(db_path: Path, pg_backend: Backend) -> None:
         tables = [*got["tables"][:newer.id - 1], newer, *got["tables"][newer.id:]]
         assert await everything(copied) == {**got, "tables": tables,
                                             "active": [*got["active"], newer.id]}
+        # Entries are numbered on after the highest SQLite ever gave (6: one is gone).
+        later = await copied.queue_join(QueueEntry(600, TICHU, "en", 0.0))
+        assert later.id == counts["queue_entries"] + 2 == 7
 
 
 async def test_the_command_line(db_path: Path, pg_backend: Backend) -> None:

@@ -2,7 +2,8 @@
 transaction each; the choice to appear in global standings; the guilds the bot left.
 
 The erase is checked against every table of the schema: after it, no column of any row
-holds the person's id (or ``u:<id>``), whatever table a later migration adds."""
+holds the person's id (or ``u:<id>``), whatever table a later migration adds; only the
+blocks other people made of them stay (theirs: ``tests/store/test_queue.py``)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ from bot.store import (
     BoardResult,
     EventRecord,
     PersonAtTableError,
+    Pool,
+    QueueEntry,
     Repository,
     ReviewRecord,
     SQLiteRepository,
@@ -49,6 +52,8 @@ from engine.tichu.replay import seen_by
 from .conftest import Backend, new_table
 
 ANN, BOB, CAT = 100, 200, 300
+DAN, EVE = 400, 500
+"""Ann's partner in the queue, and the person she blocked (in her export: her choices)."""
 DAY = datetime(2026, 11, 1, 20, 0, tzinfo=UTC)
 BOARD = "daily:2026-11-01/1"
 ODD = 'Zoë "\u202eq\n\\'
@@ -105,6 +110,16 @@ async def stocked(repo: Repository) -> list[GameResult]:
                                 {"game": "tichu", "seed": "b"})
         await repo.update_table(table.id, status=TableStatus.FINISHED)
     await repo.set_standings(ANN, True)
+    # "Play now" (issue 53): her place in the queue with a partner, an answer to a ready
+    # check, a block, a game left early.
+    await repo.queue_join(QueueEntry(ANN, Pool("tichu", 4), "en", 3.5, partner_id=DAN,
+                                     partner_rating=1.0))
+    for other in (BOB, CAT):
+        await repo.queue_join(QueueEntry(other, Pool("tichu", 4), "fr", 2.0))
+    check = await repo.open_ready_check(Pool("tichu", 4), [ANN, BOB, DAN, CAT])
+    await repo.answer_ready_check(check.id, ANN, True)
+    await repo.block(ANN, EVE)
+    await repo.record_departure(ANN, games[2].table_id)
     return games
 
 
