@@ -9,14 +9,17 @@ stored under the table's lock before the table plays on.
 
 from __future__ import annotations
 
+import logging
 import time
 
-from bot.store.models import SeatRecord, TableStatus
+from bot.store.models import SeatRecord, StoreError, TableStatus
 from bot.tables.core import TableCore
 from bot.tables.drivers import TIMER_LEVEL
 from bot.tables.errors import TableError
 from bot.tables.rules import LogEntry
 from bot.tables.table import Table
+
+log = logging.getLogger(__name__)
 
 
 def check_seat(table: Table, seat: int) -> None:
@@ -60,8 +63,21 @@ class Seats:
             await self.core.seat_change(table, seat, SeatRecord(seat=seat, name=old.name,
                                                                 bot_level=TIMER_LEVEL),
                                         LogEntry("log.takeover", {"seat": seat}))
+            if old.user_id is not None and table.humans():
+                await self._departed(old.user_id, table, "away")
         self.core.after_change(table)
         return table
+
+    async def _departed(self, user_id: int, table: Table, reason: str) -> None:
+        """Note that ``user_id`` left ``table``'s game before its end, while other people
+        played on (the queue of "Play now" seats people who leave games with each
+        other first). The seat's change is stored already: a store that fails here
+        costs only the note."""
+        try:
+            await self.core.repo.record_departure(user_id, table.id, reason=reason)
+        except StoreError as exc:
+            log.warning("table %s: the departure of %s is not noted (%s)", table.id,
+                        user_id, exc)
 
     async def leave_game(self, table_id: int, user_id: int) -> Table:
         """A seated person leaves a game in play: a computer player takes the seat. When
@@ -75,7 +91,9 @@ class Seats:
             await self.core.seat_change(table, seat, SeatRecord(seat=seat, name=old.name,
                                                                 bot_level=TIMER_LEVEL),
                                         LogEntry("log.left", {"seat": seat}))
-            if not table.humans():
+            if table.humans():
+                await self._departed(user_id, table, "left")
+            else:
                 await self.core.repo.update_table(table.id, status=TableStatus.ABANDONED)
                 table.record.status = TableStatus.ABANDONED
         self.core.after_change(table)

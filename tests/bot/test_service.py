@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from engine.tichu.actions import DeclineGrand, Pass, Play
 from engine.tichu.ai import pending_seats
 
 HOST, GUEST = 11, 22
+EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
 
 
 @pytest_asyncio.fixture
@@ -144,6 +146,24 @@ async def test_takeover_of_a_seat_whose_time_ran_out(service: TableService) -> N
     await wait_for(lambda: table.idle(0))
     await service.seats.takeover(tid, HOST, 0)
     await wait_for(lambda: table.status is TableStatus.FINISHED, timeout=60)
+    # The guest's seat was handed over while the host played on: a game left early (for
+    # the queue of "Play now"); the host's, with nobody left, is not.
+    assert await service.repo.left_early([HOST, GUEST], since=EPOCH) == {GUEST: 1}
+
+
+async def test_a_person_who_leaves_while_others_play_on_has_left_early(
+        service: TableService) -> None:
+    tid = await lobby(service)
+    await service.lobby.join(tid, GUEST, "guest", 2)
+    for seat in (1, 3):
+        await service.lobby.set_computer(tid, HOST, seat, "easy")
+    await service.lobby.start(tid, HOST)
+    await service.seats.leave_game(tid, GUEST)
+    assert await service.repo.left_early([HOST, GUEST], since=EPOCH) == {GUEST: 1}
+    await service.seats.leave_game(tid, HOST)  # the last person: the table closes
+    table = await service.core.get(tid)
+    assert table.status is TableStatus.ABANDONED
+    assert await service.repo.left_early([HOST, GUEST], since=EPOCH) == {GUEST: 1}
 
 
 async def test_idle_lobby_expires_and_abandon_rights(service: TableService) -> None:
