@@ -64,13 +64,21 @@ def assert_own_cards_only(table: Table, seat: int, panel: Any) -> None:
 
 
 async def shown(bot: Any, table: Table) -> tuple[int, ...]:
-    """Settled, every change of the table shown (the presenter's calls all done)."""
-    while True:
+    """Settled, and every DM panel drawn after the table's latest change."""
+    surface = bot.presenter.direct
+    for _ in range(2000):
         due = await settle(bot, table)
         pending = [task for task in bot.service.core.notices if not task.done()]
-        if not pending:
+        if pending:
+            await asyncio.gather(*pending, return_exceptions=True)
+            continue
+        people = [s for s in range(table.n_seats) if (user := table.seats[s].user_id)
+                  is not None and (table.id, user) not in surface.closed]
+        if all(surface._drawn.get((table.id, s)) == bot.presenter.changes(table.id)
+               for s in people):
             return due
-        await asyncio.gather(*pending, return_exceptions=True)
+        await asyncio.sleep(0.01)
+    raise AssertionError("the DM panels were not drawn")
 
 
 def people_of(emu: DiscordEmulator) -> list[Any]:
@@ -207,7 +215,7 @@ async def test_closed_dms_do_not_stop_the_table(emulator: DiscordEmulator,
     emu.close_dms(users[3])
     async with running(emu, tmp_path / "db.sqlite3") as bot:
         table = await bot.service.lobby.open_direct(
-            game="tichu", seats=seats_of(users), options={"target": 200, "turn_timer": 1})
+            game="tichu", seats=seats_of(users), options={"target": 200, "turn_timer": 4})
         await shown(bot, table)
         assert "3" not in table.record.options["dm_panels"]
         assert (table.id, users[3].id) in bot.presenter.direct.closed
@@ -220,10 +228,10 @@ async def test_closed_dms_do_not_stop_the_table(emulator: DiscordEmulator,
         # The timer plays the silent seat: the deal goes on through its turns.
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 60
-        while table.moves[3] < 3 and not table.game_over:
+        while table.moves[3] < 2 and not table.game_over:
             assert loop.time() < deadline, "the silent seat's timer did not play"
-            due = tuple(s for s in table.spec.due_seats(table.game) if s in people)
-            if due and bot.presenter.idle.is_set() and not table.lock.locked():
+            due = [s for s in await shown(bot, table) if s in people]
+            if due:
                 await asyncio.gather(*(people[s].act() for s in due))
             else:
                 await asyncio.sleep(0.05)
@@ -241,7 +249,7 @@ async def test_a_chinois_table_in_dms_plays_a_round(emulator: DiscordEmulator,
                                          DirectSeat(users[1].id, users[1].name, "fr"),
                                          "normal"]
         table = await bot.service.lobby.open_direct(game="chinois", seats=seats)
-        await settle(bot, table)
+        await shown(bot, table)
         choices = ChinoisChoices()
         people = {s: DirectPerson(emu, users[i], random.Random(s), choices=choices,
                                   panel=panel_of(emu, table, s), table=table)
