@@ -115,6 +115,7 @@ class Lobby:
                    "locales": {str(p.user_id): p.locale for p in people}}
         if self.core.spec_for(game).seat_count(opening) != len(seats):
             raise TableError("bad_options")
+        await self.check_room(host.user_id)  # the others' room is checked as they join
         table = await self.open_lobby(game=game, guild_id=DIRECT_GUILD, channel_id=0,
                                       host_id=host.user_id, host_name=host.name,
                                       locale=host.locale, options=opening)
