@@ -43,11 +43,13 @@ from bot.games.base import HandMessage, PublicMessage, spec_of
 from bot.games.shared import log_line, names_of
 from bot.i18n import Text, t
 from bot.i18n.text import CONTENT, cut
+from bot.render import render_stacked
 from bot.store.models import Repository, StoreError, TableStatus
 from bot.tables import SeatKind, Table
 from bot.views.pacing import Pacer
 from bot.views.panels import Panels
 from bot.views.table import lobby_message
+from bot.workers import offload
 
 log = logging.getLogger(__name__)
 THREAD_ARCHIVED = 50083
@@ -317,6 +319,9 @@ class DirectSurface:
         """Per panel message: a digest of its image (uploaded again only when it changed)."""
         self._written: dict[tuple[int, int], float] = {}
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
+        self._tables: dict[tuple[int, str], tuple[int, PublicMessage]] = {}
+        """Per table and language: its public message, with the count of changes it was
+        drawn after (the pictures of the games whose panel shows the hand alone)."""
         self.closed: set[tuple[int, int]] = set()
         """(table, person) whose DMs refused the bot's message: not tried again."""
         self.sent = 0
@@ -365,14 +370,33 @@ class DirectSurface:
         """The seat's DM panel: the seat's own panel (its text, its picture, its
         controls; ``hand`` if drawn already), with the last lines of the table log and
         the time left under its text."""
-        hand = hand or await spec_of(table).hand_message(table, seat, locale)
+        spec = spec_of(table)
+        hand = hand or await spec.hand_message(table, seat, locale)
+        image, alt = hand.image, hand.alt
+        if not spec.panel_shows_table and hand.image is not None:
+            # One picture: the table's, the hand under it (two images of one message
+            # would be cropped into a mosaic).
+            public = await self._public(table, locale)
+            if public.image is not None:
+                image = await offload(render_stacked, public.image, hand.image)
+                alt = f"{public.alt}\n{hand.alt}"
         names = names_of(table, locale)
         lines = [f"• {log_line(e, names, locale)}"
                  for e in list(table.log)[-DIRECT_LOG_LINES:]]
         countdown = countdown_line(table, locale)
         parts = [hand.content, "\n".join(lines), countdown]
         content = cut("\n".join(p for p in parts if p), CONTENT)
-        return HandMessage(content, hand.image, hand.view, alt=hand.alt)
+        return HandMessage(content, image, hand.view, alt=alt)
+
+    async def _public(self, table: Table, locale: str) -> PublicMessage:
+        """The table's public message in ``locale``, drawn once per change of the table."""
+        changes = self._changes(table.id)
+        kept = self._tables.get((table.id, locale))
+        if kept is not None and kept[0] == changes:
+            return kept[1]
+        message = await spec_of(table).table_message(table, locale)
+        self._tables[(table.id, locale)] = (changes, message)
+        return message
 
     @staticmethod
     def _digest(message: HandMessage) -> str:

@@ -11,9 +11,12 @@ no more messages a deal than a thread's hand panels, 1.8).
 from __future__ import annotations
 
 import asyncio
+import io
 import random
 from pathlib import Path
 from typing import Any
+
+from PIL import Image
 
 from bot.games.base import spec_of
 from bot.i18n import t
@@ -256,6 +259,14 @@ async def test_a_chinois_table_in_dms_plays_a_round(emulator: DiscordEmulator,
                   for s, i in ((0, 0), (2, 1))}
         for person in people.values():
             person.bot = bot
+        # One picture: the table's, with the seat's hand under it.
+        for seat, person in people.items():
+            expected = await bot.presenter.direct.panel(table, seat, person.user.locale)
+            hand = await table.spec.hand_message(table, seat, person.user.locale)
+            shown_image = person.panel.attachment(filename("hand")).data
+            assert shown_image == expected.image and shown_image != hand.image
+            assert Image.open(io.BytesIO(shown_image)).height > \
+                Image.open(io.BytesIO(hand.image)).height
         await play(bot, table, people, lambda tb: len(tb.game.history) >= 1)
         assert len(table.game.history) >= 1
         assert choices.bids and choices.plays
