@@ -486,6 +486,11 @@ class DirectSurface:
                     return
                 except discord.NotFound:
                     pass  # the person deleted it: a new panel
+                except discord.Forbidden as error:
+                    if error.code != DM_CLOSED:
+                        raise
+                    self._refused(table, seat, user_id)
+                    return
             channel = await self._dm(user_id)
             try:
                 sent = await channel.send(content=message.content, files=message.files(),
@@ -493,15 +498,20 @@ class DirectSurface:
             except discord.Forbidden as error:
                 if error.code != DM_CLOSED:
                     raise
-                self.closed.add((table.id, user_id))
-                log.warning("direct table %s: user %s does not take direct messages "
-                            "(seat %s plays on its timer)", table.id, user_id, seat)
+                self._refused(table, seat, user_id)
                 return
             self.sent += 1
             self._images[sent.id] = hashlib.sha256(message.images()).hexdigest()
             self._shown[sent.id] = digest
             self._drawn[key] = seen
             await self._remember(table, seat, sent.channel.id, sent.id)
+
+    def _refused(self, table: Table, seat: int, user_id: int) -> None:
+        """The person's DMs refused the bot (closed, or the bot blocked): not tried again
+        at this table; the turn timer plays their seat."""
+        self.closed.add((table.id, user_id))
+        log.warning("direct table %s: user %s does not take direct messages (seat %s "
+                    "plays on its timer)", table.id, user_id, seat)
 
     async def _announce(self, table: Table, seat: int, entry: Any) -> None:
         """A deal's summary or the game's result, posted under the seat's panel."""
@@ -524,7 +534,7 @@ class DirectSurface:
         except discord.Forbidden as error:
             if error.code != DM_CLOSED:
                 raise
-            self.closed.add((table.id, user_id))
+            self._refused(table, seat, user_id)
             return
         self.sent += 1
 

@@ -240,6 +240,7 @@ async def test_closed_dms_do_not_stop_the_table(emulator: DiscordEmulator,
                 await asyncio.sleep(0.05)
         assert table.status is TableStatus.PLAYING
         assert not dm_messages(emu, users[3])
+    emu.assert_clean()
 
 
 async def test_a_chinois_table_in_dms_plays_a_round(emulator: DiscordEmulator,
