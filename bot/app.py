@@ -87,6 +87,7 @@ class TichuBot(commands.Bot):
         self.presenter = TablePresenter(self, lambda: self.service.repo, lambda: self.panels,
                                         edit_interval=settings.table_edit_interval,
                                         pacer=self.pacer)
+        self.controller.direct = self.presenter.direct
         self._sweeper: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
         self._job_runner: asyncio.Task[None] | None = None

@@ -116,6 +116,12 @@ class GameSpec(TableRules, Protocol):
         """The names its finished games are listed under in ``history``: the rated ones,
         and the unrated kinds (Tichu's duplicate boards, ``tichu_dup``)."""
 
+    @property
+    def panel_shows_table(self) -> bool:
+        """Whether the seat's panel at a table shown in direct messages draws the table
+        and the hand as one picture itself (else the DM panel puts the table's picture
+        over the hand's, :class:`bot.views.surfaces.DirectSurface`)."""
+
     def ping_key(self, game: Any) -> str:
         """The catalog key of the "your turn" ping for the current phase."""
 
@@ -164,6 +170,9 @@ class GameModules(ABC):
     team_size: int
     parts: ClassVar[dict[str, ModuleType]]
     """``log``, ``results``, ``table``, ``controls``, ``commands`` and ``actions``."""
+    panel_shows_table: bool = False
+    """The seat's panel at a table in direct messages shows the hand alone (the DM panel
+    adds the table's picture over it), unless the game draws both itself."""
 
     @property
     def record_names(self) -> tuple[str, ...]:

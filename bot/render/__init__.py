@@ -31,7 +31,7 @@ from bot.render.encoding import IMAGE_EXT, IMAGE_FORMAT, IMAGE_MIME, filename
 from bot.render.hand import find_bombs, render_exchange, render_hand, sorted_hand
 from bot.render.labels import label
 from bot.render.palette import warm_up
-from bot.render.position import render_position
+from bot.render.position import render_position, render_stacked
 from bot.render.seats import Side, side_of
 from bot.render.summary import render_deal_summary, render_game_over
 from bot.render.table import render_table
@@ -59,6 +59,7 @@ __all__ = [
     "render_position",
     "render_score_grid",
     "render_score_grid_async",
+    "render_stacked",
     "render_table",
     "render_table_async",
     "render_trick_table",

@@ -12,6 +12,7 @@ ranks are still 11 and 8 px tall.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Collection, Sequence
 
 from PIL import Image, ImageDraw
@@ -87,3 +88,16 @@ def render_position(public: TichuView, seat_view: TichuView, names: Sequence[str
     reads only the public view; the hand only ``seat_view``'s own cards."""
     return encode(draw_position(public, seat_view, names, locale, selected=selected,
                                 boards=boards))
+
+
+def render_stacked(top: bytes, bottom: bytes) -> bytes:
+    """Two rendered pictures as one, ``top`` over ``bottom``, each centred on the felt:
+    for a game whose hand panel shows the hand alone, the table's picture with the hand
+    under it (a direct message's panel), as :func:`render_position` draws Tichu's."""
+    upper = Image.open(io.BytesIO(top)).convert("RGB")
+    lower = Image.open(io.BytesIO(bottom)).convert("RGB")
+    width = max(upper.width, lower.width)
+    img, _ = canvas((width, upper.height + lower.height))
+    img.paste(upper, ((width - upper.width) // 2, 0))
+    img.paste(lower, ((width - lower.width) // 2, upper.height))
+    return encode(img)

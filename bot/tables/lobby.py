@@ -9,10 +9,11 @@ manage the server, abandons a table; a lobby left idle expires.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.store.models import SeatRecord, StoreError, TableStatus
@@ -26,6 +27,20 @@ from engine.errors import EngineError
 Prepare = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 """What a caller adds to a table's opening (:meth:`Lobby.open_lobby`): its checks, then
 its writes; given the options, it returns the table's."""
+
+
+@dataclass(frozen=True, slots=True)
+class DirectSeat:
+    """A person seated at a table shown in direct messages (:meth:`Lobby.open_direct`)."""
+
+    user_id: int
+    name: str
+    locale: str
+
+
+DIRECT_GUILD = 0
+"""The guild of every table shown in direct messages: none. Its shard is 0, the one
+Discord delivers DM interactions to, so the process of shard 0 drives these tables."""
 
 
 class Lobby:
@@ -80,6 +95,45 @@ class Lobby:
         table = Table(record, spec)
         self.core.tables[table.id] = table
         return table
+
+    async def open_direct(self, *, game: str, seats: Sequence[DirectSeat | str],
+                          rated: bool = True, options: dict[str, Any] | None = None) -> Table:
+        """Open and start a table shown in its people's direct messages: ``seats`` in
+        order, each a person (:class:`DirectSeat`) or a computer's level; the first
+        person hosts. The same path as a server's table (open the lobby, join, seat the
+        computers, start), in no channel and guild 0 (:data:`DIRECT_GUILD`); the table's
+        options say where it is shown (``surface``), whether it is rated, and each
+        person's language (``locales``, their panel's). A step that fails abandons the
+        table and raises."""
+        people = [s for s in seats if isinstance(s, DirectSeat)]
+        if not people:
+            raise TableError("seats_empty")
+        if len({p.user_id for p in people}) != len(people):
+            raise TableError("seat_taken")
+        host = people[0]
+        opening = {**(options or {}), "surface": "direct", "rated": rated,
+                   "locales": {str(p.user_id): p.locale for p in people}}
+        if self.core.spec_for(game).seat_count(opening) != len(seats):
+            raise TableError("bad_options")
+        await self.check_room(host.user_id)  # the others' room is checked as they join
+        table = await self.open_lobby(game=game, guild_id=DIRECT_GUILD, channel_id=0,
+                                      host_id=host.user_id, host_name=host.name,
+                                      locale=host.locale, options=opening)
+        try:
+            where = list(seats).index(host)
+            if where:  # the host moves to where ``seats`` puts them, first
+                await self.join(table.id, host.user_id, host.name, where)
+            for index, seat in enumerate(seats):
+                if isinstance(seat, DirectSeat):
+                    if table.seats[index].user_id != seat.user_id:
+                        await self.join(table.id, seat.user_id, seat.name, index)
+                else:
+                    await self.set_computer(table.id, host.user_id, index, seat)
+            return await self.start(table.id, host.user_id)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await self.abandon(table.id, host.user_id, can_manage=True)
+            raise
 
     async def check_room(self, user_id: int) -> None:
         """Refuse (``too_many_open``) a person who already has :attr:`tables_per_person`

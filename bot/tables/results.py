@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 from bot.store.models import SeatRecord, ShardLostError, StoreError, TableStatus
 from bot.tables.core import TableCore
@@ -51,7 +52,10 @@ class Results:
         fails, the game stays to be recorded: :meth:`bot.tables.watch.Watch.check` tries
         again, and so does the next start (:meth:`bot.tables.watch.Watch.restore`)."""
         try:
-            await self.core.repo.record_game(table.spec.result(table))
+            result = table.spec.result(table)
+            if table.record.options.get("rated") is False:  # asked unrated at its opening
+                result = replace(result, rated=False)
+            await self.core.repo.record_game(result)
         except StoreError as exc:
             if exc.code != "game_already_recorded":  # else: an earlier try got through
                 if isinstance(exc, ShardLostError):

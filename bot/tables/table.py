@@ -111,6 +111,13 @@ class Table:
         return self.record.options.get("private") is True
 
     @property
+    def direct(self) -> bool:
+        """A table shown in its seats' direct messages (``options["surface"]`` is
+        ``"direct"``): each seat's DM holds one live panel, the table and its hand; no
+        server, no thread (its guild is 0, driven by the process of shard 0)."""
+        return self.record.options.get("surface") == "direct"
+
+    @property
     def finish_at(self) -> float | None:
         """When (wall clock) the computers finish the game for its people, if ever (a
         daily board left unfinished at the end of its day)."""

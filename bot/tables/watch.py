@@ -68,8 +68,9 @@ class Watch:
                 with contextlib.suppress(StoreError, TableError):  # check() tries again
                     async with self.core.hold(table):
                         await self.results.record(table)
-            # A private table is seen only in its panel: show it as the store has it.
-            self.core.after_change(table, notify=table.private)
+            # A private table is seen only in its panel, a direct table in its DM panels:
+            # show it as the store has it.
+            self.core.after_change(table, notify=table.private or table.direct)
         return restored
 
     def watch_shards(self, shards: Collection[int]) -> None:

@@ -28,6 +28,7 @@ from bot.tables.clicks import Look, Move
 from bot.tables.errors import store_refusal
 from bot.views.gate import Gate
 from bot.views.panels import Panels
+from bot.views.surfaces import DirectSurface
 from bot.views.table import lobby_message
 from engine.errors import EngineError
 
@@ -51,6 +52,8 @@ class Controller:
         self.gate = gate
         """Every click passes it first (:mod:`bot.views.gate`); None: no pace is kept."""
         self._routes: dict[str, tuple[Route, bool]] = {}
+        self.direct: DirectSurface | None = None
+        """The DM panels of tables shown in direct messages (the presenter's)."""
 
     @property
     def service(self) -> TableService:
@@ -144,6 +147,13 @@ class Controller:
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise TableError("not_seated")
+        if table.direct:
+            # A seat's controls are on its DM panel only: a click from any other message
+            # (a forged ID) is refused, and no other panel is ever opened.
+            stored = self.direct.message_of(table, seat) if self.direct is not None else None
+            if action in NEW_MESSAGE_ACTIONS or stored is None or \
+                    interaction.message is None or interaction.message.id != stored[1]:
+                raise TableError("forged")
         if action in ("hand", "bomb"):
             await self.open_panel(interaction, table, seat, locale, bombs_only=action == "bomb")
             return
@@ -192,6 +202,9 @@ class Controller:
     async def show(self, interaction: discord.Interaction[Any], table: Table, seat: int,
                    locale: str, message: HandMessage | None = None) -> None:
         """Redraw the clicker's panel (the click is already acknowledged)."""
+        if table.direct and self.direct is not None:
+            await self.direct.answer(interaction, table, seat, locale, message)
+            return
         spec = spec_of(table)
         async with self.panels.lock(table.id, interaction.user.id):
             key = self.panels.key(table, seat)

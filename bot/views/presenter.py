@@ -7,8 +7,8 @@ each change: a person put on turn never waits for the table edit.
 
 Where and how a table is shown is its surface (:mod:`bot.views.surfaces`): a server's
 channel or thread (the lobby and table messages, announcements, pings, and each
-person's private panel), or the one private panel of a table played alone (a daily
-board). The presenter picks the table's surface and hands it every pass.
+person's private panel), the one private panel of a table played alone (a daily
+board), or each seat's live panel in its direct messages. The presenter picks the table's surface and hands it every pass.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from bot.store.models import Repository
 from bot.tables import Table
 from bot.views.pacing import Pacer
 from bot.views.panels import Panels
-from bot.views.surfaces import AlonePanel, Surface, ThreadSurface
+from bot.views.surfaces import AlonePanel, DirectSurface, Surface, ThreadSurface
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +42,9 @@ class TablePresenter:
         """Tables of a server's channel: their thread's messages and their panels."""
         self.alone = AlonePanel(panels)
         """Tables played alone: their one private panel."""
+        self.direct = DirectSurface(client, repo, panels, changes=self.changes,
+                                    edit_interval=edit_interval, pacer=self.thread.pacer)
+        """Tables shown in their seats' direct messages: one live panel per seat."""
         self._running: set[int] = set()
         self._dirty: set[int] = set()
         self.idle = asyncio.Event()
@@ -53,6 +56,8 @@ class TablePresenter:
 
     def surface(self, table: Table) -> Surface:
         """Where ``table`` is shown."""
+        if table.direct:
+            return self.direct
         return self.alone if table.private else self.thread
 
     async def table_changed(self, table: Table) -> None:

@@ -11,7 +11,13 @@ asks of one, after each change of the table:
   people due, and each person's private hand panel (an ephemeral message,
   :class:`~bot.views.panels.Panels`);
 - :class:`AlonePanel`, a table played alone (a daily board): its one private panel
-  shows the table and the hand; nothing public, no ping.
+  shows the table and the hand; nothing public, no ping;
+- :class:`DirectSurface`, a table shown in its seats' direct messages (people from any
+  server, or none): each seat's DM holds one live panel, a message of the bot's own that
+  it edits with its bot token (no interaction token, no 15-minute limit), showing the
+  table and the seat's hand, the seat's controls, and the last lines of the table log;
+  the deals' summaries and the final result are posted under it. Its message ids are
+  kept in the table's options (``dm_panels``), so a restarted bot edits the same ones.
 
 Render only what will be written: the table edit first waits for its turn (the edit
 interval, then the pacer), and only then draws the message, from the state as it is at
@@ -24,24 +30,34 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import logging
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 import discord
 
-from bot.games.base import PublicMessage, spec_of
+from bot.games.base import HandMessage, PublicMessage, spec_of
+from bot.games.shared import log_line, names_of
 from bot.i18n import Text, t
 from bot.i18n.text import CONTENT, cut
+from bot.render import render_stacked
 from bot.store.models import Repository, StoreError, TableStatus
 from bot.tables import SeatKind, Table
 from bot.views.pacing import Pacer
 from bot.views.panels import Panels
 from bot.views.table import lobby_message
+from bot.workers import offload
 
 log = logging.getLogger(__name__)
 THREAD_ARCHIVED = 50083
+DM_CLOSED = 50007
+"""Discord's answer to a message for a person who closed their DMs or blocked the bot."""
+DIRECT_LOG_LINES = 4
+"""The lines of the table log a direct panel shows above the seat's own text."""
+SHOWN = (TableStatus.PLAYING, TableStatus.FINISHED)
 
 
 class Surface(Protocol):
@@ -277,3 +293,262 @@ def countdown_line(table: Table, locale: str) -> str:
     if not deadlines:
         return ""
     return t(locale, "table.countdown", when=Text(f"<t:{int(min(deadlines))}:R>"))
+
+
+class DirectSurface:
+    """Tables shown in their seats' direct messages: one live panel per seat, edited in
+    place (at most once per ``edit_interval`` per DM, each write waiting for the pacer
+    of the bot's own writes, always drawn from the latest state), the deals' summaries
+    and the result posted under it. A person whose DMs are closed is logged and left
+    out (the turn timer plays their seat); the table goes on."""
+
+    def __init__(self, client: discord.Client, repo: Callable[[], Repository],
+                 panels: Callable[[], Panels], *, changes: Callable[[int], int],
+                 edit_interval: float = 1.5, pacer: Pacer | None = None) -> None:
+        self.bot = client
+        self._repo = repo
+        self._panels = panels
+        self._changes = changes
+        self.edit_interval = edit_interval
+        self.pacer = pacer or Pacer(0)
+        self._drawn: dict[tuple[int, int], int] = {}
+        """Per table and seat: the count of changes its panel was last drawn after."""
+        self._shown: dict[int, str] = {}
+        """Per panel message: a digest of what it shows (nothing is written twice)."""
+        self._images: dict[int, str] = {}
+        """Per panel message: a digest of its image (uploaded again only when it changed)."""
+        self._written: dict[tuple[int, int], float] = {}
+        self._locks: dict[tuple[int, int], asyncio.Lock] = {}
+        self._tables: dict[tuple[int, str], tuple[int, PublicMessage]] = {}
+        """Per table and language: its public message, with the count of changes it was
+        drawn after (the pictures of the games whose panel shows the hand alone)."""
+        self.closed: set[tuple[int, int]] = set()
+        """(table, person) whose DMs refused the bot's message: not tried again."""
+        self.sent = 0
+        """Messages posted in DMs (panels, summaries, results)."""
+        self.edited = 0
+        """Panel edits written."""
+
+    # ------------------------------------------------------------ records
+    @staticmethod
+    def message_of(table: Table, seat: int) -> tuple[int, int] | None:
+        """The DM channel and the panel message of ``seat``, as stored."""
+        stored = table.record.options.get("dm_panels")
+        entry = stored.get(str(seat)) if isinstance(stored, dict) else None
+        if isinstance(entry, list) and len(entry) == 2 and all(isinstance(i, int)
+                                                                for i in entry):
+            return entry[0], entry[1]
+        return None
+
+    def locale_of(self, table: Table, user_id: int) -> str:
+        """The language of a person's panel: the one they last clicked in, else the one
+        the table was opened with for them."""
+        last = self._panels().locales.get(user_id)
+        if last is not None:
+            return last
+        locales = table.record.options.get("locales")
+        locale = locales.get(str(user_id)) if isinstance(locales, dict) else None
+        return locale if isinstance(locale, str) else table.record.locale
+
+    async def _remember(self, table: Table, seat: int, channel_id: int,
+                        message_id: int) -> None:
+        stored = table.record.options.get("dm_panels")
+        panels = dict(stored) if isinstance(stored, dict) else {}
+        panels[str(seat)] = [channel_id, message_id]
+        table.record.options["dm_panels"] = panels
+        await self._repo().update_table(table.id, options=table.record.options)
+
+    def _lock(self, table: Table, seat: int) -> asyncio.Lock:
+        return self._locks.setdefault((table.id, seat), asyncio.Lock())
+
+    def _people(self, table: Table) -> list[int]:
+        return [s for s in range(table.n_seats) if table.seats[s].user_id is not None]
+
+    # ------------------------------------------------------------ drawing
+    async def panel(self, table: Table, seat: int, locale: str,
+                    hand: HandMessage | None = None) -> HandMessage:
+        """The seat's DM panel: the seat's own panel (its text, its picture, its
+        controls; ``hand`` if drawn already), with the last lines of the table log and
+        the time left under its text."""
+        spec = spec_of(table)
+        hand = hand or await spec.hand_message(table, seat, locale)
+        image, alt = hand.image, hand.alt
+        if not spec.panel_shows_table and hand.image is not None:
+            # One picture: the table's, the hand under it (two images of one message
+            # would be cropped into a mosaic).
+            public = await self._public(table, locale)
+            if public.image is not None:
+                image = await offload(render_stacked, public.image, hand.image)
+                alt = f"{public.alt}\n{hand.alt}"
+        names = names_of(table, locale)
+        lines = [f"• {log_line(e, names, locale)}"
+                 for e in list(table.log)[-DIRECT_LOG_LINES:]]
+        countdown = countdown_line(table, locale)
+        parts = [hand.content, "\n".join(lines), countdown]
+        content = cut("\n".join(p for p in parts if p), CONTENT)
+        return HandMessage(content, image, hand.view, alt=alt)
+
+    async def _public(self, table: Table, locale: str) -> PublicMessage:
+        """The table's public message in ``locale``, drawn once per change of the table."""
+        changes = self._changes(table.id)
+        kept = self._tables.get((table.id, locale))
+        if kept is not None and kept[0] == changes:
+            return kept[1]
+        message = await spec_of(table).table_message(table, locale)
+        self._tables[(table.id, locale)] = (changes, message)
+        return message
+
+    @staticmethod
+    def _digest(message: HandMessage) -> str:
+        components = json.dumps(message.view.to_components(), sort_keys=True, default=str)
+        return hashlib.sha256(message.content.encode() + b"\0" + message.images()
+                              + b"\0" + components.encode()).hexdigest()
+
+    def _edits(self, message_id: int | None, message: HandMessage) -> dict[str, Any]:
+        changes: dict[str, Any] = {"content": message.content, "view": message.view}
+        digest = hashlib.sha256(message.images()).hexdigest()
+        if message_id is None or self._images.get(message_id) != digest:
+            changes["attachments"] = message.files()
+            if message_id is not None:
+                self._images[message_id] = digest
+        return changes
+
+    # ------------------------------------------------------------ surface
+    async def present(self, table: Table) -> None:
+        if table.game is None or table.status not in SHOWN:
+            table.announcements.clear()
+            return
+        entries, table.announcements = table.announcements, []
+        await asyncio.gather(*(self._present_seat(table, seat, entries)
+                               for seat in self._people(table)))
+
+    async def _present_seat(self, table: Table, seat: int, entries: list[Any]) -> None:
+        try:
+            key = (table.id, seat)
+            if self._drawn.get(key) != self._changes(table.id) or \
+                    self.message_of(table, seat) is None:
+                wait = self._written.get(key, -1e9) + self.edit_interval - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                await self._show(table, seat)
+            for entry in entries:
+                await self._announce(table, seat, entry)
+        except StoreError as exc:
+            log.warning("direct table %s, seat %s: %s", table.id, seat, exc)
+        except Exception:  # one seat's failure never stops the others'
+            log.exception("direct table %s: the DM of seat %s failed", table.id, seat)
+
+    async def push_panels(self, table: Table) -> None:
+        if table.game is None or table.status not in SHOWN:
+            return
+        await asyncio.gather(*(self._show_logged(table, seat) for seat in self._people(table)))
+
+    async def repost(self, table: Table) -> None:
+        await self.push_panels(table)
+
+    async def _show_logged(self, table: Table, seat: int) -> None:
+        try:
+            await self._show(table, seat)
+        except Exception:
+            log.exception("direct table %s: the DM panel of seat %s failed", table.id, seat)
+
+    async def _dm(self, user_id: int) -> discord.abc.Messageable:
+        return await self.bot.create_dm(discord.Object(user_id))
+
+    async def _show(self, table: Table, seat: int) -> None:
+        """Write the seat's panel: an edit of its message, or its first message."""
+        user_id = table.seats[seat].user_id
+        if user_id is None or (table.id, user_id) in self.closed:
+            return
+        key = (table.id, seat)
+        async with self._lock(table, seat):
+            seen = self._changes(table.id)
+            stored = self.message_of(table, seat)
+            if self._drawn.get(key) == seen and stored is not None:
+                return  # drawn meanwhile (the person's click)
+            await self.pacer.wait()
+            seen = self._changes(table.id)
+            message = await self.panel(table, seat, self.locale_of(table, user_id))
+            digest = self._digest(message)
+            self._written[key] = time.monotonic()
+            if stored is not None:
+                channel_id, message_id = stored
+                if self._shown.get(message_id) == digest:
+                    self._drawn[key] = seen
+                    return
+                partial = self.bot.get_partial_messageable(channel_id)
+                try:
+                    await partial.get_partial_message(message_id).edit(
+                        **self._edits(message_id, message))
+                    self.edited += 1
+                    self._shown[message_id] = digest
+                    self._drawn[key] = seen
+                    return
+                except discord.NotFound:
+                    pass  # the person deleted it: a new panel
+                except discord.Forbidden as error:
+                    if error.code != DM_CLOSED:
+                        raise
+                    self._refused(table, seat, user_id)
+                    return
+            channel = await self._dm(user_id)
+            try:
+                sent = await channel.send(content=message.content, files=message.files(),
+                                          view=message.view)
+            except discord.Forbidden as error:
+                if error.code != DM_CLOSED:
+                    raise
+                self._refused(table, seat, user_id)
+                return
+            self.sent += 1
+            self._images[sent.id] = hashlib.sha256(message.images()).hexdigest()
+            self._shown[sent.id] = digest
+            self._drawn[key] = seen
+            await self._remember(table, seat, sent.channel.id, sent.id)
+
+    def _refused(self, table: Table, seat: int, user_id: int) -> None:
+        """The person's DMs refused the bot (closed, or the bot blocked): not tried again
+        at this table; the turn timer plays their seat."""
+        self.closed.add((table.id, user_id))
+        log.warning("direct table %s: user %s does not take direct messages (seat %s "
+                    "plays on its timer)", table.id, user_id, seat)
+
+    async def _announce(self, table: Table, seat: int, entry: Any) -> None:
+        """A deal's summary or the game's result, posted under the seat's panel."""
+        user_id = table.seats[seat].user_id
+        if user_id is None or (table.id, user_id) in self.closed or \
+                self.message_of(table, seat) is None:
+            return
+        message = await spec_of(table).announcement(table, entry,
+                                                     self.locale_of(table, user_id))
+        if message is None:
+            return
+        channel = await self._dm(user_id)
+        await self.pacer.wait()
+        try:
+            if message.view is None:
+                await channel.send(content=message.content, files=message.files())
+            else:
+                await channel.send(content=message.content, files=message.files(),
+                                   view=message.view)
+        except discord.Forbidden as error:
+            if error.code != DM_CLOSED:
+                raise
+            self._refused(table, seat, user_id)
+            return
+        self.sent += 1
+
+    async def answer(self, interaction: discord.Interaction[Any], table: Table, seat: int,
+                     locale: str, look: HandMessage | None = None) -> None:
+        """A click on the seat's DM panel (acknowledged as an update of that message):
+        the panel redrawn in place, through the click's own response."""
+        key = (table.id, seat)
+        async with self._lock(table, seat):
+            seen = self._changes(table.id)
+            message = await self.panel(table, seat, locale, look)
+            target = interaction.message.id if interaction.message is not None else None
+            await interaction.edit_original_response(**self._edits(target, message))
+            if target is not None:
+                self._shown[target] = self._digest(message)
+            self._drawn[key] = seen
+            self._written[key] = time.monotonic()

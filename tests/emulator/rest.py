@@ -525,6 +525,7 @@ class RestApi:
         if uploads:
             needed |= Perm.ATTACH_FILES
         world.require_bot_permissions(channel, needed)
+        world.require_dm_open(channel)
         if channel.is_thread and channel.locked:
             raise DiscordError(403, 50083, "Thread is locked", violation="thread_locked")
         msg_type = MessageType.DEFAULT

@@ -157,6 +157,9 @@ class World:
         self.user_installs: set[int] = set()
         """Users who installed the app for themselves (a user install): its commands that
         allow the user installation context reach them in direct messages."""
+        self.dms_closed: set[int] = set()
+        """Users who closed their direct messages to the bot (or blocked it): the bot
+        still opens the DM channel, but a message it sends there fails with 50007."""
         self.interactions: list[InteractionRecord] = []
         self.violations: list[Violation] = []
         self.errors: list[RequestRecord] = []
@@ -412,6 +415,20 @@ class World:
     def install_for_user(self, user: IdLike) -> None:
         """``user`` adds the app to their account (Discord's user install)."""
         self.user_installs.add(id_of(self.get_user(id_of(user))))
+
+    def close_dms(self, user: IdLike, closed: bool = True) -> None:
+        """``user`` closes (or opens again) their direct messages to the bot."""
+        uid = id_of(self.get_user(id_of(user)))
+        if closed:
+            self.dms_closed.add(uid)
+        else:
+            self.dms_closed.discard(uid)
+
+    def require_dm_open(self, channel: ChannelRecord) -> None:
+        """Raise 403 50007 for a message to a user who closed their DMs (Discord's answer;
+        no violation: the bot cannot know before it tries)."""
+        if channel.is_dm and any(uid in self.dms_closed for uid in channel.recipient_ids):
+            raise DiscordError(403, 50007, "Cannot send messages to this user")
 
     def dm_owners(self, user: UserRecord) -> dict[str, str]:
         """``authorizing_integration_owners`` of an interaction in the DM with the bot: the

@@ -275,9 +275,10 @@ async def hand_message(table: Table, seat: int, locale: str, *,
                             emoji="🔄", style=discord.ButtonStyle.secondary, row=4))
     selected = [c for c in exchange_picks(view, draft) if c is not None] \
         if phase is Phase.EXCHANGE else []
-    if table.private:
-        # Played alone: the panel is the whole table, one picture of the table with the
-        # hand under it (two images in one message would be cropped into a mosaic).
+    if table.private or table.direct:
+        # Played alone, or in a direct message: the panel is the whole table, one picture
+        # of the table with the hand under it (two images in one message would be
+        # cropped into a mosaic).
         boards = len(game.boards) if isinstance(game, BoardsGame) else None
         public = game.view(None)
         image = await offload(render_position, public, view, names, locale=locale,

@@ -31,6 +31,8 @@ class TichuSpec(GameModules):
     """Everything Tichu-specific the shared machinery asks for."""
 
     name = "tichu"
+    panel_shows_table = True
+    """At a table in direct messages, as on a daily board, its panel is the position."""
     parts: ClassVar[dict[str, ModuleType]] = {"log": log, "results": results, "table": table, "controls": controls,
              "commands": commands, "actions": actions}
     levels: tuple[str, ...] = LEVELS
