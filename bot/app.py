@@ -451,9 +451,11 @@ class TichuBot(commands.Bot):
             return  # past its person's pace: answered by the gate
         await asyncio.sleep(0)
         if not interaction.response.is_done():
+            # In a DM there is no "My hand" to press again: a DM table's panel is there.
+            key = "error.forged" if interaction.guild_id is not None else "error.forged_direct"
             with contextlib.suppress(discord.HTTPException):
                 await interaction.response.send_message(
-                    t(locale_of(interaction), "error.forged"), ephemeral=True)
+                    t(locale_of(interaction), key), ephemeral=True)
 
     async def connect(self, *, reconnect: bool = True) -> None:
         """discord.py's ``connect``, which :meth:`close` ends at once: while Discord is out

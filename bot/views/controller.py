@@ -153,7 +153,7 @@ class Controller:
             stored = self.direct.message_of(table, seat) if self.direct is not None else None
             if action in NEW_MESSAGE_ACTIONS or stored is None or \
                     interaction.message is None or interaction.message.id != stored[1]:
-                raise TableError("forged")
+                raise TableError("forged_direct")
         if action in ("hand", "bomb"):
             await self.open_panel(interaction, table, seat, locale, bombs_only=action == "bomb")
             return

@@ -200,7 +200,7 @@ async def test_a_forged_click_changes_nothing(emulator: DiscordEmulator,
         # private hand panel from their DM: neither is theirs to send.
         hand = ids.button(table.id, "hand")
         reply = await (await emu.forged_click(users[1], panels[1], hand)).response()
-        assert reply.ephemeral and reply.content == t("fr", "error.forged")
+        assert reply.ephemeral and reply.content == t("fr", "error.forged_direct")
         await settle(bot, table)
         assert table.seq == seq
         assert {s: (p.content, control_ids(p)) for s, p in panels.items()} == before
