@@ -39,6 +39,29 @@ FOLLOWED = (TableStatus.PLAYING, TableStatus.FINISHED)
 state, the result of a daily board, is the last thing a panel shows)."""
 
 
+class Images:
+    """The picture each of the bot's messages shows, as a digest: an edit uploads the
+    picture again only when it changed (hand panels, DM panels)."""
+
+    def __init__(self) -> None:
+        self._images: dict[int, str] = {}
+
+    def edits(self, message_id: int | None, message: HandMessage) -> dict[str, Any]:
+        """What an edit of message ``message_id`` must send to show ``message``: the
+        image only when it is not the one already shown."""
+        changes: dict[str, Any] = {"content": message.content, "view": message.view}
+        digest = hashlib.sha256(message.images()).hexdigest()
+        if message_id is None or self._images.get(message_id) != digest:
+            changes["attachments"] = message.files()
+            if message_id is not None:
+                self._images[message_id] = digest
+        return changes
+
+    def sent(self, message_id: int, message: HandMessage) -> None:
+        """Message ``message_id`` was posted with ``message``'s image."""
+        self._images[message_id] = hashlib.sha256(message.images()).hexdigest()
+
+
 class Panels:
     """Opens, remembers and redraws the hand panels of every table."""
 
@@ -51,24 +74,16 @@ class Panels:
         """The language each person last used (panels follow their owner's locale)."""
         self.opened = 0
         self.pushed = 0
-        self._images: dict[int, str] = {}
-        """Per hand message: a digest of the image it shows (uploaded again only when
-        the picture changed)."""
+        self.images = Images()
+        """The picture each hand message shows (uploaded again only when it changed)."""
 
     def edits(self, message_id: int | None, message: HandMessage) -> dict[str, Any]:
-        """What an edit of hand message ``message_id`` must send to show ``message``:
-        the image only when it is not the one already shown."""
-        changes: dict[str, Any] = {"content": message.content, "view": message.view}
-        digest = hashlib.sha256(message.images()).hexdigest()
-        if message_id is None or self._images.get(message_id) != digest:
-            changes["attachments"] = message.files()
-            if message_id is not None:
-                self._images[message_id] = digest
-        return changes
+        """What an edit of hand message ``message_id`` must send to show ``message``."""
+        return self.images.edits(message_id, message)
 
     def sent(self, message_id: int, message: HandMessage) -> None:
         """A hand message was posted with ``message``'s image."""
-        self._images[message_id] = hashlib.sha256(message.images()).hexdigest()
+        self.images.sent(message_id, message)
 
     def lock(self, table_id: int, user_id: int) -> asyncio.Lock:
         return self._locks.setdefault((table_id, user_id), asyncio.Lock())

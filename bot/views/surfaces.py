@@ -47,7 +47,7 @@ from bot.render import render_stacked
 from bot.store.models import Repository, StoreError, TableStatus
 from bot.tables import SeatKind, Table
 from bot.views.pacing import Pacer
-from bot.views.panels import Panels
+from bot.views.panels import Images, Panels
 from bot.views.table import lobby_message
 from bot.workers import offload
 
@@ -102,9 +102,10 @@ async def _push_panels(panels: Panels, table: Table) -> None:
         log.exception("presenting table %s: the panels' redraw failed", table.id)
 
 
-class ThreadSurface:
-    """Tables of a server's channel: edits the lobby and table messages, posts
-    announcements and summaries, pings whoever must act, redraws their panels."""
+class Writer:
+    """What a surface that writes the bot's messages holds: the client, the store, the
+    panels, the presenter's count of each table's changes, and the pace of its writes
+    (a message at most once per ``edit_interval``, each write waiting for the pacer)."""
 
     def __init__(self, client: discord.Client, repo: Callable[[], Repository],
                  panels: Callable[[], Panels], *, changes: Callable[[int], int],
@@ -116,6 +117,17 @@ class ThreadSurface:
         """How many changes of a table the presenter heard of so far."""
         self.edit_interval = edit_interval
         self.pacer = pacer or Pacer(0)
+
+
+class ThreadSurface(Writer):
+    """Tables of a server's channel: edits the lobby and table messages, posts
+    announcements and summaries, pings whoever must act, redraws their panels."""
+
+    def __init__(self, client: discord.Client, repo: Callable[[], Repository],
+                 panels: Callable[[], Panels], *, changes: Callable[[int], int],
+                 edit_interval: float = 1.5, pacer: Pacer | None = None) -> None:
+        super().__init__(client, repo, panels, changes=changes, edit_interval=edit_interval,
+                         pacer=pacer)
         self._written: dict[int, float] = {}
         """Per table: when its message was last written (monotonic)."""
         self._image: dict[int, str] = {}
@@ -295,7 +307,7 @@ def countdown_line(table: Table, locale: str) -> str:
     return t(locale, "table.countdown", when=Text(f"<t:{int(min(deadlines))}:R>"))
 
 
-class DirectSurface:
+class DirectSurface(Writer):
     """Tables shown in their seats' direct messages: one live panel per seat, edited in
     place (at most once per ``edit_interval`` per DM, each write waiting for the pacer
     of the bot's own writes, always drawn from the latest state), the deals' summaries
@@ -305,18 +317,14 @@ class DirectSurface:
     def __init__(self, client: discord.Client, repo: Callable[[], Repository],
                  panels: Callable[[], Panels], *, changes: Callable[[int], int],
                  edit_interval: float = 1.5, pacer: Pacer | None = None) -> None:
-        self.bot = client
-        self._repo = repo
-        self._panels = panels
-        self._changes = changes
-        self.edit_interval = edit_interval
-        self.pacer = pacer or Pacer(0)
+        super().__init__(client, repo, panels, changes=changes, edit_interval=edit_interval,
+                         pacer=pacer)
         self._drawn: dict[tuple[int, int], int] = {}
         """Per table and seat: the count of changes its panel was last drawn after."""
         self._shown: dict[int, str] = {}
         """Per panel message: a digest of what it shows (nothing is written twice)."""
-        self._images: dict[int, str] = {}
-        """Per panel message: a digest of its image (uploaded again only when it changed)."""
+        self._images = Images()
+        """The picture each panel message shows (uploaded again only when it changed)."""
         self._written: dict[tuple[int, int], float] = {}
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
         self._tables: dict[tuple[int, str], tuple[int, PublicMessage]] = {}
@@ -404,15 +412,6 @@ class DirectSurface:
         return hashlib.sha256(message.content.encode() + b"\0" + message.images()
                               + b"\0" + components.encode()).hexdigest()
 
-    def _edits(self, message_id: int | None, message: HandMessage) -> dict[str, Any]:
-        changes: dict[str, Any] = {"content": message.content, "view": message.view}
-        digest = hashlib.sha256(message.images()).hexdigest()
-        if message_id is None or self._images.get(message_id) != digest:
-            changes["attachments"] = message.files()
-            if message_id is not None:
-                self._images[message_id] = digest
-        return changes
-
     # ------------------------------------------------------------ surface
     async def present(self, table: Table) -> None:
         if table.game is None or table.status not in SHOWN:
@@ -479,7 +478,7 @@ class DirectSurface:
                 partial = self.bot.get_partial_messageable(channel_id)
                 try:
                     await partial.get_partial_message(message_id).edit(
-                        **self._edits(message_id, message))
+                        **self._images.edits(message_id, message))
                     self.edited += 1
                     self._shown[message_id] = digest
                     self._drawn[key] = seen
@@ -501,7 +500,7 @@ class DirectSurface:
                 self._refused(table, seat, user_id)
                 return
             self.sent += 1
-            self._images[sent.id] = hashlib.sha256(message.images()).hexdigest()
+            self._images.sent(sent.id, message)
             self._shown[sent.id] = digest
             self._drawn[key] = seen
             await self._remember(table, seat, sent.channel.id, sent.id)
@@ -547,7 +546,7 @@ class DirectSurface:
             seen = self._changes(table.id)
             message = await self.panel(table, seat, locale, look)
             target = interaction.message.id if interaction.message is not None else None
-            await interaction.edit_original_response(**self._edits(target, message))
+            await interaction.edit_original_response(**self._images.edits(target, message))
             if target is not None:
                 self._shown[target] = self._digest(message)
             self._drawn[key] = seen
