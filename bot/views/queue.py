@@ -29,7 +29,7 @@ import discord
 
 from bot.games.ui import GameButton, view_of
 from bot.i18n import t
-from bot.store.models import Pool, QueueRefusedError, ReadyCheck, ReadyOutcome
+from bot.store.models import Answer, Pool, QueueRefusedError, ReadyCheck, ReadyOutcome
 from bot.tables import Table, TableError, ids
 from bot.tables.matchmaker import Matchmaker
 from bot.views.pacing import Pacer
@@ -118,7 +118,11 @@ class ReadyChecks:
     async def failed(self, outcome: ReadyOutcome, locales: dict[int, str]) -> None:
         for user in outcome.returned:
             await self._news(outcome.check.id, user, "queue.back", locales)
+        declined = {m.user_id for m in outcome.check.members if m.answer is Answer.DECLINE}
         for user in outcome.removed:
+            if user in declined:  # their message says so already
+                self.messages.pop((outcome.check.id, user), None)
+                continue
             await self._news(outcome.check.id, user, "queue.out", locales)
 
     async def name_of(self, user_id: int) -> str:

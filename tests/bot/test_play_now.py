@@ -109,8 +109,9 @@ def matchmaker(bot: Any, clock: Clock) -> Any:
 
 
 def direct_tables(bot: Any) -> list[Table]:
-    return sorted((t for t in bot.service.core.tables.values() if t.direct),
-                  key=lambda t: t.id)
+    """The tables in direct messages whose game started."""
+    return sorted((t for t in bot.service.core.tables.values()
+                   if t.direct and t.status is not TableStatus.LOBBY), key=lambda t: t.id)
 
 
 async def test_four_people_from_anywhere_are_seated_at_one_table(
@@ -162,4 +163,161 @@ async def test_four_people_from_anywhere_are_seated_at_one_table(
         assert all(p.actions for p in people.values())
         assert not any(p.refusals for p in people.values())
         await settle(bot, table)
+    emu.assert_clean()
+
+
+def english(emu: DiscordEmulator, n: int) -> list[Any]:
+    """``n`` people of one language, from three servers and none."""
+    users = []
+    for index in range(n):
+        user = emu.add_user(f"p{index}", locale="en-US")
+        if index < 3:
+            guild = emu.add_guild(f"Server {index}", locale="en-US")
+            emu.add_member(guild, user)
+        users.append(user)
+    return users
+
+
+async def test_a_decline_puts_the_others_back_at_the_head(
+        emulator: DiscordEmulator, tmp_path: Path, clock: Clock) -> None:
+    emu = emulator
+    users = english(emu, 5)
+    async with running(emu, tmp_path / "db.sqlite3", **QUIET) as bot:
+        mm = matchmaker(bot, clock)
+        for user in users[:4]:
+            await join(bot, clock, user)
+            clock.advance(1)
+        [check] = (await mm.wave()).checks
+        await answer(emu, users[0], True)
+        reply = await answer(emu, users[1], False)
+        assert reply.content == t("en-US", "queue.declined") and not reply.buttons
+        # The decline closes the check at once: the others wait again, first in line.
+        await until(lambda: all(t("en-US", "queue.back") in
+                                [m.content for m in dm_messages(emu, u)]
+                                for u in (users[0], users[2], users[3])))
+        repo = bot.service.repo
+        assert await repo.queue_entry(users[1].id) is None
+        waiting = await repo.queue_entries(TICHU)
+        assert [e.user_id for e in waiting] == [users[0].id, users[2].id, users[3].id]
+        assert not direct_tables(bot)
+        # Their ready check messages have no buttons left.
+        assert not any(':ready_' in b.custom_id for u in users[:4]
+                       for m in dm_messages(emu, u) for b in m.buttons)
+        # A fifth person comes: the next wave seats the four who wait.
+        await join(bot, clock, users[4])
+        [second] = (await mm.wave()).checks
+        assert second.id != check.id
+        assert {m.user_id for m in second.members} == \
+            {users[0].id, users[2].id, users[3].id, users[4].id}
+    emu.assert_clean()
+
+
+async def test_a_timeout_takes_the_silent_out(
+        emulator: DiscordEmulator, tmp_path: Path, clock: Clock) -> None:
+    emu = emulator
+    users = english(emu, 4)
+    async with running(emu, tmp_path / "db.sqlite3", **QUIET) as bot:
+        mm = matchmaker(bot, clock)
+        for user in users:
+            await join(bot, clock, user)
+        [check] = (await mm.wave()).checks
+        for user in users[:3]:
+            await answer(emu, user, True)
+        clock.advance(29)
+        assert not (await mm.wave()).closed  # still waiting for the fourth
+        clock.advance(1)
+        # Expired: a click now changes nothing, and says so.
+        message = ready_message(emu, users[3])
+        reply = await (await emu.click(users[3], message,
+                                       button(message, "ready_yes"))).response()
+        assert reply.ephemeral and reply.content == t("en-US", "error.queue_gone")
+        [outcome] = (await mm.wave()).closed
+        assert outcome.check.id == check.id and not outcome.seated
+        assert outcome.removed == (users[3].id,)
+        assert set(outcome.returned) == {u.id for u in users[:3]}
+        assert t("en-US", "queue.out") in [m.content for m in dm_messages(emu, users[3])]
+        assert await bot.service.repo.queue_entry(users[3].id) is None
+        assert not direct_tables(bot)
+    emu.assert_clean()
+
+
+async def test_a_partner_pair_is_seated_as_a_team(
+        emulator: DiscordEmulator, tmp_path: Path, clock: Clock) -> None:
+    emu = emulator
+    users = english(emu, 4)
+    async with running(emu, tmp_path / "db.sqlite3", **QUIET) as bot:
+        mm = matchmaker(bot, clock)
+        await join(bot, clock, users[2])
+        clock.advance(1)
+        await join(bot, clock, users[0], partner=users[3])
+        clock.advance(1)
+        await join(bot, clock, users[1])
+        [check] = (await mm.wave()).checks
+        seats = check.seats
+        team = {seats.index(users[0].id), seats.index(users[3].id)}
+        assert team in ({0, 2}, {1, 3})
+        for user in users:
+            await answer(emu, user, True)
+        await until(lambda: bool(direct_tables(bot)))
+        [table] = direct_tables(bot)
+        await shown(bot, table)
+        at = {s.user_id: s.seat for s in table.seats}
+        assert (at[users[0].id] - at[users[3].id]) % 2 == 0
+    emu.assert_clean()
+
+
+async def test_two_who_blocked_each_other_are_never_paired(
+        emulator: DiscordEmulator, tmp_path: Path, clock: Clock) -> None:
+    emu = emulator
+    users = english(emu, 7)
+    async with running(emu, tmp_path / "db.sqlite3", **QUIET) as bot:
+        mm = matchmaker(bot, clock)
+        repo = bot.service.repo
+        assert await repo.block(users[1].id, users[0].id)
+        for user in users:
+            await join(bot, clock, user)
+            clock.advance(1)
+        checks = []
+        for _ in range(5):
+            report = await mm.wave()
+            checks.extend(report.checks)
+            clock.advance(10)
+        assert checks
+        for check in checks:
+            people = {m.user_id for m in check.members}
+            assert not {users[0].id, users[1].id} <= people
+    emu.assert_clean()
+
+
+async def test_a_restart_in_the_middle_of_the_queue_loses_nobody(
+        emulator: DiscordEmulator, tmp_path: Path, clock: Clock) -> None:
+    emu = emulator
+    db = tmp_path / "db.sqlite3"
+    users = english(emu, 8)
+    async with running(emu, db, **QUIET) as bot:
+        mm = matchmaker(bot, clock)
+        for user in users[:4]:
+            await join(bot, clock, user)
+            clock.advance(1)
+        [check] = (await mm.wave()).checks
+        await answer(emu, users[0], True)
+        for user in users[4:7]:
+            await join(bot, clock, user)
+            clock.advance(1)
+    # Another process (the same database): the places and the open check are kept.
+    async with running(emu, db, **QUIET) as bot:
+        mm = matchmaker(bot, clock)
+        repo = bot.service.repo
+        assert [e.user_id for e in await repo.queue_entries(TICHU)] == \
+            [u.id for u in users[4:7]]
+        await join(bot, clock, users[7])
+        for user in users[1:4]:
+            await answer(emu, user, True)  # the buttons sent before the restart
+        await until(lambda: bool(direct_tables(bot)))
+        [table] = direct_tables(bot)
+        await shown(bot, table)
+        assert {s.user_id for s in table.seats} == {u.id for u in users[:4]}
+        [second] = (await mm.wave()).checks
+        assert second.id != check.id
+        assert {m.user_id for m in second.members} == {u.id for u in users[4:]}
     emu.assert_clean()
