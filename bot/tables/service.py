@@ -30,7 +30,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import secrets
 import socket
 from collections.abc import Callable, Collection, Mapping
 
@@ -78,9 +77,10 @@ class TableService:
         self.watch = Watch(self.core, self.shards, self.drivers, self.results,
                            shard_lock_wait=shard_lock_wait, on_lost=on_lost)
         self.core.connect(motion=self.drivers, outcomes=self.results, keeper=self.watch)
+        # Not secrets.token_hex: the tables' deal seeds come from it (seeded in tests).
         self.matchmaker = Matchmaker(
             repo, self.lobby, self.shards, wave_seconds=wave_seconds,
-            holder=f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}")
+            holder=f"{socket.gethostname()}:{os.getpid()}:{os.urandom(4).hex()}")
 
     async def close(self) -> None:
         """Stop every driver, timer and notice (the store keeps everything already

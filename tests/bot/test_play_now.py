@@ -321,3 +321,120 @@ async def test_a_restart_in_the_middle_of_the_queue_loses_nobody(
         assert second.id != check.id
         assert {m.user_id for m in second.members} == {u.id for u in users[4:]}
     emu.assert_clean()
+
+
+def with_channels(emu: DiscordEmulator, users: list[Any]) -> list[Any]:
+    """Where each person types: a channel of their server, or their DM with the bot."""
+    places = []
+    for user in users:
+        guilds = [g for g in emu.guilds.values() if user.id in g.members]
+        if guilds:
+            places.append(emu.add_text_channel(guilds[0], "general"))
+        else:  # the app installed for the person: its commands work in their DMs
+            emu.install_for_user(user)
+            places.append(emu.dm_channel(user))
+    return places
+
+
+async def test_people_queue_with_the_command_and_are_seated(
+        emulator: DiscordEmulator, tmp_path: Path, clock: Clock) -> None:
+    emu = emulator
+    users = people_of(emu)
+    places = with_channels(emu, users)
+    async with running(emu, tmp_path / "db.sqlite3", **QUIET) as bot:
+        mm = matchmaker(bot, clock)
+        await emu.wait_for_commands(["tichu"])
+        for user, place in zip(users, places, strict=True):
+            reply = await (await emu.slash(user, place, "tichu play now")).response()
+            assert reply.ephemeral
+            assert reply.content == t(user.locale, "queue.joined", game="Tichu")
+            assert t(user.locale, "queue.greeting", game="Tichu") in \
+                [m.content for m in dm_messages(emu, user)]
+        entries = await bot.service.repo.queue_entries(TICHU)
+        assert [e.user_id for e in entries] == [u.id for u in users]
+        assert [e.guild_id is None for e in entries] == [False, False, False, True]
+        clock.advance(61)  # four languages: any language after a minute
+        await mm.wave()
+        await until(lambda: all(any(":ready_yes" in b.custom_id for m in dm_messages(emu, u)
+                                    for b in m.buttons) for u in users))
+        for user in users:
+            await answer(emu, user, True)
+        await until(lambda: bool(direct_tables(bot)))
+        [table] = direct_tables(bot)
+        await shown(bot, table)
+        by_id = {u.id: u for u in users}
+        people = {s: DirectPerson(emu, by_id[table.seats[s].user_id], random.Random(10 + s),
+                                  panel=panel_of(emu, table, s), table=table)
+                  for s in range(4)}
+        for person in people.values():
+            person.bot = bot
+        await play(bot, table, people, lambda tb: sum(tb.moves) >= 8)
+        assert not any(p.refusals for p in people.values())
+        # Seated at a table in play: queueing again is refused, nothing written.
+        reply = await (await emu.slash(users[0], places[0], "tichu play now")).response()
+        assert reply.content == t(users[0].locale, "error.queue_at_table")
+        assert await bot.service.repo.queue_entry(users[0].id) is None
+        await settle(bot, table)
+    emu.assert_clean()
+
+
+async def test_what_the_command_refuses(emulator: DiscordEmulator, tmp_path: Path,
+                                        clock: Clock) -> None:
+    emu = emulator
+    users = english(emu, 4)
+    places = with_channels(emu, users)
+    emu.close_dms(users[2])
+    async with running(emu, tmp_path / "db.sqlite3", **QUIET) as bot:
+        matchmaker(bot, clock)
+        repo = bot.service.repo
+        await emu.wait_for_commands(["tichu"])
+
+        async def say(index: int, command: str, **options: Any) -> str:
+            reply = await (await emu.slash(users[index], places[index], command,
+                                           **options)).response()
+            assert reply.ephemeral
+            return str(reply.content)
+
+        # Closed DMs: how to allow them, and not queued.
+        assert await say(2, "tichu play now") == t("en-US", "error.queue_dms_closed")
+        assert await repo.queue_entry(users[2].id) is None
+        # Queued once, not twice.
+        assert await say(0, "tichu play now", rated=False) == \
+            t("en-US", "queue.joined", game="Tichu")
+        assert await say(0, "tichu play now") == t("en-US", "error.queue_already")
+        # A partner: not oneself, not someone queued.
+        assert await say(1, "tichu play now", partner=users[1]) == \
+            t("en-US", "error.queue_self_partner")
+        assert await say(1, "tichu play now", partner=users[0]) == \
+            t("en-US", "error.queue_partner_queued")
+        assert await repo.queue_entry(users[1].id) is None
+        # Blocks: not oneself.
+        assert await say(1, "tichu play block", user=users[1]) == \
+            t("en-US", "error.queue_block_self")
+        assert await say(1, "tichu play block", user=users[3]) == \
+            t("en-US", "queue.blocked", name=users[3].name)
+        assert await repo.blocks_of(users[1].id) == [users[3].id]
+        assert await say(1, "tichu play unblock", user=users[3]) == \
+            t("en-US", "queue.unblocked", name=users[3].name)
+        # Stop: the counts, no names.
+        stop = await say(3, "tichu play stop")
+        assert stop.startswith(t("en-US", "queue.not_queued"))
+        line = t("en-US", "queue.count_unrated", game="Tichu", seats=4, people=1)
+        assert line in stop and users[0].name not in stop
+        stop = await say(0, "tichu play stop")
+        assert stop == f"{t('en-US', 'queue.left')}\n{t('en-US', 'queue.nobody')}"
+        assert await repo.queue_entry(users[0].id) is None
+        # Repeated declines: a short cooldown.
+        for _ in range(2):
+            for user in users[:2] + users[3:]:
+                await join(bot, clock, user)
+            await join(bot, clock, users[2])
+            [check] = (await bot.service.matchmaker.wave()).checks
+            await bot.service.matchmaker.answer(check.id, users[3].id, False)
+            await bot.service.matchmaker.close_due()
+            for user in users:
+                await repo.queue_leave(user.id)
+        refused = await say(3, "tichu play now")
+        assert refused == t("en-US", "error.queue_cooldown", minutes=5)
+        assert await repo.queue_entry(users[3].id) is None
+    emu.assert_clean()
