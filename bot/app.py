@@ -37,6 +37,7 @@ from bot.views.gate import Gate, GatedTree
 from bot.views.pacing import Pacer
 from bot.views.panels import Panels
 from bot.views.presenter import TablePresenter
+from bot.views.queue import READY_ACTIONS, ReadyChecks
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +129,10 @@ class TichuBot(commands.Bot):
                                     shard_ids=settings.shard_ids,
                                     shard_lock_wait=settings.shard_lock_wait,
                                     on_lost=self._shards_lost,
-                                    tables_per_person=settings.tables_per_person)
+                                    tables_per_person=settings.tables_per_person,
+                                    wave_seconds=settings.queue_wave_interval)
+        self.ready_checks = ReadyChecks(self, lambda: self.service.matchmaker, self.pacer)
+        self.service.matchmaker.messenger = self.ready_checks
         self.panels = Panels(self, repo)
         workers.start_background(settings.field_processes)
         jobs = self.jobs = jobs_for(settings, repo)
@@ -169,6 +173,7 @@ class TichuBot(commands.Bot):
             lambda interaction, cid, values: daily.handle_component(self, interaction, cid,
                                                                     values),
             ephemeral=daily.EPHEMERAL_ACTIONS)
+        self.controller.route(READY_ACTIONS, self.ready_checks.handle_component)
         await self.tree.set_translator(CatalogTranslator())
         for group in command_groups(self, self._opener):
             self.tree.add_command(group)
@@ -177,6 +182,7 @@ class TichuBot(commands.Bot):
         log.info("restored %d active tables%s", len(restored), self._shards_text())
         self.service.watch.watch_shards(settings.owned_shards)
         self._watcher = asyncio.create_task(self._watch())
+        self.service.matchmaker.start()
         self.restored.set()
         await self.sync_commands()
         self._sweeper = asyncio.create_task(self._sweep())

@@ -62,6 +62,9 @@ class Settings(BaseSettings):
         "check turns unhealthy")
     sweep_interval: float = Field(default=60, gt=0, description="Seconds between two checks of "
                                   "the lobbies and idle tables")
+    queue_wave_interval: float = Field(
+        default=10, gt=0, description="Seconds between two waves of the \"Play now\" queue's "
+        "pairing (a join that lets a pool fill a table runs one at once)")
     shard_count: int | None = Field(
         default=None, ge=1, le=100_000,
         description="Gateway shards of the whole bot, over all its processes (discord.py's "

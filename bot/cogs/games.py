@@ -13,7 +13,7 @@ for (Tichu for four or six).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
@@ -124,12 +124,14 @@ class GameCommands(app_commands.Group):
     readers only)."""
 
     def __init__(self, bot: Host, spec: GameSpec, new: NewCommand,
-                 anywhere: app_commands.Group | None = None) -> None:
-        """``anywhere``: a subgroup that also works in direct messages, where the app is
-        installed for a user (Tichu's ``daily``); the group then goes wherever Discord
-        lets it, and its other commands answer there that they need a server."""
+                 anywhere: Sequence[app_commands.Group] = ()) -> None:
+        """``anywhere``: subgroups that also work in direct messages, where the app is
+        installed for a user (Tichu's ``daily`` and ``play``); the group then goes
+        wherever Discord lets it, and its other commands answer there that they need a
+        server."""
         game = spec.name
-        if anywhere is None:
+        anywhere = tuple(anywhere)
+        if not anywhere:
             super().__init__(name=ls(f"cmd.{game}.name"),
                              description=ls(f"cmd.{game}.description"), guild_only=True)
         else:
@@ -150,14 +152,14 @@ class GameCommands(app_commands.Group):
                                               callback=new))
         for command in shared:
             self.add_command(command)
-        if anywhere is not None:
-            self.add_command(anywhere)
+        for subgroup in anywhere:
+            self.add_command(subgroup)
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Outside a server only the ``anywhere`` subgroup answers."""
         command = interaction.command
         parent = command.parent if isinstance(command, app_commands.Command) else None
-        if interaction.guild_id is None and (self.anywhere is None or parent is not self.anywhere):
+        if interaction.guild_id is None and not any(parent is g for g in self.anywhere):
             raise Refused(TableError("server_only"))
         return True
 
@@ -368,7 +370,7 @@ async def open_table(bot: Host, spec: GameSpec, interaction: discord.Interaction
 
 
 def game_group(bot: Host, spec: GameSpec, new: NewCommand,
-               anywhere: app_commands.Group | None = None) -> GameCommands:
-    """The command group of ``spec``, with its own ``new`` callback (and ``anywhere``, a
-    subgroup that works in direct messages too)."""
+               anywhere: Sequence[app_commands.Group] = ()) -> GameCommands:
+    """The command group of ``spec``, with its own ``new`` callback (and ``anywhere``,
+    subgroups that work in direct messages too)."""
     return GameCommands(bot, spec, new, anywhere)

@@ -19,13 +19,18 @@ Each part answers for one thing, and callers go to the part that does:
 - :attr:`TableService.results` (:class:`~bot.tables.results.Results`): a game's result,
   the deal listeners, games closed as idle or finished by computers;
 - :attr:`TableService.watch` (:class:`~bot.tables.watch.Watch`): restore at start, and the
-  watch of the store and of the shard locks.
+  watch of the store and of the shard locks;
+- :attr:`TableService.matchmaker` (:class:`~bot.tables.matchmaker.Matchmaker`): the
+  queue of "Play now" in waves, its ready checks, and the tables they seat in direct
+  messages (in the process of shard 0, while it holds the store's lease).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import socket
 from collections.abc import Callable, Collection, Mapping
 
 from bot.store.models import Repository
@@ -33,6 +38,8 @@ from bot.tables.clicks import Clicks
 from bot.tables.core import Presenter, TableCore
 from bot.tables.drivers import Drivers
 from bot.tables.lobby import Lobby
+from bot.tables.matching import WAVE_SECONDS
+from bot.tables.matchmaker import Matchmaker
 from bot.tables.results import Results
 from bot.tables.rules import TableRules
 from bot.tables.seats import Seats
@@ -55,7 +62,8 @@ class TableService:
                  shard_ids: Collection[int] | None = None,
                  shard_lock_wait: float = 300.0,
                  on_lost: Callable[[str], None] | None = None,
-                 tables_per_person: int | None = None) -> None:
+                 tables_per_person: int | None = None,
+                 wave_seconds: float = WAVE_SECONDS) -> None:
         self.shards = Shards(shard_count, shard_ids)
         self.repo = repo
         """The store every part keeps the tables in (the app's and the commands' too)."""
@@ -69,10 +77,15 @@ class TableService:
         self.watch = Watch(self.core, self.shards, self.drivers, self.results,
                            shard_lock_wait=shard_lock_wait, on_lost=on_lost)
         self.core.connect(motion=self.drivers, outcomes=self.results, keeper=self.watch)
+        # Not secrets.token_hex: the tables' deal seeds come from it (seeded in tests).
+        self.matchmaker = Matchmaker(
+            repo, self.lobby, self.shards, wave_seconds=wave_seconds,
+            holder=f"{socket.gethostname()}:{os.getpid()}:{os.urandom(4).hex()}")
 
     async def close(self) -> None:
         """Stop every driver, timer and notice (the store keeps everything already
         acknowledged)."""
+        await self.matchmaker.stop()
         tasks = [*self.drivers.tasks(), *self.core.notices]
         for task in tasks:
             task.cancel()
