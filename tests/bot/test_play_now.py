@@ -353,7 +353,10 @@ async def test_people_queue_with_the_command_and_are_seated(
         entries = await bot.service.repo.queue_entries(TICHU)
         assert [e.user_id for e in entries] == [u.id for u in users]
         assert [e.guild_id is None for e in entries] == [False, False, False, True]
-        clock.advance(61)  # four languages: any language after a minute
+        # Four languages: any language once the last has waited a minute (the command
+        # stamps its entry with the real time).
+        clock.now = max(e.joined_at for e in entries)
+        clock.advance(60)
         await mm.wave()
         await until(lambda: all(any(":ready_yes" in b.custom_id for m in dm_messages(emu, u)
                                     for b in m.buttons) for u in users))
