@@ -21,6 +21,8 @@ from bot.i18n import t
 from bot.store.codec import utc_now
 from bot.store.models import Pool, QueueEntry, TableStatus
 from bot.tables import Table
+from bot.tables.matchmaker import Matchmaker
+from bot.tables.shards import Shards
 from tests.bot.driver import running, settle
 from tests.bot.test_direct_tables import DirectPerson, dm_messages, panel_of, play, shown
 from tests.emulator.server import DiscordEmulator
@@ -494,4 +496,29 @@ async def test_tysiacha_and_chinois_have_their_own_queue(
         await shown(bot, table)
         assert table.spec.name == "tysiacha" and table.n_seats == 3
         assert {s.user_id for s in table.seats} == {u.id for u in users[:3]}
+    emu.assert_clean()
+
+
+async def test_one_matchmaker_runs_in_the_process_of_shard_0(
+        emulator: DiscordEmulator, tmp_path: Path, clock: Clock) -> None:
+    emu = emulator
+    users = english(emu, 4)
+    async with running(emu, tmp_path / "db.sqlite3", **QUIET) as bot:
+        mm = matchmaker(bot, clock)
+        assert (await mm.wave()).held  # the bot's own holds the lease
+        service = bot.service
+        other = Matchmaker(service.repo, service.lobby, service.shards, holder="elsewhere",
+                           clock=clock)
+        elsewhere = Matchmaker(service.repo, service.lobby, Shards(2, [1]),
+                               holder="shard 1", clock=clock)
+        for user in users:
+            await join(bot, clock, user)
+        assert not elsewhere.eligible and not (await elsewhere.wave()).held
+        report = await other.wave()
+        assert not report.held and not report.checks  # another holds the lease
+        assert len((await mm.wave()).checks) == 1
+        # Let go (the process stops): the other takes it.
+        await mm.stop()
+        assert (await other.wave()).held
+        await other.stop()
     emu.assert_clean()
