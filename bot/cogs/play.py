@@ -1,12 +1,12 @@
-"""``/tichu play now|stop|block|unblock``: the queue of "Play now" (issue 53), in every
-server with the bot and in its direct messages.
+"""``/<game> play now|stop|block|unblock`` (Tichu, Chinois, Tysiacha): the queue of
+"Play now" (issue 53), in every server with the bot and in its direct messages.
 
-- ``now [rated] [fill] [partner]`` queues the person (with a partner, as one team) for a
-  table of four in direct messages. Every refusal is one private sentence and nothing
-  is written: already queued, seated at a table in play, a partner who is a bot or is
-  at a table, a cooldown after repeated declines. Before queueing, the bot sends the
-  person (and the partner) a DM; if Discord refuses it, the person is told how to allow
-  DMs, and is not queued;
+- ``now [rated] [fill] [partner]`` queues the person (with a partner, as one team, in
+  Tichu) for a table in direct messages (of four; Tysiacha's of three). Every refusal
+  is one private sentence and nothing is written: already queued, seated at a table in
+  play, a partner who is a bot or is at a table, a cooldown after repeated declines.
+  Before queueing, the bot sends the person (and the partner) a DM; if Discord refuses
+  it, the person is told how to allow DMs, and is not queued;
 - ``stop`` leaves the queue; the answer counts who waits in each pool (no names);
 - ``block user`` / ``unblock user``: two people one of whom blocked the other are never
   seated together by the queue.

@@ -1,5 +1,5 @@
 """Every top-level command group, in the order the bot syncs them: one group per game
-(Tichu's holds the daily challenge and Play now, which work in direct messages too), then
+(each holds Play now, and Tichu's the daily challenge, which work in direct messages too), then
 ``/privacy``. The bot (:mod:`bot.app`), the commands reference (:mod:`tools.docs`) and
 the pinned payload (``tests/bot/test_command_payload.py``) all build the tree here."""
 
@@ -18,6 +18,12 @@ from bot.games.base import GameSpec
 from bot.games.registry import all_specs
 from bot.i18n.translator import ls
 
+PLAY = {"tichu": ("tichu", "cmd.tichu.play.description", 4),
+        "chinois": ("chinois", "cmd.chinois.play.description", 4),
+        "tysiacha": ("tysiacha", "cmd.tysiacha.play.description", 3)}
+"""Each game's ``/<game> play``: its pool (a table of four; Tysiacha's of three) and its
+description."""
+
 
 def command_groups(host: Any, opener: Callable[[GameSpec], NewCommand]
                    ) -> list[app_commands.Group]:
@@ -25,9 +31,11 @@ def command_groups(host: Any, opener: Callable[[GameSpec], NewCommand]
     ``opener(spec)`` is what the game's ``new`` command calls."""
     groups: list[app_commands.Group] = []
     for spec in all_specs().values():
-        anywhere = [DailyCommands(host), PlayCommands(
-            host, spec.name, ls("cmd.tichu.play.description"))] \
+        anywhere: list[app_commands.Group] = [DailyCommands(host)] \
             if spec.name == "tichu" else []
+        if spec.name in PLAY:
+            game, description, seats = PLAY[spec.name]
+            anywhere.append(PlayCommands(host, game, ls(description), seats))
         groups.append(game_group(host, spec, spec.new_command(opener(spec)), anywhere))
     groups.append(PrivacyCommands(host))
     return groups

@@ -21,6 +21,8 @@ from bot.i18n import t
 from bot.store.codec import utc_now
 from bot.store.models import Pool, QueueEntry, TableStatus
 from bot.tables import Table
+from bot.tables.matchmaker import Matchmaker
+from bot.tables.shards import Shards
 from tests.bot.driver import running, settle
 from tests.bot.test_direct_tables import DirectPerson, dm_messages, panel_of, play, shown
 from tests.emulator.server import DiscordEmulator
@@ -353,7 +355,10 @@ async def test_people_queue_with_the_command_and_are_seated(
         entries = await bot.service.repo.queue_entries(TICHU)
         assert [e.user_id for e in entries] == [u.id for u in users]
         assert [e.guild_id is None for e in entries] == [False, False, False, True]
-        clock.advance(61)  # four languages: any language after a minute
+        # Four languages: any language once the last has waited a minute (the command
+        # stamps its entry with the real time).
+        clock.now = max(e.joined_at for e in entries)
+        clock.advance(60)
         await mm.wave()
         await until(lambda: all(any(":ready_yes" in b.custom_id for m in dm_messages(emu, u)
                                     for b in m.buttons) for u in users))
@@ -437,4 +442,83 @@ async def test_what_the_command_refuses(emulator: DiscordEmulator, tmp_path: Pat
         refused = await say(3, "tichu play now")
         assert refused == t("en-US", "error.queue_cooldown", minutes=5)
         assert await repo.queue_entry(users[3].id) is None
+    emu.assert_clean()
+
+
+async def test_computers_fill_a_table_whose_timer_is_due_and_it_is_unrated(
+        emulator: DiscordEmulator, tmp_path: Path, clock: Clock) -> None:
+    emu = emulator
+    users = english(emu, 2)
+    async with running(emu, tmp_path / "db.sqlite3", **QUIET) as bot:
+        mm = matchmaker(bot, clock)
+        await join(bot, clock, users[0], fill_after=60)
+        await join(bot, clock, users[1], fill_after=120)
+        clock.advance(59)
+        assert not (await mm.wave()).checks
+        clock.advance(1)
+        [check] = (await mm.wave()).checks
+        assert check.filled and not check.rated
+        assert [m.user_id for m in check.members] == [users[0].id]
+        message = ready_message(emu, users[0])
+        assert message.content == t("en-US", "queue.ready_filled", game="Tichu", seconds=30)
+        await answer(emu, users[0], True)
+        await until(lambda: bool(direct_tables(bot)))
+        [table] = direct_tables(bot)
+        await shown(bot, table)
+        assert table.record.options["rated"] is False
+        assert [s.user_id for s in table.seats].count(None) == 3
+        assert [e.user_id for e in await bot.service.repo.queue_entries(TICHU)] == \
+            [users[1].id]
+    emu.assert_clean()
+
+
+async def test_tysiacha_and_chinois_have_their_own_queue(
+        emulator: DiscordEmulator, tmp_path: Path, clock: Clock) -> None:
+    emu = emulator
+    users = english(emu, 4)
+    places = with_channels(emu, users)
+    async with running(emu, tmp_path / "db.sqlite3", **QUIET) as bot:
+        matchmaker(bot, clock)
+        await emu.wait_for_commands(["tysiacha", "chinois"])
+        reply = await (await emu.slash(users[3], places[3], "chinois play now",
+                                       partner=users[0])).response()
+        assert reply.content == t("en-US", "error.queue_no_teams")
+        for user, place in zip(users[:3], places[:3], strict=True):
+            reply = await (await emu.slash(user, place, "tysiacha play now")).response()
+            assert reply.content == t("en-US", "queue.joined", game="Tysiacha")
+        # The third join lets the pool fill a table: its wave runs at once.
+        await until(lambda: all(any(":ready_yes" in b.custom_id for m in dm_messages(emu, u)
+                                    for b in m.buttons) for u in users[:3]))
+        for user in users[:3]:
+            await answer(emu, user, True)
+        await until(lambda: bool(direct_tables(bot)))
+        [table] = direct_tables(bot)
+        await shown(bot, table)
+        assert table.spec.name == "tysiacha" and table.n_seats == 3
+        assert {s.user_id for s in table.seats} == {u.id for u in users[:3]}
+    emu.assert_clean()
+
+
+async def test_one_matchmaker_runs_in_the_process_of_shard_0(
+        emulator: DiscordEmulator, tmp_path: Path, clock: Clock) -> None:
+    emu = emulator
+    users = english(emu, 4)
+    async with running(emu, tmp_path / "db.sqlite3", **QUIET) as bot:
+        mm = matchmaker(bot, clock)
+        assert (await mm.wave()).held  # the bot's own holds the lease
+        service = bot.service
+        other = Matchmaker(service.repo, service.lobby, service.shards, holder="elsewhere",
+                           clock=clock)
+        elsewhere = Matchmaker(service.repo, service.lobby, Shards(2, [1]),
+                               holder="shard 1", clock=clock)
+        for user in users:
+            await join(bot, clock, user)
+        assert not elsewhere.eligible and not (await elsewhere.wave()).held
+        report = await other.wave()
+        assert not report.held and not report.checks  # another holds the lease
+        assert len((await mm.wave()).checks) == 1
+        # Let go (the process stops): the other takes it.
+        await mm.stop()
+        assert (await other.wave()).held
+        await other.stop()
     emu.assert_clean()
