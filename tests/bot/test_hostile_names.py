@@ -385,7 +385,7 @@ PLAYED: dict[str, set[str]] = {
     },
     "daily": {"daily.best", "daily.call_grand", "daily.share", "daily.standings_row",
               "daily.trick", "alt.standings.row"},
-    "coach": {"coach.do.give"},
+    "coach": {"coach.do.give", "queue.blocked", "queue.unblocked", "queue.not_blocked"},
 }
 """The sentences with a name each scenario shows, whatever its deals: the test fails if
 one of them is not shown with a hostile name."""
@@ -701,6 +701,10 @@ async def test_hostile_names_with_the_coach_refusals_and_privacy(
                        if component(m, "review") is not None)
         await (await emu.click(a, summary, component(summary, "review").custom_id)).response()
         await quickly_to_the_end(bot, table)
+        # Play now: a block, its undoing, and an unblock of someone not blocked name them.
+        await slash(g, a, "tichu play block", user=c)
+        await slash(g, a, "tichu play unblock", user=c)
+        await slash(g, a, "tichu play unblock", user=c)
         # /privacy: what is stored, the export, the erase asked and done.
         await emu.wait_for_commands(["privacy"])
         await slash(g, b, "privacy show")
