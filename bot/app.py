@@ -89,6 +89,7 @@ class TichuBot(commands.Bot):
                                         edit_interval=settings.table_edit_interval,
                                         pacer=self.pacer)
         self.controller.direct = self.presenter.direct
+        self.presenter.direct.rematch = lambda: self.service.rematch
         self._sweeper: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
         self._job_runner: asyncio.Task[None] | None = None

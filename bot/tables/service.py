@@ -20,6 +20,8 @@ Each part answers for one thing, and callers go to the part that does:
   the deal listeners, games closed as idle or finished by computers;
 - :attr:`TableService.watch` (:class:`~bot.tables.watch.Watch`): restore at start, and the
   watch of the store and of the shard locks;
+- :attr:`TableService.rematch` (:class:`~bot.tables.rematch.Rematch`): the Rematch presses
+  at the end of a game in direct messages, and the tables they open;
 - :attr:`TableService.matchmaker` (:class:`~bot.tables.matchmaker.Matchmaker`): the
   queue of "Play now" in waves, its ready checks, and the tables they seat in direct
   messages (in the process of shard 0, while it holds the store's lease).
@@ -40,6 +42,7 @@ from bot.tables.drivers import Drivers
 from bot.tables.lobby import Lobby
 from bot.tables.matching import WAVE_SECONDS
 from bot.tables.matchmaker import Matchmaker
+from bot.tables.rematch import Rematch
 from bot.tables.results import Results
 from bot.tables.rules import TableRules
 from bot.tables.seats import Seats
@@ -74,6 +77,7 @@ class TableService:
         self.lobby = Lobby(self.core, self.shards, lobby_timeout=lobby_timeout,
                            tables_per_person=tables_per_person)
         self.clicks = Clicks(self.core, self.seats)
+        self.rematch = Rematch(self.core, self.lobby)
         self.watch = Watch(self.core, self.shards, self.drivers, self.results,
                            shard_lock_wait=shard_lock_wait, on_lost=on_lost)
         self.core.connect(motion=self.drivers, outcomes=self.results, keeper=self.watch)

@@ -142,6 +142,9 @@ class Controller:
         if action == "rules":
             await interaction.followup.send(t(locale, f"rules.{spec.name}"), ephemeral=True)
             return
+        if action == "rematch":
+            await self.rematch(interaction, table, locale)
+            return
         if table.game is None:
             raise TableError("not_playing")
         seat = table.seat_of(interaction.user.id)
@@ -184,6 +187,21 @@ class Controller:
                 return
             seat = mine
         await self.show(interaction, table, seat, locale)
+
+    async def rematch(self, interaction: discord.Interaction[Any], table: Table,
+                      locale: str) -> None:
+        """Rematch under a finished game in DMs (:mod:`bot.tables.rematch`): the press is
+        stored, then the presser's panel shows who pressed so far (the others' panels
+        follow through the presenter); the rematch's panels come as new DMs."""
+        seat = table.seat_of(interaction.user.id)
+        stored = self.direct.message_of(table, seat) \
+            if self.direct is not None and seat is not None else None
+        if seat is not None and (stored is None or interaction.message is None
+                                 or interaction.message.id != stored[1]):
+            raise TableError("forged_direct")  # a seat's Rematch is on its DM panel only
+        table, _ = await self.service.rematch.press(table.id, interaction.user.id)
+        if seat is not None and self.direct is not None:
+            await self.direct.answer(interaction, table, seat, locale)
 
     async def open_panel(self, interaction: discord.Interaction[Any], table: Table, seat: int,
                          locale: str, *, bombs_only: bool = False) -> None:

@@ -18,6 +18,9 @@ asks of one, after each change of the table:
   table and the seat's hand, the seat's controls, and the last lines of the table log;
   the deals' summaries and the final result are posted under it. Its message ids are
   kept in the table's options (``dm_panels``), so a restarted bot edits the same ones.
+  Once the game is over the panel shows its end (:meth:`DirectSurface.ending`): each
+  person's rating before and after (or that the game was unrated), Rematch and who
+  pressed it (:mod:`bot.tables.rematch`), and in Tichu the coach's review of a deal.
 
 Render only what will be written: the table edit first waits for its turn (the edit
 interval, then the pacer), and only then draws the message, from the state as it is at
@@ -35,17 +38,21 @@ import json
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import discord
 
 from bot.games.base import HandMessage, PublicMessage, spec_of
 from bot.games.shared import log_line, names_of
+from bot.games.ui import GameButton, GameSelect
 from bot.i18n import Text, t
 from bot.i18n.text import CONTENT, cut
+from bot.ratings import Rating
 from bot.render import render_stacked
-from bot.store.models import Repository, StoreError, TableStatus
-from bot.tables import SeatKind, Table
+from bot.store.models import GameResult, Repository, StoreError, TableStatus
+from bot.tables import SeatKind, Table, ids
+from bot.tables.rematch import Rematch, finished_game, people_of, pressed_of, rematch_table
 from bot.views.pacing import Pacer
 from bot.views.panels import Images, Panels
 from bot.views.table import lobby_message
@@ -58,6 +65,17 @@ DM_CLOSED = 50007
 DIRECT_LOG_LINES = 4
 """The lines of the table log a direct panel shows above the seat's own text."""
 SHOWN = (TableStatus.PLAYING, TableStatus.FINISHED)
+REVIEW_DEALS = 25
+"""The deals the game's end offers to review (the latest; a select holds 25 options)."""
+
+
+@dataclass(slots=True)
+class GameEnd:
+    """A finished game as its DM panels show it: its stored result, and each person's
+    rating before and after it (rated games only)."""
+
+    result: GameResult
+    ratings: dict[int, tuple[float, float]] = field(default_factory=dict)
 
 
 class Surface(Protocol):
@@ -297,6 +315,12 @@ class ThreadSurface(Writer):
         await self._repo().update_table(table.id, ping_message_id=sent.id)
 
 
+def _change(points: float) -> str:
+    """A rating's change with its sign, a true minus: ``+7.8``, ``−3.2``."""
+    text = f"{abs(points):.1f}"
+    return f"−{text}" if text != "0.0" and points < 0 else f"+{text}"
+
+
 def countdown_line(table: Table, locale: str) -> str:
     """When the waiting people's time runs out, as Discord's live relative timestamp."""
     if table.status is not TableStatus.PLAYING:
@@ -336,6 +360,10 @@ class DirectSurface(Writer):
         """Messages posted in DMs (panels, summaries, results)."""
         self.edited = 0
         """Panel edits written."""
+        self.rematch: Callable[[], Rematch] | None = None
+        """The rematches (the table service's), set by the app."""
+        self._ends: dict[int, GameEnd] = {}
+        """Per finished table: its result and rating changes, read once from the store."""
 
     # ------------------------------------------------------------ records
     @staticmethod
@@ -393,8 +421,84 @@ class DirectSurface(Writer):
                  for e in list(table.log)[-DIRECT_LOG_LINES:]]
         countdown = countdown_line(table, locale)
         parts = [hand.content, "\n".join(lines), countdown]
+        if table.status is TableStatus.FINISHED:
+            parts.append(await self.ending(table, locale, hand.view))
         content = cut("\n".join(p for p in parts if p), CONTENT)
         return HandMessage(content, image, hand.view, alt=alt)
+
+    # ------------------------------------------------------------ the end
+    async def game_end(self, table: Table) -> GameEnd | None:
+        """The finished game's result and each person's rating change, from the store
+        (``rating_history``: each key's rating after each rated game); None while the
+        result is not stored."""
+        kept = self._ends.get(table.id)
+        if kept is not None:
+            return kept
+        repo = self._repo()
+        result = await finished_game(repo, table)
+        if result is None:
+            return None
+        end = GameEnd(result)
+        if result.rated and result.id is not None:
+            for player in result.players:
+                if player.user_id is None:
+                    continue
+                points = await repo.rating_history(result.guild_id, result.game,
+                                                   player.user_id)
+                at = next((i for i, p in enumerate(points) if p.game_id == result.id), None)
+                if at is None:
+                    continue
+                before = points[at - 1].ordinal if at else Rating().ordinal
+                end.ratings[player.user_id] = (before, points[at].ordinal)
+        self._ends[table.id] = end
+        return end
+
+    async def ending(self, table: Table, locale: str, view: discord.ui.View) -> str:
+        """The game's end under a finished panel's text: each person's rating change
+        (or that the game was unrated), the rematch and who asked for it; Rematch and
+        (in Tichu) the review of a deal added to ``view``."""
+        end = await self.game_end(table)
+        if end is None:
+            return ""
+        names = names_of(table, locale)
+        lines = []
+        if not end.result.rated:
+            lines.append(t(locale, "end.unrated"))
+        for seat in range(table.n_seats):
+            user = table.seats[seat].user_id
+            change = end.ratings.get(user) if user is not None else None
+            if change is None:
+                continue
+            before, after = change
+            lines.append(t(locale, "end.rating", name=names[seat], before=f"{before:.1f}",
+                           after=f"{after:.1f}", change=_change(after - before)))
+        people = people_of(table)
+        pressed = pressed_of(table)
+        if rematch_table(table) is not None:
+            lines.append(t(locale, "end.rematch_open"))
+        elif people:
+            ends_at = await self.rematch().ends_at(table) if self.rematch else None
+            if ends_at is not None:
+                lines.append(t(locale, "end.rematch_ask", when=Text(f"<t:{int(ends_at)}:T>")))
+            if pressed:
+                seat_names = {table.seats[s].user_id: names[s] for s in range(table.n_seats)}
+                lines.append(t(locale, "end.rematch_pressed", count=len(pressed),
+                               total=len(people),
+                               names=", ".join(seat_names.get(u, "?") for u in pressed)))
+            view.add_item(GameButton(ids.button(table.id, "rematch"),
+                                     label=t(locale, "button.rematch"), emoji="🔁",
+                                     style=discord.ButtonStyle.success))
+        deals = end.result.replay.get("deals")
+        if end.result.game in ("tichu", "tichu6") and isinstance(deals, list) and deals \
+                and end.result.id is not None:
+            numbers = range(max(0, len(deals) - REVIEW_DEALS), len(deals))
+            view.add_item(GameSelect(
+                ids.select(0, "review", str(end.result.id)),
+                options=[discord.SelectOption(label=t(locale, "history.review_deal",
+                                                      number=n + 1), value=str(n))
+                         for n in numbers],
+                placeholder=t(locale, "history.review")[:150]))
+        return "\n".join(lines)
 
     async def _public(self, table: Table, locale: str) -> PublicMessage:
         """The table's public message in ``locale``, drawn once per change of the table."""
