@@ -23,8 +23,7 @@ from bot.tables import Table
 from bot.tables.lobby import DirectSeat
 from tests.bot.driver import component, running, settle
 from tests.bot.test_coach import COACH, reply_to, stored_reviews
-from tests.bot.test_direct_tables import (DirectPerson, dm_messages, panel_of, people_of,
-                                          play, shown)
+from tests.bot.test_direct_tables import DirectPerson, dm_messages, panel_of, people_of, play, shown
 from tests.emulator.server import DiscordEmulator
 
 
@@ -76,10 +75,10 @@ async def test_a_game_ends_with_ratings_review_and_a_rematch_in_the_same_seats(
         await shown(bot, table)
         deals = len(table.game.history)
         # Each person's panel: the rating before and after, for both of them.
-        for seat, user, locale in ((0, ana, "en-US"), (2, bruno, "fr")):
+        for seat, locale in ((0, "en-US"), (2, "fr")):
             panel = panel_of(emu, table, seat)
             assert panel.id == people[seat].panel.id  # the same message, edited
-            for other_seat, other in ((0, ana), (2, bruno)):
+            for other in (ana, bruno):
                 points = await bot.service.repo.rating_history(0, "tichu", other.id)
                 assert len(points) == 1
                 before, after = Rating().ordinal, points[0].ordinal

@@ -59,6 +59,7 @@ from bot.i18n.text import CODE_BACKTICK
 from bot.store.models import TableStatus
 from bot.tables import Table
 from bot.tables import lobby as lobby_module
+from bot.tables.lobby import DirectSeat
 from engine.tichu.view import Phase
 from tests.bot.driver import (
     ChinoisChoices,
@@ -69,6 +70,7 @@ from tests.bot.driver import (
     settle,
     table_message,
 )
+from tests.bot.test_direct_tables import shown as dm_panels_shown
 from tests.bot.test_six import SixChoices
 from tests.emulator import DEFAULT_BOT, DiscordEmulator, Perm
 from tests.emulator.markdown import invisible, message_texts, render
@@ -386,6 +388,7 @@ PLAYED: dict[str, set[str]] = {
     "daily": {"daily.best", "daily.call_grand", "daily.share", "daily.standings_row",
               "daily.trick", "alt.standings.row"},
     "coach": {"coach.do.give", "queue.blocked", "queue.unblocked", "queue.not_blocked"},
+    "direct": {"end.rating", "end.rematch_pressed"},
 }
 """The sentences with a name each scenario shows, whatever its deals: the test fails if
 one of them is not shown with a hostile name."""
@@ -714,3 +717,27 @@ async def test_hostile_names_with_the_coach_refusals_and_privacy(
         await slash(g, c, "tichu history", user=b)  # b is now "a former player"
     g.check()
     played(g, "coach")
+
+
+# -- the end of a game in direct messages ------------------------------------------------------
+
+async def test_hostile_names_at_the_end_of_a_game_in_dms(
+        emulator: DiscordEmulator, shown: Shown, tmp_path: Path) -> None:
+    """A game in DMs ends: each person's rating change, and Rematch's who asked so far."""
+    emu = emulator
+    g = hostile_guild(emu, shown, [0, 3])
+    a, b = g.people
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        seats: list[DirectSeat | str] = [DirectSeat(a.id, g.names[0], "en-US"), "easy",
+                                         DirectSeat(b.id, g.names[1], "fr"), "easy"]
+        table = await bot.service.lobby.open_direct(game="tichu", seats=seats,
+                                                    options={"target": 1})
+        await bot.service.results.finish_for_people(table, "easy")
+        await until(lambda: table.status is TableStatus.FINISHED, "the game's end")
+        await dm_panels_shown(bot, table)
+        panel = emu.messages[table.record.options["dm_panels"]["0"][1]]
+        await (await emu.click(a, panel, component(panel, "rematch").custom_id)).response()
+        await dm_panels_shown(bot, table)
+    g.check(pings=False)  # DMs ping nobody
+    played(g, "direct")
+
