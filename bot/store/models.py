@@ -946,5 +946,6 @@ class Repository(Protocol):
         """Let the lease go at once if ``holder`` holds it; whether it did."""
 
     async def sweep_queue(self, now: datetime | None = None) -> int:
-        """Delete the ready checks closed before :data:`READY_CHECKS_KEPT` and the games
-        left early before :data:`DEPARTURES_KEPT`; how many rows went."""
+        """Delete the ready checks closed before :data:`READY_CHECKS_KEPT` (not those left
+        seating, which hold their people's places) and the games left early before
+        :data:`DEPARTURES_KEPT`; how many rows went."""

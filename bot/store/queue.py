@@ -477,9 +477,12 @@ class QueueSql:
     # -- the sweep
 
     def sweep(self) -> list[str]:
-        """The closed checks, then the departures, older than parameter 1."""
+        """The closed checks (not one left seating: its people's entries), then the
+        departures, older than parameter 1."""
         m = self.m
-        return [f"DELETE FROM ready_checks WHERE status <> 'open' AND closed_at < {m(1)}",
+        return [f"DELETE FROM ready_checks WHERE status <> 'open' AND closed_at < {m(1)} "
+                "AND NOT EXISTS (SELECT 1 FROM queue_entries AS e "
+                "WHERE e.check_id = ready_checks.id)",
                 f"DELETE FROM departures WHERE left_at < {m(1)}"]
 
 
@@ -950,8 +953,8 @@ class QueueStore(ABC, Generic[C]):
     # -- the sweep
 
     async def sweep_queue(self, now: datetime | None = None) -> int:
-        """Delete the ready checks closed over an hour ago and the games left early over
-        30 days ago; how many rows went."""
+        """Delete the ready checks closed over an hour ago (but those left seating) and
+        the games left early over 30 days ago; how many rows went."""
         moment = _moment(now)
         sql, d = self._queue_sql(), self.dialect
         checks, departures = sql.sweep()

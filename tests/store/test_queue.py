@@ -270,6 +270,9 @@ async def test_a_seating_check_whose_table_was_not_made(repo: Repository, backen
         await repo.answer_ready_check(check.id, user, True, now=T0 + timedelta(seconds=1))
     await repo.close_ready_check(check.id, now=T0 + timedelta(seconds=2))
     await refused(backend, repo.unseat_ready_check(check.id + 99, requeue=True), "no_check")
+    # Left seating for hours (no matchmaker ran): the sweep keeps it, and their places.
+    assert await repo.sweep_queue(T0 + timedelta(hours=3)) == 0
+    assert await repo.seating_ready_checks() == [check.id]
     outcome = await repo.unseat_ready_check(check.id, requeue=requeue)
     assert not outcome.seated and outcome.check.status is CheckStatus.FAILED
     assert await repo.seating_ready_checks() == []
