@@ -2,7 +2,8 @@
 "Play now" (issue 53), in every server with the bot and in its direct messages.
 
 - ``now [rated] [fill] [partner]`` queues the person (with a partner, as one team, in
-  Tichu) for a table in direct messages (of four; Tysiacha's of three). Every refusal
+  Tichu) for a table in direct messages (of four; Tysiacha's of three; Tichu's
+  ``players`` option: four or six, each its own pools). Every refusal
   is one private sentence and nothing is written: already queued, seated at a table in
   play, a partner who is a bot or is at a table, a cooldown after repeated declines.
   Before queueing, the bot sends the person (and the partner) a DM; if Discord refuses
@@ -17,7 +18,7 @@ fill a table runs its wave at once.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import discord
 from discord import app_commands
@@ -108,19 +109,26 @@ class PlayCommands(app_commands.Group):
         app_commands.Choice(name=ls("cmd.play.fill.never"), value=0)])
     async def now(self, interaction: discord.Interaction[Any], rated: bool = True,
                   fill: int = 0, partner: discord.User | None = None) -> None:
+        await self.queue(interaction, rated=rated, fill=fill, partner=partner,
+                         seats=self.seats)
+
+    async def queue(self, interaction: discord.Interaction[Any], *, rated: bool, fill: int,
+                    partner: discord.User | None, seats: int) -> None:
+        """``now``'s work: queue the person, answer privately."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = _locale(interaction)
         text = await self.join(interaction.user, locale, interaction.guild_id, rated=rated,
-                               fill=fill or None, partner=partner)
+                               fill=fill or None, partner=partner, seats=seats)
         await interaction.followup.send(text, ephemeral=True)
 
     async def join(self, user: discord.abc.User, locale: str, guild_id: int | None, *,
                    rated: bool, fill: int | None,
-                   partner: discord.abc.User | None) -> str:
-        """Queue the person; the answer, or a TableError (nothing written)."""
+                   partner: discord.abc.User | None, seats: int | None = None) -> str:
+        """Queue the person (at a table of ``seats``, the group's if None); the answer,
+        or a TableError (nothing written)."""
         host = self.host
         repo = host.service.repo
-        pool = Pool(self.game, self.seats, rated)
+        pool = Pool(self.game, self.seats if seats is None else seats, rated)
         if partner is not None:
             if partner.bot:
                 raise TableError("queue_partner_bot")
@@ -153,7 +161,7 @@ class PlayCommands(app_commands.Group):
             raise TableError("queue_dms_closed")
         if partner is not None and not await ready.greet(partner.id, locale, pool):
             raise TableError("queue_partner_dms_closed")
-        record = "tichu6" if self.game == "tichu" and self.seats == 6 else self.game
+        record = "tichu6" if pool.game == "tichu" and pool.seats == 6 else pool.game
         rating = await repo.queue_rating(user.id, record, guild_id) or 0.0
         partner_rating = None if partner is None else \
             await repo.queue_rating(partner.id, record, guild_id) or 0.0
@@ -209,3 +217,38 @@ class PlayCommands(app_commands.Group):
         await interaction.response.send_message(
             t(locale, "queue.unblocked" if had else "queue.not_blocked",
               name=user.display_name), ephemeral=True)
+
+
+class TichuPlayCommands(PlayCommands):
+    """Tichu's ``/tichu play``: ``now`` asks how many players (four, or six: Tichu for
+    six, its own pools); ``stop``, ``block`` and ``unblock`` are every game's."""
+
+    # discord.py collects a group's commands from its own class only: ``now`` here, the
+    # others below.
+    __discord_app_commands_group_children__: ClassVar[
+        list[app_commands.Command[Any, ..., Any] | app_commands.Group]] = []
+
+    @app_commands.command(name=ls("cmd.play.now.name"),
+                          description=ls("cmd.play.now.description"))
+    @app_commands.describe(rated=ls("cmd.play.now.rated"), fill=ls("cmd.play.now.fill"),
+                           partner=ls("cmd.play.now.partner"),
+                           players=ls("cmd.tichu.new.players"))
+    @app_commands.rename(rated=ls("cmd.play.now.rated.name"), fill=ls("cmd.play.now.fill.name"),
+                         partner=ls("cmd.play.now.partner.name"),
+                         players=ls("cmd.tichu.new.players.name"))
+    @app_commands.choices(fill=[
+        app_commands.Choice(name=ls("cmd.play.fill.60"), value=60),
+        app_commands.Choice(name=ls("cmd.play.fill.120"), value=120),
+        app_commands.Choice(name=ls("cmd.play.fill.300"), value=300),
+        app_commands.Choice(name=ls("cmd.play.fill.never"), value=0)],
+        players=[app_commands.Choice(name="4", value=4), app_commands.Choice(name="6", value=6)])
+    async def now_at(self, interaction: discord.Interaction[Any], rated: bool = True,
+                     fill: int = 0, partner: discord.User | None = None,
+                     players: int = 4) -> None:
+        await self.queue(interaction, rated=rated, fill=fill, partner=partner, seats=players)
+
+
+TichuPlayCommands.__discord_app_commands_group_children__ = [
+    *TichuPlayCommands.__discord_app_commands_group_children__,
+    *(child for child in PlayCommands.__discord_app_commands_group_children__
+      if not (isinstance(child, app_commands.Command) and child.callback.__name__ == "now"))]

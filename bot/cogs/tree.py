@@ -12,7 +12,7 @@ from discord import app_commands
 
 from bot.cogs.daily import DailyCommands
 from bot.cogs.games import NewCommand, game_group
-from bot.cogs.play import PlayCommands
+from bot.cogs.play import PlayCommands, TichuPlayCommands
 from bot.cogs.privacy import PrivacyCommands
 from bot.games.base import GameSpec
 from bot.games.registry import all_specs
@@ -35,7 +35,8 @@ def command_groups(host: Any, opener: Callable[[GameSpec], NewCommand]
             if spec.name == "tichu" else []
         if spec.name in PLAY:
             game, description, seats = PLAY[spec.name]
-            anywhere.append(PlayCommands(host, game, ls(description), seats))
+            group = TichuPlayCommands if game == "tichu" else PlayCommands
+            anywhere.append(group(host, game, ls(description), seats))
         groups.append(game_group(host, spec, spec.new_command(opener(spec)), anywhere))
     groups.append(PrivacyCommands(host))
     return groups

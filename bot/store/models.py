@@ -433,8 +433,12 @@ class Answer(StrEnum):
 
 class CheckStatus(StrEnum):
     OPEN = "open"
+    SEATING = "seating"
+    """Everyone accepted, and their table is being made: the check still holds their
+    entries (not waiting, not paired), so that a crash before the table started loses
+    nobody's place. (Stored as ``seated`` with entries still held.)"""
     SEATED = "seated"
-    """Everyone accepted: their entries left the queue, the table is to be made."""
+    """Everyone accepted and their table started: their entries left the queue."""
     FAILED = "failed"
 
 
@@ -492,7 +496,7 @@ class ReadyOutcome:
     @property
     def seated(self) -> bool:
         """Everyone accepted: the table is to be made with :attr:`ReadyCheck.seats`."""
-        return self.check.status is CheckStatus.SEATED
+        return self.check.status in (CheckStatus.SEATING, CheckStatus.SEATED)
 
 
 @dataclass(slots=True)
@@ -869,11 +873,26 @@ class Repository(Protocol):
 
     async def close_ready_check(self, check_id: int, *,
                                 now: datetime | None = None) -> ReadyOutcome:
-        """Close a check once it is decided: everyone accepted (seated: their entries
-        leave the queue), or someone declined or the time ran out (failed: those who
+        """Close a check once it is decided: everyone accepted (seating: the check holds
+        their entries until :meth:`seat_ready_check` or :meth:`unseat_ready_check`), or
+        someone declined or the time ran out (failed: those who
         declined or did not answer are out, with their partner; the others go back to
         the head of the queue). QueueRefusedError: ``no_check``, ``check_closed``,
         ``check_open`` (still waiting for answers; nothing changed)."""
+
+    async def seat_ready_check(self, check_id: int) -> int:
+        """The table of a seating check started: the entries it holds leave the queue
+        (the check is seated); how many. QueueRefusedError (nothing written):
+        ``no_check``, ``not_seating``."""
+
+    async def unseat_ready_check(self, check_id: int, *, requeue: bool) -> ReadyOutcome:
+        """The table of a seating check was not made (the check fails): the entries it
+        holds go back to the head of the queue (``requeue``: they kept their place), or
+        leave it. QueueRefusedError (nothing written): ``no_check``, ``not_seating``."""
+
+    async def seating_ready_checks(self) -> list[int]:
+        """The checks left seating (everyone accepted, the table not known to be made),
+        oldest first: what the matchmaker finishes after a restart."""
 
     async def ready_check(self, check_id: int) -> ReadyCheck | None:
         """The check with its members (None if there is no such check)."""
@@ -927,5 +946,6 @@ class Repository(Protocol):
         """Let the lease go at once if ``holder`` holds it; whether it did."""
 
     async def sweep_queue(self, now: datetime | None = None) -> int:
-        """Delete the ready checks closed before :data:`READY_CHECKS_KEPT` and the games
-        left early before :data:`DEPARTURES_KEPT`; how many rows went."""
+        """Delete the ready checks closed before :data:`READY_CHECKS_KEPT` (not those left
+        seating, which hold their people's places) and the games left early before
+        :data:`DEPARTURES_KEPT`; how many rows went."""

@@ -243,8 +243,10 @@ _ENTRY = ("SELECT e.id, e.game, e.seats, e.rated, e.locale, e.fill_after, e.guil
           "e.joined_at, e.waves, e.check_id, p.user_id, p.position, p.rating "
           "FROM queue_entries AS e JOIN queue_people AS p ON p.entry_id = e.id ")
 _ORDER = " ORDER BY e.joined_at, e.id, p.position"
-_CHECK = ("SELECT id, game, seats, rated, filled, status, created_at, expires_at, closed_at "
-          "FROM ready_checks WHERE id = {m1}")
+_CHECK = ("SELECT id, game, seats, rated, filled, CASE WHEN status = 'seated' AND EXISTS ("
+          "SELECT 1 FROM queue_entries AS e WHERE e.check_id = c.id) THEN 'seating' "
+          "ELSE status END AS status, created_at, expires_at, closed_at "
+          "FROM ready_checks AS c WHERE id = {m1}")
 _MEMBERS = ("SELECT user_id, entry_id, seat, answer, answered_at FROM ready_members "
             "WHERE check_id = {m1} ORDER BY seat")
 
@@ -370,6 +372,17 @@ class QueueSql:
     def seat_entries(self) -> str:
         return f"DELETE FROM queue_entries WHERE check_id = {self.m(1)}"
 
+    def unseat(self) -> str:
+        """A seating check whose table was not made: failed."""
+        return (f"UPDATE ready_checks SET status = 'failed' WHERE id = {self.m(1)} "
+                "AND status = 'seated'")
+
+    def seating_checks(self) -> str:
+        """The seated checks that still hold their people's entries (their table is not
+        known to be made), oldest first."""
+        return ("SELECT c.id FROM ready_checks AS c WHERE c.status = 'seated' AND EXISTS "
+                "(SELECT 1 FROM queue_entries AS e WHERE e.check_id = c.id) ORDER BY c.id")
+
     def drop_entries(self, count: int) -> str:
         return f"DELETE FROM queue_entries WHERE id IN ({self.marks(count)})"
 
@@ -464,9 +477,12 @@ class QueueSql:
     # -- the sweep
 
     def sweep(self) -> list[str]:
-        """The closed checks, then the departures, older than parameter 1."""
+        """The closed checks (not one left seating: its people's entries), then the
+        departures, older than parameter 1."""
         m = self.m
-        return [f"DELETE FROM ready_checks WHERE status <> 'open' AND closed_at < {m(1)}",
+        return [f"DELETE FROM ready_checks WHERE status <> 'open' AND closed_at < {m(1)} "
+                "AND NOT EXISTS (SELECT 1 FROM queue_entries AS e "
+                "WHERE e.check_id = ready_checks.id)",
                 f"DELETE FROM departures WHERE left_at < {m(1)}"]
 
 
@@ -700,7 +716,8 @@ class QueueStore(ABC, Generic[C]):
             answers = [m.answer for m in check.members]
             everyone = all(a is Answer.ACCEPT for a in answers)
             if everyone and {m.entry_id for m in check.members} <= waiting:
-                await self._change(conn, sql.seat_entries(), check_id)
+                # Seating: the entries stay, held by the check, until its table started
+                # (seat_ready_check) or was not made (unseat_ready_check).
                 await self._change(conn, sql.close(), check_id, CheckStatus.SEATED.value,
                                    d.time(moment))
                 return ReadyOutcome(check=await self._closed(conn, check_id))
@@ -722,6 +739,56 @@ class QueueStore(ABC, Generic[C]):
                 returned=tuple(m.user_id for m in check.members if m.entry_id not in out),
                 removed=tuple(m.user_id for m in check.members if m.entry_id in out))
         return await self._transact("close_ready_check", work)
+
+    async def seat_ready_check(self, check_id: int) -> int:
+        """The table of a seating check started: its entries leave the queue (see
+        :meth:`~bot.store.models.Repository.seat_ready_check`)."""
+        sql = self._queue_sql()
+
+        async def work(conn: C) -> int:
+            await self._seating(conn, check_id)
+            return await self._change(conn, sql.seat_entries(), check_id)
+        return await self._transact("seat_ready_check", work)
+
+    async def unseat_ready_check(self, check_id: int, *, requeue: bool) -> ReadyOutcome:
+        """The table of a seating check was not made (see
+        :meth:`~bot.store.models.Repository.unseat_ready_check`)."""
+        sql = self._queue_sql()
+
+        async def work(conn: C) -> ReadyOutcome:
+            check = await self._seating(conn, check_id)
+            held = {int(r["id"]) for r in await self._rows(conn, sql.check_entries(),
+                                                            check_id)}
+            if requeue:
+                await self._change(conn, sql.return_entries(), check_id)
+            else:
+                await self._change(conn, sql.seat_entries(), check_id)
+            await self._change(conn, sql.unseat(), check_id)
+            back = {m.user_id for m in check.members if requeue and m.entry_id in held}
+            return ReadyOutcome(
+                check=await self._closed(conn, check_id),
+                returned=tuple(m.user_id for m in check.members if m.user_id in back),
+                removed=tuple(m.user_id for m in check.members if m.user_id not in back))
+        return await self._transact("unseat_ready_check", work)
+
+    async def _seating(self, conn: C, check_id: int) -> ReadyCheck:
+        """The check, locked, if it is seating (else QueueRefusedError ``no_check``,
+        ``not_seating``)."""
+        if not await self._rows(conn, self._queue_sql().lock_check(), check_id):
+            raise refuse("no_check", f"no ready check {check_id}")
+        check = await self._check(conn, check_id)
+        assert check is not None
+        if check.status is not CheckStatus.SEATING:
+            raise refuse("not_seating", f"ready check {check_id} is not seating")
+        return check
+
+    async def seating_ready_checks(self) -> list[int]:
+        """The checks left seating, oldest first."""
+        sql = self._queue_sql()
+
+        async def work(conn: C) -> list[int]:
+            return [int(r["id"]) for r in await self._rows(conn, sql.seating_checks())]
+        return await self._transact("seating_ready_checks", work, readonly=True)
 
     async def _closed(self, conn: C, check_id: int) -> ReadyCheck:
         check = await self._check(conn, check_id)
@@ -886,8 +953,8 @@ class QueueStore(ABC, Generic[C]):
     # -- the sweep
 
     async def sweep_queue(self, now: datetime | None = None) -> int:
-        """Delete the ready checks closed over an hour ago and the games left early over
-        30 days ago; how many rows went."""
+        """Delete the ready checks closed over an hour ago (but those left seating) and
+        the games left early over 30 days ago; how many rows went."""
         moment = _moment(now)
         sql, d = self._queue_sql(), self.dialect
         checks, departures = sql.sweep()

@@ -16,7 +16,13 @@ which is unrated); else those who accepted wait again at the head of the queue, 
 those who declined or let the time run out are out.
 
 Everything is in the store, so a restart loses nobody's place: the next holder's first
-wave finds the entries, and closes the ready checks opened before.
+wave finds the entries, and closes the ready checks opened before. A check everyone
+accepted is closed as *seating*: it keeps its people's entries while their table is
+opened (the table's options name the check, ``ready_check``), and lets them go once the
+table started (:meth:`~bot.store.models.Repository.seat_ready_check`). A check a crash
+left seating is finished by every wave (:meth:`Matchmaker.finish_seating`): its table
+started → kept; else (no table, or a lobby the crash left, abandoned) its people go
+back to the head of the queue.
 
 The matchmaker knows nothing of Discord: it tells a :class:`Messenger` (the views')
 whom to send a ready check, whose table is ready, who waits again and who is out.
@@ -46,6 +52,7 @@ from bot.store.models import (
     ReadyOutcome,
     Repository,
     StoreError,
+    TableStatus,
 )
 from bot.tables.errors import TableError
 from bot.tables.lobby import DirectSeat, Lobby
@@ -57,6 +64,8 @@ log = logging.getLogger(__name__)
 
 DIRECT_SHARD_GUILD = 0
 """The guild whose shard holds the tables in direct messages (shard 0's)."""
+STARTED = frozenset({TableStatus.PLAYING, TableStatus.FINISHED})
+"""The states of a table whose game started."""
 DEFAULT_TURN_TIMER = 60
 """Seconds per decision at a table the queue seats, so that an absent person does not
 stall the others (the turn's computer plays for them)."""
@@ -91,6 +100,8 @@ class WaveReport:
     """The ready checks closed."""
     tables: list[Table] = field(default_factory=list)
     """The tables opened."""
+    finished: list[ReadyCheck] = field(default_factory=list)
+    """The checks a crash had left seating, finished (seated, or their people back)."""
 
 
 class Matchmaker:
@@ -183,11 +194,57 @@ class Matchmaker:
                 return report
             report.held = True
             now = self.clock()
+            await self.finish_seating(report)
             for count in await self.repo.queue_counts():
                 if count.waiting:
                     report.checks.extend(await self._pair(count.pool, now))
         await self.close_due(report)
         return report
+
+    async def finish_seating(self, report: WaveReport | None = None) -> WaveReport:
+        """Finish the checks left seating (by a crash between their close and their
+        table's start, or a store that failed after the start): a check whose table
+        started is seated; else its lobby (if any) is abandoned and its people go back to
+        the head of the queue. Under the close lock, so a check this process is seating
+        now is never among them."""
+        report = report if report is not None else WaveReport(held=True)
+        async with self._close_lock:
+            for check_id in await self.repo.seating_ready_checks():
+                check = await self.repo.ready_check(check_id)
+                if check is None:
+                    continue
+                locales = await self._member_locales(check)
+                table = self._table_of(check_id)
+                try:
+                    if table is not None and table.status in STARTED:
+                        await self.repo.seat_ready_check(check_id)
+                        log.info("ready check %s: its table %s had started", check_id,
+                                 table.id)
+                        if self.messenger is not None:
+                            await self.messenger.seated(check, table, locales)
+                    else:
+                        if table is not None and table.status is TableStatus.LOBBY:
+                            await self.lobby.abandon(table.id, table.record.host_id,
+                                                     can_manage=True)
+                        outcome = await self.repo.unseat_ready_check(check_id, requeue=True)
+                        log.info("ready check %s: its table was not made; %s back in the "
+                                 "queue", check_id, len(outcome.returned))
+                        if self.messenger is not None:
+                            await self.messenger.failed(outcome, locales)
+                except (StoreError, TableError):
+                    log.exception("ready check %s left seating: not finished", check_id)
+                    continue
+                except Exception:
+                    log.exception("the news of ready check %s could not be told", check_id)
+                report.finished.append(check)
+        return report
+
+    def _table_of(self, check_id: int) -> Table | None:
+        """The table opened for a check (the tables in direct messages are this process's,
+        restored at start)."""
+        return next((table for table in self.lobby.core.tables.values()
+                     if table.direct and table.record.options.get("ready_check") == check_id),
+                    None)
 
     async def _pair(self, pool: Pool, now: datetime) -> list[ReadyCheck]:
         entries = await self.repo.queue_entries(pool)
@@ -304,10 +361,20 @@ class Matchmaker:
                     name = await self.messenger.name_of(user)
             seats.append(DirectSeat(user, name, locales.get(user, "en")))
         try:
-            return await self.lobby.open_direct(
+            table = await self.lobby.open_direct(
                 game=pool.game, seats=seats, rated=check.rated,
-                options={"players": pool.seats, "turn_timer": self.turn_timer})
+                options={"players": pool.seats, "turn_timer": self.turn_timer,
+                         "ready_check": check.id})
         except (TableError, StoreError):
             log.exception("the table of ready check %s could not be opened", check.id)
+            try:
+                await self.repo.unseat_ready_check(check.id, requeue=False)
+            except StoreError:  # left seating: the next wave finishes it
+                log.exception("ready check %s left seating", check.id)
             return None
+        try:
+            await self.repo.seat_ready_check(check.id)
+        except StoreError:  # left seating: the next wave finds the table started
+            log.exception("ready check %s left seating", check.id)
+        return table
 

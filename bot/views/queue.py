@@ -116,8 +116,11 @@ class ReadyChecks:
             await self._news(check.id, member.user_id, key, locales)
 
     async def failed(self, outcome: ReadyOutcome, locales: dict[int, str]) -> None:
+        # Everyone accepted, but their table was not made (a restart while it opened).
+        everyone = all(m.answer is Answer.ACCEPT for m in outcome.check.members)
+        back = "queue.back_unmade" if everyone else "queue.back"
         for user in outcome.returned:
-            await self._news(outcome.check.id, user, "queue.back", locales)
+            await self._news(outcome.check.id, user, back, locales)
         declined = {m.user_id for m in outcome.check.members if m.answer is Answer.DECLINE}
         for user in outcome.removed:
             if user in declined:  # their message says so already

@@ -3,14 +3,16 @@ queue, get a ready check in their DMs, accept, and sit at one table shown in the
 
 Deterministic: the matchmaker's waves are run by the tests (its own loop waits an hour
 between waves), and its clock is the tests' (:class:`Clock`), so a ready check's 30 s
-pass without any wait; the people's choices are seeded.
+pass without any wait; the people's choices are seeded. A crash is a store or a lobby
+that fails at the step where a process could die, then a restart on the same database.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -18,16 +20,19 @@ from typing import Any
 import pytest
 
 from bot.i18n import t
+from bot.store import StoreUnavailableError
 from bot.store.codec import utc_now
 from bot.store.models import Pool, QueueEntry, TableStatus
 from bot.tables import Table
-from bot.tables.matchmaker import Matchmaker
+from bot.tables.matchmaker import STARTED, Matchmaker
 from bot.tables.shards import Shards
-from tests.bot.driver import running, settle
+from tests.bot.driver import Person, running, settle
 from tests.bot.test_direct_tables import DirectPerson, dm_messages, panel_of, play, shown
+from tests.bot.test_six import SixChoices
 from tests.emulator.server import DiscordEmulator
 
 TICHU = Pool("tichu", 4, True)
+TICHU6 = Pool("tichu", 6, True)
 QUIET = {"queue_wave_interval": 3600.0}
 """The bot's own waves wait an hour: the tests run each wave."""
 
@@ -45,6 +50,31 @@ class Clock:
         self.now += timedelta(seconds=seconds)
 
 
+@pytest.fixture
+def clock() -> Iterator[Clock]:
+    yield Clock()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "db.sqlite3"
+
+
+@asynccontextmanager
+async def queue_bot(emu: DiscordEmulator, db: Path,
+                    clock: Clock) -> AsyncIterator[tuple[Any, Matchmaker]]:
+    """The bot on ``db`` (its own waves an hour apart), and its matchmaker on the test's
+    clock."""
+    async with running(emu, db, **QUIET) as bot:
+        yield bot, matchmaker(bot, clock)
+
+
+def matchmaker(bot: Any, clock: Clock) -> Any:
+    mm = bot.service.matchmaker
+    mm.clock = clock
+    return mm
+
+
 def people_of(emu: DiscordEmulator, n: int = 4) -> list[Any]:
     """People from three servers, then from none (direct messages only)."""
     names = (("ana", "en-US"), ("bruno", "fr"), ("chen", "en-GB"), ("dora", "de"),
@@ -59,6 +89,31 @@ def people_of(emu: DiscordEmulator, n: int = 4) -> list[Any]:
     return users
 
 
+def english(emu: DiscordEmulator, n: int) -> list[Any]:
+    """``n`` people of one language, from three servers and none."""
+    users = []
+    for index in range(n):
+        user = emu.add_user(f"p{index}", locale="en-US")
+        if index < 3:
+            guild = emu.add_guild(f"Server {index}", locale="en-US")
+            emu.add_member(guild, user)
+        users.append(user)
+    return users
+
+
+def with_channels(emu: DiscordEmulator, users: list[Any]) -> list[Any]:
+    """Where each person types: a channel of their server, or their DM with the bot."""
+    places = []
+    for user in users:
+        guilds = [g for g in emu.guilds.values() if user.id in g.members]
+        if guilds:
+            places.append(emu.add_text_channel(guilds[0], "general"))
+        else:  # the app installed for the person: its commands work in their DMs
+            emu.install_for_user(user)
+            places.append(emu.dm_channel(user))
+    return places
+
+
 async def join(bot: Any, clock: Clock, user: Any, *, partner: Any = None,
                pool: Pool = TICHU, fill_after: int | None = None,
                guild_id: int | None = None) -> QueueEntry:
@@ -69,6 +124,28 @@ async def join(bot: Any, clock: Clock, user: Any, *, partner: Any = None,
     stored = await bot.service.repo.queue_join(entry)
     assert isinstance(stored, QueueEntry)
     return stored
+
+
+async def join_all(bot: Any, clock: Clock, users: list[Any], *, step: float = 0.0,
+                   **options: Any) -> None:
+    """Each of ``users`` queues, ``step`` seconds after the one before."""
+    for user in users:
+        await join(bot, clock, user, **options)
+        clock.advance(step)
+
+
+def contents(emu: DiscordEmulator, user: Any) -> list[str]:
+    """What the bot's messages in the person's DM say."""
+    return [m.content for m in dm_messages(emu, user)]
+
+
+def told(emu: DiscordEmulator, users: list[Any], key: str) -> bool:
+    """Whether each of ``users`` was told ``key``, in their language, in their DM."""
+    return all(t(u.locale, key) in contents(emu, u) for u in users)
+
+
+def has_ready_check(emu: DiscordEmulator, user: Any) -> bool:
+    return any(":ready_yes" in b.custom_id for m in dm_messages(emu, user) for b in m.buttons)
 
 
 def ready_message(emu: DiscordEmulator, user: Any) -> Any:
@@ -90,6 +167,13 @@ async def answer(emu: DiscordEmulator, user: Any, accept: bool) -> Any:
     return await handle.response()
 
 
+async def accept_all(emu: DiscordEmulator, users: list[Any]) -> None:
+    """Each accepts their ready check, once it has come."""
+    await until(lambda: all(has_ready_check(emu, u) for u in users))
+    for user in users:
+        await answer(emu, user, True)
+
+
 async def until(what: Any, rounds: int = 3000) -> None:
     """Wait until ``what()`` holds (the work a click started after its answer)."""
     for _ in range(rounds):
@@ -99,29 +183,38 @@ async def until(what: Any, rounds: int = 3000) -> None:
     raise AssertionError("it did not happen")
 
 
-@pytest.fixture
-def clock() -> Iterator[Clock]:
-    yield Clock()
-
-
-def matchmaker(bot: Any, clock: Clock) -> Any:
-    mm = bot.service.matchmaker
-    mm.clock = clock
-    return mm
-
-
 def direct_tables(bot: Any) -> list[Table]:
     """The tables in direct messages whose game started."""
     return sorted((t for t in bot.service.core.tables.values()
-                   if t.direct and t.status is not TableStatus.LOBBY), key=lambda t: t.id)
+                   if t.direct and t.status in STARTED), key=lambda t: t.id)
+
+
+async def the_table(bot: Any) -> Table:
+    """The one table in direct messages, once it started, its DM panels drawn."""
+    await until(lambda: bool(direct_tables(bot)))
+    [table] = direct_tables(bot)
+    await shown(bot, table)
+    return table
+
+
+def players(emu: DiscordEmulator, bot: Any, table: Table, users: list[Any], seed: int,
+            **options: Any) -> dict[int, Person]:
+    """The people of the table, each playing from their DM panel (seeded by seat)."""
+    by_id = {u.id: u for u in users}
+    people: dict[int, Person] = {}
+    for seat in range(table.n_seats):
+        person = DirectPerson(emu, by_id[table.seats[seat].user_id], random.Random(seed + seat),
+                              panel=panel_of(emu, table, seat), table=table, **options)
+        person.bot = bot
+        people[seat] = person
+    return people
 
 
 async def test_four_people_from_anywhere_are_seated_at_one_table(
-        emulator: DiscordEmulator, tmp_path: Path, clock: Clock) -> None:
+        emulator: DiscordEmulator, db: Path, clock: Clock) -> None:
     emu = emulator
     users = people_of(emu)
-    async with running(emu, tmp_path / "db.sqlite3", **QUIET) as bot:
-        mm = matchmaker(bot, clock)
+    async with queue_bot(emu, db, clock) as (bot, mm):
         for index, user in enumerate(users):
             await join(bot, clock, user, guild_id=None if index == 3 else 1000 + index)
             clock.advance(1)
@@ -142,25 +235,16 @@ async def test_four_people_from_anywhere_are_seated_at_one_table(
         assert not direct_tables(bot)
         # The last accept seats them at once: no wait for the 30 s.
         await answer(emu, users[3], True)
-        await until(lambda: direct_tables(bot) and all(
-            t(u.locale, "queue.seated") in [m.content for m in dm_messages(emu, u)]
-            for u in users))
-        [table] = direct_tables(bot)
+        await until(lambda: bool(direct_tables(bot)) and told(emu, users, "queue.seated"))
+        table = await the_table(bot)
         assert table.status is TableStatus.PLAYING
         assert table.record.options["rated"] is True
         assert table.record.options["turn_timer"] == 60
         assert sorted(s.user_id for s in table.seats) == sorted(u.id for u in users)
         assert await bot.service.repo.queue_counts() == []
-        for user in users:
-            assert t(user.locale, "queue.seated") in [m.content for m in dm_messages(emu, user)]
+        assert await bot.service.repo.seating_ready_checks() == []
         # The table plays from its DM panels.
-        await shown(bot, table)
-        by_id = {u.id: u for u in users}
-        people = {s: DirectPerson(emu, by_id[table.seats[s].user_id], random.Random(s),
-                                  panel=panel_of(emu, table, s), table=table)
-                  for s in range(4)}
-        for person in people.values():
-            person.bot = bot
+        people = players(emu, bot, table, users, seed=0)
         await play(bot, table, people, lambda tb: sum(tb.moves) >= 12)
         assert all(p.actions for p in people.values())
         assert not any(p.refusals for p in people.values())
@@ -168,43 +252,25 @@ async def test_four_people_from_anywhere_are_seated_at_one_table(
     emu.assert_clean()
 
 
-def english(emu: DiscordEmulator, n: int) -> list[Any]:
-    """``n`` people of one language, from three servers and none."""
-    users = []
-    for index in range(n):
-        user = emu.add_user(f"p{index}", locale="en-US")
-        if index < 3:
-            guild = emu.add_guild(f"Server {index}", locale="en-US")
-            emu.add_member(guild, user)
-        users.append(user)
-    return users
-
-
 async def test_a_decline_puts_the_others_back_at_the_head(
-        emulator: DiscordEmulator, tmp_path: Path, clock: Clock) -> None:
+        emulator: DiscordEmulator, db: Path, clock: Clock) -> None:
     emu = emulator
     users = english(emu, 5)
-    async with running(emu, tmp_path / "db.sqlite3", **QUIET) as bot:
-        mm = matchmaker(bot, clock)
-        for user in users[:4]:
-            await join(bot, clock, user)
-            clock.advance(1)
+    async with queue_bot(emu, db, clock) as (bot, mm):
+        await join_all(bot, clock, users[:4], step=1)
         [check] = (await mm.wave()).checks
         await answer(emu, users[0], True)
         reply = await answer(emu, users[1], False)
         assert reply.content == t("en-US", "queue.declined") and not reply.buttons
         # The decline closes the check at once: the others wait again, first in line.
-        await until(lambda: all(t("en-US", "queue.back") in
-                                [m.content for m in dm_messages(emu, u)]
-                                for u in (users[0], users[2], users[3])))
+        await until(lambda: told(emu, [users[0], users[2], users[3]], "queue.back"))
         repo = bot.service.repo
         assert await repo.queue_entry(users[1].id) is None
         waiting = await repo.queue_entries(TICHU)
         assert [e.user_id for e in waiting] == [users[0].id, users[2].id, users[3].id]
         assert not direct_tables(bot)
         # Their ready check messages have no buttons left.
-        assert not any(':ready_' in b.custom_id for u in users[:4]
-                       for m in dm_messages(emu, u) for b in m.buttons)
+        assert not any(has_ready_check(emu, u) for u in users[:4])
         # A fifth person comes: the next wave seats the four who wait.
         await join(bot, clock, users[4])
         [second] = (await mm.wave()).checks
@@ -215,13 +281,11 @@ async def test_a_decline_puts_the_others_back_at_the_head(
 
 
 async def test_a_timeout_takes_the_silent_out(
-        emulator: DiscordEmulator, tmp_path: Path, clock: Clock) -> None:
+        emulator: DiscordEmulator, db: Path, clock: Clock) -> None:
     emu = emulator
     users = english(emu, 4)
-    async with running(emu, tmp_path / "db.sqlite3", **QUIET) as bot:
-        mm = matchmaker(bot, clock)
-        for user in users:
-            await join(bot, clock, user)
+    async with queue_bot(emu, db, clock) as (bot, mm):
+        await join_all(bot, clock, users)
         [check] = (await mm.wave()).checks
         for user in users[:3]:
             await answer(emu, user, True)
@@ -237,18 +301,17 @@ async def test_a_timeout_takes_the_silent_out(
         assert outcome.check.id == check.id and not outcome.seated
         assert outcome.removed == (users[3].id,)
         assert set(outcome.returned) == {u.id for u in users[:3]}
-        assert t("en-US", "queue.out") in [m.content for m in dm_messages(emu, users[3])]
+        assert told(emu, [users[3]], "queue.out")
         assert await bot.service.repo.queue_entry(users[3].id) is None
         assert not direct_tables(bot)
     emu.assert_clean()
 
 
 async def test_a_partner_pair_is_seated_as_a_team(
-        emulator: DiscordEmulator, tmp_path: Path, clock: Clock) -> None:
+        emulator: DiscordEmulator, db: Path, clock: Clock) -> None:
     emu = emulator
     users = english(emu, 4)
-    async with running(emu, tmp_path / "db.sqlite3", **QUIET) as bot:
-        mm = matchmaker(bot, clock)
+    async with queue_bot(emu, db, clock) as (bot, mm):
         await join(bot, clock, users[2])
         clock.advance(1)
         await join(bot, clock, users[0], partner=users[3])
@@ -258,27 +321,20 @@ async def test_a_partner_pair_is_seated_as_a_team(
         seats = check.seats
         team = {seats.index(users[0].id), seats.index(users[3].id)}
         assert team in ({0, 2}, {1, 3})
-        for user in users:
-            await answer(emu, user, True)
-        await until(lambda: bool(direct_tables(bot)))
-        [table] = direct_tables(bot)
-        await shown(bot, table)
+        await accept_all(emu, users)
+        table = await the_table(bot)
         at = {s.user_id: s.seat for s in table.seats}
         assert (at[users[0].id] - at[users[3].id]) % 2 == 0
     emu.assert_clean()
 
 
 async def test_two_who_blocked_each_other_are_never_paired(
-        emulator: DiscordEmulator, tmp_path: Path, clock: Clock) -> None:
+        emulator: DiscordEmulator, db: Path, clock: Clock) -> None:
     emu = emulator
     users = english(emu, 7)
-    async with running(emu, tmp_path / "db.sqlite3", **QUIET) as bot:
-        mm = matchmaker(bot, clock)
-        repo = bot.service.repo
-        assert await repo.block(users[1].id, users[0].id)
-        for user in users:
-            await join(bot, clock, user)
-            clock.advance(1)
+    async with queue_bot(emu, db, clock) as (bot, mm):
+        assert await bot.service.repo.block(users[1].id, users[0].id)
+        await join_all(bot, clock, users, step=1)
         checks = []
         for _ in range(5):
             report = await mm.wave()
@@ -292,32 +348,23 @@ async def test_two_who_blocked_each_other_are_never_paired(
 
 
 async def test_a_restart_in_the_middle_of_the_queue_loses_nobody(
-        emulator: DiscordEmulator, tmp_path: Path, clock: Clock) -> None:
+        emulator: DiscordEmulator, db: Path, clock: Clock) -> None:
     emu = emulator
-    db = tmp_path / "db.sqlite3"
     users = english(emu, 8)
-    async with running(emu, db, **QUIET) as bot:
-        mm = matchmaker(bot, clock)
-        for user in users[:4]:
-            await join(bot, clock, user)
-            clock.advance(1)
+    async with queue_bot(emu, db, clock) as (bot, mm):
+        await join_all(bot, clock, users[:4], step=1)
         [check] = (await mm.wave()).checks
         await answer(emu, users[0], True)
-        for user in users[4:7]:
-            await join(bot, clock, user)
-            clock.advance(1)
+        await join_all(bot, clock, users[4:7], step=1)
     # Another process (the same database): the places and the open check are kept.
-    async with running(emu, db, **QUIET) as bot:
-        mm = matchmaker(bot, clock)
+    async with queue_bot(emu, db, clock) as (bot, mm):
         repo = bot.service.repo
         assert [e.user_id for e in await repo.queue_entries(TICHU)] == \
             [u.id for u in users[4:7]]
         await join(bot, clock, users[7])
         for user in users[1:4]:
             await answer(emu, user, True)  # the buttons sent before the restart
-        await until(lambda: bool(direct_tables(bot)))
-        [table] = direct_tables(bot)
-        await shown(bot, table)
+        table = await the_table(bot)
         assert {s.user_id for s in table.seats} == {u.id for u in users[:4]}
         [second] = (await mm.wave()).checks
         assert second.id != check.id
@@ -325,54 +372,133 @@ async def test_a_restart_in_the_middle_of_the_queue_loses_nobody(
     emu.assert_clean()
 
 
-def with_channels(emu: DiscordEmulator, users: list[Any]) -> list[Any]:
-    """Where each person types: a channel of their server, or their DM with the bot."""
-    places = []
-    for user in users:
-        guilds = [g for g in emu.guilds.values() if user.id in g.members]
-        if guilds:
-            places.append(emu.add_text_channel(guilds[0], "general"))
-        else:  # the app installed for the person: its commands work in their DMs
-            emu.install_for_user(user)
-            places.append(emu.dm_channel(user))
-    return places
+@pytest.mark.parametrize("crash", ["opening", "started"])
+async def test_a_crash_while_a_table_is_seated_loses_nobody(
+        emulator: DiscordEmulator, db: Path, clock: Clock, crash: str) -> None:
+    """The process dies between the close of a check everyone accepted and its table's
+    start (its lobby left half made), or once the table started but before the store
+    heard it: after the restart, the table goes on, or its people are back at the head
+    of the queue and seated by the next check. Nobody's place is lost."""
+    emu = emulator
+    users = english(emu, 4)
+    async with queue_bot(emu, db, clock) as (bot, mm):
+        repo, lobby = bot.service.repo, bot.service.lobby
+        died = asyncio.Event()
+
+        async def dies(*args: Any, **kwargs: Any) -> Any:
+            died.set()
+            raise RuntimeError("the process is killed here")
+
+        if crash == "opening":  # as the game starts; nothing after it runs
+            lobby.start = dies
+            lobby.abandon = dies
+        else:
+            async def store_lost(check_id: int) -> int:
+                died.set()
+                raise StoreUnavailableError("seat_ready_check: connection refused")
+            mm.repo.seat_ready_check = store_lost
+        await join_all(bot, clock, users, step=1)
+        [check] = (await mm.wave()).checks
+        await accept_all(emu, users)
+        await asyncio.wait_for(died.wait(), 30)
+        await until(lambda: not mm._close_lock.locked())
+        # Left seating: their entries are held by the check, none waits, none is lost.
+        assert await repo.seating_ready_checks() == [check.id]
+        assert await repo.queue_entries(TICHU) == []
+        for user in users:
+            assert (await repo.queue_entry(user.id) or check).check_id == check.id
+        before = {u.id: len(dm_messages(emu, u)) for u in users}
+    async with queue_bot(emu, db, clock) as (bot, mm):
+        repo = bot.service.repo
+        await mm.wave()  # the first wave finishes the check (or the bot's own did)
+        assert await repo.seating_ready_checks() == []
+        if crash == "started":
+            # Their table had started: it is kept, and they are told so.
+            table = await the_table(bot)
+            assert table.record.options["ready_check"] == check.id
+            assert {s.user_id for s in table.seats} == {u.id for u in users}
+            await until(lambda: told(emu, users, "queue.seated"))
+            assert await repo.queue_counts() == []
+            people = players(emu, bot, table, users, seed=40)
+            await play(bot, table, people, lambda tb: sum(tb.moves) >= 8)
+            assert not any(p.refusals for p in people.values())
+            await settle(bot, table)
+        else:
+            # No table: the lobby the crash left is gone, and they are back at the head
+            # of the queue, told so under their ready check, then asked again.
+            await until(lambda: told(emu, users, "queue.back_unmade"))
+            assert all(len(dm_messages(emu, u)) > before[u.id] for u in users)
+            for user in users:
+                assert await repo.count_open_tables_of(user.id) == 0
+            await accept_all(emu, users)
+            table = await the_table(bot)
+            assert table.record.options["ready_check"] != check.id
+            assert {s.user_id for s in table.seats} == {u.id for u in users}
+            assert await repo.queue_counts() == []
+    emu.assert_clean()
+
+
+async def test_a_table_the_queue_seated_survives_a_restart_mid_game(
+        emulator: DiscordEmulator, db: Path, clock: Clock) -> None:
+    """Played partway in DMs, the bot restarts: the same DM panels go on, the first click
+    after the restart acts, and no move is lost."""
+    emu = emulator
+    users = english(emu, 4)
+    async with queue_bot(emu, db, clock) as (bot, mm):
+        await join_all(bot, clock, users, step=1)
+        await mm.wave()
+        await accept_all(emu, users)
+        table = await the_table(bot)
+        people = players(emu, bot, table, users, seed=20)
+        await play(bot, table, people, lambda tb: sum(tb.moves) >= 10)
+        await settle(bot, table)
+        table_id, moves, seq = table.id, list(table.moves), table.seq
+        kept = {s: p.panel.id for s, p in people.items()}
+    async with queue_bot(emu, db, clock) as (bot, mm):
+        table = await bot.service.core.get(table_id)
+        due = await shown(bot, table)
+        assert table.status is TableStatus.PLAYING
+        assert list(table.moves) == moves and table.seq == seq  # no move lost
+        assert due
+        for seat, person in people.items():
+            assert panel_of(emu, table, seat).id == kept[seat]
+            person.table, person.bot = table, bot
+        # The first click after the restart, on the panel sent before it, acts.
+        first = people[due[0]]
+        await first.act()
+        await settle(bot, table)
+        assert not first.refusals
+        assert sum(table.moves) > sum(moves)
+        await play(bot, table, people, lambda tb: sum(tb.moves) >= sum(moves) + 8)
+        assert not any(p.refusals for p in people.values())
+        assert all(person.panel.id == kept[seat] for seat, person in people.items())
+        await settle(bot, table)
+    emu.assert_clean()
 
 
 async def test_people_queue_with_the_command_and_are_seated(
-        emulator: DiscordEmulator, tmp_path: Path, clock: Clock) -> None:
+        emulator: DiscordEmulator, db: Path, clock: Clock) -> None:
     emu = emulator
     users = people_of(emu)
     places = with_channels(emu, users)
-    async with running(emu, tmp_path / "db.sqlite3", **QUIET) as bot:
-        mm = matchmaker(bot, clock)
+    async with queue_bot(emu, db, clock) as (bot, mm):
         await emu.wait_for_commands(["tichu"])
         for user, place in zip(users, places, strict=True):
             reply = await (await emu.slash(user, place, "tichu play now")).response()
             assert reply.ephemeral
             assert reply.content == t(user.locale, "queue.joined", game="Tichu")
-            assert t(user.locale, "queue.greeting", game="Tichu") in \
-                [m.content for m in dm_messages(emu, user)]
+            assert t(user.locale, "queue.greeting", game="Tichu") in contents(emu, user)
         entries = await bot.service.repo.queue_entries(TICHU)
         assert [e.user_id for e in entries] == [u.id for u in users]
         assert [e.guild_id is None for e in entries] == [False, False, False, True]
         # Four languages: any language once the last has waited a minute (the command
         # stamps its entry with the real time).
-        clock.now = max(e.joined_at for e in entries)
+        clock.now = max(e.joined_at for e in entries if e.joined_at is not None)
         clock.advance(60)
         await mm.wave()
-        await until(lambda: all(any(":ready_yes" in b.custom_id for m in dm_messages(emu, u)
-                                    for b in m.buttons) for u in users))
-        for user in users:
-            await answer(emu, user, True)
-        await until(lambda: bool(direct_tables(bot)))
-        [table] = direct_tables(bot)
-        await shown(bot, table)
-        by_id = {u.id: u for u in users}
-        people = {s: DirectPerson(emu, by_id[table.seats[s].user_id], random.Random(10 + s),
-                                  panel=panel_of(emu, table, s), table=table)
-                  for s in range(4)}
-        for person in people.values():
-            person.bot = bot
+        await accept_all(emu, users)
+        table = await the_table(bot)
+        people = players(emu, bot, table, users, seed=10)
         await play(bot, table, people, lambda tb: sum(tb.moves) >= 8)
         assert not any(p.refusals for p in people.values())
         # Seated at a table in play: queueing again is refused, nothing written.
@@ -383,14 +509,54 @@ async def test_people_queue_with_the_command_and_are_seated(
     emu.assert_clean()
 
 
-async def test_what_the_command_refuses(emulator: DiscordEmulator, tmp_path: Path,
+async def test_six_people_queue_for_tichu_for_six_and_sit_at_one_table(
+        emulator: DiscordEmulator, db: Path, clock: Clock) -> None:
+    emu = emulator
+    users = english(emu, 7)
+    places = with_channels(emu, users)
+    async with queue_bot(emu, db, clock) as (bot, _):
+        await emu.wait_for_commands(["tichu"])
+        repo = bot.service.repo
+        # Tichu for four and for six are pools apart.
+        reply = await (await emu.slash(users[6], places[6], "tichu play now")).response()
+        assert reply.content == t("en-US", "queue.joined", game="Tichu")
+        for index, (user, place) in enumerate(zip(users[:6], places, strict=False)):
+            options: dict[str, Any] = {"players": 6}
+            if index == 0:
+                options["partner"] = users[5]
+            if index == 5:  # queued already, as the partner of the first
+                continue
+            reply = await (await emu.slash(user, place, "tichu play now", **options)).response()
+            assert reply.content == t("en-US", "queue.joined", game=t("en-US", "game.tichu6"))
+        assert [e.people for e in await repo.queue_entries(TICHU)] == [(users[6].id,)]
+        six = await repo.queue_entries(TICHU6)
+        assert [e.people for e in six] == [(users[0].id, users[5].id),
+                                           *((u.id,) for u in users[1:5])]
+        # The join that lets the pool fill a table of six runs its wave at once.
+        await accept_all(emu, users[:6])
+        table = await the_table(bot)
+        assert table.n_seats == 6 and table.record.options["players"] == 6
+        assert {s.user_id for s in table.seats} == {u.id for u in users[:6]}
+        # The partners are on one team: the seats of one parity.
+        at = {s.user_id: s.seat for s in table.seats}
+        assert (at[users[0].id] - at[users[5].id]) % 2 == 0
+        assert [e.people for e in await repo.queue_entries(TICHU)] == [(users[6].id,)]
+        people = players(emu, bot, table, users, seed=60, choices=SixChoices())
+        await play(bot, table, people, lambda tb: sum(tb.moves) >= 14)
+        assert all(p.actions for p in people.values())
+        assert not any(p.refusals for p in people.values())
+        await settle(bot, table)
+        assert not has_ready_check(emu, users[6])
+    emu.assert_clean()
+
+
+async def test_what_the_command_refuses(emulator: DiscordEmulator, db: Path,
                                         clock: Clock) -> None:
     emu = emulator
     users = english(emu, 4)
     places = with_channels(emu, users)
     emu.close_dms(users[2])
-    async with running(emu, tmp_path / "db.sqlite3", **QUIET) as bot:
-        matchmaker(bot, clock)
+    async with queue_bot(emu, db, clock) as (bot, _):
         repo = bot.service.repo
         await emu.wait_for_commands(["tichu"])
 
@@ -446,11 +612,10 @@ async def test_what_the_command_refuses(emulator: DiscordEmulator, tmp_path: Pat
 
 
 async def test_computers_fill_a_table_whose_timer_is_due_and_it_is_unrated(
-        emulator: DiscordEmulator, tmp_path: Path, clock: Clock) -> None:
+        emulator: DiscordEmulator, db: Path, clock: Clock) -> None:
     emu = emulator
     users = english(emu, 2)
-    async with running(emu, tmp_path / "db.sqlite3", **QUIET) as bot:
-        mm = matchmaker(bot, clock)
+    async with queue_bot(emu, db, clock) as (bot, mm):
         await join(bot, clock, users[0], fill_after=60)
         await join(bot, clock, users[1], fill_after=120)
         clock.advance(59)
@@ -462,9 +627,7 @@ async def test_computers_fill_a_table_whose_timer_is_due_and_it_is_unrated(
         message = ready_message(emu, users[0])
         assert message.content == t("en-US", "queue.ready_filled", game="Tichu", seconds=30)
         await answer(emu, users[0], True)
-        await until(lambda: bool(direct_tables(bot)))
-        [table] = direct_tables(bot)
-        await shown(bot, table)
+        table = await the_table(bot)
         assert table.record.options["rated"] is False
         assert [s.user_id for s in table.seats].count(None) == 3
         assert [e.user_id for e in await bot.service.repo.queue_entries(TICHU)] == \
@@ -473,12 +636,11 @@ async def test_computers_fill_a_table_whose_timer_is_due_and_it_is_unrated(
 
 
 async def test_tysiacha_and_chinois_have_their_own_queue(
-        emulator: DiscordEmulator, tmp_path: Path, clock: Clock) -> None:
+        emulator: DiscordEmulator, db: Path, clock: Clock) -> None:
     emu = emulator
     users = english(emu, 4)
     places = with_channels(emu, users)
-    async with running(emu, tmp_path / "db.sqlite3", **QUIET) as bot:
-        matchmaker(bot, clock)
+    async with queue_bot(emu, db, clock) as (bot, _):
         await emu.wait_for_commands(["tysiacha", "chinois"])
         reply = await (await emu.slash(users[3], places[3], "chinois play now",
                                        partner=users[0])).response()
@@ -487,24 +649,18 @@ async def test_tysiacha_and_chinois_have_their_own_queue(
             reply = await (await emu.slash(user, place, "tysiacha play now")).response()
             assert reply.content == t("en-US", "queue.joined", game="Tysiacha")
         # The third join lets the pool fill a table: its wave runs at once.
-        await until(lambda: all(any(":ready_yes" in b.custom_id for m in dm_messages(emu, u)
-                                    for b in m.buttons) for u in users[:3]))
-        for user in users[:3]:
-            await answer(emu, user, True)
-        await until(lambda: bool(direct_tables(bot)))
-        [table] = direct_tables(bot)
-        await shown(bot, table)
+        await accept_all(emu, users[:3])
+        table = await the_table(bot)
         assert table.spec.name == "tysiacha" and table.n_seats == 3
         assert {s.user_id for s in table.seats} == {u.id for u in users[:3]}
     emu.assert_clean()
 
 
 async def test_one_matchmaker_runs_in_the_process_of_shard_0(
-        emulator: DiscordEmulator, tmp_path: Path, clock: Clock) -> None:
+        emulator: DiscordEmulator, db: Path, clock: Clock) -> None:
     emu = emulator
     users = english(emu, 4)
-    async with running(emu, tmp_path / "db.sqlite3", **QUIET) as bot:
-        mm = matchmaker(bot, clock)
+    async with queue_bot(emu, db, clock) as (bot, mm):
         assert (await mm.wave()).held  # the bot's own holds the lease
         service = bot.service
         other = Matchmaker(service.repo, service.lobby, service.shards, holder="elsewhere",

@@ -244,11 +244,46 @@ async def test_a_ready_check_where_everyone_accepts_seats_them(repo: Repository)
     assert await repo.due_ready_checks(T0 + timedelta(seconds=5)) == [check.id]
     outcome = await repo.close_ready_check(check.id, now=T0 + timedelta(seconds=6))
     assert outcome.seated and outcome.returned == () and outcome.removed == ()
-    assert outcome.check.status is CheckStatus.SEATED
+    # Seating: the check holds their entries (not waiting) while their table is made.
+    assert outcome.check.status is CheckStatus.SEATING
     assert outcome.check.closed_at == T0 + timedelta(seconds=6)
     assert outcome.check.seats == (ANN, CAT, BOB, DAN)
-    assert await repo.queue_counts() == []  # they go to their table
+    assert await repo.seating_ready_checks() == [check.id]
+    assert await repo.queue_entries(TICHU) == []
+    assert (await repo.queue_entry(DAN) or entry(0)).check_id == check.id
     assert await repo.due_ready_checks(T0 + timedelta(hours=1)) == []
+    # The table started: they leave the queue.
+    assert await repo.seat_ready_check(check.id) == 3
+    assert (await repo.ready_check(check.id) or check).status is CheckStatus.SEATED
+    assert await repo.queue_counts() == []  # they go to their table
+    assert await repo.seating_ready_checks() == []
+
+
+@pytest.mark.parametrize("requeue", [True, False])
+async def test_a_seating_check_whose_table_was_not_made(repo: Repository, backend: Backend,
+                                                        requeue: bool) -> None:
+    await four_queued(repo)
+    check = await repo.open_ready_check(TICHU, [ANN, CAT, BOB, DAN], now=T0)
+    await refused(backend, repo.seat_ready_check(check.id), "not_seating")
+    await refused(backend, repo.unseat_ready_check(check.id, requeue=True), "not_seating")
+    for user in (ANN, BOB, CAT, DAN):
+        await repo.answer_ready_check(check.id, user, True, now=T0 + timedelta(seconds=1))
+    await repo.close_ready_check(check.id, now=T0 + timedelta(seconds=2))
+    await refused(backend, repo.unseat_ready_check(check.id + 99, requeue=True), "no_check")
+    # Left seating for hours (no matchmaker ran): the sweep keeps it, and their places.
+    assert await repo.sweep_queue(T0 + timedelta(hours=3)) == 0
+    assert await repo.seating_ready_checks() == [check.id]
+    outcome = await repo.unseat_ready_check(check.id, requeue=requeue)
+    assert not outcome.seated and outcome.check.status is CheckStatus.FAILED
+    assert await repo.seating_ready_checks() == []
+    if requeue:  # back at the head, in their places
+        assert sorted(outcome.returned) == [ANN, BOB, CAT, DAN] and outcome.removed == ()
+        assert [e.people for e in await repo.queue_entries(TICHU)] == \
+            [(ANN, BOB), (CAT,), (DAN,)]
+    else:
+        assert sorted(outcome.removed) == [ANN, BOB, CAT, DAN] and outcome.returned == ()
+        assert await repo.queue_counts() == []
+    await refused(backend, repo.seat_ready_check(check.id), "not_seating")
 
 
 async def refused_close(repo: Repository, check_id: int, code: str, now: datetime) -> None:
