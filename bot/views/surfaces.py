@@ -18,6 +18,8 @@ asks of one, after each change of the table:
   table and the seat's hand, the seat's controls, and the last lines of the table log;
   the deals' summaries and the final result are posted under it. Its message ids are
   kept in the table's options (``dm_panels``), so a restarted bot edits the same ones.
+  Its last control is the "Say…" menu of the table's phrases (:func:`talk_menu`), on a
+  row the seat's controls leave free.
 
 Render only what will be written: the table edit first waits for its turn (the edit
 interval, then the pacer), and only then draws the message, from the state as it is at
@@ -41,11 +43,13 @@ import discord
 
 from bot.games.base import HandMessage, PublicMessage, spec_of
 from bot.games.shared import log_line, names_of
+from bot.games.ui import GameSelect
 from bot.i18n import Text, t
 from bot.i18n.text import CONTENT, cut
 from bot.render import render_stacked
 from bot.store.models import Repository, StoreError, TableStatus
-from bot.tables import SeatKind, Table
+from bot.tables import SeatKind, Table, ids
+from bot.tables.talk import SPOKEN, phrases_of
 from bot.views.pacing import Pacer
 from bot.views.panels import Images, Panels
 from bot.views.table import lobby_message
@@ -58,6 +62,39 @@ DM_CLOSED = 50007
 DIRECT_LOG_LINES = 4
 """The lines of the table log a direct panel shows above the seat's own text."""
 SHOWN = (TableStatus.PLAYING, TableStatus.FINISHED)
+ROWS = 5
+"""Discord's action rows in one message; each holds a select or up to five buttons."""
+
+
+def talk_menu(table: Table, locale: str) -> GameSelect:
+    """The "Say…" menu: the table's phrases in the reader's language (the value is the
+    phrase's key; the line is stored and shown by key)."""
+    return GameSelect(ids.select(table.id, "talk"), options=[
+        discord.SelectOption(label=t(locale, f"talk.{phrase}")[:100], value=phrase)
+        for phrase in phrases_of(table)], placeholder=t(locale, "select.talk"))
+
+
+def with_talk(view: discord.ui.View, table: Table, locale: str) -> discord.ui.View:
+    """``view`` with the "Say…" menu on a row its controls leave free. A select takes a
+    whole row; when the seat's decision needs all five (Tichu's exchange, a long play
+    menu on turn), the decision comes first and the menu is back on the next drawing
+    with a free row (a folded button would need a second message to open the menu)."""
+    menu = talk_menu(table, locale)
+    if table.status not in SPOKEN or any(getattr(item, "custom_id_text", None) ==
+                                         menu.custom_id_text for item in view.children):
+        return view
+    used: dict[int, int] = {}
+    for item in view.children:
+        row = getattr(item, "_rendered_row", None)
+        if isinstance(row, int):
+            used[row] = used.get(row, 0) + item.width
+    if all(used.get(row, 0) for row in range(ROWS)):
+        return view
+    try:
+        view.add_item(menu)
+    except ValueError:  # no room after all: the panel goes without it this time
+        pass
+    return view
 
 
 class Surface(Protocol):
@@ -394,7 +431,7 @@ class DirectSurface(Writer):
         countdown = countdown_line(table, locale)
         parts = [hand.content, "\n".join(lines), countdown]
         content = cut("\n".join(p for p in parts if p), CONTENT)
-        return HandMessage(content, image, hand.view, alt=alt)
+        return HandMessage(content, image, with_talk(hand.view, table, locale), alt=alt)
 
     async def _public(self, table: Table, locale: str) -> PublicMessage:
         """The table's public message in ``locale``, drawn once per change of the table."""
