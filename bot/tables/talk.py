@@ -60,7 +60,7 @@ class Talk:
             now = self.clock()
             mine = [line for line in table.talk if line.user_id == user_id]
             if len(mine) >= TALK_PER_GAME:
-                raise TableError("talk_cap", count=TALK_PER_GAME)
+                raise TableError("talk_cap", limit=TALK_PER_GAME)
             if mine and now - mine[-1].created_at.timestamp() < TALK_GAP:
                 raise TableError("talk_pace", seconds=int(TALK_GAP))
             line = TalkLine(seq=len(table.talk) + 1, seat=seat, user_id=user_id,

@@ -90,10 +90,8 @@ def with_talk(view: discord.ui.View, table: Table, locale: str) -> discord.ui.Vi
             used[row] = used.get(row, 0) + item.width
     if all(used.get(row, 0) for row in range(ROWS)):
         return view
-    try:
+    with contextlib.suppress(ValueError):  # no room after all: not on this drawing
         view.add_item(menu)
-    except ValueError:  # no room after all: the panel goes without it this time
-        pass
     return view
 
 
