@@ -95,6 +95,8 @@ def log_line(entry: LogEntry, names: list[str], locale: str) -> str:
         values["seat_scores"] = seat_scores(names, values["seat_scores"])
     if isinstance(values.get("number"), int):
         values["number"] = values["number"] + 1
+    if isinstance(values.get("phrase"), str):  # a phrase said: stored by key, read here
+        values["phrase"] = t(locale, f"talk.{values['phrase']}")
     return t(locale, entry.key, **values)
 
 

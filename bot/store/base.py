@@ -479,8 +479,8 @@ class StoreBase(QueueStore[C], ABC, Generic[C]):
         return await self._transact("guild_back", work)
 
     async def sweep_closed_tables(self) -> int:
-        """Delete the drafts and hand messages (their interaction tokens) of closed tables;
-        how many rows went."""
+        """Delete the drafts, hand messages (their interaction tokens) and talk lines of
+        closed tables; how many rows went."""
         sql = self._sql()
 
         async def work(conn: C) -> int:

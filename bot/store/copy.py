@@ -147,6 +147,9 @@ TABLES: list[tuple[str, list[tuple[str, Convert]]]] = [
                       ("rating", REAL)]),
     ("blocks", [("blocker", INT), ("blocked", INT), ("created_at", TIME)]),
     ("departures", [("user_id", INT), ("table_id", INT), ("reason", TEXT), ("left_at", TIME)]),
+    # Talk at tables in direct messages (issue 53).
+    ("talk", [("table_id", INT), ("seq", INT), ("seat", INT), ("user_id", INT), ("phrase", TEXT),
+              ("after_seq", INT), ("created_at", TIME)]),
 ]
 IDENTITIES = ("tables", "games", "ready_checks", "queue_entries")
 """The tables whose id PostgreSQL numbers. (``leases`` and ``shard_epochs`` are not

@@ -136,6 +136,21 @@ class ActionRecord:
     created_at: datetime | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class TalkLine:
+    """One phrase said at a table (issue 53): its key (``talk.<phrase>``, each reader's
+    panel shows it in their own language), who said it, and where it goes in the log."""
+
+    seq: int
+    """1, 2, 3 … per table."""
+    seat: int
+    user_id: int
+    phrase: str
+    after: int
+    """How many actions the table had when it was said (its place in the table's log)."""
+    created_at: datetime
+
+
 @dataclass(slots=True)
 class TableRecord:
     id: int
@@ -159,6 +174,8 @@ class TableRecord:
     """Choices in progress by seat number (exchange picks …), see ``save_draft``."""
     panels: dict[int, PanelRecord] = field(default_factory=dict)
     """Each person's live hand message, by user id, see ``save_panel``."""
+    talk: list[TalkLine] = field(default_factory=list)
+    """The phrases said at the table, in order, see ``add_talk``."""
     created_at: datetime | None = None
     updated_at: datetime | None = None
 
@@ -521,6 +538,8 @@ class Counts:
     """Their answers to ready checks (kept an hour)."""
     left_games: int = 0
     """The games they left early (kept 30 days)."""
+    talk: int = 0
+    """The phrases they said at tables still open."""
 
     @property
     def empty(self) -> bool:
@@ -613,6 +632,10 @@ class Repository(Protocol):
     async def append_action(self, table_id: int, action: ActionRecord) -> None:
         """Append one action; raises :class:`SequenceConflictError` if ``seq`` is taken
         or is not the next number."""
+
+    async def add_talk(self, table_id: int, line: TalkLine) -> None:
+        """Store a phrase said at the table; :class:`SequenceConflictError` if its
+        ``seq`` is taken, StoreError ``unknown_table`` if there is no such table."""
 
     async def load_table(self, table_id: int) -> TableRecord | None:
         """The table with its seats, actions in order (with their ``created_at``), drafts

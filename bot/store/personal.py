@@ -19,7 +19,9 @@ others are rebuilt as they were, kept nowhere else, so it cannot be linked back.
 names there become empty (shown as "a former player"). What is theirs alone goes:
 ratings (rebuilt from the stored games), the stats of their seats, their reviews, their
 live hand messages, their choices, their place in the queue, their answers to ready
-checks, the blocks they made and the games they left early (issue 53). The blocks others
+checks, the blocks they made, the games they left early and the phrases they said at
+tables (issue 53: kept only while a table is open, and an erase is refused at an open
+table, so it finds only lines the sweep has not deleted yet). The blocks others
 made of them stay: they are the others' choice, for the others' peace, and never shown to
 the person. Their name is blanked in the reviews of the others who sat with them. Nothing
 of the actions or the replays names a person: an action says a seat.
@@ -105,6 +107,10 @@ KEPT: tuple[Kept, ...] = (
     Kept("panels", ("user_id",), "each person's live hand message at a table (its id and "
          "the interaction token that edits it)", "to keep the private hand up to date",
          _LIVE, "nobody: the bot's own bookkeeping", "delete", export="hand_messages"),
+    Kept("talk", ("user_id",), "each phrase a person chose to say at a table shown in "
+         "direct messages (its key, never free text), with their seat and when",
+         "every reader's panel shows the table's last lines, in their own language, "
+         "through a restart too", _LIVE, "the table's players", "delete", export="talk"),
     Kept("games", (), "each finished game: scores, winner, replay (by seat)",
          "histories, replays, ratings", _GAME, "the server's people", "nothing"),
     Kept("game_players", ("user_id", "name"), "who played each finished game, their "
@@ -253,7 +259,8 @@ SELECT
   (SELECT COUNT(*) FROM blocks WHERE blocker = {u}) AS blocks,
   (SELECT COUNT(*) FROM queue_people WHERE user_id = {u}) AS queue,
   (SELECT COUNT(*) FROM ready_members WHERE user_id = {u}) AS ready_checks,
-  (SELECT COUNT(*) FROM departures WHERE user_id = {u}) AS left_games
+  (SELECT COUNT(*) FROM departures WHERE user_id = {u}) AS left_games,
+  (SELECT COUNT(*) FROM talk WHERE user_id = {u}) AS talk
 """
 
     def live(self) -> str:
@@ -322,6 +329,9 @@ FROM reviews WHERE user_id = {u} ORDER BY table_id, deal, seat""",
             "panels": f"""
 SELECT table_id, message_id, created_at FROM panels WHERE user_id = {u}
 ORDER BY table_id""",
+            "talk": f"""
+SELECT table_id, seq, seat, phrase, created_at FROM talk WHERE user_id = {u}
+ORDER BY table_id, seq""",
             "blocks": f"""
 SELECT blocked, created_at FROM blocks WHERE blocker = {u} ORDER BY created_at, blocked""",
             "queue": f"""
@@ -359,6 +369,7 @@ WHERE s.user_id = {u} AND r.user_id <> {u} ORDER BY r.table_id, r.deal, r.seat, 
             f"UPDATE tables SET host_id = {p} WHERE host_id = {u}",
             f"UPDATE seats SET user_id = {p}, name = '' WHERE user_id = {u}",
             f"DELETE FROM panels WHERE user_id = {u}",
+            f"DELETE FROM talk WHERE user_id = {u}",
             f"""DELETE FROM game_player_stats WHERE EXISTS (SELECT 1 FROM game_players AS p
     WHERE p.game_id = game_player_stats.game_id AND p.seat = game_player_stats.seat
     AND p.user_id = {u})""",
@@ -477,11 +488,12 @@ ORDER BY 1"""
                 f"(SELECT id FROM tables WHERE guild_id = {self._u()})")
 
     def closed_leftovers(self) -> list[str]:
-        """Delete the drafts and hand messages of closed tables (kept only while a table
-        is open)."""
+        """Delete the drafts, hand messages and talk lines of closed tables (kept only
+        while a table is open)."""
         closed = f"SELECT id FROM tables WHERE status NOT IN {LIVE}"
         return [f"DELETE FROM drafts WHERE table_id IN ({closed})",
-                f"DELETE FROM panels WHERE table_id IN ({closed})"]
+                f"DELETE FROM panels WHERE table_id IN ({closed})",
+                f"DELETE FROM talk WHERE table_id IN ({closed})"]
 
     def left_guilds(self) -> str:
         """The guilds left before parameter 1 (those the sweep empties)."""
@@ -516,14 +528,14 @@ Section = tuple[str, Any]
 """One key of the export file and its value; a long list's value is an iterator that
 builds its elements one at a time (:func:`export_sections`)."""
 SECTIONS = ("settings", "tables", "games", "ratings", "rating_history", "duplicate",
-            "events_hosted", "reviews", "hand_messages", "blocks", "queue", "ready_checks",
-            "left_games")
+            "events_hosted", "reviews", "hand_messages", "talk", "blocks", "queue",
+            "ready_checks", "left_games")
 """The keys of the file that hold the person's data (each empty or None when nothing is
 stored), in the file's order."""
 ROWS_OF = {"settings": "settings", "tables": "tables", "games": "games",
            "ratings": "ratings", "rating_history": "rating_history",
            "duplicate": "duplicate", "events_hosted": "events", "reviews": "reviews",
-           "hand_messages": "panels", "blocks": "blocks", "queue": "queue",
+           "hand_messages": "panels", "talk": "talk", "blocks": "blocks", "queue": "queue",
            "ready_checks": "ready_checks", "left_games": "departures"}
 """The part of :meth:`Statements.export` each key is made from, one element per row."""
 
@@ -662,7 +674,8 @@ def export_sections(user_id: int, now: datetime, parts: Mapping[str, Rows]) -> l
         ("tables", tables), ("games", games), ("ratings", ratings),
         ("rating_history", history), ("duplicate", duplicate), ("events_hosted", events),
         ("reviews", reviews), ("hand_messages", [{**r} for r in _rows(parts["panels"])]),
-        ("blocks", blocks), ("queue", queue), ("ready_checks", checks), ("left_games", left),
+        ("talk", _rows(parts["talk"])), ("blocks", blocks), ("queue", queue),
+        ("ready_checks", checks), ("left_games", left),
         ("empty", empty)]
     if empty:
         sections.append(("note", "Nothing is stored about you."))

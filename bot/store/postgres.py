@@ -73,11 +73,13 @@ from bot.store.models import (
     RatingRow,
     ReviewRecord,
     SeatRecord,
+    SequenceConflictError,
     ShardLostError,
     StoreError,
     StoreUnavailableError,
     TableRecord,
     TableStatus,
+    TalkLine,
 )
 from bot.store.personal import POSTGRES, QUEUE_TABLE, REVIEW_JOBS, Dialect, job_for, seated_review
 from bot.store.rows import (
@@ -93,6 +95,7 @@ from bot.store.rows import (
     check_review_key,
     check_seats,
     check_shards,
+    check_talk,
     check_text,
     check_timeout,
     check_user_reviews,
@@ -179,7 +182,11 @@ SELECT {_TABLE_COLUMNS},
   (SELECT COALESCE(json_agg(json_build_object(
        'user_id', user_id, 'application_id', application_id, 'token', token,
        'message_id', message_id, 'created_at', created_at) ORDER BY user_id), '[]')
-   FROM panels WHERE table_id = $1)::text AS panels
+   FROM panels WHERE table_id = $1)::text AS panels,
+  (SELECT COALESCE(json_agg(json_build_object(
+       'seq', seq, 'seat', seat, 'user_id', user_id, 'phrase', phrase,
+       'after_seq', after_seq, 'created_at', created_at) ORDER BY seq), '[]')
+   FROM talk WHERE table_id = $1)::text AS talk
 FROM tables WHERE id = $1
 """
 
@@ -1052,6 +1059,28 @@ class PostgresRepository(StoreBase[Conn]):
             raise self._lost(table_id, int(row["shard"]), fence[0], row["owner"])
         raise seq_refused(table_id, seq, row["last"])
 
+    async def add_talk(self, table_id: int, line: TalkLine) -> None:
+        """Store a phrase said at the table (see the protocol), fenced as a draft is."""
+        line = check_talk(table_id, line)
+        fence = self._fence()
+
+        async def work(conn: Conn) -> None:
+            if fence is None:
+                if not await conn.fetchval(
+                        "SELECT EXISTS (SELECT 1 FROM tables WHERE id = $1)", table_id):
+                    raise table_missing(table_id)
+            elif not await conn.fetchval(f"SELECT {_fence_sql(2, lock=True)}",
+                                         table_id, *fence):
+                raise await self._refused(conn, table_id, fence)
+            inserted = _count(await conn.execute(
+                "INSERT INTO talk (table_id, seq, seat, user_id, phrase, after_seq, created_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
+                table_id, line.seq, line.seat, line.user_id, line.phrase, line.after,
+                utc(line.created_at)))
+            if not inserted:
+                raise SequenceConflictError(f"table {table_id}: talk seq {line.seq} is taken")
+        await self._run("add_talk", work)
+
     async def load_table(self, table_id: int) -> TableRecord | None:
         """The table with its seats, actions, drafts and panels, in one statement (one
         round trip, one snapshot)."""
@@ -1066,9 +1095,9 @@ class PostgresRepository(StoreBase[Conn]):
             return None
         where = f"table {table_id}"
         parts = {name: load_json(row[name], f"{where} {name}")
-                 for name in ("seats", "actions", "drafts", "panels")}
+                 for name in ("seats", "actions", "drafts", "panels", "talk")}
         return table_from_rows(table_id, row, parts["seats"], parts["actions"],
-                               parts["drafts"], parts["panels"])
+                               parts["drafts"], parts["panels"], parts["talk"])
 
     async def active_table_ids(self, *, shard_count: int = 1,
                                shard_ids: Collection[int] | None = None) -> list[int]:

@@ -7,6 +7,7 @@ is a :class:`CorruptRowError` naming the table, game or guild, in either backend
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -47,6 +48,7 @@ from bot.store.models import (
     StoreError,
     TableRecord,
     TableStatus,
+    TalkLine,
 )
 
 ACTIVE = tuple(status.value for status in TableStatus if status.is_active)
@@ -131,6 +133,25 @@ def check_action(table_id: int, action: ActionRecord) -> tuple[int, str]:
         raise StoreError("invalid_action", f"table {table_id}, action {seq}: "
                          f"payload must be a dict, got {type(action.payload).__name__}")
     return seq, dump_json(action.payload, f"table {table_id}, action {seq} payload")
+
+
+PHRASE = re.compile(r"[a-z_]{1,16}")
+"""What a talk line's phrase key looks like (the catalogue's ``talk.<phrase>``)."""
+
+
+def check_talk(table_id: int, line: TalkLine) -> TalkLine:
+    """A talk line as it may be stored: positive ``seq`` (SequenceConflictError), a
+    seat, a person, a phrase key, its place in the log (StoreError ``invalid_talk``)."""
+    if not isinstance(line, TalkLine) or type(line.seq) is not int or line.seq < 1:
+        raise SequenceConflictError(f"table {table_id}: talk seq must be a positive "
+                                    f"integer, got {getattr(line, 'seq', line)!r}")
+    if type(line.seat) is not int or line.seat < 0 or type(line.user_id) is not int \
+            or not 0 < line.user_id < 2**63 or type(line.after) is not int \
+            or line.after < 0 or not isinstance(line.phrase, str) \
+            or PHRASE.fullmatch(line.phrase) is None \
+            or not isinstance(line.created_at, datetime):
+        raise StoreError("invalid_talk", f"table {table_id}: not a talk line: {line!r}")
+    return line
 
 
 def seq_refused(table_id: int, seq: int, last: int) -> SequenceConflictError:
@@ -507,7 +528,7 @@ def as_optional_float(value: object, where: str) -> float | None:
 
 def table_from_rows(table_id: int, row: Row, seat_rows: Iterable[Row],
                     action_rows: Iterable[Row], draft_rows: Iterable[Row],
-                    panel_rows: Iterable[Row]) -> TableRecord:
+                    panel_rows: Iterable[Row], talk_rows: Iterable[Row] = ()) -> TableRecord:
     where = f"table {table_id}"
     raw_status = row["status"]
     if not isinstance(raw_status, str) or raw_status not in STATUSES:
@@ -561,6 +582,14 @@ def table_from_rows(table_id: int, row: Row, seat_rows: Iterable[Row],
             created_at=parse_timestamp(panel_row["created_at"], f"{at} created_at"),
         )
         table.panels[panel.user_id] = panel
+    for talk_row in talk_rows:
+        at = f"{where}, talk line {talk_row['seq']!r}"
+        table.talk.append(TalkLine(
+            seq=as_int(talk_row["seq"], at), seat=as_int(talk_row["seat"], f"{at} seat"),
+            user_id=as_int(talk_row["user_id"], f"{at} user_id"),
+            phrase=as_str(talk_row["phrase"], f"{at} phrase"),
+            after=as_int(talk_row["after_seq"], f"{at} after_seq"),
+            created_at=parse_timestamp(talk_row["created_at"], f"{at} created_at")))
     return table
 
 

@@ -56,9 +56,11 @@ from bot.store.models import (
     RatingRow,
     ReviewRecord,
     SeatRecord,
+    SequenceConflictError,
     StoreError,
     TableRecord,
     TableStatus,
+    TalkLine,
 )
 from bot.store.personal import SQLITE, Dialect, seated_review
 from bot.store.rows import (
@@ -74,6 +76,7 @@ from bot.store.rows import (
     check_review_key,
     check_seats,
     check_shards,
+    check_talk,
     check_text,
     check_timeout,
     check_user_reviews,
@@ -522,6 +525,23 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
             raise table_missing(table_id)
         raise seq_refused(table_id, seq, rows[0]["last"])
 
+    async def add_talk(self, table_id: int, line: TalkLine) -> None:
+        """Store a phrase said at the table (see the protocol): one insert, refused if
+        its ``seq`` is taken."""
+        line = check_talk(table_id, line)
+        async with self._session("add_talk", "BEGIN IMMEDIATE") as conn:
+            if not await self._table_exists(conn, table_id):
+                raise table_missing(table_id)
+            try:
+                await self._execute(
+                    conn, "INSERT INTO talk (table_id, seq, seat, user_id, phrase, after_seq, "
+                    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (table_id, line.seq, line.seat, line.user_id, line.phrase, line.after,
+                     format_timestamp(line.created_at)))
+            except sqlite3.IntegrityError:
+                raise SequenceConflictError(
+                    f"table {table_id}: talk seq {line.seq} is taken") from None
+
     async def load_table(self, table_id: int) -> TableRecord | None:
         """The table with its seats and actions in order; None if there is no such table.
         Raises :class:`CorruptRowError` if a row cannot be read."""
@@ -547,6 +567,9 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
             await self._fetchall(
                 conn, "SELECT user_id, application_id, token, message_id, created_at "
                 "FROM panels WHERE table_id = ? ORDER BY user_id", (table_id,)),
+            await self._fetchall(
+                conn, "SELECT seq, seat, user_id, phrase, after_seq, created_at FROM talk "
+                "WHERE table_id = ? ORDER BY seq", (table_id,)),
         )
 
     async def active_table_ids(self, *, shard_count: int = 1,

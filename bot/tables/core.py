@@ -45,7 +45,9 @@ log = logging.getLogger(__name__)
 class Presenter(Protocol):
     """What the Discord layer does when a table changes (it must not raise)."""
 
-    async def table_changed(self, table: Table) -> None: ...
+    async def table_changed(self, table: Table, *, quiet: bool = False) -> None:
+        """Show the change. ``quiet``: nothing anyone must act on (a phrase said), so it
+        rides on the next pass rather than redrawing panels at once."""
 
 
 class Motion(Protocol):
@@ -314,16 +316,20 @@ class TableCore:
         """Stop the table's computer players and its timer."""
         self.motion.stop(table_id)
 
-    def notify(self, table: Table) -> None:
-        """Tell the presenter the table changed, in a task of its own."""
+    def notify(self, table: Table, *, quiet: bool = False) -> None:
+        """Tell the presenter the table changed, in a task of its own (``quiet``: see
+        :meth:`Presenter.table_changed`)."""
         if self.presenter is not None:
-            task = asyncio.get_running_loop().create_task(self._safe_notify(table))
+            task = asyncio.get_running_loop().create_task(self._safe_notify(table, quiet))
             self.notices.add(task)
             task.add_done_callback(self.notices.discard)
 
-    async def _safe_notify(self, table: Table) -> None:
+    async def _safe_notify(self, table: Table, quiet: bool = False) -> None:
         assert self.presenter is not None
         try:
-            await self.presenter.table_changed(table)
+            if quiet:
+                await self.presenter.table_changed(table, quiet=True)
+            else:
+                await self.presenter.table_changed(table)
         except Exception:  # the presenter talks to Discord; a failure must not stop play
             log.exception("presenting table %s failed", table.id)

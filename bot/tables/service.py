@@ -14,6 +14,8 @@ Each part answers for one thing, and callers go to the part that does:
   play (leave, come back, takeover, the vote to end);
 - :attr:`TableService.clicks` (:class:`~bot.tables.clicks.Clicks`): a person's click or
   action, down one path;
+- :attr:`TableService.talk` (:class:`~bot.tables.talk.Talk`): the phrases people say
+  at a table, at their pace;
 - :attr:`TableService.drivers` (:class:`~bot.tables.drivers.Drivers`): the computer
   players and the turn timers;
 - :attr:`TableService.results` (:class:`~bot.tables.results.Results`): a game's result,
@@ -47,6 +49,7 @@ from bot.tables.results import Results
 from bot.tables.rules import TableRules
 from bot.tables.seats import Seats
 from bot.tables.shards import Shards
+from bot.tables.talk import Talk
 from bot.tables.watch import Watch
 
 
@@ -78,6 +81,7 @@ class TableService:
                            tables_per_person=tables_per_person)
         self.clicks = Clicks(self.core, self.seats)
         self.rematch = Rematch(self.core, self.lobby)
+        self.talk = Talk(self.core)
         self.watch = Watch(self.core, self.shards, self.drivers, self.results,
                            shard_lock_wait=shard_lock_wait, on_lost=on_lost)
         self.core.connect(motion=self.drivers, outcomes=self.results, keeper=self.watch)

@@ -9,7 +9,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from bot.store.models import CorruptRowError, SeatRecord, TableRecord, TableStatus
+from bot.store.models import CorruptRowError, SeatRecord, TableRecord, TableStatus, TalkLine
+from bot.tables.phrases import PHRASES
 from bot.tables.rules import LogEntry
 from engine.errors import EngineError
 
@@ -18,6 +19,14 @@ if TYPE_CHECKING:
 
 LOG_SIZE = 8
 OVER = ("deal_over", "game_over")
+TALK_KEY = "log.talk"
+"""The log line of a phrase said at the table: ``{name}: {phrase}``, the phrase (its
+key, ``values["phrase"]``) in each reader's language."""
+
+
+def talk_entry(line: TalkLine) -> LogEntry:
+    """The table-log line of a phrase said."""
+    return LogEntry(TALK_KEY, {"seat": line.seat, "phrase": line.phrase})
 
 
 class SeatKind(StrEnum):
@@ -189,6 +198,16 @@ class Table:
             if entry.announce:
                 self.announcements.append(entry)
 
+    @property
+    def talk(self) -> list[TalkLine]:
+        """The phrases said at the table, in order (stored: ``record.talk``)."""
+        return self.record.talk
+
+    def said(self, line: TalkLine) -> None:
+        """Add a stored phrase to the table's talk and its log."""
+        self.record.talk.append(line)
+        self.log.append(talk_entry(line))
+
     # -------------------------------------------------------------- rebuild
     def adopt(self, fresh: Table) -> None:
         """Take the state of ``fresh`` (the same table rebuilt from the store), keeping
@@ -219,7 +238,14 @@ class Table:
         except EngineError as exc:
             raise CorruptRowError(f"table {record.id}: cannot start its game ({exc})") from None
         game = table.game
+        # Each phrase said goes in the log where it was said: after the actions the
+        # table had then (a phrase no longer offered is left out of the log).
+        talk = [line for line in record.talk if line.phrase in PHRASES]
+        waiting = 0
         for stored in record.actions:
+            while waiting < len(talk) and talk[waiting].after < stored.seq:
+                table.log.append(talk_entry(talk[waiting]))
+                waiting += 1
             try:
                 action = spec.action_from_json(stored.payload)
                 if phase_of(game) == "deal_over":
@@ -232,6 +258,8 @@ class Table:
             except EngineError as exc:
                 raise CorruptRowError(
                     f"table {record.id}: action {stored.seq} does not replay ({exc})") from None
+        for line in talk[waiting:]:
+            table.log.append(talk_entry(line))
         if phase_of(game) == "deal_over":
             game.next_deal()
         table.announcements.clear()

@@ -167,6 +167,15 @@ class Controller:
         if action == "refresh":
             await self.show(interaction, table, seat, locale)
             return
+        if action == "talk":
+            # A phrase said (only DM panels offer the menu): stored, then the clicker's
+            # panel shows it; the others' panels on their next drawing.
+            if not table.direct:
+                raise TableError("forged")
+            phrase = values[0] if len(values) == 1 else None
+            table = await self.service.talk.say(table.id, interaction.user.id, phrase)
+            await self.show(interaction, table, seat, locale)
+            return
         await self.play(interaction, table, ids.Click(cid, tuple(values)), locale)
 
     async def play(self, interaction: discord.Interaction[Any], table: Table,

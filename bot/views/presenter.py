@@ -60,11 +60,16 @@ class TablePresenter:
             return self.direct
         return self.alone if table.private else self.thread
 
-    async def table_changed(self, table: Table) -> None:
+    async def table_changed(self, table: Table, *, quiet: bool = False) -> None:
+        """Show the change: a pass now, or one more after the running one. ``quiet``
+        (a phrase said): nobody must act on it, so it waits for that pass and each
+        surface's pace (a DM panel's ``edit_interval``), never a redraw of its own."""
         self._changes[table.id] = self._changes.get(table.id, 0) + 1
         surface = self.surface(table)
         if table.id in self._running:
             self._dirty.add(table.id)
+            if quiet:
+                return
             # The running pass may wait a long while for a channel write (the pace of the
             # global limit, shared by every table). Hand panels go through the interaction
             # webhook, which that limit does not bind: a person put on turn sees it now.

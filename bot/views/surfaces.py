@@ -21,6 +21,8 @@ asks of one, after each change of the table:
   Once the game is over the panel shows its end (:meth:`DirectSurface.ending`): each
   person's rating before and after (or that the game was unrated), Rematch and who
   pressed it (:mod:`bot.tables.rematch`), and in Tichu the coach's review of a deal.
+  Its last control is the "Say…" menu of the table's phrases (:func:`talk_menu`), on a
+  row the seat's controls leave free.
 
 Render only what will be written: the table edit first waits for its turn (the edit
 interval, then the pacer), and only then draws the message, from the state as it is at
@@ -53,6 +55,7 @@ from bot.render import render_stacked
 from bot.store.models import GameResult, Repository, StoreError, TableStatus
 from bot.tables import SeatKind, Table, ids
 from bot.tables.rematch import Rematch, finished_game, people_of, pressed_of, rematch_table
+from bot.tables.talk import SPOKEN, phrases_of
 from bot.views.pacing import Pacer
 from bot.views.panels import Images, Panels
 from bot.views.table import lobby_message
@@ -76,6 +79,37 @@ class GameEnd:
 
     result: GameResult
     ratings: dict[int, tuple[float, float]] = field(default_factory=dict)
+ROWS = 5
+"""Discord's action rows in one message; each holds a select or up to five buttons."""
+
+
+def talk_menu(table: Table, locale: str) -> GameSelect:
+    """The "Say…" menu: the table's phrases in the reader's language (the value is the
+    phrase's key; the line is stored and shown by key)."""
+    return GameSelect(ids.select(table.id, "talk"), options=[
+        discord.SelectOption(label=t(locale, f"talk.{phrase}")[:100], value=phrase)
+        for phrase in phrases_of(table)], placeholder=t(locale, "select.talk"))
+
+
+def with_talk(view: discord.ui.View, table: Table, locale: str) -> discord.ui.View:
+    """``view`` with the "Say…" menu on a row its controls leave free. A select takes a
+    whole row; when the seat's decision needs all five (Tichu's exchange, a long play
+    menu on turn), the decision comes first and the menu is back on the next drawing
+    with a free row (a folded button would need a second message to open the menu)."""
+    menu = talk_menu(table, locale)
+    if table.status not in SPOKEN or any(getattr(item, "custom_id_text", None) ==
+                                         menu.custom_id_text for item in view.children):
+        return view
+    used: dict[int, int] = {}
+    for item in view.children:
+        row = getattr(item, "_rendered_row", None)
+        if isinstance(row, int):
+            used[row] = used.get(row, 0) + item.width
+    if all(used.get(row, 0) for row in range(ROWS)):
+        return view
+    with contextlib.suppress(ValueError):  # no room after all: not on this drawing
+        view.add_item(menu)
+    return view
 
 
 class Surface(Protocol):
@@ -424,7 +458,7 @@ class DirectSurface(Writer):
         if table.status is TableStatus.FINISHED:
             parts.append(await self.ending(table, locale, hand.view))
         content = cut("\n".join(p for p in parts if p), CONTENT)
-        return HandMessage(content, image, hand.view, alt=alt)
+        return HandMessage(content, image, with_talk(hand.view, table, locale), alt=alt)
 
     # ------------------------------------------------------------ the end
     async def game_end(self, table: Table) -> GameEnd | None:

@@ -70,7 +70,9 @@ from tests.bot.driver import (
     settle,
     table_message,
 )
+from tests.bot.test_direct_tables import panel_of
 from tests.bot.test_direct_tables import shown as dm_panels_shown
+from tests.bot.test_direct_tables import shown as drawn
 from tests.bot.test_six import SixChoices
 from tests.emulator import DEFAULT_BOT, DiscordEmulator, Perm
 from tests.emulator.markdown import invisible, message_texts, render
@@ -389,6 +391,7 @@ PLAYED: dict[str, set[str]] = {
               "daily.trick", "alt.standings.row"},
     "coach": {"coach.do.give", "queue.blocked", "queue.unblocked", "queue.not_blocked"},
     "direct": {"end.rating", "end.rematch_pressed"},
+    "talk": {"log.talk"},
 }
 """The sentences with a name each scenario shows, whatever its deals: the test fails if
 one of them is not shown with a hostile name."""
@@ -548,6 +551,34 @@ async def test_hostile_names_at_a_tichu_table(emulator: DiscordEmulator, shown: 
         await bot.presenter.idle.wait()
     g.check()
     played(g, "tichu")
+
+
+# -- Talk at a table in direct messages ---------------------------------------------------------
+
+async def test_hostile_names_talk_at_a_table_in_dms(emulator: DiscordEmulator, shown: Shown,
+                                                    tmp_path: Path) -> None:
+    """Each person at a table in DMs says a phrase: every panel shows each line, the
+    hostile name as text, in the reader's language."""
+    emu = emulator
+    g = hostile_guild(emu, shown, [1, 2, 3, 4], locales=("fr", "el", "de", "en-US"))
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        table = await bot.service.lobby.open_direct(
+            game="tichu", seats=[DirectSeat(u.id, name, u.locale)
+                                 for u, name in zip(g.people, g.names, strict=True)],
+            options={"target": 200})
+        await drawn(bot, table)
+        for seat, (user, phrase) in enumerate(zip(g.people, ("gl", "hello", "wait", "gg"),
+                                                  strict=True)):
+            panel = panel_of(emu, table, seat)
+            menu = component(panel, "talk", "s")
+            assert menu is not None
+            reply = await (await emu.select(user, panel, menu.custom_id, [phrase])).response()
+            assert reply.id == panel.id
+        await drawn(bot, table)
+        assert len(table.talk) == 4
+        await bot.presenter.idle.wait()
+    g.check(pings=False)  # nobody is pinged in DMs: each panel is the person's own
+    played(g, "talk")
 
 
 # -- Chinois, Tysiacha, Tichu for six ----------------------------------------------------------

@@ -230,7 +230,15 @@ FAMILIES: dict[str, Callable[[], Iterable[str]]] = {
     "coach.reason.{}": lambda: [f"coach.reason.{r}" for r in coach_reasons()],
     "coach.kind.{}": lambda: [f"coach.kind.{k}" for k in coach_kinds()],
     "coach.do.{}": lambda: [f"coach.do.{d}" for d in coach_words()],
+    # bot/views/surfaces.py, bot/games/shared.py: the phrases said at a table (issue 53).
+    "talk.{}": lambda: [f"talk.{p}" for p in phrases()],
 }
+
+
+def phrases() -> tuple[str, ...]:
+    from bot.tables.phrases import PHRASES
+
+    return PHRASES
 
 
 def coach_reasons() -> tuple[str, ...]:

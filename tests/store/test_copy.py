@@ -34,6 +34,7 @@ from bot.store import (
     TableStatus,
 )
 from bot.store.copy import TABLES, CopyError, copy_database
+from bot.store.models import TalkLine
 from engine.replay import game_from_replay
 
 from .conftest import Backend, new_table
@@ -126,6 +127,9 @@ async def fill_queue(repo: Repository, table_id: int) -> None:
     await repo.block(100, 300)
     await repo.block(300, 400)
     await repo.record_departure(100, table_id, reason="away", when=QUEUED_AT)
+    # Talk at a table (issue 53): a phrase by its key.
+    await repo.add_talk(table_id, TalkLine(seq=1, seat=0, user_id=100, phrase="gl", after=0,
+                                           created_at=QUEUED_AT))
     assert await repo.take_lease("matchmaker", "the old process", 600) == 1
 
 
