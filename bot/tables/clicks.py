@@ -114,7 +114,7 @@ class Clicks:
                 raise TableError("not_playing")
             seat = table.seat_of(user_id)
             if seat is None:
-                raise TableError("not_seated")
+                raise TableError("seat_lost" if table.lost_seat(user_id) else "not_seated")
             if stale(table, seat, seq):
                 raise TableError("stale")
             if table.status is not TableStatus.PLAYING:

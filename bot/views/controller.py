@@ -22,7 +22,7 @@ import discord
 from bot import metrics, workers
 from bot.games.base import HandMessage, spec_of
 from bot.i18n import Text, t
-from bot.store.models import StoreError
+from bot.store.models import StoreError, TableStatus
 from bot.tables import Table, TableError, TableService, ids
 from bot.tables.clicks import Look, Move
 from bot.tables.errors import store_refusal
@@ -146,7 +146,8 @@ class Controller:
             raise TableError("not_playing")
         seat = table.seat_of(interaction.user.id)
         if seat is None:
-            raise TableError("not_seated")
+            raise TableError("seat_lost" if table.lost_seat(interaction.user.id)
+                             else "not_seated")
         if table.direct:
             # A seat's controls are on its DM panel only: a click from any other message
             # (a forged ID) is refused, and no other panel is ever opened.
@@ -154,6 +155,23 @@ class Controller:
             if action in NEW_MESSAGE_ACTIONS or stored is None or \
                     interaction.message is None or interaction.message.id != stored[1]:
                 raise TableError("forged_direct")
+            if table.seats[seat].away and table.status is TableStatus.PLAYING:
+                # Any click on the panel takes back the seat a computer kept; the click
+                # then counts for what it is (a move the engine still allows is played).
+                await self.service.seats.come_back(table.id, interaction.user.id)
+                if action in ("back", "refresh"):
+                    await self.show(interaction, table, seat, locale)
+                    return
+                try:
+                    await self.play(interaction, table, ids.Click(cid, tuple(values)), locale)
+                except TableError as exc:
+                    if exc.code != "stale":
+                        raise
+                    # The computer decided for them meanwhile: they are back, and choose
+                    # again on their panel, drawn as it stands now.
+                    await self.show(interaction, table, seat, locale)
+                    raise TableError("back_stale") from None
+                return
         if action in ("hand", "bomb"):
             await self.open_panel(interaction, table, seat, locale, bombs_only=action == "bomb")
             return
