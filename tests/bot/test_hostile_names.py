@@ -59,6 +59,7 @@ from bot.i18n.text import CODE_BACKTICK
 from bot.store.models import TableStatus
 from bot.tables import Table
 from bot.tables import lobby as lobby_module
+from bot.tables.lobby import DirectSeat
 from engine.tichu.view import Phase
 from tests.bot.driver import (
     ChinoisChoices,
@@ -386,6 +387,7 @@ PLAYED: dict[str, set[str]] = {
     "daily": {"daily.best", "daily.call_grand", "daily.share", "daily.standings_row",
               "daily.trick", "alt.standings.row"},
     "coach": {"coach.do.give", "queue.blocked", "queue.unblocked", "queue.not_blocked"},
+    "away": {"log.away_direct", "log.away_out"},
 }
 """The sentences with a name each scenario shows, whatever its deals: the test fails if
 one of them is not shown with a hostile name."""
@@ -405,6 +407,7 @@ MAYBE: dict[str, set[str]] = {
                  "alt.tysiacha.made"},
     "daily": {"daily.call_tichu", "daily.dog", "daily.gift"},
     "coach": {"coach.do.gift"},
+    "away": set(),
 }
 """The sentences with a name each scenario shows when its deals have what they say (the
 Dragon's gift, a bomb, the Dog, a shared win, a marriage, a concession…): the tables'
@@ -545,6 +548,33 @@ async def test_hostile_names_at_a_tichu_table(emulator: DiscordEmulator, shown: 
         await bot.presenter.idle.wait()
     g.check()
     played(g, "tichu")
+
+
+# -- away at a table in DMs --------------------------------------------------------------------
+
+async def test_hostile_names_away_at_a_table_in_dms(emulator: DiscordEmulator, shown: Shown,
+                                                    tmp_path: Path) -> None:
+    """A table in DMs: one person's time runs out (a computer plays for them), then they
+    are gone too long and out; the others read both in their DM panels."""
+    from tests.bot.test_away import away_after_grand, people
+    from tests.bot.test_direct_tables import shown as drawn
+
+    emu = emulator
+    g = hostile_guild(emu, shown, [1, 3, 5, 9])
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        seats = [DirectSeat(u.id, n, u.locale) for u, n in zip(g.people, g.names, strict=True)]
+        table = await bot.service.lobby.open_direct(
+            game="tichu", seats=list(seats), options={"target": 200, "turn_timer": 60})
+        await drawn(bot, table)
+        others = people(emu, bot, table, g.people)
+        await away_after_grand(bot, emu, table, others)
+        while 0 not in table.out:
+            due = await drawn(bot, table)
+            assert due, "the game ended first"
+            await asyncio.gather(*(others[s].act() for s in due))
+        await drawn(bot, table)
+    g.check(pings=False)
+    played(g, "away")
 
 
 # -- Chinois, Tysiacha, Tichu for six ----------------------------------------------------------
