@@ -22,8 +22,14 @@ from bot.store.models import TableStatus
 from bot.tables import Table
 from bot.tables.drivers import MISSES_BEFORE_OUT
 from tests.bot.driver import component, running, settle
-from tests.bot.test_direct_tables import (DirectPerson, dm_messages, panel_of, people_of,
-                                          seats_of, shown)
+from tests.bot.test_direct_tables import (
+    DirectPerson,
+    dm_messages,
+    panel_of,
+    people_of,
+    seats_of,
+    shown,
+)
 from tests.emulator.server import DiscordEmulator
 
 
