@@ -162,15 +162,8 @@ class Controller:
                 if action in ("back", "refresh"):
                     await self.show(interaction, table, seat, locale)
                     return
-                try:
-                    await self.play(interaction, table, ids.Click(cid, tuple(values)), locale)
-                except TableError as exc:
-                    if exc.code != "stale":
-                        raise
-                    # The computer decided for them meanwhile: they are back, and choose
-                    # again on their panel, drawn as it stands now.
-                    await self.show(interaction, table, seat, locale)
-                    raise TableError("back_stale") from None
+                await self.play(interaction, table, ids.Click(cid, tuple(values)), locale,
+                                back=True)
                 return
         if action in ("hand", "bomb"):
             await self.open_panel(interaction, table, seat, locale, bombs_only=action == "bomb")
@@ -185,14 +178,15 @@ class Controller:
         await self.play(interaction, table, ids.Click(cid, tuple(values)), locale)
 
     async def play(self, interaction: discord.Interaction[Any], table: Table,
-                   click: ids.Click, locale: str) -> None:
-        """A click on the seat's private panel: down the stack once, then the panel.
+                   click: ids.Click, locale: str, *, back: bool = False) -> None:
+        """A click on the seat's private panel: down the stack once, then the panel
+        (``back``: the click just took back the seat a computer kept).
 
         :meth:`bot.tables.clicks.Clicks.click` decides everything (seat, staleness, the
         game's reading, the engine's check, store, apply); here only what the clicker
         sees."""
         table, seat, decision = await self.service.clicks.click(table.id, interaction.user.id,
-                                                                click)
+                                                                click, back=back)
         if isinstance(decision, Look):
             await self.show(interaction, table, seat, locale, await decision.draw(locale))
             return

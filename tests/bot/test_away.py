@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from bot.i18n import t
 from bot.store.models import TableStatus
 from bot.tables import Table
 from bot.tables.drivers import MISSES_BEFORE_OUT
+from engine.tichu.view import Phase
 from tests.bot.driver import component, running, settle
 from tests.bot.test_direct_tables import (
     DirectPerson,
@@ -49,9 +51,10 @@ async def miss(bot: Any, table: Table, seat: int) -> None:
     await until(lambda: table.seq > seq, "the timer's move")
 
 
-def people(emu: DiscordEmulator, bot: Any, table: Table, users: list[Any]) -> dict[int, Any]:
+def people(emu: DiscordEmulator, bot: Any, table: Table, users: list[Any],
+           seats: Iterable[int] = (1, 2, 3)) -> dict[int, Any]:
     found = {s: DirectPerson(emu, users[s], random.Random(40 + s),
-                             panel=panel_of(emu, table, s), table=table) for s in range(1, 4)}
+                             panel=panel_of(emu, table, s), table=table) for s in seats}
     for person in found.values():
         person.bot = bot
     return found
@@ -121,6 +124,51 @@ async def test_the_timer_hands_the_seat_to_a_computer_and_any_click_takes_it_bac
         assert t("fr", "log.back", name="ana") in panel_of(emu, table, 1).content
         stored = await bot.service.repo.load_table(table.id)
         assert stored is not None and not stored.seats[0].away
+    emu.assert_clean()
+
+
+async def test_a_click_from_before_the_computers_move_takes_the_seat_back_and_says_so(
+        emulator: DiscordEmulator, tmp_path: Path) -> None:
+    emu = emulator
+    users = people_of(emu)
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        table = await open_table(bot, users)
+        everyone = people(emu, bot, table, users, seats=range(4))
+        # Everyone plays until ana is on turn in the play.
+        while True:
+            due = await shown(bot, table)
+            if table.game.phase is Phase.PLAY and due == (0,):
+                break
+            await everyone[due[0]].act()
+        panel = panel_of(emu, table, 0)
+        passing, play = component(panel, "pass"), component(panel, "play", "s")
+        assert passing is not None or play is not None
+        # Her panel's redraw is late (her DM does not take the bot's edit), and her time
+        # runs out: the computer plays for her and keeps her seat.
+        surface = bot.presenter.direct
+        surface.closed.add((table.id, users[0].id))
+        await miss(bot, table, 0)
+        await shown(bot, table)
+        assert table.seats[0].away and table.moves[0] == 1
+        # Her control from before that move: she is back, and told the computer played
+        # meanwhile; nothing else is done.
+        seq = table.seq
+        if passing is not None:
+            reply = await (await emu.click(users[0], panel, passing.custom_id)).response()
+        else:
+            reply = await (await emu.select(users[0], panel, play.custom_id,
+                                            [play.options[0].value])).response()
+        assert reply.ephemeral and reply.content == t("en-US", "error.back_stale")
+        assert not table.seats[0].away and table.misses[0] == 0 and table.seq == seq
+        # Her DM takes the bot's edits again; her Refresh draws her panel as it stands.
+        surface.closed.discard((table.id, users[0].id))
+        refresh = component(panel, "refresh")
+        assert refresh is not None
+        reply = await (await emu.click(users[0], panel, refresh.custom_id)).response()
+        assert reply.id == panel.id
+        await shown(bot, table)
+        assert t("en-US", "hand.away_direct") not in panel_of(emu, table, 0).content
+        assert component(panel_of(emu, table, 0), "refresh") is not None
     emu.assert_clean()
 
 
