@@ -120,7 +120,9 @@ class Clicks:
             if seat is None:
                 raise TableError("seat_lost" if table.lost_seat(user_id) else "not_seated")
             if stale(table, seat, seq):
-                raise TableError("back_stale" if back else "stale")
+                if back:  # the computer decided for them meanwhile
+                    raise TableError("back_stale")
+                raise TableError("stale")
             if table.status is not TableStatus.PLAYING:
                 raise TableError("not_playing")
             decision = read(seat)
