@@ -79,7 +79,8 @@ class Clicks:
         self.seats = seats
         """Brings an away seat's person back when they decide a move."""
 
-    async def click(self, table_id: int, user_id: int, click: Click) -> tuple[Table, int, Decision]:
+    async def click(self, table_id: int, user_id: int, click: Click, *,
+                    back: bool = False) -> tuple[Table, int, Decision]:
         """A person's click on their private panel, down the stack once.
 
         Under the table's lock: the clicker's seat; :func:`stale`, the one place that
@@ -88,12 +89,14 @@ class Clicks:
         (or refuses it as malformed); then the decision is carried out — a move is
         checked by the engine (the only legality check), stored and applied; a draft
         is stored. Returns the table, the seat and the decision, for the views to
-        redraw the clicker's panel.
+        redraw the clicker's panel. ``back``: the click has just taken back the seat a
+        computer kept (a table in DMs), so a control out of date says so
+        (``back_stale``: the computer decided meanwhile).
         """
         table = await self.core.get(table_id)
         rules = cast(ClickRules, table.spec)
         return await self._decide(table, user_id, click.seq,
-                                  lambda seat: rules.read_click(table, seat, click))
+                                  lambda seat: rules.read_click(table, seat, click), back)
 
     async def act(self, table_id: int, user_id: int, token: int | None,
                   make: Callable[[int], Any]) -> Any:
@@ -106,7 +109,8 @@ class Clicks:
         return decision.applied if isinstance(decision, Move) else None
 
     async def _decide(self, table: Table, user_id: int, seq: int | None,
-                      read: Callable[[int], Decision]) -> tuple[Table, int, Decision]:
+                      read: Callable[[int], Decision],
+                      back: bool = False) -> tuple[Table, int, Decision]:
         """The one path of a person's decision (see :meth:`click`)."""
         async with self.core.hold(table):
             game = table.game
@@ -114,8 +118,10 @@ class Clicks:
                 raise TableError("not_playing")
             seat = table.seat_of(user_id)
             if seat is None:
-                raise TableError("not_seated")
+                raise TableError("seat_lost" if table.lost_seat(user_id) else "not_seated")
             if stale(table, seat, seq):
+                if back:  # the computer decided for them meanwhile
+                    raise TableError("back_stale")
                 raise TableError("stale")
             if table.status is not TableStatus.PLAYING:
                 raise TableError("not_playing")

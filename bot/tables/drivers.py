@@ -3,8 +3,10 @@
 One driver task per table lets the computer players act, one move after another
 (:meth:`Drivers.kick_driver`); one timer task per table plays for a person whose time ran
 out (:meth:`Drivers.reset_timer`), and after :data:`MISSES_BEFORE_AWAY` missed turns in a
-row a computer keeps the seat until its person is back. Every computer move and turn
-timer is retried with backoff until it goes through, whatever the error.
+row a computer keeps the seat until its person is back. At a table in DMs (the queue's)
+the first turn timer that runs out hands the seat to a computer, and a person gone for
+:data:`MISSES_BEFORE_OUT` decisions in a row loses it for good. Every computer move and
+turn timer is retried with backoff until it goes through, whatever the error.
 """
 
 from __future__ import annotations
@@ -28,7 +30,19 @@ log = logging.getLogger(__name__)
 TIMER_LEVEL = "normal"
 """The level that plays for an idle or handed-over seat (every game has it)."""
 MISSES_BEFORE_AWAY = 3
-"""Turn timers run out in a row before a computer keeps the seat until its person is back."""
+"""Turn timers run out in a row before a computer keeps the seat until its person is back
+(at a server's table, whose host may also hand an idle seat to a computer)."""
+DIRECT_MISSES_BEFORE_AWAY = 1
+"""At a table in DMs (:attr:`Table.direct`): the first turn timer that runs out hands the
+seat to a computer, which plays it until its person clicks again (nobody else waits)."""
+MISSES_BEFORE_OUT = 5
+"""At a table in DMs: the seat's own decisions a computer made in a row for its person
+(the one their time ran out on, then those it made while they were away), with no click
+of theirs between, before the seat is the computer's for the rest of the game and they
+are recorded as leaving it. Only the seat's decisions count, so a person with nothing to
+decide (a Tichu seat out of cards) is never counted out by the others' turns; five lets
+a deal's opening pair (the Grand Tichu call and the exchange, which come at once) and a
+trick or two go by: a turn timer and one or two rounds of the table."""
 RETRY_FIRST = 0.5
 RETRY_MAX = 3.0
 """A failed computer move or timer is tried again after 0.5, 1, 2, then every 3 seconds."""
@@ -171,7 +185,14 @@ class Drivers:
                 return "again"
             if action is None or table.status is not TableStatus.PLAYING:
                 return "done"
-            await self.core.commit(table, action, by="ai")
+            seat = getattr(action, "seat", None)
+            kept = isinstance(seat, int) and 0 <= seat < table.n_seats \
+                and table.seats[seat].away and table.seats[seat].user_id is not None
+            # A person's seat a computer keeps: its moves are marked, so that the count of
+            # their decisions made for them is rebuilt from the stored actions.
+            await self.core.commit(table, action, by="away" if kept else "ai")
+            if kept and isinstance(seat, int):
+                await self._missed(table, seat)
         self.core.notify(table)
         self.reset_timer(table)
         return "moved" if table.status is TableStatus.PLAYING else "done"
@@ -248,13 +269,64 @@ class Drivers:
                 await self.core.commit(table, action, by="timer")
                 acted = True
                 table.due_since.pop(seat, None)
-                if table.misses[seat] >= MISSES_BEFORE_AWAY and table.kind(seat) is SeatKind.HUMAN:
-                    old = table.seats[seat]
-                    await self.core.seat_change(
-                        table, seat, SeatRecord(seat=seat, user_id=old.user_id, name=old.name,
-                                                bot_level=TIMER_LEVEL, away=True),
-                        LogEntry("log.away", {"seat": seat}))
+                await self._missed(table, seat)
         return acted
+
+    async def _missed(self, table: Table, seat: int) -> None:
+        """After a computer decided for a person's seat (under the table's lock): enough
+        in a row, and a computer keeps the seat until its person is back (``away``); at
+        a table in DMs, :data:`MISSES_BEFORE_OUT` of them, and the seat is the
+        computer's for good (:func:`put_out`)."""
+        old = table.seats[seat]
+        if old.user_id is None or table.status is not TableStatus.PLAYING:
+            return
+        if table.direct and table.misses[seat] >= MISSES_BEFORE_OUT:
+            await put_out(self.core, table, seat)
+            return
+        before = DIRECT_MISSES_BEFORE_AWAY if table.direct else MISSES_BEFORE_AWAY
+        if not old.away and table.misses[seat] >= before:
+            await self.core.seat_change(
+                table, seat, SeatRecord(seat=seat, user_id=old.user_id, name=old.name,
+                                        bot_level=TIMER_LEVEL, away=True),
+                LogEntry("log.away_direct" if table.direct else "log.away", {"seat": seat}))
+
+
+async def put_out(core: TableCore, table: Table, seat: int) -> None:
+    """The person of ``seat`` loses it for good (under the table's lock): they are kept in
+    :attr:`Table.out` (first, so a later click of theirs is refused even if the rest
+    fails), a computer takes the seat, the others read it in the log, and its person is
+    told in their DM (an announcement); they are noted as leaving while others play on
+    (:func:`note_departure`); when no person is left, the table closes, unrated."""
+    old = table.seats[seat]
+    if old.user_id is None:
+        return
+    out = table.record.options.get("out")
+    kept = dict(out) if isinstance(out, dict) else {}
+    kept[str(seat)] = [old.user_id, old.name]
+    options = {**table.record.options, "out": kept}
+    await core.repo.update_table(table.id, options=options)
+    table.record.options = options
+    await core.seat_change(table, seat, SeatRecord(seat=seat, name=old.name,
+                                                   bot_level=TIMER_LEVEL),
+                           LogEntry("log.away_out", {"seat": seat}))
+    table.announcements.append(LogEntry("log.away_out", {"seat": seat}, announce=True))
+    if table.humans():
+        await note_departure(core, old.user_id, table, "away")
+    else:
+        await core.repo.update_table(table.id, status=TableStatus.ABANDONED)
+        table.record.status = TableStatus.ABANDONED
+
+
+async def note_departure(core: TableCore, user_id: int, table: Table, reason: str) -> None:
+    """Note that ``user_id`` left ``table``'s game before its end, while other people
+    played on (the queue of "Play now" seats people who leave games with each other
+    first). The seat's change is stored already: a store that fails here costs only the
+    note."""
+    try:
+        await core.repo.record_departure(user_id, table.id, reason=reason)
+    except StoreError as exc:
+        log.warning("table %s: the departure of %s is not noted (%s)", table.id,
+                    user_id, exc)
 
 
 def _log_failure(table: Table, what: str, error: Exception, failures: int) -> None:

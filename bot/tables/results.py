@@ -15,13 +15,27 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
-from bot.store.models import SeatRecord, ShardLostError, StoreError, TableStatus
+from bot.store.models import GameResult, SeatRecord, ShardLostError, StoreError, TableStatus
 from bot.tables.core import TableCore
 from bot.tables.rules import LogEntry
 from bot.tables.shards import Shards
 from bot.tables.table import SeatKind, Table
 
 log = logging.getLogger(__name__)
+
+
+def counted_players(table: Table, result: GameResult) -> GameResult:
+    """The result with each person who lost their seat for good (:attr:`Table.out`: gone
+    for too many decisions in a row, or left, at a table in DMs) as that seat's player,
+    in place of the computer that finished it: leaving never takes a person out of a
+    game's result, and the others' game is rated as it was played
+    (docs/players/ratings.md, "Leaving a game of Play now")."""
+    out = table.out
+    if not out:
+        return result
+    players = [replace(p, user_id=out[p.seat][0], name=out[p.seat][1], bot_level=None)
+               if p.seat in out else p for p in result.players]
+    return replace(result, players=players)
 
 
 class Results:
@@ -52,7 +66,7 @@ class Results:
         fails, the game stays to be recorded: :meth:`bot.tables.watch.Watch.check` tries
         again, and so does the next start (:meth:`bot.tables.watch.Watch.restore`)."""
         try:
-            result = table.spec.result(table)
+            result = counted_players(table, table.spec.result(table))
             if table.record.options.get("rated") is False:  # asked unrated at its opening
                 result = replace(result, rated=False)
             await self.core.repo.record_game(result)

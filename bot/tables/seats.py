@@ -12,9 +12,9 @@ from __future__ import annotations
 import logging
 import time
 
-from bot.store.models import SeatRecord, StoreError, TableStatus
+from bot.store.models import SeatRecord, TableStatus
 from bot.tables.core import TableCore
-from bot.tables.drivers import TIMER_LEVEL
+from bot.tables.drivers import TIMER_LEVEL, note_departure
 from bot.tables.errors import TableError
 from bot.tables.rules import LogEntry
 from bot.tables.table import Table
@@ -73,21 +73,26 @@ class Seats:
         played on (the queue of "Play now" seats people who leave games with each
         other first). The seat's change is stored already: a store that fails here
         costs only the note."""
-        try:
-            await self.core.repo.record_departure(user_id, table.id, reason=reason)
-        except StoreError as exc:
-            log.warning("table %s: the departure of %s is not noted (%s)", table.id,
-                        user_id, exc)
+        await note_departure(self.core, user_id, table, reason)
 
     async def leave_game(self, table_id: int, user_id: int) -> Table:
         """A seated person leaves a game in play: a computer player takes the seat. When
-        the last person leaves, the table closes (unrated)."""
+        the last person leaves, the table closes (unrated). At a table in DMs they are
+        kept in :attr:`Table.out`, as someone out after missed turns is: the result counts
+        them as their seat's player."""
         table = await self._playing(table_id)
         async with self.core.hold(table):
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("not_seated")
             old = table.seats[seat]
+            if table.direct:
+                out = table.record.options.get("out")
+                kept = {**(out if isinstance(out, dict) else {}),
+                        str(seat): [user_id, old.name]}
+                options = {**table.record.options, "out": kept}
+                await self.core.repo.update_table(table.id, options=options)
+                table.record.options = options
             await self.core.seat_change(table, seat, SeatRecord(seat=seat, name=old.name,
                                                                 bot_level=TIMER_LEVEL),
                                         LogEntry("log.left", {"seat": seat}))
@@ -105,7 +110,7 @@ class Seats:
         async with self.core.hold(table):
             seat = table.seat_of(user_id)
             if seat is None:
-                raise TableError("not_seated")
+                raise TableError("seat_lost" if table.lost_seat(user_id) else "not_seated")
             if not table.seats[seat].away:
                 raise TableError("not_away")
             await self.back(table, seat)
@@ -118,6 +123,12 @@ class Seats:
         finish_at = table.finish_at
         if finish_at is not None and time.time() >= finish_at:
             raise TableError("time_over")  # the computers finish it now
+        # Where the count of their missed decisions starts again, kept first: after a
+        # restart, the decisions made for them before it no longer count.
+        back = {**{str(k): v for k, v in table.back_at.items()}, str(seat): table.seq}
+        options = {**table.record.options, "back": back}
+        await self.core.repo.update_table(table.id, options=options)
+        table.record.options = options
         old = table.seats[seat]
         await self.core.seat_change(table, seat, SeatRecord(seat=seat, user_id=old.user_id,
                                                             name=old.name),

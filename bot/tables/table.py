@@ -65,7 +65,9 @@ class Table:
         self.moves = [0] * n
         """Per seat: how many turn decisions (:meth:`TableRules.is_move`) it has made."""
         self.misses = [0] * n
-        """Per seat: turn timers run out in a row (a computer played instead)."""
+        """Per seat: its decisions a computer made in a row for its person, their time run
+        out (``by`` ``timer``) or their seat kept while they are away (``away``); their
+        own decision, or their coming back (:attr:`back_at`), starts it again."""
         self.due_since: dict[int, float] = {}
         """Seats a person must act for, with the wall-clock time they became due."""
         self.last_human = _epoch(record.updated_at or record.created_at)
@@ -135,6 +137,35 @@ class Table:
             else None
 
     @property
+    def out(self) -> dict[int, tuple[int, str]]:
+        """Per seat, the person who lost it for good (the seat is a computer's for the rest
+        of the game): gone for :data:`~bot.tables.drivers.MISSES_BEFORE_OUT` decisions in
+        a row at a table in DMs, or left it; kept in ``options["out"]`` so that the
+        result counts them as the seat's player and their later clicks are refused."""
+        stored = self.record.options.get("out")
+        found: dict[int, tuple[int, str]] = {}
+        if isinstance(stored, dict):
+            for seat, entry in stored.items():
+                if str(seat).isdigit() and isinstance(entry, list) and len(entry) == 2 \
+                        and isinstance(entry[0], int) and isinstance(entry[1], str):
+                    found[int(seat)] = (entry[0], entry[1])
+        return found
+
+    def lost_seat(self, user_id: int) -> bool:
+        """Whether ``user_id`` lost their seat here for good (:attr:`out`)."""
+        return any(user == user_id for user, _ in self.out.values())
+
+    @property
+    def back_at(self) -> dict[int, int]:
+        """Per seat, the count of actions when its person last came back to the seat a
+        computer kept (``options["back"]``): the misses counted before it no longer
+        count, after a restart too."""
+        stored = self.record.options.get("back")
+        return {int(k): v for k, v in stored.items() if str(k).isdigit()
+                and isinstance(v, int) and not isinstance(v, bool)} \
+            if isinstance(stored, dict) else {}
+
+    @property
     def end_votes(self) -> list[int]:
         """People who voted to end the table."""
         votes = self.record.options.get("end_votes", [])
@@ -186,7 +217,7 @@ class Table:
             return
         if self.spec.is_move(action):
             self.moves[seat] += 1
-        if by == "timer":
+        if by in ("timer", "away"):
             self.misses[seat] += 1
         elif by == "human":
             self.misses[seat] = 0
@@ -242,10 +273,14 @@ class Table:
         # table had then (a phrase no longer offered is left out of the log).
         talk = [line for line in record.talk if line.phrase in PHRASES]
         waiting = 0
+        back = table.back_at
         for stored in record.actions:
             while waiting < len(talk) and talk[waiting].after < stored.seq:
                 table.log.append(talk_entry(talk[waiting]))
                 waiting += 1
+            for seat, at in back.items():  # its person came back after action ``at``
+                if at == stored.seq - 1 and 0 <= seat < table.n_seats:
+                    table.misses[seat] = 0
             try:
                 action = spec.action_from_json(stored.payload)
                 if phase_of(game) == "deal_over":
@@ -260,6 +295,9 @@ class Table:
                     f"table {record.id}: action {stored.seq} does not replay ({exc})") from None
         for line in talk[waiting:]:
             table.log.append(talk_entry(line))
+        for seat, at in back.items():
+            if at == table.seq and 0 <= seat < table.n_seats:
+                table.misses[seat] = 0
         if phase_of(game) == "deal_over":
             game.next_deal()
         table.announcements.clear()

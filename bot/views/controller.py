@@ -22,7 +22,7 @@ import discord
 from bot import metrics, workers
 from bot.games.base import HandMessage, spec_of
 from bot.i18n import Text, t
-from bot.store.models import StoreError
+from bot.store.models import StoreError, TableStatus
 from bot.tables import Table, TableError, TableService, ids
 from bot.tables.clicks import Look, Move
 from bot.tables.errors import store_refusal
@@ -149,7 +149,8 @@ class Controller:
             raise TableError("not_playing")
         seat = table.seat_of(interaction.user.id)
         if seat is None:
-            raise TableError("not_seated")
+            raise TableError("seat_lost" if table.lost_seat(interaction.user.id)
+                             else "not_seated")
         if table.direct:
             # A seat's controls are on its DM panel only: a click from any other message
             # (a forged ID) is refused, and no other panel is ever opened.
@@ -157,6 +158,16 @@ class Controller:
             if action in NEW_MESSAGE_ACTIONS or stored is None or \
                     interaction.message is None or interaction.message.id != stored[1]:
                 raise TableError("forged_direct")
+            if table.seats[seat].away and table.status is TableStatus.PLAYING:
+                # Any click on the panel takes back the seat a computer kept; the click
+                # then counts for what it is (a move the engine still allows is played).
+                await self.service.seats.come_back(table.id, interaction.user.id)
+                if action in ("back", "refresh"):
+                    await self.show(interaction, table, seat, locale)
+                    return
+                await self.play(interaction, table, ids.Click(cid, tuple(values)), locale,
+                                back=True)
+                return
         if action in ("hand", "bomb"):
             await self.open_panel(interaction, table, seat, locale, bombs_only=action == "bomb")
             return
@@ -179,14 +190,15 @@ class Controller:
         await self.play(interaction, table, ids.Click(cid, tuple(values)), locale)
 
     async def play(self, interaction: discord.Interaction[Any], table: Table,
-                   click: ids.Click, locale: str) -> None:
-        """A click on the seat's private panel: down the stack once, then the panel.
+                   click: ids.Click, locale: str, *, back: bool = False) -> None:
+        """A click on the seat's private panel: down the stack once, then the panel
+        (``back``: the click just took back the seat a computer kept).
 
         :meth:`bot.tables.clicks.Clicks.click` decides everything (seat, staleness, the
         game's reading, the engine's check, store, apply); here only what the clicker
         sees."""
         table, seat, decision = await self.service.clicks.click(table.id, interaction.user.id,
-                                                                click)
+                                                                click, back=back)
         if isinstance(decision, Look):
             await self.show(interaction, table, seat, locale, await decision.draw(locale))
             return

@@ -454,7 +454,9 @@ class DirectSurface(Writer):
         lines = [f"• {log_line(e, names, locale)}"
                  for e in list(table.log)[-DIRECT_LOG_LINES:]]
         countdown = countdown_line(table, locale)
-        parts = [hand.content, "\n".join(lines), countdown]
+        away = t(locale, "hand.away_direct") if table.seats[seat].away \
+            and table.status is TableStatus.PLAYING else ""
+        parts = [away, hand.content, "\n".join(lines), countdown]
         if table.status is TableStatus.FINISHED:
             parts.append(await self.ending(table, locale, hand.view))
         content = cut("\n".join(p for p in parts if p), CONTENT)
@@ -556,8 +558,11 @@ class DirectSurface(Writer):
             table.announcements.clear()
             return
         entries, table.announcements = table.announcements, []
+        gone = [e for e in entries if e.key == "log.away_out"]
+        entries = [e for e in entries if e.key != "log.away_out"]
         await asyncio.gather(*(self._present_seat(table, seat, entries)
-                               for seat in self._people(table)))
+                               for seat in self._people(table)),
+                             *(self._tell_out(table, entry) for entry in gone))
 
     async def _present_seat(self, table: Table, seat: int, entries: list[Any]) -> None:
         try:
@@ -649,6 +654,26 @@ class DirectSurface(Writer):
         self.closed.add((table.id, user_id))
         log.warning("direct table %s: user %s does not take direct messages (seat %s "
                     "plays on its timer)", table.id, user_id, seat)
+
+    async def _tell_out(self, table: Table, entry: Any) -> None:
+        """Tell a person who lost their seat for good (gone too long), in one sentence in
+        their DM, under the panel they no longer play from."""
+        found = table.out.get(entry.values.get("seat", -1))
+        if found is None or (table.id, found[0]) in self.closed:
+            return
+        user_id = found[0]
+        try:
+            channel = await self._dm(user_id)
+            await self.pacer.wait()
+            await channel.send(content=t(self.locale_of(table, user_id), "hand.away_gone"))
+            self.sent += 1
+        except discord.Forbidden as error:
+            if error.code != DM_CLOSED:
+                raise
+            self.closed.add((table.id, user_id))
+        except Exception:  # one person's DM never stops the table's presentation
+            log.exception("direct table %s: telling %s they are out failed", table.id,
+                          user_id)
 
     async def _announce(self, table: Table, seat: int, entry: Any) -> None:
         """A deal's summary or the game's result, posted under the seat's panel."""

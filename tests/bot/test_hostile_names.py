@@ -392,6 +392,7 @@ PLAYED: dict[str, set[str]] = {
     "coach": {"coach.do.give", "queue.blocked", "queue.unblocked", "queue.not_blocked"},
     "direct": {"end.rating", "end.rematch_pressed"},
     "talk": {"log.talk"},
+    "away": {"log.away_direct", "log.away_out"},
 }
 """The sentences with a name each scenario shows, whatever its deals: the test fails if
 one of them is not shown with a hostile name."""
@@ -411,6 +412,7 @@ MAYBE: dict[str, set[str]] = {
                  "alt.tysiacha.made"},
     "daily": {"daily.call_tichu", "daily.dog", "daily.gift"},
     "coach": {"coach.do.gift"},
+    "away": set(),
 }
 """The sentences with a name each scenario shows when its deals have what they say (the
 Dragon's gift, a bomb, the Dog, a shared win, a marriage, a concession…): the tables'
@@ -579,6 +581,33 @@ async def test_hostile_names_talk_at_a_table_in_dms(emulator: DiscordEmulator, s
         await bot.presenter.idle.wait()
     g.check(pings=False)  # nobody is pinged in DMs: each panel is the person's own
     played(g, "talk")
+
+
+# -- away at a table in DMs --------------------------------------------------------------------
+
+async def test_hostile_names_away_at_a_table_in_dms(emulator: DiscordEmulator, shown: Shown,
+                                                    tmp_path: Path) -> None:
+    """A table in DMs: one person's time runs out (a computer plays for them), then they
+    are gone too long and out; the others read both in their DM panels."""
+    from tests.bot.test_away import away_after_grand, people
+    from tests.bot.test_direct_tables import shown as drawn
+
+    emu = emulator
+    g = hostile_guild(emu, shown, [1, 3, 5, 9])
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        seats = [DirectSeat(u.id, n, u.locale) for u, n in zip(g.people, g.names, strict=True)]
+        table = await bot.service.lobby.open_direct(
+            game="tichu", seats=list(seats), options={"target": 200, "turn_timer": 60})
+        await drawn(bot, table)
+        others = people(emu, bot, table, g.people)
+        await away_after_grand(bot, emu, table, others)
+        while 0 not in table.out:
+            due = await drawn(bot, table)
+            assert due, "the game ended first"
+            await asyncio.gather(*(others[s].act() for s in due))
+        await drawn(bot, table)
+    g.check(pings=False)
+    played(g, "away")
 
 
 # -- Chinois, Tysiacha, Tichu for six ----------------------------------------------------------

@@ -182,7 +182,9 @@ async def hand_message(table: Table, seat: int, locale: str, *,
             and time.time() >= table.finish_at:
         # A board whose time is over: the computers finish it, and no seat comes back.
         lines.append(t(locale, "hand.time_over"))
-    elif table.seats[seat].away:
+    elif table.seats[seat].away and not table.direct:
+        # At a table in DMs the panel keeps its controls, any of which takes the seat
+        # back (its DM panel says so above them, for every game).
         lines.append(t(locale, "hand.away"))
         items.append(GameButton(ids.button(tid, "back"), label=t(locale, "button.back"),
                                 style=discord.ButtonStyle.success, row=0))
@@ -244,7 +246,7 @@ async def hand_message(table: Table, seat: int, locale: str, *,
         lines.append(t(locale, "hand.no_decision"))
     if view.wish is not None and phase is Phase.PLAY and view.turn == seat:
         lines.append(t(locale, "hand.wish_open", rank=rank_name(locale, view.wish)))
-    if not table.seats[seat].away and not asking:
+    if (table.direct or not table.seats[seat].away) and not asking:
         if phase is Phase.PLAY and view.turn == seat and can_pass(view) and not bombs_only:
             items.append(GameButton(ids.button(tid, "pass", seq=move),
                                     label=t(locale, "button.pass"),
