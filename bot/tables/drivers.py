@@ -278,7 +278,8 @@ class Drivers:
         a table in DMs, :data:`MISSES_BEFORE_OUT` of them, and the seat is the
         computer's for good (:func:`put_out`)."""
         old = table.seats[seat]
-        if old.user_id is None or table.status is not TableStatus.PLAYING:
+        if old.user_id is None or table.status is not TableStatus.PLAYING \
+                or table.record.options.get("finished_for_people"):
             return
         if table.direct and table.misses[seat] >= MISSES_BEFORE_OUT:
             await put_out(self.core, table, seat)

@@ -29,7 +29,7 @@ from bot.tables.table import Table
 REMATCH_SECONDS = 60.0
 """How long after a game's end its people have to all press Rematch."""
 RUN_TIME = frozenset({"surface", "rated", "locales", "dm_panels", "end_votes", "rematch",
-                      "rematch_table"})
+                      "rematch_table", "out", "back", "finished_for_people", "ready_check"})
 """The options a table gathers as it is opened and played, not carried to its rematch
 (:meth:`Lobby.open_direct` sets the first three again)."""
 
