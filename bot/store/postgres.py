@@ -1354,7 +1354,7 @@ class PostgresRepository(StoreBase[Conn]):
         """How many people the global board of the game lists (they chose to appear) and
         how many it does not."""
         async def work(conn: Conn) -> BoardSize:
-            return board_size(await conn.fetchrow(_GLOBAL_COUNTS, game))
+            return board_size((await conn.fetch(_GLOBAL_COUNTS, game))[0])
         return await self._run("global_board_size", work, transaction=False)
 
     async def _player_totals(self, guild_id: int | None, game: str, user_id: int | None,
