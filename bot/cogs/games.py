@@ -40,6 +40,11 @@ Callback = Callable[..., Coroutine[Any, Any, None]]
 NewCommand = Callback
 """The game's ``/<game> new`` callback (``spec.new_command``), with the game's options."""
 Command = app_commands.Command[Any, ..., Any]
+SCOPES = [app_commands.Choice(name=ls(f"scope.{scope}"), value=scope)
+          for scope in records.SCOPES]
+"""``leaderboard``'s boards: the server's, the global one (issue 53)."""
+EVERYWHERE = frozenset({"leaderboard", "leaderboard_of"})
+"""The shared commands that answer in direct messages too (the global board)."""
 DEFAULT_TURN_TIMER = 90
 """Seconds per decision when neither the table nor the server says otherwise."""
 DEFAULT_TABLES_PER_CHANNEL = 10
@@ -156,10 +161,14 @@ class GameCommands(app_commands.Group):
             self.add_command(subgroup)
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        """Outside a server only the ``anywhere`` subgroup answers."""
+        """Outside a server only the ``anywhere`` subgroup and the leaderboard (its global
+        board) answer."""
         command = interaction.command
         parent = command.parent if isinstance(command, app_commands.Command) else None
-        if interaction.guild_id is None and not any(parent is g for g in self.anywhere):
+        everywhere = isinstance(command, app_commands.Command) and \
+            command.callback.__name__ in EVERYWHERE
+        if interaction.guild_id is None and not everywhere \
+                and not any(parent is g for g in self.anywhere):
             raise Refused(TableError("server_only"))
         return True
 
@@ -287,9 +296,13 @@ class GameCommands(app_commands.Group):
                                                 ephemeral=True)
 
     @app_commands.command(name=ls("cmd.leaderboard.name"))
-    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
-        """The server's best players."""
-        await records.leaderboard_command(self.bot, interaction, self.game)
+    @app_commands.describe(scope=ls("cmd.leaderboard.scope"))
+    @app_commands.rename(scope=ls("cmd.leaderboard.scope.name"))
+    @app_commands.choices(scope=SCOPES)
+    async def leaderboard(self, interaction: discord.Interaction[Any],
+                          scope: str | None = None) -> None:
+        """The server's best players, or the global board's."""
+        await records.leaderboard_command(self.bot, interaction, self.game, scope)
 
     @app_commands.command(name=ls("cmd.stats.name"))
     @app_commands.describe(user=ls("cmd.stats.user"))
@@ -311,11 +324,12 @@ class GameCommands(app_commands.Group):
     # ``leaderboard`` and ``stats`` of a game with variants rated apart: the same, with
     # the variant asked (its choices are the game's, added when the group is made).
 
-    @app_commands.describe(players=ls("cmd.variant"))
-    @app_commands.rename(players=ls("cmd.variant.name"))
+    @app_commands.describe(players=ls("cmd.variant"), scope=ls("cmd.leaderboard.scope"))
+    @app_commands.rename(players=ls("cmd.variant.name"), scope=ls("cmd.leaderboard.scope.name"))
+    @app_commands.choices(scope=SCOPES)
     async def leaderboard_of(self, interaction: discord.Interaction[Any],
-                             players: str | None = None) -> None:
-        await records.leaderboard_command(self.bot, interaction, players or self.game)
+                             players: str | None = None, scope: str | None = None) -> None:
+        await records.leaderboard_command(self.bot, interaction, players or self.game, scope)
 
     @app_commands.describe(user=ls("cmd.stats.user"), players=ls("cmd.variant"))
     @app_commands.rename(user=ls("cmd.stats.user.name"), players=ls("cmd.variant.name"))

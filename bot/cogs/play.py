@@ -162,9 +162,9 @@ class PlayCommands(app_commands.Group):
         if partner is not None and not await ready.greet(partner.id, locale, pool):
             raise TableError("queue_partner_dms_closed")
         record = "tichu6" if pool.game == "tichu" and pool.seats == 6 else pool.game
-        rating = await repo.queue_rating(user.id, record, guild_id) or 0.0
+        rating = await repo.queue_rating(user.id, record) or 0.0
         partner_rating = None if partner is None else \
-            await repo.queue_rating(partner.id, record, guild_id) or 0.0
+            await repo.queue_rating(partner.id, record) or 0.0
         try:
             await repo.queue_join(QueueEntry(
                 user_id=user.id, pool=pool, locale=locale, rating=rating,

@@ -4,7 +4,8 @@ Their components are not tied to a table: their custom IDs use table ``0`` and o
 :data:`RECORD_ACTIONS`, with the game (and page) in the argument; the guild is always the
 clicker's own, so a forged ID can only show what the clicker may see anyway.
 
-``tichu:b:0:-:lbpage:<game>.<page>.<p|n>``  leaderboard page (0-based; previous/next)
+``tichu:b:0:-:lbpage:<game>.<page>.<p|n>[.g]``  leaderboard page (0-based; previous/next;
+``.g``: the global board, which answers in direct messages too)
 ``tichu:s:0:-:hgame:<game>``           history select; the value is a game id
 
 ``<game>`` is a name games are stored and rated under (``GameSpec.record_names``): a
@@ -51,7 +52,10 @@ PAGE = BOARD_ROWS
 HISTORY = 10
 RECORD_ACTIONS = {"lbpage", "hgame", "hexport"}
 EPHEMERAL_ACTIONS = {"hgame", "hexport"}
-_PAGE_ARG = re.compile(r"(?P<game>[a-z0-9]{1,16})\.(?P<page>\d{1,4})\.[pn]")
+_PAGE_ARG = re.compile(r"(?P<game>[a-z0-9]{1,16})\.(?P<page>\d{1,4})\.[pn](?P<world>\.g)?")
+SCOPES = ("server", "global")
+"""The boards ``leaderboard`` shows: the server's, or the global one (issue 53: every
+server's games and direct messages', naming only those who chose to appear)."""
 
 
 def record_names() -> dict[str, str]:
@@ -120,18 +124,42 @@ def chart_alt(locale: str, values: Sequence[float]) -> str:
 
 # -- leaderboard -------------------------------------------------------------------
 
-async def leaderboard_message(bot: Host, locale: str, guild_id: int, game: str,
-                              user_id: int, page: int) -> dict[str, Any] | None:
-    """The leaderboard page as message fields (embed, file, view); None if empty."""
-    repo = bot.service.repo
-    size = await repo.leaderboard_size(guild_id, game)
-    if size == 0:
+def board_of(interaction: discord.Interaction[Any], scope: str | None) -> int | None:
+    """The board ``scope`` asks for: the server's (its id) or the global one (None), the
+    default in a server being the server's, in direct messages (no server) the global
+    one, where a server's cannot be asked for."""
+    if scope is not None and scope not in SCOPES:
+        raise TableError("forged")
+    if interaction.guild_id is None:
+        if scope == "server":
+            raise TableError("scope_server")
         return None
+    return None if scope == "global" else interaction.guild_id
+
+
+async def leaderboard_message(bot: Host, locale: str, guild_id: int | None, game: str,
+                              user_id: int, page: int) -> dict[str, Any] | None:
+    """The leaderboard page as message fields (embed, file, view); None if empty.
+    ``guild_id`` None: the global board, which lists only those who chose to appear and
+    says how many others it leaves out; the caller's own line only if they chose to
+    appear (the message is seen by others: :func:`own_place` tells them privately)."""
+    repo = bot.service.repo
+    hidden = 0
+    if guild_id is None:
+        counted = await repo.global_board_size(game)
+        size, hidden = counted.shown, counted.hidden
+        if size + hidden == 0:
+            return None
+    else:
+        size = await repo.leaderboard_size(guild_id, game)
+        if size == 0:
+            return None
     pages = max(1, -(-size // PAGE))
     page = min(max(page, 0), pages - 1)
     rows = await repo.leaderboard(guild_id, game, limit=PAGE, offset=page * PAGE)
     own: LeaderboardRow | None = None
-    if all(row.user_id != user_id for row in rows):
+    if all(row.user_id != user_id for row in rows) and (
+            guild_id is not None or await repo.standings_choice(user_id)):
         own = await repo.player_stats(guild_id, game, user_id)
 
     def line(row: LeaderboardRow) -> BoardLine:
@@ -140,26 +168,31 @@ async def leaderboard_message(bot: Host, locale: str, guild_id: int, game: str,
 
 
     title = t(locale, f"leaderboard.title.{game}")
+    scope = t(locale, "leaderboard.scope.global" if guild_id is None else "leaderboard.scope.server")
     headers = [t(locale, f"ratings.col.{c}") for c in ("rank", "name", "rating", "games", "rate")]
     footer = t(locale, "ratings.page", page=page + 1, pages=pages)
     lines = [line(r) for r in rows]
     mine = None if own is None else line(own)
-    image = await offload(render_leaderboard, headers, lines, mine)
-    alt = board_alt(locale, t(locale, "alt.board.title", title=title, page=page + 1,
-                              pages=pages), lines, mine, rating_row)
+    image = await offload(render_leaderboard, headers, lines, mine, scope)
+    alt = board_alt(locale, t(locale, "alt.board.title", title=f"{title} · {scope}",
+                              page=page + 1, pages=pages), lines, mine, rating_row)
     text = [t(locale, "leaderboard.header")]
     for row in [*rows, *([own] if own else [])]:
         text.append(t(locale, "leaderboard.row", rank=row.rank, name=row.name, games=row.games,
                       wins=row.wins, rate=round(100 * row.win_rate),
                       extra=f"{_rating(row.rating)} · " + spec_extra(locale, game, row.stats)))
-    embed = discord.Embed(title=title, description=cut("\n".join(text), DESCRIPTION),
+    if hidden:
+        text.append(t(locale, "leaderboard.hidden", count=hidden))
+    embed = discord.Embed(title=cut(f"{title} · {scope}", TITLE),
+                          description=cut("\n".join(text), DESCRIPTION),
                           colour=discord.Colour.dark_green())
     embed.set_image(url=f"attachment://{filename('leaderboard')}")
     embed.set_footer(text=footer)
+    world = ".g" if guild_id is None else ""
     buttons = [
-        GameButton(ids.button(0, "lbpage", f"{game}.{max(page - 1, 0)}.p"),
+        GameButton(ids.button(0, "lbpage", f"{game}.{max(page - 1, 0)}.p{world}"),
                    label=t(locale, "ratings.previous"), disabled=page == 0),
-        GameButton(ids.button(0, "lbpage", f"{game}.{min(page + 1, pages - 1)}.n"),
+        GameButton(ids.button(0, "lbpage", f"{game}.{min(page + 1, pages - 1)}.n{world}"),
                    label=t(locale, "ratings.next"), disabled=page >= pages - 1),
     ]
     return {"embed": embed, "file": image_file(image, filename("leaderboard"), alt),
@@ -167,18 +200,40 @@ async def leaderboard_message(bot: Host, locale: str, guild_id: int, game: str,
 
 
 async def leaderboard_command(bot: Host, interaction: discord.Interaction[Any],
-                              game: str) -> None:
-    assert interaction.guild_id is not None
+                              game: str, scope: str | None = None) -> None:
+    """``/<game> leaderboard [scope]``: the server's board, or the global one (the
+    default in direct messages); then, on the global one, the caller's own place,
+    privately, if they chose not to appear."""
     if game not in record_names():
         raise TableError("forged")
+    board = board_of(interaction, scope)
     locale = _locale(interaction)
     await interaction.response.defer(thinking=True)
-    message = await leaderboard_message(bot, locale, interaction.guild_id, game,
-                                        interaction.user.id, 0)
+    message = await leaderboard_message(bot, locale, board, game, interaction.user.id, 0)
     if message is None:
-        await interaction.followup.send(t(locale, "leaderboard.empty"))
+        await interaction.followup.send(t(
+            locale, "leaderboard.empty" if board is not None else "leaderboard.empty_global"))
         return
     await interaction.followup.send(**message)
+    if board is None:
+        await own_place(bot, interaction, locale, game)
+
+
+async def own_place(bot: Host, interaction: discord.Interaction[Any], locale: str,
+                    game: str) -> None:
+    """The caller's global rating and place, in a message only they see, when the global
+    board does not name them (they did not choose to appear): their own data."""
+    repo = bot.service.repo
+    user_id = interaction.user.id
+    if await repo.standings_choice(user_id):
+        return
+    row = await repo.player_stats(None, game, user_id)
+    if row is None:
+        return
+    counted = await repo.global_board_size(game)
+    await interaction.followup.send(t(locale, "leaderboard.own_hidden", rating=_rating(row.rating),
+                                      rank=row.rank, total=counted.shown + counted.hidden),
+                                    ephemeral=True)
 
 
 # -- stats ---------------------------------------------------------------------------
@@ -330,22 +385,27 @@ def replay_file(result: GameResult, locale: str) -> discord.File:
 
 async def handle_component(bot: Host, interaction: discord.Interaction[Any],
                            cid: ids.ComponentId, values: Sequence[str]) -> None:
-    """A click on a leaderboard, history or game message (already deferred)."""
+    """A click on a leaderboard, history or game message (already deferred); the global
+    board's pages answer in direct messages too, the rest in a server only."""
     guild_id = interaction.guild_id
-    if guild_id is None or cid.table != 0 or cid.arg is None:
+    if cid.table != 0 or cid.arg is None:
         raise TableError("forged")
     locale = _locale(interaction)
     if cid.action == "lbpage":
         match = _PAGE_ARG.fullmatch(cid.arg)
-        if match is None or match["game"] not in record_names():
+        if match is None or match["game"] not in record_names() or (
+                guild_id is None and not match["world"]):
             raise TableError("forged")
-        message = await leaderboard_message(bot, locale, guild_id, match["game"],
+        board = None if match["world"] else guild_id
+        message = await leaderboard_message(bot, locale, board, match["game"],
                                             interaction.user.id, int(match["page"]))
         if message is None:
             raise TableError("no_game")
         await interaction.edit_original_response(
             embed=message["embed"], attachments=[message["file"]], view=message["view"])
         return
+    if guild_id is None:
+        raise TableError("forged")
     if cid.action == "hgame":
         if cid.arg not in all_specs() or len(values) != 1 or not values[0].isdigit():
             raise TableError("forged")

@@ -45,6 +45,9 @@ CELL = 32
 """Text size of a line (names shrink from it down to :data:`SMALLEST`, then are cut)."""
 HEAD_H = 56
 """Height of the column titles' band."""
+SCOPE_H = 50
+"""Height of the band over the titles that says which board it is (this server's or the
+global one), when the caller names it."""
 ROW_H = 46
 OWN_GAP = 16
 """The gap before the caller's own line when it is not among the lines."""
@@ -140,26 +143,35 @@ def board_layout(headers: Sequence[str], lines: Sequence[BoardLine]) -> BoardLay
                         claims[2]))
 
 
-def board_height(count: int, own: bool) -> int:
-    """The height of a leaderboard of ``count`` lines (and the caller's own line)."""
-    return HEAD_H + ROW_H * max(count, 1) + (OWN_GAP + ROW_H if own else 0) + 20
+def board_height(count: int, own: bool, scope: bool = False) -> int:
+    """The height of a leaderboard of ``count`` lines (and the caller's own line, and the
+    band naming its scope)."""
+    return ((SCOPE_H if scope else 0) + HEAD_H + ROW_H * max(count, 1)
+            + (OWN_GAP + ROW_H if own else 0) + 20)
 
 
 def render_leaderboard(headers: Sequence[str], lines: Sequence[BoardLine],
-                       own: BoardLine | None = None) -> bytes:
+                       own: BoardLine | None = None, scope: str | None = None) -> bytes:
     """The leaderboard (an embed image, the embed holding its title and page): ``headers``
     are the five column titles (rank, name, rating, games, win rate); ``lines`` at most
     :data:`BOARD_ROWS`; ``own`` is the caller's line, drawn under a gap when not among
-    ``lines``. Names shrink, then are cut with an ellipsis, before the ratings."""
+    ``lines``; ``scope``, if given, names the board over its titles (this server's, or
+    the global one: issue 53). Names shrink, then are cut with an ellipsis, before the
+    ratings."""
     if len(headers) != 5:
         raise ValueError(f"a leaderboard has five column titles, not {len(headers)}")
     if len(lines) > BOARD_ROWS:
         raise ValueError(f"a leaderboard image holds {BOARD_ROWS} lines, not {len(lines)}")
     every = [*lines, *([own] if own is not None else [])]
     at = board_layout(headers, every)
-    height = board_height(len(lines), own is not None)
+    height = board_height(len(lines), own is not None, scope is not None)
     img, d = canvas((BOARD_W, height))
-    head_y = HEAD_H / 2 + 6
+    top = 0
+    if scope is not None:
+        top = SCOPE_H
+        draw_fitted(d, (MARGIN, SCOPE_H / 2 + 4), scope, BOARD_W - 2 * MARGIN, CELL, "bold",
+                    GOLD, "lm", min_size=SMALLEST)
+    head_y = top + HEAD_H / 2 + 6
     draw_text(d, (at.rank_right, head_y), headers[0], SMALLEST, HEAD_WEIGHT, MUTED, "rm",
               shadow=False)
     draw_fitted(d, (at.name_x, head_y), headers[1], at.titles[0], SMALLEST, HEAD_WEIGHT,
@@ -167,7 +179,8 @@ def render_leaderboard(headers: Sequence[str], lines: Sequence[BoardLine],
     for right, text, room in zip(at.rights, headers[2:], at.titles[1:], strict=True):
         draw_fitted(d, (right, head_y), text, room, SMALLEST, HEAD_WEIGHT, MUTED, "rm",
                     shadow=False)
-    d.line((MARGIN - 8, HEAD_H, BOARD_W - MARGIN + 8, HEAD_H), fill=(255, 255, 255, 70), width=2)
+    d.line((MARGIN - 8, top + HEAD_H, BOARD_W - MARGIN + 8, top + HEAD_H),
+           fill=(255, 255, 255, 70), width=2)
 
     def row(y: float, line: BoardLine, stripe: bool) -> None:
         box = (14, y - ROW_H / 2 + 2, BOARD_W - 14, y + ROW_H / 2 - 2)
@@ -191,7 +204,7 @@ def render_leaderboard(headers: Sequence[str], lines: Sequence[BoardLine],
             draw_text(d, (x, y), mark, CELL, "regular", TREND[mark], "lm")
             x += text_width(mark, CELL)
 
-    y = HEAD_H + ROW_H / 2 + 2
+    y = top + HEAD_H + ROW_H / 2 + 2
     for i, line in enumerate(lines):
         row(y, line, i % 2 == 1)
         y += ROW_H

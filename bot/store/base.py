@@ -67,13 +67,15 @@ decodes them on the event loop)."""
 # asked for (all of them, or the one ``user_id`` if it is not NULL) with their
 # summed stats. A user seated twice in one game counts it once; unrated games
 # count not at all; a former player (a pseudonym, below 0: bot.store.personal) is not
-# listed.
+# listed. The global board (issue 53) reads every guild's games and the global ratings,
+# ranks everyone rated, and pages through those who chose to appear (``shown``); the
+# one ``user_id`` is found all the same (their own place).
 _PLAYER_TOTALS = """
 WITH entries AS (
     SELECT gp.user_id, gp.game_id, gp.seat, gp.name, gp.won, g.finished_at
     FROM games AS g
     JOIN game_players AS gp ON gp.game_id = g.id
-    WHERE g.guild_id = {guild_id} AND g.game = {game} AND g.rated AND gp.user_id > 0
+    WHERE {in_guild} g.game = {game} AND g.rated AND gp.user_id > 0
 ),
 totals AS (
     SELECT user_id,
@@ -91,16 +93,16 @@ latest AS (
     ) AS named WHERE pick = 1
 ),
 ranked AS (
-    SELECT t.user_id, l.name, t.games, t.wins, r.ordinal,
+    SELECT t.user_id, l.name, t.games, t.wins, r.ordinal, {shown} AS shown,
            ROW_NUMBER() OVER (ORDER BY r.ordinal IS NULL, r.ordinal DESC, t.wins DESC,
                                        CAST(t.wins AS double precision) / t.games DESC,
                                        t.games DESC, t.user_id) AS rank
     FROM totals AS t JOIN latest AS l ON l.user_id = t.user_id
-    LEFT JOIN ratings AS r ON r.guild_id = {guild_id} AND r.game = {game}
+    LEFT JOIN {ratings} AS r ON {rated_here} r.game = {game}
                           AND r.player = 'u:' || t.user_id
 ),
 page AS (
-    SELECT * FROM ranked WHERE {user_id} IS NULL OR user_id = {user_id}
+    SELECT * FROM ranked WHERE ({user_id} IS NULL AND shown) OR user_id = {user_id}
     ORDER BY rank LIMIT {limit} OFFSET {offset}
 ),
 stat_totals AS (
@@ -115,15 +117,40 @@ FROM page AS p LEFT JOIN stat_totals AS st ON st.user_id = p.user_id
 ORDER BY p.rank, st.key
 """
 
+# The people of a game's global board: how many chose to appear and how many did not
+# (every person with a rated game of it, as the global board ranks them).
+_GLOBAL_COUNTS = """
+SELECT COUNT(CASE WHEN p.standings THEN 1 END) AS shown,
+       COUNT(CASE WHEN p.standings THEN NULL ELSE 1 END) AS hidden
+FROM (SELECT DISTINCT gp.user_id FROM games AS g
+      JOIN game_players AS gp ON gp.game_id = g.id
+      WHERE g.game = {game} AND g.rated AND gp.user_id > 0) AS rated
+LEFT JOIN people AS p ON p.user_id = rated.user_id
+"""
 
-def player_totals_sql(*, guild_id: str, game: str, user_id: str, limit: str, offset: str,
-                      won: str, total: str) -> str:
+
+def player_totals_sql(*, guild_id: str | None, game: str, user_id: str, limit: str,
+                      offset: str, won: str, total: str, true: str = "TRUE") -> str:
     """The ranking query (rows for :func:`bot.store.rows.leaderboard_rows`): the
-    markers of its parameters, the condition ``won`` of a won game (of the
-    ``game_players`` row) and the expression ``total`` of a summed stat
-    (``st.total``) as an integer, in the backend's dialect."""
-    return _PLAYER_TOTALS.format(guild_id=guild_id, game=game, user_id=user_id, limit=limit,
-                                 offset=offset, won=won, total=total)
+    markers of its parameters (``guild_id`` None: the global board, whose parameters are
+    the others, in their order), the condition ``won`` of a won game (of the
+    ``game_players`` row), the expression ``total`` of a summed stat (``st.total``) as an
+    integer and the dialect's ``true``."""
+    if guild_id is None:
+        scope = {"in_guild": "", "ratings": "global_ratings", "rated_here": "",
+                 "shown": "COALESCE((SELECT pp.standings FROM people AS pp "
+                          "WHERE pp.user_id = t.user_id), 0 = 1)"}
+    else:
+        scope = {"in_guild": f"g.guild_id = {guild_id} AND", "ratings": "ratings",
+                 "rated_here": f"r.guild_id = {guild_id} AND", "shown": true}
+    return _PLAYER_TOTALS.format(game=game, user_id=user_id, limit=limit, offset=offset,
+                                 won=won, total=total, **scope)
+
+
+def global_counts_sql(game: str) -> str:
+    """How many people of the global board of ``game`` (its marker) chose to appear
+    (``shown``) and how many did not (``hidden``)."""
+    return _GLOBAL_COUNTS.format(game=game)
 
 
 # Board results (duplicate) matching ``{where}`` (a condition on ``r``, see
@@ -184,39 +211,46 @@ class StoreBase(QueueStore[C], ABC, Generic[C]):
     # -- leaderboard ---------------------------------------------------------------
 
     @abstractmethod
-    async def _player_totals(self, guild_id: int, game: str, user_id: int | None,
+    async def _player_totals(self, guild_id: int | None, game: str, user_id: int | None,
                              limit: int, offset: int) -> list[LeaderboardRow]:
-        """A page of the ranking (:func:`player_totals_sql`), or the one ``user_id``."""
+        """A page of the ranking (:func:`player_totals_sql`), or the one ``user_id``; the
+        global board's if ``guild_id`` is None."""
 
-    async def leaderboard(self, guild_id: int, game: str, *, limit: int = 10,
+    async def leaderboard(self, guild_id: int | None, game: str, *, limit: int = 10,
                           offset: int = 0) -> list[LeaderboardRow]:
         """Human players of a guild by rating (``mu - 3 sigma``), then wins, win rate,
         games (then user id, so pages are stable), with their summed stats and their
-        latest name."""
+        latest name; None: the global board, those who chose to appear only."""
         check_page(limit, offset)
         return await self._player_totals(guild_id, game, None, limit, offset)
 
-    async def player_stats(self, guild_id: int, game: str, user_id: int) -> LeaderboardRow | None:
-        """One player's totals in a guild (None if they never finished a rated game)."""
+    async def player_stats(self, guild_id: int | None, game: str,
+                           user_id: int) -> LeaderboardRow | None:
+        """One player's totals in a guild, or globally (None), shown or not (None if they
+        never finished a rated game)."""
         rows = await self._player_totals(guild_id, game, user_id, 1, 0)
         return rows[0] if rows else None
 
     # -- ratings -------------------------------------------------------------------
 
     @abstractmethod
-    async def _stored_ratings(self, conn: C, guild_id: int, game: str,
+    async def _stored_ratings(self, conn: C, guild_id: int | None, game: str,
                               keys: list[str]) -> Iterable[Row]:
-        """The stored ratings (player, mu, sigma, games) of the players ``keys``."""
+        """The stored ratings (player, mu, sigma, games) of the players ``keys``: in the
+        guild, or the global ones (None)."""
 
     @abstractmethod
-    async def _store_ratings(self, conn: C, ratings: list[tuple[object, ...]],
+    async def _store_ratings(self, conn: C, guild_id: int | None,
+                             ratings: list[tuple[object, ...]],
                              history: list[tuple[object, ...]]) -> None:
         """Insert or replace the ratings and add their history rows (both as
-        :func:`bot.store.rows.rating_updates` gives them)."""
+        :func:`bot.store.rows.rating_updates` gives them): the guild's, or the global
+        ones (None: the rows without their first field, the guild)."""
 
     @abstractmethod
     async def _clear_ratings(self, conn: C) -> None:
-        """Delete every rating and its history (a rebuild's start)."""
+        """Delete every rating and its history, the guilds' and the global ones (a
+        rebuild's start)."""
 
     @abstractmethod
     async def _rated_game_rows(self, conn: C) -> tuple[Iterable[Row], Iterable[Row]]:
@@ -226,12 +260,18 @@ class StoreBase(QueueStore[C], ABC, Generic[C]):
     async def _rate(self, conn: C, game_id: int, guild_id: int, game: str,
                     seats: tuple[Seat, ...]) -> None:
         """Rate one game (bot/ratings.py) against the stored ratings, and store the new
-        ratings and their history rows; part of the caller's transaction."""
+        ratings and their history rows: the guild's, then the global ones (issue 53),
+        the same update on each; part of the caller's transaction."""
         keys = rating_keys(seats)
-        rows = await self._stored_ratings(conn, guild_id, game, keys) if keys else ()
-        ratings, history = rating_updates(game_id, guild_id, game, seats, rows)
-        if ratings:
-            await self._store_ratings(conn, ratings, history)
+        if not keys:
+            return
+        for scope in (guild_id, None):
+            rows = await self._stored_ratings(conn, scope, game, keys)
+            ratings, history = rating_updates(game_id, guild_id, game, seats, rows)
+            if ratings:
+                await self._store_ratings(
+                    conn, scope, ratings if scope is not None else [r[1:] for r in ratings],
+                    history)
 
     async def _rate_game(self, conn: C, game_id: int, result: GameResult) -> None:
         """Rate the finished game ``result``, stored as ``game_id`` (nothing if it is

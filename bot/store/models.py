@@ -221,11 +221,21 @@ class LeaderboardRow:
     rating: float | None = None
     """The conservative rating ``mu - 3 * sigma`` (None if no rated game yet)."""
     rank: int = 0
-    """The place on the guild's leaderboard of the game (1 is first)."""
+    """The place on the guild's leaderboard of the game (1 is first); on the global board,
+    among everyone rated, those who chose not to appear too."""
 
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class BoardSize:
+    """The people of a game's global board (issue 53): those it lists, who chose to appear
+    (``/privacy standings``), and those it does not."""
+
+    shown: int
+    hidden: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -694,21 +704,30 @@ class Repository(Protocol):
         """Store a finished game and mark its table finished, in one transaction; the
         game is rated unless :attr:`GameResult.rated` is False."""
 
-    async def leaderboard(self, guild_id: int, game: str, *, limit: int = 10,
+    async def leaderboard(self, guild_id: int | None, game: str, *, limit: int = 10,
                           offset: int = 0) -> list[LeaderboardRow]:
         """Human players of a guild's rated games by rating (``mu - 3 sigma``), then wins,
         win rate, games. ``record_game`` keeps the ratings (bot/ratings.py) in its own
-        transaction."""
+        transaction. ``guild_id`` None: the global board (every guild's games and the
+        global ratings), which lists only those who chose to appear, at their rank among
+        everyone rated."""
 
     async def leaderboard_size(self, guild_id: int, game: str) -> int:
         """How many human players the guild's leaderboard of the game has."""
 
-    async def player_stats(self, guild_id: int, game: str, user_id: int) -> LeaderboardRow | None:
-        """One player's totals and leaderboard place in a guild (None if they never
-        finished a rated game)."""
+    async def global_board_size(self, game: str) -> BoardSize:
+        """How many people the global board of the game lists, and how many rated people
+        it does not (they did not choose to appear)."""
 
-    async def ratings(self, guild_id: int, game: str) -> list[RatingRow]:
-        """Every current rating of the guild's game (people and computer levels)."""
+    async def player_stats(self, guild_id: int | None, game: str,
+                           user_id: int) -> LeaderboardRow | None:
+        """One player's totals and leaderboard place in a guild, or on the global board
+        (None), whether they chose to appear or not (None if they never finished a rated
+        game)."""
+
+    async def ratings(self, guild_id: int | None, game: str) -> list[RatingRow]:
+        """Every current rating of the guild's game (people and computer levels); None:
+        the global ratings of the game."""
 
     async def rating_history(self, guild_id: int, game: str,
                              user_id: int) -> list[RatingPoint]:
@@ -954,10 +973,10 @@ class Repository(Protocol):
         """How many games each of ``user_ids`` left early since ``since`` (only those
         with at least one)."""
 
-    async def queue_rating(self, user_id: int, game: str, guild_id: int | None) -> float | None:
-        """The person's rating of ``game`` (its record name: ``tichu``, ``tichu6`` …) as the
-        leaderboard shows it (``mu - 3 sigma``): in the guild, or, from direct messages
-        (None), in the guild where they played it most. None if they have none."""
+    async def queue_rating(self, user_id: int, game: str) -> float | None:
+        """The person's global rating of ``game`` (its record name: ``tichu``, ``tichu6``
+        …) as the leaderboard shows it (``mu - 3 sigma``), from every rated game anywhere.
+        None if they have none."""
 
     async def take_lease(self, name: str, holder: str, seconds: float) -> int | None:
         """Take or renew the lease ``name`` for ``holder`` for ``seconds``, atomically:

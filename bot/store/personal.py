@@ -17,13 +17,14 @@ An **erase** replaces the person's id, wherever a result of other people needs t
 pseudonym: a negative random number, the same in all their rows so the ratings of the
 others are rebuilt as they were, kept nowhere else, so it cannot be linked back. Their
 names there become empty (shown as "a former player"). What is theirs alone goes:
-ratings (rebuilt from the stored games), the stats of their seats, their reviews, their
-live hand messages, their choices, their place in the queue, their answers to ready
-checks, the blocks they made, the games they left early and the phrases they said at
-tables (issue 53: kept only while a table is open, and an erase is refused at an open
-table, so it finds only lines the sweep has not deleted yet). The blocks others
-made of them stay: they are the others' choice, for the others' peace, and never shown to
-the person. Their name is blanked in the reviews of the others who sat with them. Nothing
+ratings, each server's and the global ones (rebuilt from the stored games), the stats of
+their seats, their reviews, their live hand messages, their choices, their place in the
+queue, their answers to ready checks, the blocks they made, the games they left early and
+the phrases they said at tables (issue 53: kept only while a table is open, and an erase
+is refused at an open table, so it finds only lines the sweep has not deleted yet). The
+blocks others made of them stay: they are the others' choice, for the others' peace, and
+never shown to the person. Their name is blanked in the reviews of the others who sat
+with them. Nothing
 of the actions or the replays names a person: an action says a seat.
 """
 
@@ -123,6 +124,14 @@ KEPT: tuple[Kept, ...] = (
     Kept("rating_history", ("player",), "each rating after each game",
          "rating trends in `/tichu stats`", _GAME, "the person, and the server's people",
          "rebuilt", export="rating_history"),
+    Kept("global_ratings", ("player", "user_id"), "each person's global rating per game, "
+         "from every rated game in every server and in direct messages",
+         "the global leaderboard and the pairing of \"Play now\"", _GAME,
+         "everyone, on the global leaderboard, only by choice; the person's own always",
+         "rebuilt", export="global_ratings"),
+    Kept("global_rating_history", ("player",), "each global rating after each game",
+         "to rebuild and check the global ratings", _GAME, "the person",
+         "rebuilt", export="global_rating_history"),
     Kept("meta", (), "the bot's own bookkeeping (the command tree synced, the days "
          "whose standings were posted)", "to do each thing once", "as long as the bot runs",
          "the bot's operators", "nothing"),
@@ -250,7 +259,8 @@ SELECT
      WHERE s.user_id = {u} AND {seat} = s.seat) AS actions,
   (SELECT COUNT(*) FROM tables AS t WHERE t.host_id = {u} OR EXISTS
      (SELECT 1 FROM seats AS s WHERE s.table_id = t.id AND s.user_id = {u})) AS tables,
-  (SELECT COUNT(*) FROM ratings WHERE user_id = {u}) AS ratings,
+  (SELECT COUNT(*) FROM ratings WHERE user_id = {u})
+    + (SELECT COUNT(*) FROM global_ratings WHERE user_id = {u}) AS ratings,
   (SELECT COUNT(*) FROM dup_players WHERE user_id = {u}) AS daily,
   (SELECT COUNT(*) FROM dup_events WHERE host_id = {u}) AS events,
   (SELECT COUNT(*) FROM reviews WHERE user_id = {u}) AS reviews,
@@ -311,6 +321,13 @@ SELECT guild_id, game, mu, sigma, ordinal, games FROM ratings WHERE user_id = {u
 ORDER BY guild_id, game""",
             "rating_history": f"""
 SELECT h.game_id, g.guild_id, g.game, h.mu, h.sigma FROM rating_history AS h
+JOIN games AS g ON g.id = h.game_id
+WHERE h.player = 'u:' || CAST({u} AS BIGINT) ORDER BY h.game_id""",
+            "global_ratings": f"""
+SELECT game, mu, sigma, ordinal, games FROM global_ratings WHERE user_id = {u}
+ORDER BY game""",
+            "global_rating_history": f"""
+SELECT h.game_id, g.guild_id, g.game, h.mu, h.sigma FROM global_rating_history AS h
 JOIN games AS g ON g.id = h.game_id
 WHERE h.player = 'u:' || CAST({u} AS BIGINT) ORDER BY h.game_id""",
             "duplicate": f"""
@@ -527,13 +544,14 @@ Rows = Sequence[Mapping[str, Any]]
 Section = tuple[str, Any]
 """One key of the export file and its value; a long list's value is an iterator that
 builds its elements one at a time (:func:`export_sections`)."""
-SECTIONS = ("settings", "tables", "games", "ratings", "rating_history", "duplicate",
-            "events_hosted", "reviews", "hand_messages", "talk", "blocks", "queue",
-            "ready_checks", "left_games")
+SECTIONS = ("settings", "tables", "games", "ratings", "rating_history", "global_ratings",
+            "global_rating_history", "duplicate", "events_hosted", "reviews", "hand_messages",
+            "talk", "blocks", "queue", "ready_checks", "left_games")
 """The keys of the file that hold the person's data (each empty or None when nothing is
 stored), in the file's order."""
 ROWS_OF = {"settings": "settings", "tables": "tables", "games": "games",
            "ratings": "ratings", "rating_history": "rating_history",
+           "global_ratings": "global_ratings", "global_rating_history": "global_rating_history",
            "duplicate": "duplicate", "events_hosted": "events", "reviews": "reviews",
            "hand_messages": "panels", "talk": "talk", "blocks": "blocks", "queue": "queue",
            "ready_checks": "ready_checks", "left_games": "departures"}
@@ -648,6 +666,9 @@ def export_sections(user_id: int, now: datetime, parts: Mapping[str, Rows]) -> l
     } for row in parts["reviews"])
     ratings = [{**r, "guild_id": _id(r["guild_id"])} for r in _rows(parts["ratings"])]
     history = [{**r, "guild_id": _id(r["guild_id"])} for r in _rows(parts["rating_history"])]
+    global_ratings = _rows(parts["global_ratings"])
+    global_history = [{**r, "guild_id": _id(r["guild_id"])}
+                      for r in _rows(parts["global_rating_history"])]
     settings = [{"standings": bool(r["standings"]), "updated_at": _plain(r["updated_at"])}
                 for r in parts["settings"]]
     blocks = [{"user_id": _id(r["blocked"]), "created_at": _plain(r["created_at"])}
@@ -672,7 +693,9 @@ def export_sections(user_id: int, now: datetime, parts: Mapping[str, Rows]) -> l
         ("exported_at", format_timestamp(now)),
         ("settings", settings[0] if settings else None),
         ("tables", tables), ("games", games), ("ratings", ratings),
-        ("rating_history", history), ("duplicate", duplicate), ("events_hosted", events),
+        ("rating_history", history), ("global_ratings", global_ratings),
+        ("global_rating_history", global_history), ("duplicate", duplicate),
+        ("events_hosted", events),
         ("reviews", reviews), ("hand_messages", [{**r} for r in _rows(parts["panels"])]),
         ("talk", _rows(parts["talk"])), ("blocks", blocks), ("queue", queue),
         ("ready_checks", checks), ("left_games", left),

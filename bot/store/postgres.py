@@ -6,9 +6,10 @@ serialization failure or a deadlock (the whole transaction runs again, so a
 retry never half-applies). Several bot processes may share one database:
 
 - ratings stay right when games finish at the same moment in different processes:
-  ``record_game`` takes a transaction-scoped advisory lock per guild and game
-  before it numbers the game and reads the ratings, so the games of one
-  leaderboard are rated one after the other, in their finish order;
+  ``record_game`` takes a transaction-scoped advisory lock per game (its every
+  guild's, since they share its global rating) before it numbers the game and reads
+  the ratings, so the games of one leaderboard are rated one after the other, in
+  their finish order;
 - ``lock_shards`` takes a session advisory lock per shard on a connection of its
   own (the lock session), held until :meth:`PostgresRepository.close` (or the
   process's death), and a fencing epoch per shard (table ``shard_epochs``): each
@@ -46,7 +47,13 @@ import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
 from bot.ratings import TEAM_GAMES
-from bot.store.base import EXPORT_CHUNK, StoreBase, board_results_sql, player_totals_sql
+from bot.store.base import (
+    EXPORT_CHUNK,
+    StoreBase,
+    board_results_sql,
+    global_counts_sql,
+    player_totals_sql,
+)
 from bot.store.codec import (
     check_draft,
     check_guild_settings,
@@ -62,6 +69,7 @@ from bot.store.migrate import Migration, load_migrations
 from bot.store.models import (
     ActionRecord,
     BoardResult,
+    BoardSize,
     EventRecord,
     FieldResult,
     GameResult,
@@ -87,6 +95,7 @@ from bot.store.rows import (
     OVER,
     ResultFilter,
     board_results_from_rows,
+    board_size,
     check_action,
     check_event,
     check_finish,
@@ -165,6 +174,9 @@ _TABLE_COLUMNS = (
 # The ranking (bot/store/base.py) in PostgreSQL's words; SUM of a bigint is numeric.
 _PLAYER_TOTALS = player_totals_sql(guild_id="$1", game="$2", user_id="$3::bigint", limit="$4",
                                    offset="$5", won="won", total="st.total::bigint")
+_GLOBAL_TOTALS = player_totals_sql(guild_id=None, game="$1", user_id="$2::bigint", limit="$3",
+                                   offset="$4", won="won", total="st.total::bigint")
+_GLOBAL_COUNTS = global_counts_sql("$1")
 
 # A table with its seats, actions, drafts and panels in one statement: the child rows
 # come as JSON arrays of objects with the same columns as SQLite's rows (JSON columns
@@ -203,9 +215,10 @@ def _count(status: str) -> int:
         return 0
 
 
-def rating_lock_key(guild_id: int, game: str) -> int:
-    """The advisory lock key that serializes the rating of one guild's game."""
-    return _lock_key(f"rating:{guild_id}:{game}")
+def rating_lock_key(game: str) -> int:
+    """The advisory lock key that serializes the rating of one game: of every guild,
+    since the global rating of the game (issue 53) moves with each of their games."""
+    return _lock_key(f"rating:{game}")
 
 
 def field_lock_key(board: str) -> int:
@@ -463,15 +476,15 @@ class PostgresRepository(StoreBase[Conn]):
         return applied
 
     async def _rate_older_games(self, conn: Conn) -> None:
-        """Rate the games stored before ratings existed (as SQLite does): when there are
-        rated games but no rating at all, rebuild every rating once."""
-        if not await conn.fetchval(
-                "SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'games'::regclass "
-                "AND attname = 'rated' AND NOT attisdropped)"):
+        """Rate the games stored before ratings existed, or before the global ratings
+        did (0011), as SQLite does: when there are rated games but no rating at all, or
+        no global one, rebuild every rating once."""
+        if not await conn.fetchval("SELECT to_regclass('global_ratings') IS NOT NULL"):
             return  # a database staged at an older version (tests)
         if await conn.fetchval(
                 "SELECT EXISTS (SELECT 1 FROM games WHERE rated) "
-                "AND NOT EXISTS (SELECT 1 FROM ratings)"):
+                "AND (NOT EXISTS (SELECT 1 FROM ratings) "
+                "OR NOT EXISTS (SELECT 1 FROM global_ratings))"):
             async with conn.transaction():
                 count = await self._rebuild(conn)
             log.info("rated %d games stored before ratings existed", count)
@@ -1206,8 +1219,8 @@ class PostgresRepository(StoreBase[Conn]):
 
     async def record_game(self, result: GameResult) -> int:
         """Store a finished game, mark its table finished and rate it (unless it is
-        not ``rated``), in one transaction; games of one guild's leaderboard are rated
-        one at a time."""
+        not ``rated``), in one transaction; games of one game are rated one at a time
+        (their guild's ratings and the global ones)."""
         game = game_rows(result)
         given_finish = utc(result.finished_at) if result.finished_at else None
         fence = self._fence()
@@ -1220,7 +1233,7 @@ class PostgresRepository(StoreBase[Conn]):
             # finish order is the order the ratings are updated in.
             now = await conn.fetchval(
                 "SELECT clock_timestamp() FROM (SELECT pg_advisory_xact_lock($1)) AS locked",
-                rating_lock_key(result.guild_id, result.game))
+                rating_lock_key(result.game))
             if _count(await conn.execute(finish, result.table_id, TableStatus.FINISHED.value,
                                          now, *(fence or ()))) == 0:
                 if fence is None:
@@ -1249,15 +1262,30 @@ class PostgresRepository(StoreBase[Conn]):
 
     # -- ratings (the rating itself: StoreBase._rate) -------------------------------
 
-    async def _stored_ratings(self, conn: Conn, guild_id: int, game: str,
+    async def _stored_ratings(self, conn: Conn, guild_id: int | None, game: str,
                               keys: list[str]) -> list[asyncpg.Record]:
+        if guild_id is None:
+            return await conn.fetch(
+                "SELECT player, mu, sigma, games FROM global_ratings WHERE game = $1 "
+                "AND player = ANY($2::text[]) ORDER BY player FOR UPDATE", game, keys)
         return await conn.fetch(
             "SELECT player, mu, sigma, games FROM ratings WHERE guild_id = $1 "
             "AND game = $2 AND player = ANY($3::text[]) ORDER BY player FOR UPDATE",
             guild_id, game, keys)
 
-    async def _store_ratings(self, conn: Conn, ratings: list[tuple[object, ...]],
+    async def _store_ratings(self, conn: Conn, guild_id: int | None,
+                             ratings: list[tuple[object, ...]],
                              history: list[tuple[object, ...]]) -> None:
+        if guild_id is None:
+            await conn.executemany(
+                "INSERT INTO global_ratings (game, player, user_id, mu, sigma, ordinal, games) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (game, player) "
+                "DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+                "ordinal = excluded.ordinal, games = excluded.games", ratings)
+            await conn.executemany(
+                "INSERT INTO global_rating_history (game_id, player, mu, sigma) "
+                "VALUES ($1, $2, $3, $4)", history)
+            return
         await conn.executemany(
             "INSERT INTO ratings (guild_id, game, player, user_id, mu, sigma, ordinal, games) "
             "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (guild_id, game, player) "
@@ -1269,9 +1297,10 @@ class PostgresRepository(StoreBase[Conn]):
 
     async def _clear_ratings(self, conn: Conn) -> None:
         # Readers wait for the rebuilt ratings; record_game waits too (it reads them).
-        await conn.execute("LOCK TABLE ratings, rating_history IN ACCESS EXCLUSIVE MODE")
-        await conn.execute("DELETE FROM rating_history")
-        await conn.execute("DELETE FROM ratings")
+        await conn.execute("LOCK TABLE ratings, rating_history, global_ratings, "
+                           "global_rating_history IN ACCESS EXCLUSIVE MODE")
+        for table in ("rating_history", "ratings", "global_rating_history", "global_ratings"):
+            await conn.execute(f"DELETE FROM {table}")
 
     async def _rated_game_rows(
         self, conn: Conn
@@ -1291,9 +1320,13 @@ class PostgresRepository(StoreBase[Conn]):
             return await self._rebuild(conn)
         return await self._run("rebuild_ratings", work)
 
-    async def ratings(self, guild_id: int, game: str) -> list[RatingRow]:
-        """Every current rating of the guild's game, best first."""
+    async def ratings(self, guild_id: int | None, game: str) -> list[RatingRow]:
+        """Every current rating of the guild's game (None: the global ones), best first."""
         async def work(conn: Conn) -> list[RatingRow]:
+            if guild_id is None:
+                return rating_rows(await conn.fetch(
+                    "SELECT player, user_id, mu, sigma, games FROM global_ratings "
+                    "WHERE game = $1 ORDER BY ordinal DESC, player", game))
             return rating_rows(await conn.fetch(
                 "SELECT player, user_id, mu, sigma, games FROM ratings "
                 "WHERE guild_id = $1 AND game = $2 ORDER BY ordinal DESC, player",
@@ -1346,9 +1379,19 @@ class PostgresRepository(StoreBase[Conn]):
                 guild_id, game))
         return await self._run("leaderboard_size", work, transaction=False)
 
-    async def _player_totals(self, guild_id: int, game: str, user_id: int | None,
+    async def global_board_size(self, game: str) -> BoardSize:
+        """How many people the global board of the game lists (they chose to appear) and
+        how many it does not."""
+        async def work(conn: Conn) -> BoardSize:
+            return board_size((await conn.fetch(_GLOBAL_COUNTS, game))[0])
+        return await self._run("global_board_size", work, transaction=False)
+
+    async def _player_totals(self, guild_id: int | None, game: str, user_id: int | None,
                              limit: int, offset: int) -> list[LeaderboardRow]:
         async def work(conn: Conn) -> list[LeaderboardRow]:
+            if guild_id is None:
+                return leaderboard_rows(None, await conn.fetch(
+                    _GLOBAL_TOTALS, game, user_id, limit, offset))
             return leaderboard_rows(guild_id, await conn.fetch(
                 _PLAYER_TOTALS, guild_id, game, user_id, limit, offset))
         return await self._run("leaderboard", work, transaction=False)

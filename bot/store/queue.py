@@ -438,16 +438,10 @@ class QueueSql:
 
     # -- ratings
 
-    def guild_rating(self) -> str:
+    def global_rating(self) -> str:
+        """The global rating of game 1 of the player key 2."""
         m = self.m
-        return (f"SELECT ordinal FROM ratings WHERE guild_id = {m(1)} AND game = {m(2)} "
-                f"AND player = {m(3)}")
-
-    def best_rating(self) -> str:
-        """The rating of person 1 in the guild where they played game 2 most."""
-        m = self.m
-        return (f"SELECT ordinal FROM ratings WHERE user_id = {m(1)} AND game = {m(2)} "
-                "ORDER BY games DESC, ordinal DESC, guild_id LIMIT 1")
+        return f"SELECT ordinal FROM global_ratings WHERE game = {m(1)} AND player = {m(2)}"
 
     # -- leases
 
@@ -906,16 +900,14 @@ class QueueStore(ABC, Generic[C]):
 
     # -- ratings
 
-    async def queue_rating(self, user_id: int, game: str, guild_id: int | None) -> float | None:
-        """The person's rating of the game in the guild (or, from direct messages, where
-        they played it most), as the leaderboard shows it."""
+    async def queue_rating(self, user_id: int, game: str) -> float | None:
+        """The person's global rating of the game (issue 53: every rated game anywhere,
+        whichever server or direct messages they queue from), as the leaderboard shows
+        it."""
         sql = self._queue_sql()
 
         async def work(conn: C) -> float | None:
-            if guild_id is None:
-                rows = await self._rows(conn, sql.best_rating(), user_id, game)
-            else:
-                rows = await self._rows(conn, sql.guild_rating(), guild_id, game, f"u:{user_id}")
+            rows = await self._rows(conn, sql.global_rating(), game, f"u:{user_id}")
             return as_float(rows[0]["ordinal"], "a rating") if rows else None
         return await self._transact("queue_rating", work, readonly=True)
 

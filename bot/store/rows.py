@@ -31,6 +31,7 @@ from bot.store.models import (
     ActionRecord,
     BoardPlayer,
     BoardResult,
+    BoardSize,
     CorruptRowError,
     EventRecord,
     FieldResult,
@@ -823,16 +824,22 @@ def rating_points(rows: Iterable[Row]) -> list[RatingPoint]:
     return points
 
 
+def board_size(row: Row) -> BoardSize:
+    return BoardSize(shown=as_int(row["shown"], "the global board's size"),
+                     hidden=as_int(row["hidden"], "the global board's size"))
+
+
 def partner_rows(rows: Iterable[Row]) -> list[PartnerRow]:
     return [PartnerRow(player=as_str(r["player"], "partner"), name=as_str(r["name"], "partner"),
                        games=as_int(r["games"], "partner"), wins=as_int(r["wins"], "partner"))
             for r in rows]
 
 
-def leaderboard_rows(guild_id: int, rows: Iterable[Row]) -> list[LeaderboardRow]:
+def leaderboard_rows(guild_id: int | None, rows: Iterable[Row]) -> list[LeaderboardRow]:
     board: dict[int, LeaderboardRow] = {}
+    scope = "the global leaderboard" if guild_id is None else f"leaderboard of guild {guild_id}"
     for row in rows:
-        where = f"leaderboard of guild {guild_id}, user {row['user_id']!r}"
+        where = f"{scope}, user {row['user_id']!r}"
         user = as_int(row["user_id"], where)
         entry = board.get(user)
         if entry is None:

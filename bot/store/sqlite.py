@@ -29,7 +29,13 @@ from typing import Any, ClassVar, Literal, TypeVar
 import aiosqlite
 
 from bot.ratings import TEAM_GAMES
-from bot.store.base import EXPORT_CHUNK, StoreBase, board_results_sql, player_totals_sql
+from bot.store.base import (
+    EXPORT_CHUNK,
+    StoreBase,
+    board_results_sql,
+    global_counts_sql,
+    player_totals_sql,
+)
 from bot.store.codec import (
     as_int,
     check_draft,
@@ -45,6 +51,7 @@ from bot.store.migrate import Migration, apply_migrations, schema_version
 from bot.store.models import (
     ActionRecord,
     BoardResult,
+    BoardSize,
     EventRecord,
     FieldResult,
     GameResult,
@@ -68,6 +75,7 @@ from bot.store.rows import (
     OVER,
     ResultFilter,
     board_results_from_rows,
+    board_size,
     check_action,
     check_event,
     check_finish,
@@ -128,6 +136,10 @@ _REVIEW_COLUMNS = "table_id, deal, seat, user_id, review, created_at"
 _PLAYER_TOTALS = player_totals_sql(guild_id=":guild_id", game=":game", user_id=":user_id",
                                    limit=":limit", offset=":offset", won="won = 1",
                                    total="st.total")
+_GLOBAL_TOTALS = player_totals_sql(guild_id=None, game=":game", user_id=":user_id",
+                                   limit=":limit", offset=":offset", won="won = 1",
+                                   total="st.total")
+_GLOBAL_COUNTS = global_counts_sql("?")
 
 
 def _error_code(error: sqlite3.Error) -> str:
@@ -235,15 +247,18 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
         return conn
 
     async def _rate_older_games(self, conn: aiosqlite.Connection) -> None:
-        """Rate the games stored before ratings existed (migration 0002): when there are
-        rated games but no rating at all, rebuild every rating once."""
-        columns = await self._fetchall(
-            conn, "SELECT 1 FROM pragma_table_info('games') WHERE name = 'rated'")
-        if not columns:
+        """Rate the games stored before ratings existed (migration 0002) or before the
+        global ratings did (0011): when there are rated games but no rating at all, or
+        no global one, rebuild every rating once."""
+        tables = await self._fetchall(
+            conn, "SELECT 1 FROM sqlite_master WHERE type = 'table' "
+            "AND name = 'global_ratings'")
+        if not tables:
             return  # a database staged at an older version (tests)
         rows = await self._fetchall(
             conn, "SELECT EXISTS (SELECT 1 FROM games WHERE rated) "
-            "AND NOT EXISTS (SELECT 1 FROM ratings)")
+            "AND (NOT EXISTS (SELECT 1 FROM ratings) "
+            "OR NOT EXISTS (SELECT 1 FROM global_ratings))")
         if rows and rows[0][0]:
             await self._execute(conn, "BEGIN IMMEDIATE")
             try:
@@ -829,28 +844,35 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
 
     # -- ratings (the rating itself: StoreBase._rate) -------------------------------
 
-    async def _stored_ratings(self, conn: aiosqlite.Connection, guild_id: int, game: str,
-                              keys: list[str]) -> list[sqlite3.Row]:
+    async def _stored_ratings(self, conn: aiosqlite.Connection, guild_id: int | None,
+                              game: str, keys: list[str]) -> list[sqlite3.Row]:
         marks = ", ".join("?" for _ in keys)
+        if guild_id is None:
+            return await self._fetchall(
+                conn, "SELECT player, mu, sigma, games FROM global_ratings WHERE game = ? "
+                f"AND player IN ({marks})", (game, *keys))
         return await self._fetchall(
             conn, "SELECT player, mu, sigma, games FROM ratings WHERE guild_id = ? "
             f"AND game = ? AND player IN ({marks})", (guild_id, game, *keys))
 
-    async def _store_ratings(self, conn: aiosqlite.Connection, ratings: list[tuple[object, ...]],
+    async def _store_ratings(self, conn: aiosqlite.Connection, guild_id: int | None,
+                             ratings: list[tuple[object, ...]],
                              history: list[tuple[object, ...]]) -> None:
+        scope, prefix, table = ("guild_id, ", "?, ", "") if guild_id is not None \
+            else ("", "", "global_")
         await self._executemany(
             conn,
-            "INSERT INTO ratings (guild_id, game, player, user_id, mu, sigma, ordinal, games) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, player) DO UPDATE "
-            "SET mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, "
-            "games = excluded.games", ratings)
+            f"INSERT INTO {table}ratings ({scope}game, player, user_id, mu, sigma, ordinal, "
+            f"games) VALUES ({prefix}?, ?, ?, ?, ?, ?, ?) ON CONFLICT ({scope}game, player) "
+            "DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+            "ordinal = excluded.ordinal, games = excluded.games", ratings)
         await self._executemany(
-            conn, "INSERT INTO rating_history (game_id, player, mu, sigma) VALUES (?, ?, ?, ?)",
-            history)
+            conn, f"INSERT INTO {table}rating_history (game_id, player, mu, sigma) "
+            "VALUES (?, ?, ?, ?)", history)
 
     async def _clear_ratings(self, conn: aiosqlite.Connection) -> None:
-        await self._execute(conn, "DELETE FROM rating_history")
-        await self._execute(conn, "DELETE FROM ratings")
+        for table in ("rating_history", "ratings", "global_rating_history", "global_ratings"):
+            await self._execute(conn, f"DELETE FROM {table}")
 
     async def _rated_game_rows(
         self, conn: aiosqlite.Connection
@@ -870,13 +892,18 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
         async with self._session("rebuild_ratings", "BEGIN IMMEDIATE") as conn:
             return await self._rebuild(conn)
 
-    async def ratings(self, guild_id: int, game: str) -> list[RatingRow]:
-        """Every current rating of the guild's game, best first."""
+    async def ratings(self, guild_id: int | None, game: str) -> list[RatingRow]:
+        """Every current rating of the guild's game (None: the global ones), best first."""
         async with self._session("ratings", None) as conn:
-            rows = await self._fetchall(
-                conn, "SELECT player, user_id, mu, sigma, games FROM ratings "
-                "WHERE guild_id = ? AND game = ? ORDER BY ordinal DESC, player",
-                (guild_id, game))
+            if guild_id is None:
+                rows = await self._fetchall(
+                    conn, "SELECT player, user_id, mu, sigma, games FROM global_ratings "
+                    "WHERE game = ? ORDER BY ordinal DESC, player", (game,))
+            else:
+                rows = await self._fetchall(
+                    conn, "SELECT player, user_id, mu, sigma, games FROM ratings "
+                    "WHERE guild_id = ? AND game = ? ORDER BY ordinal DESC, player",
+                    (guild_id, game))
         return rating_rows(rows)
 
     async def rating_history(self, guild_id: int, game: str,
@@ -926,6 +953,13 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
                 (guild_id, game))
         return as_int(rows[0]["n"], "leaderboard size")
 
+    async def global_board_size(self, game: str) -> BoardSize:
+        """How many people the global board of the game lists (they chose to appear) and
+        how many it does not."""
+        async with self._session("global_board_size", None) as conn:
+            rows = await self._fetchall(conn, _GLOBAL_COUNTS, (game,))
+        return board_size(rows[0])
+
     async def load_game(self, guild_id: int, game_id: int) -> GameResult | None:
         """One finished game of the guild, with its players, stats and replay."""
         params = {"guild_id": guild_id, "game_id": game_id}
@@ -943,12 +977,15 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
             return None
         return games_from_rows(game_rows, player_rows, stat_rows)[0]
 
-    async def _player_totals(self, guild_id: int, game: str, user_id: int | None,
+    async def _player_totals(self, guild_id: int | None, game: str, user_id: int | None,
                              limit: int, offset: int) -> list[LeaderboardRow]:
         params = {"guild_id": guild_id, "game": game, "user_id": user_id,
                   "limit": limit, "offset": offset}
+        if guild_id is None:
+            del params["guild_id"]
         async with self._session("leaderboard", None) as conn:
-            rows = await self._fetchall(conn, _PLAYER_TOTALS, params)
+            rows = await self._fetchall(
+                conn, _PLAYER_TOTALS if guild_id is not None else _GLOBAL_TOTALS, params)
         return leaderboard_rows(guild_id, rows)
 
     async def recent_games(self, guild_id: int, game: str, *, user_id: int | None = None,

@@ -99,6 +99,12 @@ def spec_names() -> list[str]:
     return list(all_specs())
 
 
+def scopes() -> tuple[str, ...]:
+    from bot.cogs.records import SCOPES
+
+    return SCOPES
+
+
 def record_names() -> list[str]:
     from bot.games.registry import all_specs
 
@@ -196,6 +202,8 @@ FAMILIES: dict[str, Callable[[], Iterable[str]]] = {
     "variant.{}": lambda: [f"variant.{r}" for r in variant_records()],
     "leaderboard.title.{}": lambda: [f"leaderboard.title.{r}" for r in record_names()],
     "leaderboard.extra.{}": lambda: [f"leaderboard.extra.{r}" for r in record_names()],
+    # bot/cogs/games.py: the leaderboard's boards (issue 53).
+    "scope.{}": lambda: [f"scope.{s}" for s in scopes()],
     "stats.{}": lambda: [f"stats.{r}" for r in record_names()],
     "stats.title.{}": lambda: [f"stats.title.{r}" for r in record_names()],
     # The command tree (its keys are collected from the tree itself, below).

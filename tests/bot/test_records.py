@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PIL import Image
 
 from bot.app import TichuBot
@@ -24,6 +25,7 @@ from bot.store import GamePlayerResult, GameResult, TableStatus
 from engine.replay import run_replay
 from tests.bot.conftest import World
 from tests.bot.driver import component, running
+from tests.emulator.errors import NoResponseError
 
 SHOTS = Path("/tmp/records-shots")
 
@@ -171,4 +173,86 @@ async def test_leaderboard_pages_through_buttons(world: World, tmp_path: Path) -
         assert component(reply, "lbpage", arg="chinois.1.n").disabled
         assert not component(reply, "lbpage", arg="chinois.0.p").disabled
         save("chinois-leaderboard-page2.png", reply.attachment(filename("leaderboard")).data)
+    emu.assert_clean()
+
+
+async def test_the_global_leaderboard_names_only_those_who_chose_to_appear(
+        world: World, tmp_path: Path) -> None:
+    """``/tichu leaderboard scope:global`` (issue 53): the games of two servers and of
+    direct messages in one rating; only those who chose to appear (``/privacy standings``)
+    are named, the others counted; a hidden person reads their own place privately. In
+    direct messages it is the default, and a server's board cannot be asked for."""
+    emu = world.emu
+    alice, bob, carol, dave = world.users
+    other = emu.add_guild("Elsewhere", locale="en-US")
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        repo = bot.service.repo
+        plan = [(world.guild.id, (alice, bob, carol, dave), 0),
+                (other.id, (alice, dave, carol, bob), 1),
+                (0, (carol, bob, alice, dave), 0)]  # a table in direct messages
+        for n, (guild_id, people, winner) in enumerate(plan):
+            table = await repo.create_table(
+                guild_id=guild_id, channel_id=world.channel.id + n + 1, host_id=alice.id,
+                game="tichu", seed=str(n), options={}, locale="en", seats=[])
+            await repo.record_game(GameResult(
+                table_id=table.id, guild_id=guild_id, game="tichu",
+                scores=[1000, 400] if winner == 0 else [400, 1000], winner=winner,
+                players=[GamePlayerResult(s, u.id, None, u.name, s % 2, s % 2 == winner)
+                         for s, u in enumerate(people)], replay={"game": "tichu"}))
+        for user in (alice, carol):
+            chose = await (await emu.slash(user, emu.dm_channel(user), "privacy standings",
+                                           appear="on")).response()
+            assert chose.content == t("en", "privacy.set_on")
+        ranked = [r.user_id for r in await repo.ratings(None, "tichu")]
+        assert set(ranked) == {u.id for u in world.users}
+
+        # In the server: its own board lists everyone who played there, as before.
+        server = await (await emu.slash(bob, world.channel, "tichu leaderboard")).response()
+        assert all(u.name in server.embeds[0]["description"] for u in world.users)
+        assert component(server, "lbpage", arg="tichu.0.p").disabled
+        # The global board: alice and carol only, at their places among everyone rated;
+        # bob and dave counted, not named.
+        asked = await emu.slash(bob, world.channel, "tichu leaderboard", scope="global")
+        board = await asked.response()
+        text = board.embeds[0]["description"]
+        for user in (alice, carol):
+            rank = ranked.index(user.id) + 1
+            assert any(line.startswith(f"`{rank} ") and user.name in line
+                       for line in text.splitlines()), (user.name, text)
+        assert "bob" not in text and "dave" not in text
+        assert t("fr", "leaderboard.hidden", count=2) in text  # bob reads French
+        words = board.attachment(filename("leaderboard")).description
+        assert t("fr", "leaderboard.scope.global") in words and "bob" not in words
+        assert component(board, "lbpage", arg="tichu.0.p.g").disabled
+        # Bob's own place, which only he sees.
+        own = await asked.followup(0)  # the first follow-up filled the deferred answer
+        assert own.ephemeral and own.content == t(
+            "fr", "leaderboard.own_hidden", rating=f"{await repo.queue_rating(bob.id, 'tichu'):.1f}",
+            rank=ranked.index(bob.id) + 1, total=4)
+
+        # In direct messages the global board is the default; alice, who appears, reads
+        # no private line; a server's board is refused there.
+        dm = emu.dm_channel(alice)
+        asked = await emu.slash(alice, dm, "tichu leaderboard")
+        mine = await asked.response()
+        lines = mine.embeds[0]["description"].splitlines()
+        assert [line.split()[1] for line in lines[1:3]] == [
+            u.name for u in sorted((alice, carol), key=lambda u: ranked.index(u.id))]
+        assert lines[3:] == [t("en", "leaderboard.hidden", count=2)]
+        with pytest.raises(NoResponseError):
+            await asked.followup(0, timeout=0.5)
+        # Its pages turn in direct messages too (one page here: the same one, edited).
+        assert component(mine, "lbpage", arg="tichu.0.n.g").disabled
+        turned = await (await emu.forged_click(alice, mine, "tichu:b:0:-:lbpage:tichu.0.n.g")
+                        ).response()
+        assert turned.id == mine.id and turned.embeds[0]["description"].splitlines() == lines
+        refused = await (await emu.forged_click(alice, mine, "tichu:b:0:-:lbpage:tichu.0.n")
+                         ).response()
+        assert refused.content == t("en", "error.forged_direct")  # a server's board: not here
+        refused = await (await emu.slash(alice, dm, "tichu leaderboard",
+                                         scope="server")).response()
+        assert refused.content == t("en", "error.scope_server")
+        # Chinois has no rated game yet: nobody has a global rating there.
+        empty = await (await emu.slash(dave, emu.dm_channel(dave), "chinois leaderboard")).response()
+        assert empty.content == t("fr", "leaderboard.empty_global")
     emu.assert_clean()

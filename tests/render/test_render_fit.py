@@ -9,6 +9,7 @@ tests measure the boxes the images really have."""
 
 from __future__ import annotations
 
+import io
 import logging
 import re
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.games.tysiacha.images import render_prikup
-from bot.i18n import t
+from bot.i18n import LANGUAGES, t
 from bot.render import examples as ex
 from bot.render.draw import (
     GREEN,
@@ -45,8 +46,10 @@ from bot.render.ratings import (
     BOARD_W,
     CELL,
     GAP,
+    SCOPE_H,
     SMALLEST,
     BoardLine,
+    board_height,
     board_layout,
     render_leaderboard,
     render_rating_chart,
@@ -587,6 +590,25 @@ def test_leaderboard_column_titles_never_overlap(drawn: list[Drawn],
     names = [row[1] for row in lines]
     assert "Γιώργος" in texts(names)
     assert min(text_width(n.text, n.size, "bold") for n in names) > 0
+
+
+@pytest.mark.parametrize(("lang", "board"), [(lang, board) for lang in LANGUAGES
+                                             for board in ("global", "server")])
+def test_a_leaderboard_names_its_scope_over_its_titles(drawn: list[Drawn], lang: str,
+                                                       board: str) -> None:
+    """The global board or a server's (issue 53): a band over the column titles says
+    which, whole at the lines' size in every language; the titles and lines are those of
+    the board without it, lower down."""
+    scope = t(lang, f"leaderboard.scope.{board}")
+    png = render_leaderboard(ex.BOARD_HEADERS, ex.BOARD, ex.BOARD_OWN, scope)
+    band, head, *lines = board_rows(drawn)
+    assert [c.text for c in band] == [scope] and band[0].size == CELL
+    assert [c.text for c in head] == list(ex.BOARD_HEADERS)
+    assert len(lines) == len(ex.BOARD) + 1
+    assert band[0].box[3] < min(c.box[1] for c in head)
+    height = Image.open(io.BytesIO(png)).height
+    assert height == board_height(len(ex.BOARD), True, True) == \
+        board_height(len(ex.BOARD), True) + SCOPE_H
 
 
 def test_a_leaderboard_holds_a_page_and_the_callers_line() -> None:

@@ -195,6 +195,10 @@ async def everything(repo: Repository) -> dict[str, Any]:
             out["boards"][key] = await repo.leaderboard(guild, game, limit=100)
             for user in (100, 101, 300, 301, 400, 401):
                 out["history"][key, user] = await repo.rating_history(guild, game, user)
+    for game in ("tichu", "chinois", "tysiacha"):  # the global ones (issue 53)
+        out["ratings"][game] = await repo.ratings(None, game)
+        out["boards"][game] = await repo.leaderboard(None, game, limit=100)
+        out["boards", "size", game] = await repo.global_board_size(game)
     out["meta"] = await repo.get_meta("commands_hash")
     out["board secret"] = await repo.board_secret()
     for user in (100, 300, 400):

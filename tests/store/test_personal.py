@@ -171,7 +171,7 @@ async def test_counts_and_export_of_a_person(repo: Repository) -> None:
     games = await stocked(repo)
     counts = await repo.person_counts(ANN)
     assert (counts.games, counts.ratings, counts.daily, counts.events, counts.reviews,
-            counts.settings) == (2, 1, 1, 1, 1, 1)
+            counts.settings) == (2, 2, 1, 1, 1, 1)  # her rating in guild 1, and global
     assert counts.tables == 3  # two games' tables and the daily's
     assert not counts.empty
 
@@ -187,6 +187,10 @@ async def test_counts_and_export_of_a_person(repo: Repository) -> None:
     assert "stats" not in first["players"][2]  # Bob's own figures are his
     assert [r["game"] for r in document["ratings"]] == ["tichu"]
     assert len(document["rating_history"]) == 2
+    # Her global rating (issue 53) and its history: the same two games.
+    assert [(r["game"], r["games"]) for r in document["global_ratings"]] == [("tichu", 2)]
+    assert [(h["game_id"], h["guild_id"]) for h in document["global_rating_history"]] == [
+        (games[0].id, "1"), (games[1].id, "1")]
     assert [(d["board"], d["diff"]) for d in document["duplicate"]] == [(BOARD, 40)]
     assert document["duplicate"][0]["replay"] == {"game": "tichu", "seed": "b"}
     assert [e["code"] for e in document["events_hosted"]] == ["K7Q2XM"]
@@ -291,6 +295,9 @@ async def test_an_erase_leaves_no_trace_and_the_others_unchanged(
     board_before = [(r.user_id, r.rating, r.games, r.wins) for r in
                     await repo.leaderboard(1, "tichu") if r.user_id != ANN]
     bob_history = await repo.rating_history(1, "tichu", BOB)
+    global_before = {(r.player, r.mu, r.sigma, r.games) for r in await repo.ratings(None, "tichu")
+                     if r.user_id != ANN}
+    assert any(r.user_id == ANN for r in await repo.ratings(None, "tichu"))
 
     erased = await repo.erase_person(ANN)
     assert erased.counts.games == 2 and erased.reviews_scrubbed == 1
@@ -306,6 +313,13 @@ async def test_an_erase_leaves_no_trace_and_the_others_unchanged(
     assert [(r.user_id, r.rating, r.games, r.wins) for r in
             await repo.leaderboard(1, "tichu")] == board_before
     assert await repo.rating_history(1, "tichu", BOB) == bob_history
+    # The global ratings (issue 53): hers gone (a pseudonym's now, unnamed), the others'
+    # as they were.
+    global_after = await repo.ratings(None, "tichu")
+    assert all(r.user_id != ANN for r in global_after)
+    assert {(r.player, r.mu, r.sigma, r.games) for r in global_after
+            if r.user_id is not None or r.player.startswith("cpu:")} == global_before
+    assert await repo.player_stats(None, "tichu", ANN) is None
     game = await repo.load_game(1, games[0].id)
     assert game is not None and game.scores == games[0].scores
     former = game.players[0]

@@ -496,18 +496,19 @@ async def rated_game(repo: Repository, guild_id: int, winner: int, n: int) -> No
 
 
 async def test_the_rating_a_person_queues_with(repo: Repository) -> None:
+    """The global rating (issue 53), whichever server or direct messages she queues from:
+    her games in every guild and in direct messages (guild 0) count."""
     for n in range(3):
         await rated_game(repo, 1, 0, n)  # Ann wins three times in guild 1
-    await rated_game(repo, 2, 1, 9)  # and loses once in guild 2
-    ratings = {(r.player, guild): r.ordinal for guild in (1, 2)
-               for r in await repo.ratings(guild, "tichu")}
-    assert await repo.queue_rating(ANN, "tichu", 1) == ratings["u:101", 1]
-    assert await repo.queue_rating(ANN, "tichu", 2) == ratings["u:101", 2]
-    # From direct messages: where she played most.
-    assert await repo.queue_rating(ANN, "tichu", None) == ratings["u:101", 1]
-    assert await repo.queue_rating(ANN, "tichu", 3) is None
-    assert await repo.queue_rating(EVE, "tichu", None) is None
-    assert await repo.queue_rating(ANN, "chinois", None) is None
+    await rated_game(repo, 2, 1, 9)  # loses once in guild 2
+    await rated_game(repo, 0, 0, 10)  # and wins once at a table in her DMs
+    overall = {r.player: r for r in await repo.ratings(None, "tichu")}
+    assert overall["u:101"].games == 5
+    assert await repo.queue_rating(ANN, "tichu") == overall["u:101"].ordinal
+    assert overall["u:101"].ordinal not in {r.ordinal for guild in (0, 1, 2)
+                                            for r in await repo.ratings(guild, "tichu")}
+    assert await repo.queue_rating(EVE, "tichu") is None
+    assert await repo.queue_rating(ANN, "chinois") is None
 
 
 # -- the matchmaker's lease ----------------------------------------------------------

@@ -210,9 +210,16 @@ def test_the_ranking_query_has_every_word_of_the_dialect_filled_in() -> None:
     assert "{" not in sql and "}" not in sql
     assert "g.guild_id = G AND g.game = N" in sql
     assert "CASE WHEN W THEN" in sql
-    assert "WHERE U IS NULL OR user_id = U" in sql
+    assert "TRUE AS shown" in sql and "WHERE (U IS NULL AND shown) OR user_id = U" in sql
     assert "LIMIT L OFFSET O" in sql
     assert "T AS total" in sql
+    # The global board (issue 53): every guild's games, the global ratings, those shown.
+    world = player_totals_sql(guild_id=None, game="N", user_id="U", limit="L", offset="O",
+                              won="W", total="T")
+    assert "{" not in world and "}" not in world and "guild_id" not in world
+    assert "WHERE  g.game = N" in world and "LEFT JOIN global_ratings AS r ON  r.game = N" in world
+    assert "FROM people AS pp WHERE pp.user_id = t.user_id" in world
+    assert "WHERE (U IS NULL AND shown) OR user_id = U" in world
 
 
 def test_board_results_are_picked_by_one_condition_in_either_dialect() -> None:
