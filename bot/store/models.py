@@ -729,9 +729,10 @@ class Repository(Protocol):
         """Every current rating of the guild's game (people and computer levels); None:
         the global ratings of the game."""
 
-    async def rating_history(self, guild_id: int, game: str,
+    async def rating_history(self, guild_id: int | None, game: str,
                              user_id: int) -> list[RatingPoint]:
-        """A player's rating after each of their rated games, oldest first."""
+        """A player's rating after each of their rated games, oldest first (their global
+        rating's when ``guild_id`` is None)."""
 
     async def partners(self, guild_id: int, game: str, user_id: int, *,
                        limit: int = 3) -> list[PartnerRow]:

@@ -1333,10 +1333,17 @@ class PostgresRepository(StoreBase[Conn]):
                 guild_id, game))
         return await self._run("ratings", work, transaction=False)
 
-    async def rating_history(self, guild_id: int, game: str,
+    async def rating_history(self, guild_id: int | None, game: str,
                              user_id: int) -> list[RatingPoint]:
-        """The player's rating after each of their rated games, oldest first."""
+        """The player's rating after each of their rated games, oldest first (the global
+        rating's when ``guild_id`` is None)."""
         async def work(conn: Conn) -> list[RatingPoint]:
+            if guild_id is None:
+                return rating_points(await conn.fetch(
+                    "SELECT g.id, g.finished_at, h.mu, h.sigma "
+                    "FROM global_rating_history AS h JOIN games AS g ON g.id = h.game_id "
+                    "WHERE g.game = $1 AND h.player = $2 ORDER BY g.finished_at, g.id",
+                    game, f"u:{user_id}"))
             return rating_points(await conn.fetch(
                 "SELECT g.id, g.finished_at, h.mu, h.sigma FROM rating_history AS h "
                 "JOIN games AS g ON g.id = h.game_id WHERE g.guild_id = $1 AND g.game = $2 "

@@ -906,15 +906,23 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
                     (guild_id, game))
         return rating_rows(rows)
 
-    async def rating_history(self, guild_id: int, game: str,
+    async def rating_history(self, guild_id: int | None, game: str,
                              user_id: int) -> list[RatingPoint]:
-        """The player's rating after each of their rated games, oldest first."""
+        """The player's rating after each of their rated games, oldest first (the global
+        rating's when ``guild_id`` is None)."""
         async with self._session("rating_history", None) as conn:
-            rows = await self._fetchall(
-                conn, "SELECT g.id, g.finished_at, h.mu, h.sigma FROM rating_history AS h "
-                "JOIN games AS g ON g.id = h.game_id WHERE g.guild_id = ? AND g.game = ? "
-                "AND h.player = ? ORDER BY g.finished_at, g.id",
-                (guild_id, game, f"u:{user_id}"))
+            if guild_id is None:
+                rows = await self._fetchall(
+                    conn, "SELECT g.id, g.finished_at, h.mu, h.sigma "
+                    "FROM global_rating_history AS h JOIN games AS g ON g.id = h.game_id "
+                    "WHERE g.game = ? AND h.player = ? ORDER BY g.finished_at, g.id",
+                    (game, f"u:{user_id}"))
+            else:
+                rows = await self._fetchall(
+                    conn, "SELECT g.id, g.finished_at, h.mu, h.sigma FROM rating_history AS h "
+                    "JOIN games AS g ON g.id = h.game_id WHERE g.guild_id = ? AND g.game = ? "
+                    "AND h.player = ? ORDER BY g.finished_at, g.id",
+                    (guild_id, game, f"u:{user_id}"))
         return rating_points(rows)
 
     async def partners(self, guild_id: int, game: str, user_id: int, *,

@@ -464,9 +464,9 @@ class DirectSurface(Writer):
 
     # ------------------------------------------------------------ the end
     async def game_end(self, table: Table) -> GameEnd | None:
-        """The finished game's result and each person's rating change, from the store
-        (``rating_history``: each key's rating after each rated game); None while the
-        result is not stored."""
+        """The finished game's result and each person's global rating change, from the
+        store (``rating_history``: each key's rating after each rated game); None while
+        the result is not stored."""
         kept = self._ends.get(table.id)
         if kept is not None:
             return kept
@@ -479,8 +479,8 @@ class DirectSurface(Writer):
             for player in result.players:
                 if player.user_id is None:
                     continue
-                points = await repo.rating_history(result.guild_id, result.game,
-                                                   player.user_id)
+                # The global rating: the one "Play now" pairs on, wherever one plays.
+                points = await repo.rating_history(None, result.game, player.user_id)
                 at = next((i for i, p in enumerate(points) if p.game_id == result.id), None)
                 if at is None:
                     continue

@@ -56,6 +56,13 @@ async def test_every_guild_and_direct_messages_move_one_global_rating(
     # Each guild keeps its own beside it: Ann's three guilds, one game or two each.
     assert [next(r.games for r in await repo.ratings(g, "tichu") if r.player == f"u:{ANN}")
             for g in (0, 1, 2)] == [1, 2, 1]
+    # Ann's global history: one point per rated game, anywhere, the last one her rating
+    # now; her history in guild 1 only that guild's two games.
+    points = await repo.rating_history(None, "tichu", ANN)
+    assert [p.game_id for p in points] == ids
+    assert (points[-1].mu, points[-1].sigma) == want[f"u:{ANN}"]
+    assert [p.game_id for p in await repo.rating_history(1, "tichu", ANN)] == [ids[0], ids[3]]
+    assert await repo.rating_history(None, "tichu", EVE) == []
     # A rebuild from the stored games gives the same numbers.
     before = await repo.ratings(None, "tichu")
     assert await repo.rebuild_ratings() == 4
