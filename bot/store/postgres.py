@@ -270,6 +270,29 @@ class _OutageInOneLine(logging.Filter):
 
 
 logging.getLogger("asyncpg.pool").addFilter(_OutageInOneLine())
+
+
+class _LostReleaseInOneLine(logging.Filter):
+    """asyncpg returns a connection to its pool in a shielded task, so that a cancelled
+    caller (a timeout, the bot stopping) still gives it back. When the server went away
+    meanwhile, that task fails with nobody to read its error, and asyncio logs it as a
+    traceback ("Task exception was never retrieved"). The connection is simply lost, and
+    the pool opens another: of these, one line is kept."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if error is not None and _unavailable(error) \
+                and "PoolConnectionHolder.release" in record.getMessage():
+            record.msg = ("PostgreSQL: a connection given back to the pool was lost "
+                          f"({_describe(error)})")
+            record.args = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+logging.getLogger("asyncio").addFilter(_LostReleaseInOneLine())
 OutageInOneLine = _OutageInOneLine
 """The filter, for other loggers that speak of the same outages (the job queue's)."""
 

@@ -682,3 +682,37 @@ def test_asyncpg_pool_outage_tracebacks_become_one_line(
         "Failed to restore the pool connection floor; retrying: "
         "ConnectionRefusedError: [Errno 111] Connection refused")
     assert bug.exc_info is not None  # anything else keeps its traceback
+
+
+async def test_a_connection_lost_as_it_goes_back_to_the_pool_is_one_line(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """asyncpg gives a connection back to its pool in a shielded task; when the server
+    went away meanwhile and the caller was cancelled, nobody reads that task's error and
+    asyncio logs it at its end. The store's filter keeps one warning line of it (no
+    traceback), and leaves any other unread task error as asyncio logs it."""
+    import gc
+
+    import bot.store.postgres  # noqa: F401  (the filter is installed on import)
+
+    async def release() -> None:
+        raise asyncpg.exceptions.ConnectionDoesNotExistError(
+            "connection was closed in the middle of operation")
+
+    async def other() -> None:
+        raise ValueError("a bug")
+
+    release.__qualname__ = "PoolConnectionHolder.release"  # as asyncpg's task shows it
+    caplog.set_level(logging.WARNING, logger="asyncio")
+    for work in (release, other):
+        task = asyncio.get_running_loop().create_task(work())
+        await asyncio.sleep(0)
+        assert task.done()
+        del task
+        gc.collect()  # the task's end: asyncio logs an error nobody read
+    lost, bug = [r for r in caplog.records if r.name == "asyncio"]
+    assert lost.levelno == logging.WARNING and lost.exc_info is None
+    assert lost.getMessage() == ("PostgreSQL: a connection given back to the pool was lost "
+                                 "(ConnectionDoesNotExistError: connection was closed in the "
+                                 "middle of operation)")
+    assert bug.levelno == logging.ERROR and bug.exc_info is not None
+    assert "never retrieved" in bug.getMessage()
