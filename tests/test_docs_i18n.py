@@ -34,8 +34,8 @@ from tests.command_names import Node, command_tree, named_wrongly, option_names
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-PAGES = ("players/commands.md", "players/hand-panel.md", "players/coach.md",
-         "players/duplicate.md")
+PAGES = ("players/commands.md", "players/play-now.md", "players/hand-panel.md",
+         "players/coach.md", "players/duplicate.md")
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 CASES = [(page, lang) for page in PAGES for lang in TRANSLATED]
 SOURCE = re.compile(r"\A<!-- Translated from (\S+), sha256 ([0-9a-f]{64})\. ")
