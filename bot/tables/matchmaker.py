@@ -186,6 +186,8 @@ class Matchmaker:
             for count in await self.repo.queue_counts():
                 if count.waiting:
                     report.checks.extend(await self._pair(count.pool, now))
+            if report.checks:
+                log.info("wave: %d ready checks opened", len(report.checks))
         await self.close_due(report)
         return report
 
