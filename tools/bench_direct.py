@@ -84,6 +84,8 @@ class DirectFigures:
     window: float
     cpu: dict[str, float]
     wait0: float
+    helpers_wait: float
+    """Seconds a second shard 0's worker processes were ready but waiting for a CPU, in all."""
     lag_p99_ms: float
     load: tuple[float, float, float]
     messages: float
@@ -193,11 +195,14 @@ async def run(n: int, *, pg: Any, processes: int = 2, think: tuple[float, float]
             lag_stop = asyncio.Event()
             lag_task = asyncio.create_task(loop_lag(lag, lag_stop))
             wait0 = run_delay(shard0.pid)
+            helpers = [c.pid for c in shard0.children(recursive=True)]
+            helpers0 = sum(run_delay(pid) for pid in helpers)
             cpu0, t0, mono0 = meter.sample(), time.perf_counter(), time.monotonic()
             decisions0 = tally.decisions
             await asyncio.sleep(window)
             cpu1, elapsed, mono1 = meter.sample(), time.perf_counter() - t0, time.monotonic()
             waited = (run_delay(shard0.pid) - wait0) / elapsed
+            helpers_waited = (sum(run_delay(pid) for pid in helpers) - helpers0) / elapsed
             decisions = tally.decisions - decisions0
             load = os.getloadavg()
             lag_stop.set()
@@ -220,6 +225,7 @@ async def run(n: int, *, pg: Any, processes: int = 2, think: tuple[float, float]
             first=[r.latency for r in measured if r.latency is not None],
             unanswered=sum(1 for r in measured if r.seen_latency is None),
             decisions=decisions, window=elapsed, cpu=cpu, wait0=waited,
+            helpers_wait=helpers_waited,
             lag_p99_ms=percentile(lag, 0.99) * 1000, load=load, messages=messages,
             per_deal=per_deal, edits_per_minute=edits, refusals=tally.refusals,
             slow=tally.slow, rest_429=len(emu.rate_limited))
@@ -248,6 +254,10 @@ def report(rows: Sequence[DirectFigures], *, think: tuple[float, float], delay: 
               f"{rate:>13.2f} {cpu:>22} {f.wait0:>8.0%} {f.per_deal:>10.2f} "
               f"{f.edits_per_minute:>11.1f} {f.load[0]:>5.1f}")
     for f in rows:
+        print(f"  {f.tables} tables: this process (the emulated Discord and the people) used "
+              f"{f.cpu['bench']:.2f} cores, its event loop late by p99 {f.lag_p99_ms:.0f} ms; "
+              f"shard 0's worker processes waited for a CPU {f.helpers_wait:.0%} of the time; "
+              f"DM messages per person since seated: {f.messages:.2f}")
         if f.seated < f.people or f.unanswered or f.refusals or f.slow or f.rest_429:
             print(f"  {f.tables} tables: {f.people - f.seated} people not seated in the set-up "
                   f"({f.setup:.0f} s); clicks without their panel by the end: {f.unanswered}; "
@@ -299,6 +309,9 @@ def main(argv: list[str] | None = None) -> None:
             rows.append(asyncio.run(run(
                 n, pg=pg, processes=args.processes, think=(low, high), warm=args.warm,
                 window=args.window, pace=pace, delay=args.delay, seed=args.seed)))
+            report(rows[-1:], think=(low, high), delay=args.delay, processes=args.processes,
+                   pace=pace)  # each size as it comes; all of them at the end
+            print(flush=True)
     report(rows, think=(low, high), delay=args.delay, processes=args.processes, pace=pace)
 
 

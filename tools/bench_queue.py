@@ -50,7 +50,7 @@ import psutil
 from bot.i18n import t
 from bot.tables import ids
 from bot.views.queue import READY_ACTIONS
-from tests.emulator.errors import NoResponseError
+from tests.emulator.errors import NoResponseError, UserActionError
 from tests.emulator.ratelimits import RateLimits
 from tests.emulator.server import DiscordEmulator
 from tools.bench_bot import percentile
@@ -222,7 +222,11 @@ async def queue_one(emu: DiscordEmulator, seat: Seat, rng: random.Random,
         last = message.id
         await asyncio.sleep(rng.uniform(*accept))
         seat.accepted = time.monotonic()
-        answer = await (await emu.click(seat.user, message, button)).response()
+        try:
+            handle = await emu.click(seat.user, message, button)
+        except (LookupError, UserActionError):
+            continue  # the check closed meanwhile (its buttons gone): wait for what comes
+        answer = await handle.response()
         if answer.content != t(seat.locale, "queue.accepted"):
             seat.accept_refused.append(answer.content)
 
