@@ -16,11 +16,13 @@ def main(argv: list[str] | None = None) -> None:
         bench_bot,
         bench_coach,
         bench_compare,
+        bench_direct,
         bench_duplicate,
         bench_engine,
         bench_export,
         bench_flood,
         bench_jobs,
+        bench_queue,
         bench_render,
         bench_shards,
         bench_store,
@@ -47,6 +49,10 @@ def main(argv: list[str] | None = None) -> None:
                            "and SQLite in-process; a worker killed mid-job", bench_jobs),
                           ("Tables over two bot processes on PostgreSQL: 100 to 1,000",
                            bench_shards),
+                          ("Play now: 8, 40 and 400 people queue at once, two bot processes "
+                           "on PostgreSQL, until their tables", bench_queue),
+                          ("Play now: 100 tables in DMs on shard 0's process, click → panel",
+                           bench_direct),
                           ("Faults: the database blinks", chaos)):
         print(f"== {title}", flush=True)
         if module is bench_shards:
@@ -76,6 +82,14 @@ def main(argv: list[str] | None = None) -> None:
         elif module is chaos:
             # Every scenario with the full 10 s outage: about a minute each.
             chaos.main(["--outage", "10"])
+        elif module is bench_queue:
+            # Each size on a fresh database, the waves on the bot's own clock: about
+            # six minutes, most of it the 400 people.
+            bench_queue.main([])
+        elif module is bench_direct:
+            # 400 people seated through the queue (two to four minutes of set-up), then
+            # 10 s of play and 60 s measured. The growth: --tables 50,100,200,400.
+            bench_direct.main(["--tables", "100"])
         elif module is bench_bot:
             bench_bot.main()  # (it reads the command line itself: this one, with no options)
         else:

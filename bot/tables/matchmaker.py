@@ -198,6 +198,8 @@ class Matchmaker:
             for count in await self.repo.queue_counts():
                 if count.waiting:
                     report.checks.extend(await self._pair(count.pool, now))
+            if report.checks:
+                log.info("wave: %d ready checks opened", len(report.checks))
         await self.close_due(report)
         return report
 
@@ -257,7 +259,10 @@ class Matchmaker:
         locales = {p: e.locale for e in entries for p in e.people}
         opened = []
         for proposal in wave.tables:
-            check = await self._open(proposal, now)
+            # Each check's time starts when it is opened, just before its DMs are sent:
+            # the DMs of a large wave go out one after the other at the bot's write pace,
+            # and a check timed from the wave's start expired before its people saw it.
+            check = await self._open(proposal, self.clock())
             if check is None:
                 continue
             opened.append(check)

@@ -598,18 +598,23 @@ class DirectSurface(Writer):
         return await self.bot.create_dm(discord.Object(user_id))
 
     async def _show(self, table: Table, seat: int) -> None:
-        """Write the seat's panel: an edit of its message, or its first message."""
+        """Write the seat's panel: an edit of its message, or its first message. The write
+        waits for its turn at the pacer before it takes the seat's lock: a click on the
+        panel (answered through its own token, which the pace does not bind) waits for
+        no more than a drawing in progress, never for the queue of the bot's writes."""
         user_id = table.seats[seat].user_id
         if user_id is None or (table.id, user_id) in self.closed:
             return
         key = (table.id, seat)
+        if self._drawn.get(key) == self._changes(table.id) and \
+                self.message_of(table, seat) is not None:
+            return
+        await self.pacer.wait()
         async with self._lock(table, seat):
             seen = self._changes(table.id)
             stored = self.message_of(table, seat)
             if self._drawn.get(key) == seen and stored is not None:
                 return  # drawn meanwhile (the person's click)
-            await self.pacer.wait()
-            seen = self._changes(table.id)
             message = await self.panel(table, seat, self.locale_of(table, user_id))
             digest = self._digest(message)
             self._written[key] = time.monotonic()
