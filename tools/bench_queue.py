@@ -139,22 +139,18 @@ def people_of(emu: DiscordEmulator, n: int, mix: str, rng: random.Random,
 
 
 async def seed_ratings(url: str, seats: Sequence[Seat]) -> None:
-    """The people's leaderboard ratings, as the store reads them when they queue: in the
-    server they queue from (from DMs: where they played most)."""
+    """The people's global ratings, as the store reads them when they queue (the queue
+    pairs on the global rating, whichever server or DMs one queues from)."""
     conn = await asyncpg.connect(url)
     try:
         for seat in seats:
             if seat.rating is None:
                 continue
-            guild = seat.place.guild_id or 1
-            await conn.execute(
-                "INSERT INTO guilds (id, locale, created_at, updated_at) "
-                "VALUES ($1, 'en', now(), now()) ON CONFLICT DO NOTHING", guild)
             sigma = 3.0
             await conn.execute(
-                "INSERT INTO ratings (guild_id, game, player, user_id, mu, sigma, ordinal, "
-                "games) VALUES ($1, 'tichu', $2, $3, $4, $5, $6, 20)",
-                guild, f"u:{seat.user.id}", seat.user.id, seat.rating + 3 * sigma, sigma,
+                "INSERT INTO global_ratings (game, player, user_id, mu, sigma, ordinal, games) "
+                "VALUES ('tichu', $1, $2, $3, $4, $5, 20)",
+                f"u:{seat.user.id}", seat.user.id, seat.rating + 3 * sigma, sigma,
                 seat.rating)
     finally:
         await conn.close()

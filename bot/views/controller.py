@@ -200,7 +200,9 @@ class Controller:
         table, seat, decision = await self.service.clicks.click(table.id, interaction.user.id,
                                                                 click, back=back)
         if isinstance(decision, Look):
-            await self.show(interaction, table, seat, locale, await decision.draw(locale))
+            with workers.clicked():
+                look = await decision.draw(locale)
+            await self.show(interaction, table, seat, locale, look)
             return
         if isinstance(decision, Move):
             mine = table.seat_of(interaction.user.id)
@@ -247,7 +249,8 @@ class Controller:
         spec = spec_of(table)
         async with self.panels.lock(table.id, interaction.user.id):
             key = self.panels.key(table, seat)
-            drawn = message or await spec.hand_message(table, seat, locale)
+            with workers.clicked():
+                drawn = message or await spec.hand_message(table, seat, locale)
             target = interaction.message.id if interaction.message is not None else None
             await interaction.edit_original_response(**self.panels.edits(target, drawn))
             if message is None and interaction.message is not None and \

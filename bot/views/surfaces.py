@@ -59,7 +59,7 @@ from bot.tables.talk import SPOKEN, phrases_of
 from bot.views.pacing import Pacer
 from bot.views.panels import Images, Panels
 from bot.views.table import lobby_message
-from bot.workers import offload
+from bot.workers import clicked, offload
 
 log = logging.getLogger(__name__)
 THREAD_ARCHIVED = 50083
@@ -610,12 +610,17 @@ class DirectSurface(Writer):
                 self.message_of(table, seat) is not None:
             return
         await self.pacer.wait()
+        # Drawn before the seat's lock is taken: a click on the panel (drawn first by the
+        # workers, :func:`~bot.workers.clicked`) never waits for this drawing; if it
+        # drew the table as new or newer meanwhile, this one is not written.
+        seen = self._changes(table.id)
+        if self._drawn.get(key) == seen and self.message_of(table, seat) is not None:
+            return  # drawn meanwhile (the person's click)
+        message = await self.panel(table, seat, self.locale_of(table, user_id))
         async with self._lock(table, seat):
-            seen = self._changes(table.id)
             stored = self.message_of(table, seat)
-            if self._drawn.get(key) == seen and stored is not None:
-                return  # drawn meanwhile (the person's click)
-            message = await self.panel(table, seat, self.locale_of(table, user_id))
+            if self._drawn.get(key, -1) >= seen and stored is not None:
+                return  # the person's click drew it as new or newer meanwhile
             digest = self._digest(message)
             self._written[key] = time.monotonic()
             if stored is not None:
@@ -712,7 +717,8 @@ class DirectSurface(Writer):
         key = (table.id, seat)
         async with self._lock(table, seat):
             seen = self._changes(table.id)
-            message = await self.panel(table, seat, locale, look)
+            with clicked():
+                message = await self.panel(table, seat, locale, look)
             target = interaction.message.id if interaction.message is not None else None
             await interaction.edit_original_response(**self._images.edits(target, message))
             if target is not None:

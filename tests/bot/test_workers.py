@@ -239,3 +239,30 @@ async def test_the_gate_skips_work_cancelled_while_waiting() -> None:
     assert order == ["review", "field"] and gate.busy == 0 and gate.waiting == 0
     with pytest.raises(asyncio.CancelledError):
         await tasks["gone"]
+
+
+async def test_a_clicks_own_drawing_goes_to_the_first_free_worker() -> None:
+    """Live work waits for a free worker in the order of arrival, except a click's own
+    drawing (``workers.clicked``), which goes first: one busy worker, three others' panels
+    queued, then a click; the click's work is the next to run."""
+    workers.start(1)
+    try:
+        done: list[str] = []
+
+        async def work(name: str, seconds: float, click: bool = False) -> None:
+            if click:
+                with workers.clicked():
+                    await workers.offload(time.sleep, seconds)
+            else:
+                await workers.offload(time.sleep, seconds)
+            done.append(name)
+
+        busy = asyncio.create_task(work("busy", 0.3))
+        await asyncio.sleep(0)  # it holds the one worker
+        others = [asyncio.create_task(work(f"panel {i}", 0.01)) for i in range(3)]
+        await asyncio.sleep(0)
+        click = asyncio.create_task(work("click", 0.01, click=True))
+        await asyncio.gather(busy, *others, click)
+        assert done == ["busy", "click", "panel 0", "panel 1", "panel 2"]
+    finally:
+        workers.stop()
