@@ -177,33 +177,14 @@ async def run(n: int, *, pg: Any, processes: int = 2, think: tuple[float, float]
         seats = people_of(emu, 4 * n, "one", random.Random(seed), processes)
         bots = await start_bots(emu, url, processes, settings, delay)
         try:
-            # Each person plays from the moment their panel is shown, as people do: a
-            # table whose people waited for the last of 400 to be seated would see its
-            # turn timers hand their seats to computers, and then put them out.
-            stop, tally = asyncio.Event(), Tally()
-            rngs = {id(s): random.Random(seed * 1_000_003 + i) for i, s in enumerate(seats)}
-            tasks: list[asyncio.Task[None]] = []
-            started: set[int] = set()
-
-            async def start_seated() -> None:
-                while True:
-                    for s in seats:
-                        if s.panel is not None and id(s) not in started:
-                            started.add(id(s))
-                            tasks.append(asyncio.create_task(
-                                play(emu, s, rngs[id(s)], think, stop, tally)))
-                    await asyncio.sleep(0.1)
-
-            starter = asyncio.create_task(start_seated())
-            try:
-                setup = await seat_everyone(emu, seats, seed, (0.2, 1.0), setup_timeout)
-                await asyncio.sleep(0.2)  # the last seated start playing
-            finally:
-                starter.cancel()
-                await asyncio.gather(starter, return_exceptions=True)
+            setup = await seat_everyone(emu, seats, seed, (0.2, 1.0), setup_timeout)
             seated = [s for s in seats if s.panel is not None]
             print(f"   {len(seated)} of {len(seats)} people seated at their DM tables in "
                   f"{setup:.0f} s", flush=True)
+            stop, tally = asyncio.Event(), Tally()
+            rng = random.Random(seed + 1)
+            tasks = [asyncio.create_task(play(emu, s, random.Random(rng.random()), think,
+                                              stop, tally)) for s in seated]
             await asyncio.sleep(warm)
             shard0 = psutil.Process(bots.procs[0].pid)
             meter = CpuMeter({"shard 0": [shard0],
