@@ -131,7 +131,8 @@ class TichuBot(commands.Bot):
                                     shard_lock_wait=settings.shard_lock_wait,
                                     on_lost=self._shards_lost,
                                     tables_per_person=settings.tables_per_person,
-                                    wave_seconds=settings.queue_wave_interval)
+                                    wave_seconds=settings.queue_wave_interval,
+                                    queue_turn_timer=settings.queue_turn_timer)
         self.ready_checks = ReadyChecks(self, lambda: self.service.matchmaker, self.pacer)
         self.service.matchmaker.messenger = self.ready_checks
         self.panels = Panels(self, repo)

@@ -65,6 +65,9 @@ class Settings(BaseSettings):
     queue_wave_interval: float = Field(
         default=10, gt=0, description="Seconds between two waves of the \"Play now\" queue's "
         "pairing (a join that lets a pool fill a table runs one at once)")
+    queue_turn_timer: int = Field(
+        default=60, ge=10, le=3600, description="Seconds per decision at a \"Play now\" "
+        "table; when they run out a computer plays the seat until its person clicks again")
     shard_count: int | None = Field(
         default=None, ge=1, le=100_000,
         description="Gateway shards of the whole bot, over all its processes (discord.py's "

@@ -170,8 +170,11 @@ async def run(n: int, *, pg: Any, processes: int = 2, think: tuple[float, float]
     name = f"direct_{n}_{int(time.time() * 1000)}"
     await create_database(str(pg.get_uri()), name)
     url = str(pg.get_uri(name))
+    # The people play from when all are seated: the tables' turn timers (QUEUE_TURN_TIMER)
+    # must not hand the first seated people's seats to computers while the last are
+    # seated (and put them out: the away rule).
     settings = {"WORKER_PROCESSES": str(workers), "REST_WRITES_PER_SECOND": str(pace),
-                "QUEUE_WAVE_INTERVAL": "1"}
+                "QUEUE_WAVE_INTERVAL": "1", "QUEUE_TURN_TIMER": "3600"}
     async with DiscordEmulator(shard_count=processes,
                                rate_limits=RateLimits(global_limit=50)) as emu:
         seats = people_of(emu, 4 * n, "one", random.Random(seed), processes)

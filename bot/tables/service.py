@@ -43,7 +43,7 @@ from bot.tables.core import Presenter, TableCore
 from bot.tables.drivers import Drivers
 from bot.tables.lobby import Lobby
 from bot.tables.matching import WAVE_SECONDS
-from bot.tables.matchmaker import Matchmaker
+from bot.tables.matchmaker import DEFAULT_TURN_TIMER, Matchmaker
 from bot.tables.rematch import Rematch
 from bot.tables.results import Results
 from bot.tables.rules import TableRules
@@ -69,7 +69,8 @@ class TableService:
                  shard_lock_wait: float = 300.0,
                  on_lost: Callable[[str], None] | None = None,
                  tables_per_person: int | None = None,
-                 wave_seconds: float = WAVE_SECONDS) -> None:
+                 wave_seconds: float = WAVE_SECONDS,
+                 queue_turn_timer: int = DEFAULT_TURN_TIMER) -> None:
         self.shards = Shards(shard_count, shard_ids)
         self.repo = repo
         """The store every part keeps the tables in (the app's and the commands' too)."""
@@ -88,7 +89,7 @@ class TableService:
         # Not secrets.token_hex: the tables' deal seeds come from it (seeded in tests).
         self.matchmaker = Matchmaker(
             repo, self.lobby, self.shards, wave_seconds=wave_seconds,
-            holder=f"{socket.gethostname()}:{os.getpid()}:{os.urandom(4).hex()}")
+            turn_timer=queue_turn_timer, holder=f"{socket.gethostname()}:{os.getpid()}:{os.urandom(4).hex()}")
 
     async def close(self) -> None:
         """Stop every driver, timer and notice (the store keeps everything already
