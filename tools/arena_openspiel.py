@@ -421,6 +421,17 @@ def parse_rounds(text: str) -> tuple[int, ...]:
     return tuple(rounds)
 
 
+def positive(text: str) -> int:
+    """A whole number of 1 or more, for argparse."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"at least 1, not {value}")
+    return value
+
+
 def spec_of(rounds: Sequence[int]) -> str:
     if list(rounds) == list(range(rounds[0], rounds[-1] + 1)):
         return f"{rounds[0]}-{rounds[-1]}" if len(rounds) > 1 else str(rounds[0])
@@ -431,15 +442,15 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m tools.arena_openspiel",
                                 description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--level", choices=LEVELS, default="hard", help="this engine's player")
-    p.add_argument("--pairs", type=int, default=120, help="pairs of deals")
-    p.add_argument("--sims", type=int, default=1000, help="IS-MCTS simulations a decision")
+    p.add_argument("--pairs", type=positive, default=120, help="pairs of deals")
+    p.add_argument("--sims", type=positive, default=1000, help="IS-MCTS simulations a decision")
     p.add_argument("--seed", default="openspiel", help="prefix of the deals' seeds")
     p.add_argument("--rounds", type=parse_rounds, default=parse_rounds("1-12"),
                    help="Chinois rounds dealt in turn (1-12: 1 to 12 cards; 13-16: the "
                    "13-card rounds, played against --thirteen-vs)")
     p.add_argument("--thirteen-vs", choices=LEVELS, default="hard",
                    help="this engine's opponent in the 13-card rounds")
-    p.add_argument("--jobs", type=int, default=1,
+    p.add_argument("--jobs", type=positive, default=1,
                    help="processes playing pairs side by side (results do not depend on it)")
     p.add_argument("--report-every", type=int, default=0,
                    help="print the figures so far every N pairs (0: only at the end)")
