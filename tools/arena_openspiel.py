@@ -392,10 +392,11 @@ def report(results: Sequence[PairResult], settings: Settings, seconds: float, jo
     ismcts = [r for r in results if r.opponent == "IS-MCTS"]
     thirteen = [r for r in results if r.opponent != "IS-MCTS"]
     name = f"IS-MCTS({settings.sims})"
-    lines = [f"{settings.level} v {name} on {GAME} (uct_c {UCT_C:g}, random rollouts, most "
-             f"visited), Chinois rounds {spec_of(settings.rounds)}: {len(results)} pairs "
-             f"({2 * len(results)} deals) in {seconds:.1f} s wall, {jobs} job(s)"]
+    lines = [f"{settings.level}, Chinois rounds {spec_of(settings.rounds)}: {len(results)} "
+             f"pairs ({2 * len(results)} deals) in {seconds:.1f} s wall, {jobs} job(s)"]
     if ismcts:
+        lines.append(f"against {name} on {GAME} (uct_c {UCT_C:g}, random rollouts, most "
+                     f"visited): {len(ismcts)} pairs")
         lines += block(ismcts, settings.level, name)
     if thirteen:
         lines.append(f"13-card rounds (no trump; oh_hell cannot deal them), against this "

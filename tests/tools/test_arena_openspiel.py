@@ -101,8 +101,9 @@ def test_a_tiny_match_agrees_in_both_engines_and_reports() -> None:
                "--seed", "test", "--quiet")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("normal v IS-MCTS(20) on oh_hell (uct_c 2, random rollouts, "
-                               "most visited), Chinois rounds 1,7: 2 pairs (4 deals)")
+    assert lines[0].startswith("normal, Chinois rounds 1,7: 2 pairs (4 deals) in ")
+    assert lines.pop(1) == ("against IS-MCTS(20) on oh_hell (uct_c 2, random rollouts, most "
+                            "visited): 2 pairs")
     number = r"[+-]\d+\.\d\d"
     assert re.fullmatch(rf"  normal over IS-MCTS\(20\): {number} \(95% CI {number} to "
                         rf"{number}\) points a seat a deal; normal -?\d+\.\d\d, IS-MCTS\(20\) "
