@@ -341,12 +341,21 @@ def t_quantile(p: float, df: int) -> float:
             + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * v ** 3))
 
 
+T975_FEW = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776}
+"""Student's 97.5% quantile below 5 degrees of freedom, where the expansion falls short."""
+
+
+def t975(df: int) -> float:
+    """Student's t quantile of a two-sided 95% interval with ``df`` degrees of freedom."""
+    return T975_FEW.get(df) or t_quantile(0.975, df)
+
+
 def interval(values: Sequence[float]) -> tuple[float, float, float]:
     """The mean and its 95% confidence interval (t over the values)."""
     mean = statistics.fmean(values)
     if len(values) < 2:
         return mean, -math.inf, math.inf
-    half = t_quantile(0.975, len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
+    half = t975(len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
     return mean, mean - half, mean + half
 
 

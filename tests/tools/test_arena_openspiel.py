@@ -84,6 +84,14 @@ def test_the_13_card_rounds_are_played_in_this_engine_and_reported_apart() -> No
            "normal: 2 pairs" in text
 
 
+def test_the_interval_is_students() -> None:
+    # scipy.stats.t.ppf(0.975, df) for df 1, 4, 5, 30 and 600
+    for df, t in ((1, 12.7062), (4, 2.7764), (5, 2.5706), (30, 2.0423), (600, 1.9639)):
+        assert arena_openspiel.t975(df) == pytest.approx(t, abs=0.004)
+    mean, low, high = arena_openspiel.interval([1.0, 3.0])
+    assert (mean, low, high) == pytest.approx((2.0, 2.0 - 12.706, 2.0 + 12.706))
+
+
 def test_without_openspiel_one_sentence_and_exit_2(tmp_path: Path) -> None:
     (tmp_path / "pyspiel.py").write_text("raise ImportError('not here')\n", encoding="utf-8")
     done = run(sys.executable, "--pairs", "1", pythonpath=str(tmp_path))
