@@ -485,8 +485,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                       f"{[list(d.scores) for d in result.deals]}", file=sys.stderr, flush=True)
             if args.report_every and len(results) % args.report_every == 0 \
                     and len(results) < args.pairs:
-                print(report(results, settings, time.perf_counter() - start, args.jobs)
-                      + "  (so far)", flush=True)
+                so_far = report(results, settings, time.perf_counter() - start, args.jobs)
+                print(so_far.replace("\n", " (so far)\n", 1), flush=True)
     except Disagreement as exc:
         print(f"arena_openspiel: the engines disagree (a bug): {exc}", file=sys.stderr)
         raise SystemExit(1) from None
