@@ -75,7 +75,7 @@ class ReadyChecks:
     async def _send(self, user_id: int, **message: Any) -> discord.Message | None:
         """A DM to the person; None if Discord refuses it (closed DMs)."""
         if self.pacer is not None:
-            await self.pacer.wait()
+            await self.pacer.wait(first=True)  # someone waits on it, against a clock
         channel = await self.client.create_dm(discord.Object(user_id))
         try:
             sent = await channel.send(**message)
@@ -147,7 +147,7 @@ class ReadyChecks:
             return
         channel_id, message_id, locale = kept
         if self.pacer is not None:
-            await self.pacer.wait()
+            await self.pacer.wait(first=True)  # someone waits on it, against a clock
         partial = self.client.get_partial_messageable(channel_id)
         try:
             await partial.get_partial_message(message_id).edit(content=t(locale, key),

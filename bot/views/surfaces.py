@@ -609,7 +609,11 @@ class DirectSurface(Writer):
         if self._drawn.get(key) == self._changes(table.id) and \
                 self.message_of(table, seat) is not None:
             return
-        await self.pacer.wait()
+        # The seat due to act (or with no panel yet) takes the next turn of the writes;
+        # the others' panels wait, folding the changes that come meanwhile.
+        due = table.game is not None and table.status is TableStatus.PLAYING \
+            and seat in table.spec.due_seats(table.game)
+        await self.pacer.wait(first=due or self.message_of(table, seat) is None)
         # Drawn before the seat's lock is taken: a click on the panel (drawn first by the
         # workers, :func:`~bot.workers.clicked`) never waits for this drawing; if it
         # drew the table as new or newer meanwhile, this one is not written.
