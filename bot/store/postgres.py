@@ -821,6 +821,17 @@ class PostgresRepository(StoreBase[Conn]):
                          "their epoch moved on (another process took them)")
             return frozenset(self._shards)
 
+    async def _check_fenced(self, conn: Conn, table_id: int, fence: Fence | None) -> None:
+        """Before a write to ``table_id``'s rows: the table exists, and (``fence``: a
+        process that holds shards) its shard is still this repository's, its row locked
+        for the transaction; else the refusal (:meth:`_refused`)."""
+        if fence is None:
+            if not await conn.fetchval(
+                    "SELECT EXISTS (SELECT 1 FROM tables WHERE id = $1)", table_id):
+                raise table_missing(table_id)
+        elif not await conn.fetchval(f"SELECT {_fence_sql(2, lock=True)}", table_id, *fence):
+            raise await self._refused(conn, table_id, fence)
+
     async def _refused(self, conn: Conn, table_id: int, fence: Fence) -> StoreError:
         """Why the fenced write to ``table_id`` changed nothing: no such table, or the
         shard is no longer this repository's (:class:`ShardLostError`, the shard
@@ -1101,13 +1112,7 @@ class PostgresRepository(StoreBase[Conn]):
         fence = self._fence()
 
         async def work(conn: Conn) -> None:
-            if fence is None:
-                if not await conn.fetchval(
-                        "SELECT EXISTS (SELECT 1 FROM tables WHERE id = $1)", table_id):
-                    raise table_missing(table_id)
-            elif not await conn.fetchval(f"SELECT {_fence_sql(2, lock=True)}",
-                                         table_id, *fence):
-                raise await self._refused(conn, table_id, fence)
+            await self._check_fenced(conn, table_id, fence)
             inserted = _count(await conn.execute(
                 "INSERT INTO talk (table_id, seq, seat, user_id, phrase, after_seq, created_at) "
                 "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
@@ -1194,13 +1199,7 @@ class PostgresRepository(StoreBase[Conn]):
         fence = self._fence()
 
         async def work(conn: Conn) -> None:
-            if fence is None:
-                if not await conn.fetchval(
-                        "SELECT EXISTS (SELECT 1 FROM tables WHERE id = $1)", table_id):
-                    raise table_missing(table_id)
-            elif not await conn.fetchval(f"SELECT {_fence_sql(2, lock=True)}",
-                                         table_id, *fence):
-                raise await self._refused(conn, table_id, fence)
+            await self._check_fenced(conn, table_id, fence)
             if text is None:
                 await conn.execute("DELETE FROM drafts WHERE table_id = $1 AND seat = $2",
                                    table_id, seat)
@@ -1503,14 +1502,7 @@ class PostgresRepository(StoreBase[Conn]):
         async def work(conn: Conn) -> None:
             for claim, result in zip(claims, results, strict=True):
                 created_at = utc(result.created_at or now)
-                if fence is None:
-                    if not await conn.fetchval(
-                            "SELECT EXISTS (SELECT 1 FROM tables WHERE id = $1)",
-                            claim.table_id):
-                        raise table_missing(claim.table_id)
-                elif not await conn.fetchval(f"SELECT {_fence_sql(2, lock=True)}",
-                                             claim.table_id, *fence):
-                    raise await self._refused(conn, claim.table_id, fence)
+                await self._check_fenced(conn, claim.table_id, fence)
                 if not await conn.fetchval(
                         "SELECT EXISTS (SELECT 1 FROM dup_events WHERE code = $1)", claim.event):
                     raise event_missing(claim.event)
