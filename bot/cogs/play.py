@@ -27,7 +27,7 @@ from bot.cogs.games import command_error
 from bot.i18n import t
 from bot.i18n.translator import ls
 from bot.store.codec import utc_now
-from bot.store.models import Pool, PoolCount, QueueEntry, QueueRefusedError, TableStatus
+from bot.store.models import Pool, PoolCount, QueueEntry, QueueRefusedError
 from bot.tables import TableError
 from bot.tables.matching import DECLINE_MEMORY, cooldown_until
 from bot.views.queue import ReadyChecks, pool_name
@@ -61,15 +61,6 @@ class Host(Protocol):
 
 def _locale(interaction: discord.Interaction[Any]) -> str:
     return str(interaction.locale.value if interaction.locale else "en")
-
-
-def at_table(service: TableService, user_id: int) -> bool:
-    """Whether the person sits at a table in direct messages whose game goes on (held by
-    this process: those tables live in shard 0's, where DM commands arrive; the store's
-    :meth:`count_open_tables_of` counts the tables of servers' channels)."""
-    return any(table.direct and table.status is TableStatus.PLAYING
-               and any(seat.user_id == user_id for seat in table.seats)
-               for table in service.core.tables.values())
 
 
 def counts_text(counts: list[PoolCount], locale: str) -> str:
@@ -140,10 +131,10 @@ class PlayCommands(app_commands.Group):
             raise TableError("queue_already")
         if partner is not None and await repo.queue_entry(partner.id) is not None:
             raise TableError("queue_partner_queued")
-        if await repo.count_open_tables_of(user.id) or at_table(host.service, user.id):
+        core = host.service.core
+        if await core.at_live_table(user.id):
             raise TableError("queue_at_table")
-        if partner is not None and (await repo.count_open_tables_of(partner.id)
-                                    or at_table(host.service, partner.id)):
+        if partner is not None and await core.at_live_table(partner.id):
             raise TableError("queue_partner_at_table")
         now = utc_now()
         for person in (user, partner):

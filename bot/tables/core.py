@@ -171,6 +171,17 @@ class TableCore:
             raise TableError("several_tables", count=len(found))
         return found[0]
 
+    async def at_live_table(self, user_id: int, *, besides: int | None = None) -> bool:
+        """Whether the person sits at a live table (a lobby or a game) other than
+        ``besides``: of a server's channel (the store counts those) or in direct messages
+        (held by this process: those tables live in shard 0's, where DM commands and
+        clicks arrive; the store's count leaves them out)."""
+        if await self.repo.count_open_tables_of(user_id):
+            return True
+        return any(table.id != besides and table.direct and table.status.is_active
+                   and any(seat.user_id == user_id for seat in table.seats)
+                   for table in self.tables.values())
+
     # ------------------------------------------------------------ forgetting
     def forget_person(self, user_id: int) -> list[int]:
         """Forget the closed tables held in memory where ``user_id`` sat or hosted (they

@@ -150,11 +150,7 @@ class Rematch:
         table (of a server's channel, or in direct messages)."""
         if await self.core.repo.queue_entry(user_id) is not None:
             return True
-        if await self.core.repo.count_open_tables_of(user_id):
-            return True
-        return any(other.id != table.id and other.direct and other.status.is_active
-                   and any(seat.user_id == user_id for seat in other.seats)
-                   for other in self.core.tables.values())
+        return await self.core.at_live_table(user_id, besides=table.id)
 
     async def _open(self, table: Table) -> Table:
         """The rematch: the same people and computers in the same seats, the same game,
