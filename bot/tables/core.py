@@ -171,6 +171,14 @@ class TableCore:
             raise TableError("several_tables", count=len(found))
         return found[0]
 
+    async def set_options(self, table: Table, **changes: Any) -> None:
+        """Store changes to the table's options (under its lock: :meth:`hold`), then keep
+        them in memory: what a table gathers as it is played (votes, Rematch presses,
+        who is out or back)."""
+        options = {**table.record.options, **changes}
+        await self.repo.update_table(table.id, options=options)
+        table.record.options = options
+
     async def at_live_table(self, user_id: int, *, besides: int | None = None) -> bool:
         """Whether the person sits at a live table (a lobby or a game) other than
         ``besides``: of a server's channel (the store counts those) or in direct messages

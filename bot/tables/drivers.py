@@ -301,12 +301,7 @@ async def put_out(core: TableCore, table: Table, seat: int) -> None:
     old = table.seats[seat]
     if old.user_id is None:
         return
-    out = table.record.options.get("out")
-    kept = dict(out) if isinstance(out, dict) else {}
-    kept[str(seat)] = [old.user_id, old.name]
-    options = {**table.record.options, "out": kept}
-    await core.repo.update_table(table.id, options=options)
-    table.record.options = options
+    await keep_out(core, table, seat)
     await core.seat_change(table, seat, SeatRecord(seat=seat, name=old.name,
                                                    bot_level=TIMER_LEVEL),
                            LogEntry("log.away_out", {"seat": seat}))
@@ -316,6 +311,16 @@ async def put_out(core: TableCore, table: Table, seat: int) -> None:
     else:
         await core.repo.update_table(table.id, status=TableStatus.ABANDONED)
         table.record.status = TableStatus.ABANDONED
+
+
+async def keep_out(core: TableCore, table: Table, seat: int) -> None:
+    """Keep the person of ``seat`` in :attr:`Table.out` (stored, under the table's lock)
+    before the seat is a computer's for good: the result counts them as that seat's
+    player, and a later click of theirs is refused."""
+    old = table.seats[seat]
+    out = table.record.options.get("out")
+    kept = {**(out if isinstance(out, dict) else {}), str(seat): [old.user_id, old.name]}
+    await core.set_options(table, out=kept)
 
 
 async def note_departure(core: TableCore, user_id: int, table: Table, reason: str) -> None:

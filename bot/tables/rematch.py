@@ -134,14 +134,10 @@ class Rematch:
                     raise TableError("rematch_busy")
             if user_id not in pressed:
                 pressed = [*pressed, user_id]
-                options = {**table.record.options, "rematch": pressed}
-                await self.core.repo.update_table(table.id, options=options)
-                table.record.options = options
+                await self.core.set_options(table, rematch=pressed)
             if set(pressed) >= set(people):
                 opened = await self._open(table)
-                options = {**table.record.options, "rematch_table": opened.id}
-                await self.core.repo.update_table(table.id, options=options)
-                table.record.options = options
+                await self.core.set_options(table, rematch_table=opened.id)
         self.core.notify(table)
         return table, opened
 

@@ -116,9 +116,7 @@ class Results:
                 return
             # Stored first: the computers play the seats for their people from now on, so
             # none of them is counted away or out of a table in DMs (Drivers._missed).
-            options = {**table.record.options, "finished_for_people": True}
-            await self.core.repo.update_table(table.id, options=options)
-            table.record.options = options
+            await self.core.set_options(table, finished_for_people=True)
             for seat in range(table.n_seats):
                 old = table.seats[seat]
                 if table.kind(seat) is SeatKind.HUMAN:

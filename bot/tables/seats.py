@@ -14,7 +14,7 @@ import time
 
 from bot.store.models import SeatRecord, TableStatus
 from bot.tables.core import TableCore
-from bot.tables.drivers import TIMER_LEVEL, note_departure
+from bot.tables.drivers import TIMER_LEVEL, keep_out, note_departure
 from bot.tables.errors import TableError
 from bot.tables.rules import LogEntry
 from bot.tables.table import Table
@@ -87,12 +87,7 @@ class Seats:
                 raise TableError("not_seated")
             old = table.seats[seat]
             if table.direct:
-                out = table.record.options.get("out")
-                kept = {**(out if isinstance(out, dict) else {}),
-                        str(seat): [user_id, old.name]}
-                options = {**table.record.options, "out": kept}
-                await self.core.repo.update_table(table.id, options=options)
-                table.record.options = options
+                await keep_out(self.core, table, seat)
             await self.core.seat_change(table, seat, SeatRecord(seat=seat, name=old.name,
                                                                 bot_level=TIMER_LEVEL),
                                         LogEntry("log.left", {"seat": seat}))
@@ -125,10 +120,8 @@ class Seats:
             raise TableError("time_over")  # the computers finish it now
         # Where the count of their missed decisions starts again, kept first: after a
         # restart, the decisions made for them before it no longer count.
-        back = {**{str(k): v for k, v in table.back_at.items()}, str(seat): table.seq}
-        options = {**table.record.options, "back": back}
-        await self.core.repo.update_table(table.id, options=options)
-        table.record.options = options
+        await self.core.set_options(
+            table, back={**{str(k): v for k, v in table.back_at.items()}, str(seat): table.seq})
         old = table.seats[seat]
         await self.core.seat_change(table, seat, SeatRecord(seat=seat, user_id=old.user_id,
                                                             name=old.name),
