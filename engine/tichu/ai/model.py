@@ -16,6 +16,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from engine.mlp import read_file
 from engine.tichu.ai.evaluator import Evaluator, ModelError, from_bytes
 
 SHIPPED = Path(__file__).parent / "models"
@@ -49,12 +50,7 @@ def evaluator(n_seats: int) -> Evaluator:
     if n_seats not in SEAT_COUNTS:
         raise ValueError(f"no model for {n_seats} seats")
     path = path_of(n_seats)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ModelError(f"The model file {path} cannot be read ({exc.strerror or exc}).") \
-            from None
-    found = from_bytes(data, str(path))
+    found = from_bytes(read_file(path), str(path))
     if found.n_seats != n_seats:
         raise ModelError(f"The model file {path} is for {found.n_seats} seats, not {n_seats}.")
     return found
