@@ -100,12 +100,7 @@ def with_talk(view: discord.ui.View, table: Table, locale: str) -> discord.ui.Vi
     if table.status not in SPOKEN or any(getattr(item, "custom_id_text", None) ==
                                          menu.custom_id_text for item in view.children):
         return view
-    used: dict[int, int] = {}
-    for item in view.children:
-        row = getattr(item, "_rendered_row", None)
-        if isinstance(row, int):
-            used[row] = used.get(row, 0) + item.width
-    if all(used.get(row, 0) for row in range(ROWS)):
+    if len(view.to_components()) >= ROWS:  # every row holds something: no room for a select
         return view
     with contextlib.suppress(ValueError):  # no room after all: not on this drawing
         view.add_item(menu)

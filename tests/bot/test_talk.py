@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from bot.games.shared import display_name
@@ -21,6 +22,7 @@ from bot.tables import Table, TableError
 from bot.tables.lobby import DirectSeat
 from bot.tables.phrases import PHRASES, TEAM_PHRASES
 from bot.tables.talk import TALK_GAP
+from bot.views.surfaces import with_talk
 from tests.bot.driver import component, running, settle, values_of
 from tests.bot.test_direct_tables import panel_of, shown
 from tests.emulator.server import DiscordEmulator
@@ -208,3 +210,25 @@ async def test_forged_talk_changes_nothing(emulator: DiscordEmulator, tmp_path: 
         answer = await say(emu, users[3], panel, "gl")
         assert line_of(chinois, 2, "gl", "de") in answer.content
     emu.assert_clean()
+
+
+def _rows_of_buttons(rows: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for row in range(rows):
+        view.add_item(discord.ui.Button(label=f"b{row}", custom_id=f"b{row}", row=row))
+    return view
+
+
+async def test_the_menu_takes_a_free_row_and_only_a_free_row(
+        emulator: DiscordEmulator, tmp_path: Path) -> None:
+    """A select needs a row of its own: with four rows used, the menu comes fifth; with
+    all five used by the seat's decision, the panel goes without it on this drawing."""
+    users = readers(emulator)
+    async with running(emulator, tmp_path / "db.sqlite3") as bot:
+        table = await open_tichu(bot, users)
+        four = with_talk(_rows_of_buttons(4), table, "en-US")
+        assert [len(row["components"]) for row in four.to_components()] == [1, 1, 1, 1, 1]
+        assert four.to_components()[4]["components"][0]["type"] == 3
+        five = with_talk(_rows_of_buttons(5), table, "en-US")
+        assert len(five.children) == 5 and all(
+            isinstance(item, discord.ui.Button) for item in five.children)
