@@ -708,6 +708,10 @@ class Repository(Protocol):
     async def count_active_tables(self, channel_id: int) -> int:
         """How many active tables were opened in the (parent) channel ``channel_id``."""
 
+    async def finished_direct_tables(self, since: datetime) -> list[int]:
+        """Ids of the finished tables shown in direct messages (guild 0, no channel) whose
+        row changed at ``since`` or later (their Rematch presses), oldest first."""
+
     async def count_open_tables_of(self, user_id: int) -> int:
         """How many active tables, in every channel and server, ``user_id`` hosts or holds a
         seat at (a seat a computer keeps while they are away included); tables played

@@ -195,6 +195,21 @@ async def test_active_tables_by_channel_and_thread(repo: Repository) -> None:
     assert await repo.find_active_table(10) == replacement.id
 
 
+async def test_finished_tables_in_direct_messages_changed_lately(repo: Repository) -> None:
+    """The tables a Rematch may still open after a restart: finished, in direct
+    messages (guild 0, no channel), changed since the given moment."""
+    await repo.ensure_guild(0, "en")
+    direct = await new_table(repo, guild_id=0, channel_id=0)
+    playing = await new_table(repo, guild_id=0, channel_id=0)
+    server = await new_table(repo, channel_id=10)
+    for table in (direct, server):
+        await repo.update_table(table.id, status=TableStatus.FINISHED)
+    await repo.update_table(playing.id, status=TableStatus.PLAYING)
+    now = datetime.now(UTC)
+    assert await repo.finished_direct_tables(now - timedelta(minutes=1)) == [direct.id]
+    assert await repo.finished_direct_tables(now + timedelta(minutes=1)) == []
+
+
 async def test_transactions_of_interleaved_coroutines_do_not_mix(repo: Repository) -> None:
     """A failing transaction rolls back only its own work, not the appends that
     other coroutines ran meanwhile on the same connection."""
