@@ -40,6 +40,7 @@ from bot.store.models import (
     ReadyMember,
     ReadyMessage,
     ReadyOutcome,
+    StoreError,
 )
 from bot.tables import Table, TableError, ids
 from bot.tables.matchmaker import Matchmaker
@@ -115,8 +116,17 @@ class ReadyChecks:
             sent = await self._send(member.user_id, view=view, content=t(
                 locale, key, game=pool_name(check.pool, locale), seconds=seconds))
             if sent is not None:
-                await self.matchmaker.repo.note_ready_message(
-                    check.id, member.user_id, ReadyMessage(sent.channel.id, sent.id, locale))
+                await self._keep(check.id, member.user_id,
+                                 ReadyMessage(sent.channel.id, sent.id, locale))
+
+    async def _keep(self, check_id: int, user_id: int, message: ReadyMessage) -> None:
+        """Keep a ready check's message in the store; if the store fails, the others'
+        checks still go out, and the news of this one comes as a new DM."""
+        try:
+            await self.matchmaker.repo.note_ready_message(check_id, user_id, message)
+        except StoreError as exc:
+            log.warning("ready check %s: the message to %s is not kept (%s)", check_id,
+                        user_id, exc)
 
     async def seated(self, check: ReadyCheck, table: Table | None,
                      locales: dict[int, str]) -> None:
@@ -185,7 +195,7 @@ class ReadyChecks:
         member = check.member(interaction.user.id)
         if interaction.message is not None and member is not None and member.message is None:
             # Sent, then a restart before it was kept: the click names it.
-            await matchmaker.repo.note_ready_message(check.id, member.user_id, ReadyMessage(
+            await self._keep(check.id, member.user_id, ReadyMessage(
                 interaction.message.channel.id, interaction.message.id, locale))
         await interaction.edit_original_response(
             content=t(locale, "queue.accepted" if accept else "queue.declined"), view=None)

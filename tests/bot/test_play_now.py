@@ -409,6 +409,39 @@ async def test_the_news_edits_the_ready_check_sent_before_a_restart(
     emu.assert_clean()
 
 
+async def test_a_ready_check_message_the_store_could_not_keep(
+        emulator: DiscordEmulator, db: Path, clock: Clock) -> None:
+    """The store fails as the first person's ready check message is kept: the others'
+    checks go out all the same, and the news of the first one's comes as a new DM."""
+    emu = emulator
+    users = english(emu, 4)
+    async with queue_bot(emu, db, clock) as (bot, mm):
+        keep = mm.repo.note_ready_message
+
+        async def lost(check_id: int, user_id: int, message: Any) -> bool:
+            if user_id == users[0].id:
+                raise StoreUnavailableError("note_ready_message: connection refused")
+            return bool(await keep(check_id, user_id, message))
+
+        mm.repo.note_ready_message = lost
+        await join_all(bot, clock, users, step=1)
+        assert len((await mm.wave()).checks) == 1
+        await until(lambda: all(has_ready_check(emu, u) for u in users))
+        sent = {u.id: ready_message(emu, u).id for u in users}
+        for user in users[1:]:
+            await answer(emu, user, True)
+        clock.advance(30)
+        [outcome] = (await mm.wave()).closed
+        assert outcome.removed == (users[0].id,)
+        await until(lambda: told(emu, [users[0]], "queue.out"))
+        out = [m for m in dm_messages(emu, users[0]) if m.content == t("en-US", "queue.out")]
+        assert [m.id for m in out] != [sent[users[0].id]] and len(out) == 1
+        for user in users[1:]:
+            await until(lambda u=user: emu.messages[sent[u.id]].content ==
+                        t(u.locale, "queue.back"))
+    emu.assert_clean()
+
+
 @pytest.mark.parametrize("crash", ["opening", "started"])
 async def test_a_crash_while_a_table_is_seated_loses_nobody(
         emulator: DiscordEmulator, db: Path, clock: Clock, crash: str) -> None:
