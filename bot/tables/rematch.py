@@ -24,16 +24,18 @@ it if the minute has not run out; after the minute it has expired, and a press s
 
 from __future__ import annotations
 
-import contextlib
+import logging
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from bot.store.models import GameResult, Repository, TableStatus
+from bot.store.models import GameResult, Repository, StoreError, TableStatus
 from bot.tables.core import TableCore
 from bot.tables.errors import TableError
 from bot.tables.lobby import DIRECT_GUILD, DirectSeat, Lobby
 from bot.tables.table import Table
+
+log = logging.getLogger(__name__)
 
 REMATCH_SECONDS = 60.0
 """How long after a game's end its people have to all press Rematch."""
@@ -162,18 +164,25 @@ class Rematch:
         since = datetime.fromtimestamp(self.clock() - self.seconds, UTC)
         opened = []
         for table_id in await self.core.repo.finished_direct_tables(since):
-            with contextlib.suppress(TableError):
-                table = await self.core.get(table_id)
-                pressed, people = pressed_of(table), people_of(table)
-                if not people or rematch_table(table) is not None \
-                        or not set(pressed) >= set(people):
-                    continue
-                # As the last press again: its checks, then the table (or a refusal:
-                # expired, someone left, busy or refused; a press then says so).
-                _, new = await self.press(table.id, pressed[-1])
-                if new is not None:
-                    opened.append(new)
+            try:
+                new = await self._resume(table_id)
+            except TableError:  # expired, someone left or busy, or refused: a press says so
+                continue
+            except StoreError as exc:  # a press opens it, within the minute
+                log.warning("the rematch of table %s is not opened: %s", table_id, exc)
+                continue
+            if new is not None:
+                opened.append(new)
         return opened
+
+    async def _resume(self, table_id: int) -> Table | None:
+        """The rematch of one table, if every person pressed and none opened yet: as the
+        last press again, its checks, then the table."""
+        table = await self.core.get(table_id)
+        pressed, people = pressed_of(table), people_of(table)
+        if not people or rematch_table(table) is not None or not set(pressed) >= set(people):
+            return None
+        return (await self.press(table.id, pressed[-1]))[1]
 
     async def busy(self, table: Table, user_id: int) -> bool:
         """Whether the person waits in the queue of "Play now" or sits at another live
