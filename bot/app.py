@@ -182,6 +182,9 @@ class TichuBot(commands.Bot):
         self.add_dynamic_items(GameButton, GameSelect)
         restored = await self.service.watch.restore()
         log.info("restored %d active tables%s", len(restored), self._shards_text())
+        rematches = await self.service.rematch.resume()
+        if rematches:
+            log.info("opened %d rematches a restart had kept from opening", len(rematches))
         self.service.watch.watch_shards(settings.owned_shards)
         self._watcher = asyncio.create_task(self._watch())
         self.service.matchmaker.start()

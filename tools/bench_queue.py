@@ -17,8 +17,9 @@ The queue is a real one (``--mix real``, seeded): the people speak English (en-U
 en-GB), French, German and Greek, and two in five are newcomers (no rating: 0) while the
 others have a leaderboard rating spread as a server's are. The matchmaker seats only
 people of one language until they have waited a minute, and of close ratings, its
-window widening a point a wave (``bot.tables.matching``): the figures show what those
-rules cost. ``--mix one`` (one language, all newcomers) leaves only the machinery: the
+window widening with each wave until anyone after a minute (``bot.tables.matching``): the
+figures show what those rules cost (those seated at a table of one language apart from
+the others). ``--mix one`` (one language, all newcomers) leaves only the machinery: the
 waves, the ready checks, the store, the DMs.
 
 The waves run on the bot's real clock, every ``QUEUE_WAVE_INTERVAL`` (10 s, ``--wave``),
@@ -49,6 +50,7 @@ import psutil
 
 from bot.i18n import t
 from bot.tables import ids
+from bot.tables.matching import language
 from bot.views.queue import READY_ACTIONS
 from tests.emulator.errors import NoResponseError, UserActionError
 from tests.emulator.ratelimits import RateLimits
@@ -66,6 +68,8 @@ LOCALES = (("en-US", 0.45), ("en-GB", 0.10), ("fr", 0.20), ("de", 0.15), ("el", 
 """The languages of a real queue (``--mix real``)."""
 NEWCOMERS = 0.4
 """The share of people without a rating in a real queue (they queue at 0)."""
+LATE = 30.0
+"""Seconds after which a table's seating is shown in the report (who waited for what)."""
 
 
 @dataclass
@@ -108,6 +112,14 @@ class QueueFigures:
     left: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
     dms: float = 0.0
+    apart: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
+    """join → seated table of those seated with people of their own language only, and
+    of those at a table of several languages (which waits for the language minute)."""
+    team_gaps: list[float] = field(default_factory=list)
+    """Per table, the difference of its teams' mean ratings (newcomers at 0)."""
+    late: list[str] = field(default_factory=list)
+    """The tables seated after :data:`LATE` seconds: their people's languages and
+    ratings, and when they were seated."""
     rest_429: list[str] = field(default_factory=list)
     accept_refused: list[str] = field(default_factory=list)
 
@@ -298,9 +310,10 @@ async def seat_everyone(emu: DiscordEmulator, seats: Sequence[Seat], seed: int,
     return time.monotonic() - start
 
 
-async def store_counts(url: str) -> tuple[int, int, int, list[str]]:
-    """Tables seated, checks, failed checks, and who is still queued (language, rating,
-    missed waves)."""
+async def store_counts(url: str) -> tuple[int, int, int, list[str],
+                                         dict[int, tuple[int, int]]]:
+    """Tables seated, checks, failed checks, who is still queued (language, rating,
+    missed waves), and the seated check and seat of each person seated."""
     conn = await asyncpg.connect(url)
     try:
         seated = await conn.fetchval("SELECT count(*) FROM ready_checks WHERE status = 'seated'")
@@ -309,10 +322,43 @@ async def store_counts(url: str) -> tuple[int, int, int, list[str]]:
         rows = await conn.fetch(
             "SELECT e.locale, e.waves, p.rating FROM queue_entries e "
             "JOIN queue_people p ON p.entry_id = e.id ORDER BY e.joined_at")
+        members = await conn.fetch(
+            "SELECT m.check_id, m.user_id, m.seat FROM ready_members m JOIN ready_checks c "
+            "ON c.id = m.check_id WHERE c.status = 'seated'")
     finally:
         await conn.close()
     left = [f"{r['locale']} rating {r['rating']:g} after {r['waves']} waves" for r in rows]
-    return int(seated), int(checks), int(failed), left
+    return (int(seated), int(checks), int(failed), left,
+            {int(r["user_id"]): (int(r["check_id"]), int(r["seat"])) for r in members})
+
+
+def by_table(seats: Sequence[Seat], table_of: dict[int, tuple[int, int]]
+             ) -> tuple[tuple[list[float], list[float]], list[str], list[float]]:
+    """join → seated table of the people at a table of one language, and of the others;
+    the tables seated after :data:`LATE` seconds (languages, ratings, when); and at each
+    table, how far apart its two teams' mean ratings are (seats of one parity)."""
+    tables: dict[int, list[Seat]] = {}
+    for s in seats:
+        if s.user.id in table_of and s.wait is not None:
+            tables.setdefault(table_of[s.user.id][0], []).append(s)
+    one: list[float] = []
+    several: list[float] = []
+    late = []
+    gaps = []
+    for people in tables.values():
+        teams = [[s.rating or 0.0 for s in people if table_of[s.user.id][1] % 2 == team]
+                 for team in (0, 1)]
+        if all(teams):
+            gaps.append(abs(sum(teams[0]) / len(teams[0]) - sum(teams[1]) / len(teams[1])))
+        waits = [s.wait for s in people if s.wait is not None]
+        languages = {language(s.locale) for s in people}
+        (one if len(languages) == 1 else several).extend(waits)
+        if max(waits) > LATE:
+            late.append(f"{'/'.join(sorted(s.locale for s in people))} rated "
+                        f"{'/'.join(f'{s.rating or 0:g}' for s in people)} at "
+                        f"{max(waits):.0f} s")
+    return ((one, several), sorted(late, key=lambda x: float(x.rsplit(" at ", 1)[1][:-2])),
+            gaps)
 
 
 async def run(n: int, *, pg: Any, processes: int = 2, mix: str = "real",
@@ -335,12 +381,13 @@ async def run(n: int, *, pg: Any, processes: int = 2, mix: str = "real",
             load = psutil.getloadavg()
         finally:
             await bots.stop()
-        tables, checks, failed, left = await store_counts(url)
+        tables, checks, failed, left, table_of = await store_counts(url)
         waves = bots.waves
         dms = sum(1 for m in emu.messages.values() if m.guild_id is None
                   and m.author.id == emu.bot.id and not m.ephemeral)
         rest_429 = [f"{hit.route} ({hit.scope})" for hit in emu.rate_limited]
     done = [s for s in seats if s.seated is not None]
+    apart, late, gaps = by_table(seats, table_of)
     return QueueFigures(
         people=n, seated=len(done), waits=[s.seated - s.joined for s in done
                                            if s.seated is not None],
@@ -350,7 +397,7 @@ async def run(n: int, *, pg: Any, processes: int = 2, mix: str = "real",
                       if s.seated is not None and s.accepted is not None],
         tables=tables, checks=checks, failed_checks=failed, waves=waves, elapsed=elapsed,
         load=load, left=left, refused=[s.refused for s in seats if s.refused],
-        dms=dms / max(n, 1), rest_429=rest_429,
+        dms=dms / max(n, 1), rest_429=rest_429, apart=apart, late=late, team_gaps=gaps,
         accept_refused=[x for s in seats for x in s.accept_refused])
 
 
@@ -377,6 +424,18 @@ def report(rows: Sequence[QueueFigures], *, mix: str, wave: float,
               f"{f.waves:>5} {f.checks:>6} {f.people - f.seated:>4} {f.dms:>5.1f} "
               f"{f.load[0]:>5.1f}")
     for f in rows:
+        one, several = f.apart
+        print(f"  {f.people} people: join → seated table p50 / p95 / p99 / max of the "
+              f"{len(one)} at a table of one language: {spread(one).strip()}; of the "
+              f"{len(several)} at a table of several languages (after the language "
+              f"minute): {spread(several).strip()}")
+        if f.team_gaps:
+            print(f"  {f.people} people: the teams' mean ratings apart, p50 / p95 / p99 / "
+                  f"max over the {len(f.team_gaps)} tables: {spread(f.team_gaps).strip()} "
+                  "points")
+        if f.late:
+            print(f"  {f.people} people: {len(f.late)} tables seated after {LATE:g} s: "
+                  + "; ".join(f.late[:8]))
         if f.left:
             kinds = Counter(x.split(" after")[0].split(" rating")[0] for x in f.left)
             print(f"  {f.people} people: {len(f.left)} still queued after "

@@ -470,12 +470,25 @@ class CheckStatus(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class ReadyMessage:
+    """The ready check's direct message to one of its people."""
+
+    channel_id: int
+    message_id: int
+    locale: str
+    """The language it is written in (what came of the check is told in it too)."""
+
+
+@dataclass(frozen=True, slots=True)
 class ReadyMember:
     user_id: int
     entry_id: int
     seat: int
     answer: Answer | None = None
     answered_at: datetime | None = None
+    message: ReadyMessage | None = None
+    """Their ready check message (None: not sent yet, or Discord refused it), kept so
+    that what came of the check edits it, through a restart too."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -695,6 +708,10 @@ class Repository(Protocol):
     async def count_active_tables(self, channel_id: int) -> int:
         """How many active tables were opened in the (parent) channel ``channel_id``."""
 
+    async def finished_direct_tables(self, since: datetime) -> list[int]:
+        """Ids of the finished tables shown in direct messages (guild 0, no channel) whose
+        row changed at ``since`` or later (their Rematch presses), oldest first."""
+
     async def count_open_tables_of(self, user_id: int) -> int:
         """How many active tables, in every channel and server, ``user_id`` hosts or holds a
         seat at (a seat a computer keeps while they are away included); tables played
@@ -913,6 +930,11 @@ class Repository(Protocol):
         """Note a person's answer and return the check. QueueRefusedError (nothing
         written): ``no_check``, ``check_closed``, ``check_expired``, ``not_in_check``,
         ``already_answered``."""
+
+    async def note_ready_message(self, check_id: int, user_id: int,
+                                 message: ReadyMessage) -> bool:
+        """Keep the ready check's message to a member (whatever the check's status);
+        False if the check or the member is gone."""
 
     async def close_ready_check(self, check_id: int, *,
                                 now: datetime | None = None) -> ReadyOutcome:

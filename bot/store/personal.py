@@ -171,8 +171,10 @@ KEPT: tuple[Kept, ...] = (
          "to seat those who accept, through a restart too", _CHECKS, "the bot's operators",
          "nothing"),
     Kept("ready_members", ("user_id",), "each person's seat and answer at a proposed table "
-         "(accept, decline, or none in time)", "to seat those who accept; a short cooldown "
-         "after repeated declines", _CHECKS, "the proposed table's people",
+         "(accept, decline, or none in time), and the ready check's direct message to them "
+         "(its ids and language)", "to seat those who accept; a short cooldown after "
+         "repeated declines; to tell what came of the check in that message, through a "
+         "restart too", _CHECKS, "the proposed table's people",
          "delete", export="ready_checks"),
     Kept("blocks", ("blocker", "blocked"), "who blocked whom (`/tichu block`)",
          "two people who blocked each other are never seated together",
@@ -359,7 +361,7 @@ SELECT e.game, e.seats, e.rated, e.locale, e.fill_after, e.guild_id, e.joined_at
 FROM queue_people AS p JOIN queue_entries AS e ON e.id = p.entry_id WHERE p.user_id = {u}""",
             "ready_checks": f"""
 SELECT c.id, c.game, c.seats, c.rated, c.filled, c.status, c.created_at, m.seat, m.answer,
-       m.answered_at
+       m.answered_at, m.channel_id, m.message_id, m.locale
 FROM ready_members AS m JOIN ready_checks AS c ON c.id = m.check_id WHERE m.user_id = {u}
 ORDER BY c.id""",
             "departures": f"""

@@ -1169,6 +1169,15 @@ class PostgresRepository(StoreBase[Conn]):
             return [int(row["id"]) for row in rows]
         return await self._run("active_tables_in", work, transaction=False)
 
+    async def finished_direct_tables(self, since: datetime) -> list[int]:
+        """Ids of the finished tables in direct messages changed since ``since``."""
+        async def work(conn: Conn) -> list[int]:
+            rows = await conn.fetch(
+                "SELECT id FROM tables WHERE guild_id = 0 AND channel_id = 0 AND status = $1 "
+                "AND updated_at >= $2 ORDER BY id", TableStatus.FINISHED.value, utc(since))
+            return [int(row["id"]) for row in rows]
+        return await self._run("finished_direct_tables", work, transaction=False)
+
     async def count_active_tables(self, channel_id: int) -> int:
         """How many active tables were opened in the (parent) channel ``channel_id``."""
         async def work(conn: Conn) -> int:

@@ -57,6 +57,7 @@ from bot.store.models import (
     QueueRefusedError,
     ReadyCheck,
     ReadyMember,
+    ReadyMessage,
     ReadyOutcome,
     StoreError,
 )
@@ -220,11 +221,18 @@ def check_from_rows(row: Row, member_rows: Iterable[Row]) -> ReadyCheck:
         answer = as_optional_str(member["answer"], f"{at} answer")
         if answer is not None and answer not in {a.value for a in Answer}:
             raise CorruptRowError(f"{at}: unknown answer {answer!r}")
+        channel = as_optional_int(member["channel_id"], f"{at} channel_id")
+        message = as_optional_int(member["message_id"], f"{at} message_id")
+        locale = as_optional_str(member["locale"], f"{at} locale")
+        if (channel is None) != (message is None) or (channel is None) != (locale is None):
+            raise CorruptRowError(f"{at}: a ready check message without all its fields")
         members.append(ReadyMember(
             user_id=as_int(member["user_id"], at), entry_id=as_int(member["entry_id"], at),
             seat=as_int(member["seat"], f"{at} seat"),
             answer=None if answer is None else Answer(answer),
-            answered_at=parse_optional_timestamp(member["answered_at"], f"{at} answered_at")))
+            answered_at=parse_optional_timestamp(member["answered_at"], f"{at} answered_at"),
+            message=None if channel is None or message is None or locale is None
+            else ReadyMessage(channel, message, locale)))
     return ReadyCheck(
         id=as_int(row["id"], where),
         pool=Pool(as_str(row["game"], f"{where} game"), as_int(row["seats"], f"{where} seats"),
@@ -247,7 +255,8 @@ _CHECK = ("SELECT id, game, seats, rated, filled, CASE WHEN status = 'seated' AN
           "SELECT 1 FROM queue_entries AS e WHERE e.check_id = c.id) THEN 'seating' "
           "ELSE status END AS status, created_at, expires_at, closed_at "
           "FROM ready_checks AS c WHERE id = {m1}")
-_MEMBERS = ("SELECT user_id, entry_id, seat, answer, answered_at FROM ready_members "
+_MEMBERS = ("SELECT user_id, entry_id, seat, answer, answered_at, channel_id, message_id, "
+            "locale FROM ready_members "
             "WHERE check_id = {m1} ORDER BY seat")
 
 
@@ -354,6 +363,11 @@ class QueueSql:
         m = self.m
         return (f"UPDATE ready_members SET answer = {m(3)}, answered_at = {m(4)} "
                 f"WHERE check_id = {m(1)} AND user_id = {m(2)}")
+
+    def note_message(self) -> str:
+        m = self.m
+        return (f"UPDATE ready_members SET channel_id = {m(3)}, message_id = {m(4)}, "
+                f"locale = {m(5)} WHERE check_id = {m(1)} AND user_id = {m(2)}")
 
     def time_out(self) -> str:
         m = self.m
@@ -689,6 +703,22 @@ class QueueStore(ABC, Generic[C]):
             assert check is not None
             return check
         return await self._transact("answer_ready_check", work)
+
+    async def note_ready_message(self, check_id: int, user_id: int,
+                                 message: ReadyMessage) -> bool:
+        """Keep a member's ready check message (see
+        :meth:`~bot.store.models.Repository.note_ready_message`)."""
+        if not isinstance(message, ReadyMessage) or not _person(message.channel_id) \
+                or not _person(message.message_id) or not isinstance(message.locale, str) \
+                or not message.locale:
+            raise StoreError("invalid_argument", f"a ready check message, not {message!r}")
+        sql = self._queue_sql()
+
+        async def work(conn: C) -> bool:
+            return await self._change(conn, sql.note_message(), check_id, user_id,
+                                      message.channel_id, message.message_id,
+                                      message.locale) == 1
+        return await self._transact("note_ready_message", work)
 
     async def close_ready_check(self, check_id: int, *,
                                 now: datetime | None = None) -> ReadyOutcome:

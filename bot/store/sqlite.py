@@ -24,6 +24,7 @@ from collections.abc import (
     Sequence,
 )
 from contextlib import asynccontextmanager
+from datetime import datetime
 from typing import Any, ClassVar, Literal, TypeVar
 
 import aiosqlite
@@ -685,6 +686,15 @@ class SQLiteRepository(StoreBase[aiosqlite.Connection]):
                 f"ORDER BY {order}",
                 (channel_id, *_ACTIVE, channel_id, *_ACTIVE),
             )
+        return [int(row["id"]) for row in rows]
+
+    async def finished_direct_tables(self, since: datetime) -> list[int]:
+        """Ids of the finished tables in direct messages changed since ``since``."""
+        async with self._session("finished_direct_tables", None) as conn:
+            rows = await self._fetchall(
+                conn, "SELECT id FROM tables WHERE guild_id = 0 AND channel_id = 0 "
+                "AND status = ? AND updated_at >= ? ORDER BY id",
+                (TableStatus.FINISHED.value, format_timestamp(since)))
         return [int(row["id"]) for row in rows]
 
     async def count_active_tables(self, channel_id: int) -> int:

@@ -175,7 +175,11 @@ class TableCore:
         """Store changes to the table's options (under its lock: :meth:`hold`), then keep
         them in memory: what a table gathers as it is played (votes, Rematch presses,
         who is out or back)."""
-        options = {**table.record.options, **changes}
+        await self.put_options(table, {**table.record.options, **changes})
+
+    async def put_options(self, table: Table, options: dict[str, Any]) -> None:
+        """Store the table's options whole (under its lock), then keep them in memory: as
+        they were before a change that was taken back."""
         await self.repo.update_table(table.id, options=options)
         table.record.options = options
 

@@ -16,12 +16,17 @@ table only if all of these hold:
    ``en-GB`` are one), unless both have waited :data:`ANY_LANGUAGE_AFTER` (60 s) or more.
    So a table of several languages is made only of people who have all waited a minute;
 3. **rating**: their ratings (a pair's: the mean of its two) differ by no more than the
-   narrower of their two windows. A window is :data:`RATING_WINDOW` (3 points of the
+   narrower of their two windows. A window is :data:`RATING_WINDOW` (8 points of the
    leaderboard's ``mu - 3 sigma``, where a newcomer's sigma is 8.3) plus
-   :data:`RATING_STEP` (1 point) for each wave the entry missed, and has no bound once
-   it missed :data:`ANY_RATING_AFTER` (18) waves, three minutes at a wave every 10 s:
-   3, 4, 5 … 20 points, then anyone. As lichess's pools, whose window widens with each
-   missed wave;
+   :data:`RATING_STEP` (4 points) for each wave the entry missed, and has no bound once
+   it missed :data:`ANY_RATING_AFTER` (6) waves, a minute at a wave every 10 s, as for
+   the language: 8, 12, 16 … 28 points, then anyone. As lichess's pools, whose window
+   widens with each missed wave. Wide and quick, for a queue of mixed ratings (a
+   newcomer queues at 0, a rated player at 12 on average) is seated within the
+   language's minute (docs/developers/benchmarks.md: 40 people of the real mix, join →
+   seated table p50 11 s where 3 points and 1 a wave, anyone after three minutes, gave
+   39 s). A newcomer may sit with a player of 8 at once; the game stays even because the
+   teams are split so that their mean ratings are as close as can be (below);
 4. **games left early**: a person who left :data:`LEAVER_AT` (2) or more games early in
    the last 30 days (the store's ``left_early``; a pair counts as such if either did)
    sits only with others like them until they missed :data:`LEAVERS_APART_WAVES` (3)
@@ -68,12 +73,13 @@ WAVE_SECONDS = 10.0
 """How often the matchmaker pairs each pool (the issue's waves)."""
 ANY_LANGUAGE_AFTER = 60.0
 """Seconds of waiting after which a person is seated with any language."""
-RATING_WINDOW = 3.0
+RATING_WINDOW = 8.0
 """The rating window of an entry that missed no wave (points of ``mu - 3 sigma``)."""
-RATING_STEP = 1.0
+RATING_STEP = 4.0
 """How much the window widens with each missed wave."""
-ANY_RATING_AFTER = 18
-"""Missed waves after which the window has no bound (3 minutes at 10 s a wave)."""
+ANY_RATING_AFTER = 6
+"""Missed waves after which the window has no bound (a minute at 10 s a wave, as
+:data:`ANY_LANGUAGE_AFTER`)."""
 LEAVER_AT = 2
 """Games left early (in the store's 30 days) from which a person is paired with those
 who left games early first."""

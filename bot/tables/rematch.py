@@ -12,19 +12,30 @@ A press is refused, with one sentence and nothing written: by someone who was no
 the table (``not_seated``), a second time (``rematch_repeat``), after the minute
 (``rematch_expired``), once the rematch is open (``rematch_open``), when a person of the
 table left it during the game (``rematch_left``), or when one of them is queued or
-seated at another live table (``rematch_busy``).
+seated at another live table (``rematch_busy``: this also keeps anyone with open tables
+of a server, so the limit of open tables per person is checked before anything is
+written). The last press, whose opening is then refused (a check of the new table's
+start), is taken back before the refusal is answered: nothing changed.
+
+A restart between the last press stored and the rematch opened (the bot stopped as it
+opened) leaves every press stored and no table: :meth:`Rematch.resume`, at start, opens
+it if the minute has not run out; after the minute it has expired, and a press says so.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 
-from bot.store.models import GameResult, Repository, TableStatus
+from bot.store.models import GameResult, Repository, StoreError, TableStatus
 from bot.tables.core import TableCore
 from bot.tables.errors import TableError
-from bot.tables.lobby import DirectSeat, Lobby
+from bot.tables.lobby import DIRECT_GUILD, DirectSeat, Lobby
 from bot.tables.table import Table
+
+log = logging.getLogger(__name__)
 
 REMATCH_SECONDS = 60.0
 """How long after a game's end its people have to all press Rematch."""
@@ -118,28 +129,60 @@ class Rematch:
         async with self.core.hold(table):
             if rematch_table(table) is not None:
                 raise TableError("rematch_open")
+            if self.clock() > ends_at:
+                raise TableError("rematch_expired")  # every press stored too: too late now
             pressed = pressed_of(table)
             people = people_of(table)
-            everyone = set(pressed) >= set(people)
-            # Every press stored but no table (a restart as it opened): a press opens it.
-            if not everyone:
-                if self.clock() > ends_at:
-                    raise TableError("rematch_expired")
-                if user_id in pressed:
-                    raise TableError("rematch_repeat")
+            # Every press stored but no table (the opening failed): a press opens it.
+            if user_id in pressed and not set(pressed) >= set(people):
+                raise TableError("rematch_repeat")
             if set(people) - set(seated_people(table)):
                 raise TableError("rematch_left")
             for person in people:
                 if await self.busy(table, person):
                     raise TableError("rematch_busy")
+            before = dict(table.record.options)
             if user_id not in pressed:
                 pressed = [*pressed, user_id]
                 await self.core.set_options(table, rematch=pressed)
             if set(pressed) >= set(people):
-                opened = await self._open(table)
+                try:
+                    opened = await self._open(table)
+                except TableError:
+                    await self.core.put_options(table, before)  # the press taken back
+                    raise
                 await self.core.set_options(table, rematch_table=opened.id)
         self.core.notify(table)
         return table, opened
+
+    async def resume(self) -> list[Table]:
+        """At start: open the rematches every person pressed for whose table a restart
+        kept from opening, if their minute has not run out (after it, they expired);
+        the rematches opened."""
+        if not self.lobby.shards.owns(DIRECT_GUILD):
+            return []  # the tables in direct messages are another process's
+        since = datetime.fromtimestamp(self.clock() - self.seconds, UTC)
+        opened = []
+        for table_id in await self.core.repo.finished_direct_tables(since):
+            try:
+                new = await self._resume(table_id)
+            except TableError:  # expired, someone left or busy, or refused: a press says so
+                continue
+            except StoreError as exc:  # a press opens it, within the minute
+                log.warning("the rematch of table %s is not opened: %s", table_id, exc)
+                continue
+            if new is not None:
+                opened.append(new)
+        return opened
+
+    async def _resume(self, table_id: int) -> Table | None:
+        """The rematch of one table, if every person pressed and none opened yet: as the
+        last press again, its checks, then the table."""
+        table = await self.core.get(table_id)
+        pressed, people = pressed_of(table), people_of(table)
+        if not people or rematch_table(table) is not None or not set(pressed) >= set(people):
+            return None
+        return (await self.press(table.id, pressed[-1]))[1]
 
     async def busy(self, table: Table, user_id: int) -> bool:
         """Whether the person waits in the queue of "Play now" or sits at another live

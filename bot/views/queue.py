@@ -12,7 +12,10 @@ matchmaker tells people.
   private sentence, ``error.queue_gone``, and nothing changes;
 - when the check closes, each person's ready check message says what came of it: the
   table is ready (its panel follows in the same DM), they wait again at the head of the
-  queue, or they are out.
+  queue, or they are out. The message's channel, id and language are kept in the store
+  with the check's member (:meth:`~bot.store.models.Repository.note_ready_message`), so
+  that after a restart too the news edits the ready check rather than coming as a new
+  DM.
 
 :meth:`ReadyChecks.greet` is the DM sent before a person queues: if Discord refuses it,
 the person is not queued.
@@ -29,7 +32,16 @@ import discord
 
 from bot.games.ui import GameButton, view_of
 from bot.i18n import t
-from bot.store.models import Answer, Pool, QueueRefusedError, ReadyCheck, ReadyOutcome
+from bot.store.models import (
+    Answer,
+    Pool,
+    QueueRefusedError,
+    ReadyCheck,
+    ReadyMember,
+    ReadyMessage,
+    ReadyOutcome,
+    StoreError,
+)
 from bot.tables import Table, TableError, ids
 from bot.tables.matchmaker import Matchmaker
 from bot.views.pacing import Pacer
@@ -61,9 +73,6 @@ class ReadyChecks:
         self.client = client
         self._matchmaker = matchmaker
         self.pacer = pacer
-        self.messages: dict[tuple[int, int], tuple[int, int, str]] = {}
-        """The ready check message of each (check, person): its channel, its id, the
-        person's language (in memory: after a restart, the news is a new message)."""
         self.names: dict[int, str] = {}
         """How people queued are named (from their command), kept for their table."""
         self.sent = 0
@@ -107,26 +116,33 @@ class ReadyChecks:
             sent = await self._send(member.user_id, view=view, content=t(
                 locale, key, game=pool_name(check.pool, locale), seconds=seconds))
             if sent is not None:
-                self.messages[(check.id, member.user_id)] = (sent.channel.id, sent.id, locale)
+                await self._keep(check.id, member.user_id,
+                                 ReadyMessage(sent.channel.id, sent.id, locale))
+
+    async def _keep(self, check_id: int, user_id: int, message: ReadyMessage) -> None:
+        """Keep a ready check's message in the store; if the store fails, the others'
+        checks still go out, and the news of this one comes as a new DM."""
+        try:
+            await self.matchmaker.repo.note_ready_message(check_id, user_id, message)
+        except StoreError as exc:
+            log.warning("ready check %s: the message to %s is not kept (%s)", check_id,
+                        user_id, exc)
 
     async def seated(self, check: ReadyCheck, table: Table | None,
                      locales: dict[int, str]) -> None:
         key = "queue.seated" if table is not None else "queue.table_failed"
         for member in check.members:
-            await self._news(check.id, member.user_id, key, locales)
+            await self._news(member, key, locales)
 
     async def failed(self, outcome: ReadyOutcome, locales: dict[int, str]) -> None:
         # Everyone accepted, but their table was not made (a restart while it opened).
         everyone = all(m.answer is Answer.ACCEPT for m in outcome.check.members)
         back = "queue.back_unmade" if everyone else "queue.back"
-        for user in outcome.returned:
-            await self._news(outcome.check.id, user, back, locales)
-        declined = {m.user_id for m in outcome.check.members if m.answer is Answer.DECLINE}
-        for user in outcome.removed:
-            if user in declined:  # their message says so already
-                self.messages.pop((outcome.check.id, user), None)
-                continue
-            await self._news(outcome.check.id, user, "queue.out", locales)
+        for member in outcome.check.members:
+            if member.user_id in outcome.returned:
+                await self._news(member, back, locales)
+            elif member.user_id in outcome.removed and member.answer is not Answer.DECLINE:
+                await self._news(member, "queue.out", locales)  # a decline says so already
 
     async def name_of(self, user_id: int) -> str:
         name = self.names.get(user_id)
@@ -138,14 +154,14 @@ class ReadyChecks:
                 user = await self.client.fetch_user(user_id)
         return user.display_name if user is not None else str(user_id)
 
-    async def _news(self, check_id: int, user_id: int, key: str,
-                    locales: dict[int, str]) -> None:
-        """The ready check's message says what came of it (a new DM if it is not known)."""
-        kept = self.messages.pop((check_id, user_id), None)
+    async def _news(self, member: ReadyMember, key: str, locales: dict[int, str]) -> None:
+        """The member's ready check message says what came of it (a new DM if it is not
+        known)."""
+        user_id, kept = member.user_id, member.message
         if kept is None:
             await self._send(user_id, content=t(locales.get(user_id, "en"), key))
             return
-        channel_id, message_id, locale = kept
+        channel_id, message_id, locale = kept.channel_id, kept.message_id, kept.locale
         if self.pacer is not None:
             await self.pacer.wait(first=True)  # someone waits on it, against a clock
         partial = self.client.get_partial_messageable(channel_id)
@@ -176,9 +192,11 @@ class ReadyChecks:
                 raise TableError("queue_answered") from None
             raise TableError("forged") from None
         locale = str(interaction.locale.value if interaction.locale else "en")
-        if interaction.message is not None:
-            self.messages[(check.id, interaction.user.id)] = (
-                interaction.message.channel.id, interaction.message.id, locale)
+        member = check.member(interaction.user.id)
+        if interaction.message is not None and member is not None and member.message is None:
+            # Sent, then a restart before it was kept: the click names it.
+            await self._keep(check.id, member.user_id, ReadyMessage(
+                interaction.message.channel.id, interaction.message.id, locale))
         await interaction.edit_original_response(
             content=t(locale, "queue.accepted" if accept else "queue.declined"), view=None)
         await matchmaker.settle(check)

@@ -7,19 +7,28 @@ What must hold: the panel at the game's end says each person's rating before and
 (a restart keeps it) and shown to everyone; when all press in time, a new table opens
 in their DMs with the same seats; a press after the minute, a second press, a stranger's
 press, a rematch after someone left or while someone sits at another table are each
-refused with one sentence, and nothing changes; Review answers the presser alone.
+refused with one sentence, and nothing changes (a last press whose table is then refused
+is taken back); every press stored before a restart opens the rematch as the bot
+starts again within the minute, or the rematch has expired after it; Review answers the
+presser alone.
 """
 
 from __future__ import annotations
 
 import random
+import sqlite3
+from contextlib import closing
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.i18n import Text, t
 from bot.ratings import Rating
+from bot.store.codec import format_timestamp, utc_now
 from bot.store.models import TableStatus
-from bot.tables import Table
+from bot.tables import Table, TableError
 from bot.tables.lobby import DirectSeat
 from tests.bot.driver import component, running, settle
 from tests.bot.test_coach import COACH, reply_to, stored_reviews
@@ -51,6 +60,15 @@ async def press(emu: DiscordEmulator, user: Any, table: Table, seat: int) -> Any
     button = component(panel, "rematch")
     assert button is not None, panel.content
     return await (await emu.click(user, panel, button.custom_id)).response()
+
+
+async def ana_pressed(emu: DiscordEmulator, bot: Any, ana: Any, bruno: Any) -> Table:
+    """Ana and Bruno's game in their DMs, finished, and Ana's Rematch pressed."""
+    table = await bot.service.lobby.open_direct(game="tichu", seats=two_people([ana, bruno]),
+                                                options={"target": 1})
+    await finished(bot, table)
+    assert not (await press(emu, ana, table, 0)).ephemeral
+    return table
 
 
 def refused(reply: Any, locale: str, code: str) -> None:
@@ -208,11 +226,7 @@ async def test_a_press_survives_a_restart(emulator: DiscordEmulator, tmp_path: P
     db = tmp_path / "db.sqlite3"
     ana, bruno = people_of(emu)[:2]
     async with running(emu, db) as bot:
-        table = await bot.service.lobby.open_direct(game="tichu", seats=two_people([ana, bruno]),
-                                                    options={"target": 1})
-        await finished(bot, table)
-        reply = await press(emu, ana, table, 0)
-        assert not reply.ephemeral
+        table = await ana_pressed(emu, bot, ana, bruno)
         table_id = table.id
     # The bot stops within the minute, and starts again.
     async with running(emu, db) as bot:
@@ -228,4 +242,84 @@ async def test_a_press_survives_a_restart(emulator: DiscordEmulator, tmp_path: P
         assert [s.user_id for s in new.seats] == [ana.id, None, bruno.id, None]
         await shown(bot, new)
         assert panel_of(emu, new, 0).channel_id == emu.dm_channel(ana).id
+    emu.assert_clean()
+
+
+async def test_a_refused_opening_takes_the_last_press_back(emulator: DiscordEmulator,
+                                                           tmp_path: Path) -> None:
+    """The last press, whose table is then refused as it starts, is taken back before
+    the refusal is answered: the options are as before it, in memory and stored, and
+    a press once the refusal is gone opens the rematch."""
+    emu = emulator
+    ana, bruno = people_of(emu)[:2]
+    async with running(emu, tmp_path / "db.sqlite3") as bot:
+        table = await ana_pressed(emu, bot, ana, bruno)
+
+        async def full(new: Table) -> None:
+            """A check of the new table's start (as a duplicate board's claim) refuses it."""
+            raise TableError("too_many_tables", limit=1)
+
+        bot.service.lobby.start_checks.append(full)
+        before = dict(table.record.options)
+        live = {x.id for x in bot.service.core.tables.values() if x.status.is_active}
+        reply = await press(emu, bruno, table, 2)
+        assert reply.ephemeral and reply.content == t("fr", "error.too_many_tables", limit=1)
+        assert table.record.options == before and before["rematch"] == [ana.id]
+        stored = await bot.service.repo.load_table(table.id)
+        assert stored is not None and stored.options == before
+        # The table opened for it was abandoned at once: nobody sits at a new live table.
+        assert {x.id for x in bot.service.core.tables.values() if x.status.is_active} == live
+        bot.service.lobby.start_checks.remove(full)
+        assert not (await press(emu, bruno, table, 2)).ephemeral
+        new = await bot.service.core.get(table.record.options["rematch_table"])
+        assert [s.user_id for s in new.seats] == [ana.id, None, bruno.id, None]
+        await shown(bot, new)
+    emu.assert_clean()
+
+
+async def every_press_stored_then_a_restart(emu: DiscordEmulator, db: Path,
+                                            ana: Any, bruno: Any) -> int:
+    """Ana presses; Bruno's press is stored and the bot stops before the rematch opens
+    (as a crash there leaves it). The table's id."""
+    async with running(emu, db) as bot:
+        table = await ana_pressed(emu, bot, ana, bruno)
+        async with bot.service.core.hold(table):
+            await bot.service.core.set_options(table, rematch=[ana.id, bruno.id])
+        return table.id
+
+
+@pytest.mark.parametrize("down", ["seconds", "two minutes"])
+async def test_a_rematch_everyone_pressed_before_a_restart(
+        emulator: DiscordEmulator, tmp_path: Path, down: str) -> None:
+    """Back within the minute, the rematch opens as the bot starts, without a press;
+    after it, the rematch has expired."""
+    emu = emulator
+    db = tmp_path / "db.sqlite3"
+    ana, bruno = people_of(emu)[:2]
+    table_id = await every_press_stored_then_a_restart(emu, db, ana, bruno)
+    if down == "seconds":
+        async with running(emu, db) as bot:
+            table = await bot.service.core.get(table_id)
+            assert table.record.options["rematch"] == [ana.id, bruno.id]
+            new = await bot.service.core.get(table.record.options["rematch_table"])
+            assert [s.user_id for s in new.seats] == [ana.id, None, bruno.id, None]
+            await shown(bot, new)
+            assert panel_of(emu, new, 2).channel_id == emu.dm_channel(bruno).id
+            await shown(bot, table)
+            assert t("en-US", "end.rematch_open") in panel_of(emu, table, 0).content
+            assert component(panel_of(emu, table, 0), "rematch") is None
+        emu.assert_clean()
+        return
+    # The bot is down for two minutes: the game and the presses are that much older.
+    with closing(sqlite3.connect(db)) as conn, conn:
+        for sql in ("UPDATE games SET finished_at = ? WHERE table_id = ?",
+                    "UPDATE tables SET updated_at = ? WHERE id = ?"):
+            conn.execute(sql, (format_timestamp(utc_now() - timedelta(minutes=2)), table_id))
+    async with running(emu, db) as bot:
+        table = await bot.service.core.get(table_id)
+        assert "rematch_table" not in table.record.options
+        assert not [x for x in bot.service.core.tables.values() if x.status.is_active]
+        before = dict(table.record.options)
+        refused(await press(emu, bruno, table, 2), "fr", "rematch_expired")
+        assert table.record.options == before
     emu.assert_clean()

@@ -26,6 +26,7 @@ from bot.tables.matching import (
     LEAVERS_APART_WAVES,
     RATING_STEP,
     RATING_WINDOW,
+    WAVE_SECONDS,
     Proposal,
     Wave,
     cooldown_until,
@@ -235,21 +236,29 @@ def test_the_pools_match_the_games() -> None:
 def test_the_window_widens_with_each_missed_wave() -> None:
     assert [rating_window(w) for w in range(4)] == [RATING_WINDOW + RATING_STEP * w
                                                    for w in range(4)]
-    assert rating_window(ANY_RATING_AFTER - 1) == RATING_WINDOW + RATING_STEP * 17 == 20
+    # 8, 12, 16, 20, 24, 28 points, then anyone: after a minute, as for the language.
+    assert rating_window(ANY_RATING_AFTER - 1) == RATING_WINDOW + RATING_STEP * 5 == 28
     assert rating_window(ANY_RATING_AFTER) == float("inf")
-    # Four people 8 points apart at the ends: a table from the fifth missed wave on.
-    ratings = [0.0, 3.0, 5.0, 8.0]
+    assert ANY_RATING_AFTER * WAVE_SECONDS == ANY_LANGUAGE_AFTER
+    # Four people 20 points apart at the ends (a newcomer at 0 and players of 6 to 20):
+    # a table from the third missed wave on.
+    ratings = [0.0, 6.0, 14.0, 20.0]
     for waves in range(8):
         entries = [make(i + 1, 100 + i, rating=r, waves=waves) for i, r in enumerate(ratings)]
-        assert len(propose(TICHU, entries, now=NOW).tables) == (waves >= 5), waves
+        assert len(propose(TICHU, entries, now=NOW).tables) == (waves >= 3), waves
+    # 40 points apart: only once anyone is taken.
+    far = [make(i + 1, 100 + i, rating=r, waves=ANY_RATING_AFTER - 1)
+           for i, r in enumerate([0.0, 10.0, 30.0, 40.0])]
+    assert not propose(TICHU, far, now=NOW).tables
+    assert propose(TICHU, [replace(e, waves=ANY_RATING_AFTER) for e in far], now=NOW).tables
 
 
 def test_the_window_is_the_narrower_of_two() -> None:
     """A long wait widens one's own window, not the newcomer's."""
     old = make(1, 101, rating=0.0, waves=10)
-    new = [make(i, 100 + i, rating=6.0) for i in (2, 3, 4)]
+    new = [make(i, 100 + i, rating=10.0) for i in (2, 3, 4)]
     assert propose(TICHU, [old, *new], now=NOW).tables == ()
-    grown = [replace(e, waves=3) for e in new]
+    grown = [replace(e, waves=1) for e in new]
     assert len(propose(TICHU, [old, *grown], now=NOW).tables) == 1
 
 

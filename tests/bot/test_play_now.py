@@ -372,6 +372,76 @@ async def test_a_restart_in_the_middle_of_the_queue_loses_nobody(
     emu.assert_clean()
 
 
+@pytest.mark.parametrize("end", ["seated", "expired"])
+async def test_the_news_edits_the_ready_check_sent_before_a_restart(
+        emulator: DiscordEmulator, db: Path, clock: Clock, end: str) -> None:
+    """The bot restarts while a ready check waits: what came of it (the table seated, or
+    the check expired: back in the queue, or out) edits each person's ready check
+    message, as without a restart, rather than coming as a new DM."""
+    emu = emulator
+    users = english(emu, 4)
+    async with queue_bot(emu, db, clock) as (bot, mm):
+        await join_all(bot, clock, users, step=1)
+        [check] = (await mm.wave()).checks
+        await until(lambda: all(has_ready_check(emu, u) for u in users))
+        sent = {u.id: ready_message(emu, u).id for u in users}
+        await answer(emu, users[0], True)
+    async with queue_bot(emu, db, clock) as (bot, mm):
+        if end == "seated":
+            for user in users[1:]:
+                await answer(emu, user, True)  # the buttons sent before the restart
+            await the_table(bot)
+            news = {u.id: "queue.seated" for u in users}
+        else:
+            await answer(emu, users[1], True)
+            clock.advance(30)
+            [outcome] = (await mm.wave()).closed
+            assert outcome.check.id == check.id and set(outcome.removed) == \
+                {users[2].id, users[3].id}
+            news = {u.id: "queue.back" if u in users[:2] else "queue.out" for u in users}
+        for user in users:
+            await until(lambda u=user: emu.messages[sent[u.id]].content ==
+                        t(u.locale, news[u.id]))
+            assert not emu.messages[sent[user.id]].buttons
+            # Nothing else says it: the only message before the table's panel is the check.
+            assert [m.id for m in dm_messages(emu, user)
+                    if m.content == t(user.locale, news[user.id])] == [sent[user.id]]
+    emu.assert_clean()
+
+
+async def test_a_ready_check_message_the_store_could_not_keep(
+        emulator: DiscordEmulator, db: Path, clock: Clock) -> None:
+    """The store fails as the first person's ready check message is kept: the others'
+    checks go out all the same, and the news of the first one's comes as a new DM."""
+    emu = emulator
+    users = english(emu, 4)
+    async with queue_bot(emu, db, clock) as (bot, mm):
+        keep = mm.repo.note_ready_message
+
+        async def lost(check_id: int, user_id: int, message: Any) -> bool:
+            if user_id == users[0].id:
+                raise StoreUnavailableError("note_ready_message: connection refused")
+            return bool(await keep(check_id, user_id, message))
+
+        mm.repo.note_ready_message = lost
+        await join_all(bot, clock, users, step=1)
+        assert len((await mm.wave()).checks) == 1
+        await until(lambda: all(has_ready_check(emu, u) for u in users))
+        sent = {u.id: ready_message(emu, u).id for u in users}
+        for user in users[1:]:
+            await answer(emu, user, True)
+        clock.advance(30)
+        [outcome] = (await mm.wave()).closed
+        assert outcome.removed == (users[0].id,)
+        await until(lambda: told(emu, [users[0]], "queue.out"))
+        out = [m for m in dm_messages(emu, users[0]) if m.content == t("en-US", "queue.out")]
+        assert [m.id for m in out] != [sent[users[0].id]] and len(out) == 1
+        for user in users[1:]:
+            await until(lambda u=user: emu.messages[sent[u.id]].content ==
+                        t(u.locale, "queue.back"))
+    emu.assert_clean()
+
+
 @pytest.mark.parametrize("crash", ["opening", "started"])
 async def test_a_crash_while_a_table_is_seated_loses_nobody(
         emulator: DiscordEmulator, db: Path, clock: Clock, crash: str) -> None:
@@ -399,6 +469,8 @@ async def test_a_crash_while_a_table_is_seated_loses_nobody(
             mm.repo.seat_ready_check = store_lost
         await join_all(bot, clock, users, step=1)
         [check] = (await mm.wave()).checks
+        await until(lambda: all(has_ready_check(emu, u) for u in users))
+        sent = {u.id: ready_message(emu, u).id for u in users}
         await accept_all(emu, users)
         await asyncio.wait_for(died.wait(), 30)
         await until(lambda: not mm._close_lock.locked())
@@ -407,7 +479,6 @@ async def test_a_crash_while_a_table_is_seated_loses_nobody(
         assert await repo.queue_entries(TICHU) == []
         for user in users:
             assert (await repo.queue_entry(user.id) or check).check_id == check.id
-        before = {u.id: len(dm_messages(emu, u)) for u in users}
     async with queue_bot(emu, db, clock) as (bot, mm):
         repo = bot.service.repo
         await mm.wave()  # the first wave finishes the check (or the bot's own did)
@@ -427,7 +498,10 @@ async def test_a_crash_while_a_table_is_seated_loses_nobody(
             # No table: the lobby the crash left is gone, and they are back at the head
             # of the queue, told so under their ready check, then asked again.
             await until(lambda: told(emu, users, "queue.back_unmade"))
-            assert all(len(dm_messages(emu, u)) > before[u.id] for u in users)
+            # Their ready check message says so (kept in the store through the restart).
+            for user in users:
+                assert [m.id for m in dm_messages(emu, user) if m.content == t(
+                    user.locale, "queue.back_unmade")] == [sent[user.id]]
             for user in users:
                 assert await repo.count_open_tables_of(user.id) == 0
             await accept_all(emu, users)

@@ -22,6 +22,7 @@ from bot.store import (
     Pool,
     QueueEntry,
     QueueRefusedError,
+    ReadyMessage,
     Repository,
     StoreError,
     TableStatus,
@@ -199,6 +200,8 @@ async def test_the_queue_survives_a_restart(repo: Repository, backend: Backend) 
     await repo.queue_join(entry(DAN))
     check = await repo.open_ready_check(TICHU, [ANN, CAT, BOB, DAN], now=T0)
     await repo.answer_ready_check(check.id, CAT, True, now=T0)
+    kept = ReadyMessage(channel_id=7001, message_id=7002, locale="fr")
+    assert await repo.note_ready_message(check.id, CAT, kept)
     await repo.close()
     again = backend.repository()
     await again.open()
@@ -210,6 +213,8 @@ async def test_the_queue_survives_a_restart(repo: Repository, backend: Backend) 
         reread = await again.ready_check(check.id)
         assert reread is not None and reread.member(CAT) is not None
         assert reread.member(CAT).answer is Answer.ACCEPT  # type: ignore[union-attr]
+        # The ready check's DM to each: kept for the news to edit it after a restart.
+        assert [m.message for m in reread.members] == [None, kept, None, None]
         assert await again.due_ready_checks(T0 + timedelta(seconds=31)) == [check.id]
     finally:
         await again.close()
@@ -333,6 +338,48 @@ async def test_a_timeout_takes_out_who_did_not_answer(repo: Repository,
     assert await repo.recent_declines(CAT, T0) == [late]
     assert await repo.recent_declines(CAT, late + timedelta(seconds=1)) == []
     assert [e.people for e in await repo.queue_entries(TICHU)] == [(ANN, BOB), (DAN,)]
+
+
+async def test_a_ready_check_message_is_kept_for_its_member_only(
+        repo: Repository, backend: Backend) -> None:
+    await four_queued(repo)
+    check = await repo.open_ready_check(TICHU, [ANN, CAT, BOB, DAN], now=T0)
+    first, second = ReadyMessage(11, 12, "de"), ReadyMessage(11, 13, "de")
+    assert await repo.note_ready_message(check.id, DAN, first)
+    assert await repo.note_ready_message(check.id, DAN, second)  # the latest one counts
+    before = await rows(backend)
+    assert not await repo.note_ready_message(check.id, EVE, first)  # not in the check
+    assert not await repo.note_ready_message(check.id + 1, DAN, first)  # no such check
+    for bad in (ReadyMessage(0, 12, "de"), ReadyMessage(11, 12, ""), (11, 12, "de")):
+        with pytest.raises(StoreError):
+            await repo.note_ready_message(check.id, DAN, bad)  # type: ignore[arg-type]
+    assert await rows(backend) == before
+    await repo.close_ready_check(check.id, now=T0 + timedelta(seconds=31))
+    closed = await repo.ready_check(check.id)
+    assert closed is not None and closed.member(DAN).message == second  # type: ignore[union-attr]
+
+
+async def test_checks_from_before_migration_12_have_no_message(backend: Backend) -> None:
+    """A check opened before 0012: its members' messages are unknown (the news then
+    comes as a new DM), and a message can be kept from then on."""
+    await backend.at_version(11, [
+        "INSERT INTO ready_checks (id, game, seats, rated, filled, status, created_at, "
+        "expires_at) VALUES (5, 'tichu', 4, 1, 0, 'open', '2026-11-30T18:00:00.000000+00:00', "
+        "'2026-11-30T18:00:30.000000+00:00')"
+        if backend.name == "sqlite" else
+        "INSERT INTO ready_checks (id, game, seats, rated, filled, status, created_at, "
+        "expires_at) VALUES (5, 'tichu', 4, true, false, 'open', '2026-11-30T18:00:00Z', "
+        "'2026-11-30T18:00:30Z')",
+        *(f"INSERT INTO ready_members (check_id, user_id, entry_id, seat) VALUES "
+          f"(5, {user}, {seat + 1}, {seat})" for seat, user in enumerate((ANN, BOB, CAT, DAN))),
+    ])
+    async with backend.repository() as repo:
+        check = await repo.ready_check(5)
+        assert check is not None and [m.message for m in check.members] == [None] * 4
+        assert await repo.note_ready_message(5, BOB, ReadyMessage(21, 22, "el"))
+        check = await repo.ready_check(5)
+        assert check is not None and check.member(BOB).message == \
+            ReadyMessage(21, 22, "el")  # type: ignore[union-attr]
 
 
 async def test_answers_that_cannot_count_are_refused(repo: Repository,

@@ -195,6 +195,21 @@ async def test_active_tables_by_channel_and_thread(repo: Repository) -> None:
     assert await repo.find_active_table(10) == replacement.id
 
 
+async def test_finished_tables_in_direct_messages_changed_lately(repo: Repository) -> None:
+    """The tables a Rematch may still open after a restart: finished, in direct
+    messages (guild 0, no channel), changed since the given moment."""
+    await repo.ensure_guild(0, "en")
+    direct = await new_table(repo, guild_id=0, channel_id=0)
+    playing = await new_table(repo, guild_id=0, channel_id=0)
+    server = await new_table(repo, channel_id=10)
+    for table in (direct, server):
+        await repo.update_table(table.id, status=TableStatus.FINISHED)
+    await repo.update_table(playing.id, status=TableStatus.PLAYING)
+    now = datetime.now(UTC)
+    assert await repo.finished_direct_tables(now - timedelta(minutes=1)) == [direct.id]
+    assert await repo.finished_direct_tables(now + timedelta(minutes=1)) == []
+
+
 async def test_transactions_of_interleaved_coroutines_do_not_mix(repo: Repository) -> None:
     """A failing transaction rolls back only its own work, not the appends that
     other coroutines ran meanwhile on the same connection."""
@@ -247,8 +262,9 @@ def test_both_backends_match_the_protocol(backend_class: type) -> None:
     # 34, 11 of duplicate (issue 24), 3 of reviews (issue 25), 11 of people's data (42),
     # 2 of the board secret (51), 1 of limits (51), 1 of the export (51), 22 of the queue
     # of "Play now" (53), 3 of its seating (53), 1 of talk at tables (53), 1 of the global
-    # board (53)
-    assert len(methods) == 90
+    # board (53), 1 of the ready checks' messages (53), 1 of the rematch after a restart
+    # (53)
+    assert len(methods) == 92
     methods.append("held_shards")  # the one plain method (no I/O)
     for name in methods:
         expected = inspect.signature(getattr(Repository, name))
