@@ -28,7 +28,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextvars import ContextVar
 from typing import Any, TypeVar
@@ -280,8 +280,6 @@ LIVE = 1
 """Rank of the rest of the live work: the others' panels, the table messages, the
 computers' thinking."""
 _rank: ContextVar[int] = ContextVar("offload_rank", default=LIVE)
-_held_turn: ContextVar[bool] = ContextVar("offload_turn", default=False)
-"""Whether the code running holds a worker's slot already (:func:`turn`)."""
 _live: Gate | None = None
 """The worker processes' slots: live work waits here for a free worker, a click's own
 drawing first (:func:`clicked`), then in the order of arrival."""
@@ -301,39 +299,33 @@ def clicked() -> Iterator[None]:
         _rank.reset(token)
 
 
-@contextlib.asynccontextmanager
-async def turn() -> AsyncIterator[None]:
-    """Wait for a free worker (a click's own first, :func:`clicked`) and keep its slot for
-    the work offloaded within, which then waits no more. Whoever reads the state to draw
-    it once the turn came draws it as it is then, not as it was when the drawing was
-    queued: with a hundred tables in DMs, the others' panels waited a minute and more
+async def until_free() -> None:
+    """Wait until a worker is free for work of this rank (a click's own first,
+    :func:`clicked`), without keeping it: whoever reads the state to draw it just after
+    draws it as it is once a worker could take it, not as it was when the drawing was
+    queued. With a hundred tables in DMs the others' panels waited a minute and more
     behind the clicks, and were drawn from the state they were queued with (``python -m
-    tools.bench_direct``). Within a turn already held (or without worker processes) it
-    waits for nothing."""
+    tools.bench_direct``). The worker is not held meanwhile (the drawing's own
+    :func:`offload` waits for it again, a click that came meanwhile first): with one
+    worker, holding it while the event loop reads the state and builds the panel's
+    controls left it idle that long."""
     gate = _live
-    if _executor is None or gate is None or _held_turn.get():
-        yield
+    if _executor is None or gate is None:
         return
     await gate.enter(_rank.get())
-    token = _held_turn.set(True)
-    try:
-        yield
-    finally:
-        _held_turn.reset(token)
-        gate.leave()
+    gate.leave()
 
 
 async def offload(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
     """Run ``fn(*args, **kwargs)`` off the event loop, in a worker process if configured
     (live work: the background processes are held meanwhile, :func:`hold_background`).
-    With processes, the work waits for a free one, a click's own first (:func:`clicked`),
-    unless it runs within a :func:`turn`, whose slot it uses."""
+    With processes, the work waits for a free one, a click's own first (:func:`clicked`)."""
     hold_background()
     if _executor is None:
         return await asyncio.to_thread(fn, *args, **kwargs)
     executor, gate = _executor, _live
     loop = asyncio.get_running_loop()
-    if gate is None or _held_turn.get():
+    if gate is None:
         return await loop.run_in_executor(executor, functools.partial(fn, *args, **kwargs))
     await gate.enter(_rank.get())
     try:

@@ -59,7 +59,7 @@ from bot.tables.talk import SPOKEN, phrases_of
 from bot.views.pacing import Pacer
 from bot.views.panels import Images, Panels
 from bot.views.table import lobby_message
-from bot.workers import clicked, offload, turn
+from bot.workers import clicked, offload, until_free
 
 log = logging.getLogger(__name__)
 THREAD_ARCHIVED = 50083
@@ -628,14 +628,14 @@ class DirectSurface(Writer):
             # Drawn before the seat's lock is taken: a click on the panel (drawn first by
             # the workers, :func:`~bot.workers.clicked`) never waits for this drawing; if
             # it drew the table as new or newer meanwhile, this one is not written. The
-            # state is read once a worker is free for it (:func:`~bot.workers.turn`).
-            async with turn():
-                if self._queued.get(key) is mine:
-                    del self._queued[key]  # a change from now on needs a drawing of its own
-                seen = self._changes(table.id)
-                if self._drawn.get(key) == seen and self.message_of(table, seat) is not None:
-                    return  # drawn meanwhile (the person's click)
-                message = await self.panel(table, seat, self.locale_of(table, user_id))
+            # state is read once a worker is free for it (:func:`~bot.workers.until_free`).
+            await until_free()
+            if self._queued.get(key) is mine:
+                del self._queued[key]  # a change from now on needs a drawing of its own
+            seen = self._changes(table.id)
+            if self._drawn.get(key) == seen and self.message_of(table, seat) is not None:
+                return  # drawn meanwhile (the person's click)
+            message = await self.panel(table, seat, self.locale_of(table, user_id))
         finally:
             if self._queued.get(key) is mine:
                 del self._queued[key]
@@ -738,10 +738,9 @@ class DirectSurface(Writer):
         the panel redrawn in place, through the click's own response."""
         key = (table.id, seat)
         async with self._lock(table, seat):
+            seen = self._changes(table.id)
             with clicked():
-                async with turn():  # the state as it is once a worker is free to draw it
-                    seen = self._changes(table.id)
-                    message = await self.panel(table, seat, locale, look)
+                message = await self.panel(table, seat, locale, look)
             target = interaction.message.id if interaction.message is not None else None
             await interaction.edit_original_response(**self._images.edits(target, message))
             if target is not None:

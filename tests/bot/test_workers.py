@@ -268,33 +268,27 @@ async def test_a_clicks_own_drawing_goes_to_the_first_free_worker() -> None:
         workers.stop()
 
 
-async def test_a_turn_reads_the_state_once_a_worker_is_free() -> None:
-    """Work drawn within ``workers.turn`` reads the state once a worker is free for it
-    (not when it was queued), and what it offloads within uses that worker's slot: with
-    one worker, waiting for another slot would wait for ever."""
+async def test_a_drawing_reads_the_state_once_a_worker_is_free() -> None:
+    """A drawing that waits ``until_free`` reads the state once a worker could take it
+    (not when it was queued), and the worker is not kept meanwhile."""
     workers.start(1)
     try:
+        gate = workers._live
+        assert gate is not None
         state = {"move": 1}
-        release = asyncio.Event()
-
-        async def busy() -> None:
-            async with workers.turn():
-                await release.wait()
 
         async def panel() -> tuple[int, int]:
-            async with workers.turn():
-                seen = state["move"]
-                return seen, await workers.offload(pow, seen, 2)
+            await workers.until_free()
+            seen = state["move"]
+            return seen, await workers.offload(pow, seen, 2)
 
-        holder = asyncio.create_task(busy())
-        await asyncio.sleep(0)
+        await gate.enter(workers.LIVE)  # the one worker is busy
         drawing = asyncio.create_task(panel())
         await asyncio.sleep(0)
-        assert workers._live is not None and workers._live.waiting == 1
+        assert gate.waiting == 1
         state["move"] = 3  # the table moved on while the drawing waited
-        release.set()
+        gate.leave()
         assert await asyncio.wait_for(drawing, 60) == (3, 9)
-        await holder
-        assert workers._live.busy == 0
+        assert gate.busy == 0 and gate.waiting == 0
     finally:
         workers.stop()
