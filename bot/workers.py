@@ -299,6 +299,23 @@ def clicked() -> Iterator[None]:
         _rank.reset(token)
 
 
+async def until_free() -> None:
+    """Wait until a worker is free for work of this rank (a click's own first,
+    :func:`clicked`), without keeping it: whoever reads the state to draw it just after
+    draws it as it is once a worker could take it, not as it was when the drawing was
+    queued. With a hundred tables in DMs the others' panels waited a minute and more
+    behind the clicks, and were drawn from the state they were queued with (``python -m
+    tools.bench_direct``). The worker is not held meanwhile (the drawing's own
+    :func:`offload` waits for it again, a click that came meanwhile first): with one
+    worker, holding it while the event loop reads the state and builds the panel's
+    controls left it idle that long."""
+    gate = _live
+    if _executor is None or gate is None:
+        return
+    await gate.enter(_rank.get())
+    gate.leave()
+
+
 async def offload(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
     """Run ``fn(*args, **kwargs)`` off the event loop, in a worker process if configured
     (live work: the background processes are held meanwhile, :func:`hold_background`).

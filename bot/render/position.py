@@ -8,17 +8,25 @@ The hand is a strip of card tiles (:mod:`bot.render.tiles`), numbered as the men
 number the cards, under the table (:mod:`bot.render.table`): 1100 × 878 in all, shown
 about 0.40 of its size on desktop and 0.29 on a phone, where its smallest texts and
 ranks are still 11 and 8 px tall.
+
+At a table in DMs every seat's panel is such a picture, and a move redraws them all: the
+table is drawn once for them (:data:`tables`, the latest tables drawn, by the view they
+show), each seat's hand pasted under it, and the picture encoded with libwebp's least
+effort (:data:`~bot.render.encoding.PANEL_METHOD`).
 """
 
 from __future__ import annotations
 
 import io
+import pickle
+import threading
+from collections import OrderedDict
 from collections.abc import Collection, Sequence
 
 from PIL import Image, ImageDraw
 
 from bot.render.draw import GOLD, canvas, paste
-from bot.render.encoding import encode
+from bot.render.encoding import PANEL_METHOD, encode
 from bot.render.hand import find_bombs, received_marks, sorted_hand, under_cards
 from bot.render.table import SIZE, draw_table
 from bot.render.tiles import card_tile, tile_height
@@ -66,13 +74,53 @@ def draw_hand_strip(view: TichuView, selected: Collection[Card] = (),
     return img
 
 
+TABLES_KEPT = 24
+"""The table pictures :data:`tables` keeps (1100 × 700 RGB, 2.3 MB each)."""
+
+
+class TableCache:
+    """The latest table pictures drawn, by what they were drawn from (the public view, the
+    names, the language, the boards; thread-safe): the seats of one table, each drawn its
+    panel after a move, share one drawing of the table. Never changed once drawn: the
+    callers paste it into pictures of their own."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.hits = 0
+        self.misses = 0
+        self._entries: OrderedDict[bytes, Image.Image] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def table(self, public: TichuView, names: Sequence[str], locale: str,
+              boards: int | None) -> Image.Image:
+        """:func:`~bot.render.table.draw_table` of these, drawn only if not kept."""
+        key = pickle.dumps((public, tuple(names), locale, boards))
+        with self._lock:
+            kept = self._entries.get(key)
+            if kept is not None:
+                self._entries.move_to_end(key)
+                self.hits += 1
+                return kept
+            self.misses += 1
+        drawn = draw_table(public, names, locale, boards)
+        with self._lock:
+            self._entries[key] = drawn
+            while len(self._entries) > self.limit:
+                self._entries.popitem(last=False)
+        return drawn
+
+
+tables = TableCache(TABLES_KEPT)
+"""The process's table pictures of :func:`draw_position`."""
+
+
 def draw_position(public: TichuView, seat_view: TichuView, names: Sequence[str],
                   locale: str = "en", *, selected: Collection[Card] = (),
                   boards: int | None = None) -> Image.Image:
     """The table of ``public`` with the hand of ``seat_view`` under it, before encoding."""
     if seat_view.seat is None:
         raise ValueError("the position's hand needs a seat's view")
-    table = draw_table(public, names, locale, boards)
+    table = tables.table(public, names, locale, boards)
     img = Image.new("RGB", (table.width, table.height + STRIP_H))
     img.paste(table, (0, 0))
     img.paste(draw_hand_strip(seat_view, selected, table.width), (0, table.height))
@@ -87,7 +135,7 @@ def render_position(public: TichuView, seat_view: TichuView, names: Sequence[str
     """:func:`draw_position`, encoded (:data:`bot.render.encoding.IMAGE_FORMAT`). The table
     reads only the public view; the hand only ``seat_view``'s own cards."""
     return encode(draw_position(public, seat_view, names, locale, selected=selected,
-                                boards=boards))
+                                boards=boards), method=PANEL_METHOD)
 
 
 def render_stacked(top: bytes, bottom: bytes) -> bytes:
@@ -100,4 +148,4 @@ def render_stacked(top: bytes, bottom: bytes) -> bytes:
     img, _ = canvas((width, upper.height + lower.height))
     img.paste(upper, ((width - upper.width) // 2, 0))
     img.paste(lower, ((width - lower.width) // 2, upper.height))
-    return encode(img)
+    return encode(img, method=PANEL_METHOD)

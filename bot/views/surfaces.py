@@ -59,7 +59,7 @@ from bot.tables.talk import SPOKEN, phrases_of
 from bot.views.pacing import Pacer
 from bot.views.panels import Images, Panels
 from bot.views.table import lobby_message
-from bot.workers import clicked, offload
+from bot.workers import clicked, offload, until_free
 
 log = logging.getLogger(__name__)
 THREAD_ARCHIVED = 50083
@@ -380,6 +380,10 @@ class DirectSurface(Writer):
         """The picture each panel message shows (uploaded again only when it changed)."""
         self._written: dict[tuple[int, int], float] = {}
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
+        self._queued: dict[tuple[int, int], tuple[bool, object]] = {}
+        """Per table and seat: a drawing of its panel waiting for its turn (the pacer's,
+        then a worker's), and whether it goes first; another change of the table folds
+        into it, since it reads the state only once its turn came."""
         self._tables: dict[tuple[int, str], tuple[int, PublicMessage]] = {}
         """Per table and language: its public message, with the count of changes it was
         drawn after (the pictures of the games whose panel shows the hand alone)."""
@@ -608,14 +612,28 @@ class DirectSurface(Writer):
         # the others' panels wait, folding the changes that come meanwhile.
         due = table.game is not None and table.status is TableStatus.PLAYING \
             and seat in table.spec.due_seats(table.game)
-        await self.pacer.wait(first=due or self.message_of(table, seat) is None)
-        # Drawn before the seat's lock is taken: a click on the panel (drawn first by the
-        # workers, :func:`~bot.workers.clicked`) never waits for this drawing; if it
-        # drew the table as new or newer meanwhile, this one is not written.
-        seen = self._changes(table.id)
-        if self._drawn.get(key) == seen and self.message_of(table, seat) is not None:
-            return  # drawn meanwhile (the person's click)
-        message = await self.panel(table, seat, self.locale_of(table, user_id))
+        first = due or self.message_of(table, seat) is None
+        queued = self._queued.get(key)
+        if queued is not None and (queued[0] or not first) and \
+                self.message_of(table, seat) is not None:
+            return  # a drawing of this panel waits for its turn: it draws the newest state
+        mine = self._queued[key] = (first, object())
+        try:
+            await self.pacer.wait(first=first)
+            # Drawn before the seat's lock is taken: a click on the panel (drawn first by
+            # the workers, :func:`~bot.workers.clicked`) never waits for this drawing; if
+            # it drew the table as new or newer meanwhile, this one is not written. The
+            # state is read once a worker is free for it (:func:`~bot.workers.until_free`).
+            await until_free()
+            if self._queued.get(key) is mine:
+                del self._queued[key]  # a change from now on needs a drawing of its own
+            seen = self._changes(table.id)
+            if self._drawn.get(key) == seen and self.message_of(table, seat) is not None:
+                return  # drawn meanwhile (the person's click)
+            message = await self.panel(table, seat, self.locale_of(table, user_id))
+        finally:
+            if self._queued.get(key) is mine:
+                del self._queued[key]
         async with self._lock(table, seat):
             stored = self.message_of(table, seat)
             if self._drawn.get(key, -1) >= seen and stored is not None:

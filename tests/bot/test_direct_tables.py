@@ -14,16 +14,22 @@ import asyncio
 import io
 import random
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+import discord
 from PIL import Image
 
-from bot.games.base import spec_of
+from bot.games.base import HandMessage, spec_of
+from bot.games.tichu.spec import TICHU
 from bot.i18n import t
 from bot.render import filename
-from bot.store.models import TableStatus
+from bot.store.models import SeatRecord, TableRecord, TableStatus
 from bot.tables import Table, ids
 from bot.tables.lobby import DirectSeat
+from bot.views.pacing import Pacer
+from bot.views.surfaces import DirectSurface
+from engine.tichu.game import TichuGame
 from tests.bot.driver import ChinoisChoices, Person, control_ids, running, settle
 from tests.emulator.server import DiscordEmulator
 
@@ -275,3 +281,73 @@ async def test_a_chinois_table_in_dms_plays_a_round(emulator: DiscordEmulator,
         for user in users:
             assert len(dm_messages(emu, user)) >= 2  # the panel and the round's summary
     emu.assert_clean()
+
+
+class HeldPacer(Pacer):
+    """A pace whose turns come only once :attr:`open` is set."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+        self.open = asyncio.Event()
+
+    async def wait(self, first: bool = False) -> None:
+        await self.open.wait()
+
+
+class Partial:
+    """A DM channel of the fake client: every panel edit written is kept."""
+
+    def __init__(self, edits: list[tuple[int, str]]) -> None:
+        self.edits = edits
+        self.message_id = 0
+
+    def get_partial_message(self, message_id: int) -> Any:
+        self.message_id = message_id
+        return self
+
+    async def edit(self, **changes: Any) -> None:
+        self.edits.append((self.message_id, changes["content"]))
+
+
+async def test_redraws_of_a_panel_waiting_for_their_turn_fold_into_the_newest() -> None:
+    """While a DM panel's redraw waits for its turn, the table's next changes do not queue
+    redraws of their own: the one waiting draws the newest state once its turn came, and
+    the panel is drawn and written once. (Queued each on its own, a hundred tables' moves
+    kept a minute of stale redraws waiting for shard 0's worker.)"""
+    game = TichuGame(seed="folded")
+    record = TableRecord(id=7, guild_id=1, channel_id=1, host_id=100, game="tichu",
+                         status=TableStatus.PLAYING, seed="fixed",
+                         options={"surface": "direct",
+                                  "dm_panels": {str(s): [50 + s, 60 + s] for s in range(4)}},
+                         seats=[SeatRecord(seat=s, user_id=100 + s, name=f"p{s}")
+                                for s in range(4)])
+    table = Table(record, TICHU, game)
+    changes = {"count": 1}
+    edits: list[tuple[int, str]] = []
+    client = SimpleNamespace(get_partial_messageable=lambda channel_id: Partial(edits))
+    pacer = HeldPacer()
+    surface = DirectSurface(client, lambda: None,  # type: ignore[arg-type]
+                            lambda: SimpleNamespace(locales={}),  # type: ignore[arg-type,return-value]
+                            changes=lambda table_id: changes["count"], pacer=pacer)
+    drawn: list[int] = []
+
+    async def panel(table: Table, seat: int, locale: str,
+                    hand: HandMessage | None = None) -> HandMessage:
+        drawn.append(changes["count"])
+        await asyncio.sleep(0)  # a drawing takes its time in a worker
+        return HandMessage(f"after change {changes['count']}", None, discord.ui.View())
+
+    surface.panel = panel  # type: ignore[method-assign]
+    redraws = []
+    for _ in range(3):  # three moves while the first redraw waits for its turn
+        changes["count"] += 1
+        redraws.append(asyncio.create_task(surface._show(table, 1)))
+        await asyncio.sleep(0)
+    pacer.open.set()
+    await asyncio.gather(*redraws)
+    assert drawn == [4]
+    assert edits == [(61, "after change 4")]
+    assert surface._drawn[(7, 1)] == 4
+    changes["count"] += 1  # a change after the drawing read the state: drawn again
+    await surface._show(table, 1)
+    assert drawn == [4, 5] and edits[-1] == (61, "after change 5")

@@ -266,3 +266,29 @@ async def test_a_clicks_own_drawing_goes_to_the_first_free_worker() -> None:
         assert done == ["busy", "click", "panel 0", "panel 1", "panel 2"]
     finally:
         workers.stop()
+
+
+async def test_a_drawing_reads_the_state_once_a_worker_is_free() -> None:
+    """A drawing that waits ``until_free`` reads the state once a worker could take it
+    (not when it was queued), and the worker is not kept meanwhile."""
+    workers.start(1)
+    try:
+        gate = workers._live
+        assert gate is not None
+        state = {"move": 1}
+
+        async def panel() -> tuple[int, int]:
+            await workers.until_free()
+            seen = state["move"]
+            return seen, await workers.offload(pow, seen, 2)
+
+        await gate.enter(workers.LIVE)  # the one worker is busy
+        drawing = asyncio.create_task(panel())
+        await asyncio.sleep(0)
+        assert gate.waiting == 1
+        state["move"] = 3  # the table moved on while the drawing waited
+        gate.leave()
+        assert await asyncio.wait_for(drawing, 60) == (3, 9)
+        assert gate.busy == 0 and gate.waiting == 0
+    finally:
+        workers.stop()

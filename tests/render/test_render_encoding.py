@@ -106,3 +106,20 @@ def test_a_hand_drawn_again_is_the_kept_picture_and_any_change_draws_anew(
     assert changes[2] == encode(hand.draw_hand(called))
     with pytest.raises(ValueError):
         hand.render_hand(TichuGame(seed=4).view(None))
+
+
+def test_a_panels_least_effort_is_an_encoding_of_its_own(
+        fresh: EncodingCache, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A live panel's picture is encoded with libwebp's least effort (``PANEL_METHOD``),
+    kept apart from the same picture at the usual effort, and shows the same picture."""
+    img = picture((10, 90, 40), (240, 160))
+    quick = encode(img, method=encoding.PANEL_METHOD)
+    usual = encode(img)
+    assert encoding.PANEL_METHOD != encoding.WEBP_METHOD
+    assert (fresh.hits, fresh.misses) == (0, 2)
+    monkeypatch.setattr(encoding, "WEBP_METHOD", encoding.PANEL_METHOD)
+    assert encode(img) == quick  # the same settings: the same encoding, from the cache
+    assert fresh.hits == 1
+    shown = [Image.open(io.BytesIO(data)).convert("RGB") for data in (quick, usual)]
+    assert all(s.size == img.size for s in shown)
+    assert shown[0].getpixel((60, 40)) == pytest.approx(shown[1].getpixel((60, 40)), abs=8)

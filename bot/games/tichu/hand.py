@@ -176,6 +176,10 @@ async def hand_message(table: Table, seat: int, locale: str, *,
     confirm = draft.get("confirm")
     asking = False
     """A confirmation or a play's wish is asked: nothing else is offered meanwhile."""
+    whole = table.private or table.direct
+    """Played alone, or in a direct message: the panel is the whole table, one picture
+    of the table with the hand under it (two images in one message would be cropped into
+    a mosaic), its picks raised in the hand; nothing else is drawn."""
     if table.seats[seat].away and phase is Phase.GAME_OVER:
         pass  # the result says it all: nobody is away from a finished game
     elif table.seats[seat].away and table.finish_at is not None \
@@ -214,7 +218,7 @@ async def hand_message(table: Table, seat: int, locale: str, *,
         lines.append(t(locale, "hand.exchange_prompt" if len(chosen) == 3
                        else "hand.exchange_prompt_six"))
         items += _exchange_items(table, view, chosen, locale, names)
-        if any(chosen):
+        if any(chosen) and not whole:
             left, partner, right = (chosen[0], None, chosen[1]) if len(chosen) == 2 else chosen
             image = await offload(render_exchange, view, left, partner, right, names,
                                   locale=locale)
@@ -277,10 +281,7 @@ async def hand_message(table: Table, seat: int, locale: str, *,
                             emoji="🔄", style=discord.ButtonStyle.secondary, row=4))
     selected = [c for c in exchange_picks(view, draft) if c is not None] \
         if phase is Phase.EXCHANGE else []
-    if table.private or table.direct:
-        # Played alone, or in a direct message: the panel is the whole table, one picture
-        # of the table with the hand under it (two images in one message would be
-        # cropped into a mosaic).
+    if whole:
         boards = len(game.boards) if isinstance(game, BoardsGame) else None
         public = game.view(None)
         image = await offload(render_position, public, view, names, locale=locale,

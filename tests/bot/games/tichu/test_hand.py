@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
-from bot.games.tichu.hand import MAX_OPTIONS, grouped_plays, menu_pages
+from bot.games.shared import names_of
+from bot.games.tichu import hand
+from bot.games.tichu.hand import MAX_OPTIONS, grouped_plays, menu_pages, new_draft
+from bot.games.tichu.spec import TICHU
+from bot.render import render_position, sorted_hand
+from bot.store.models import SeatRecord, TableRecord, TableStatus
+from bot.tables import Table
 from engine.tichu.actions import DeclineGrand, Exchange, Gift, Pass, Play
 from engine.tichu.ai import pending_seats
 from engine.tichu.cards import MAHJONG
@@ -84,3 +91,41 @@ def test_every_legal_play_is_reachable(players: int) -> None:
                     assert {p.cards for page in kind_pages for p in page} >= \
                         {p.cards for p in groups[kind]}
     assert long_menus > 0  # the grouped menu was exercised, not only short lists
+
+
+@pytest.mark.parametrize("surface", ["direct", None])
+async def test_a_panel_in_dms_draws_one_picture_of_its_exchange(
+        surface: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a table in DMs the panel is one picture, the table with the hand under it, its
+    exchange picks raised in the hand: the exchange's own picture (a thread's panel) is
+    not drawn for it as well. Each picture drawn is counted."""
+    game = TichuGame(seed="exchange-picture")
+    for seat in range(4):
+        game.apply(DeclineGrand(seat))
+    assert game.phase is Phase.EXCHANGE
+    record = TableRecord(id=7, guild_id=1, channel_id=1, host_id=100, game="tichu",
+                         status=TableStatus.PLAYING, seed="fixed",
+                         options={"surface": surface} if surface else {},
+                         seats=[SeatRecord(seat=s, user_id=100 + s, name=f"p{s}")
+                                for s in range(4)])
+    table = Table(record, TICHU, game)
+    view = game.view(1)
+    pick = sorted_hand(view.hand)[0]
+    table.drafts[1] = new_draft(table, 1, {}, ex=[int(pick), None, None])
+    drawn: list[str] = []
+
+    def counted(fn: Any) -> Any:
+        def draw(*args: Any, **kwargs: Any) -> bytes:
+            drawn.append(fn.__name__)
+            return bytes(fn(*args, **kwargs))
+        return draw
+
+    for name in ("render_exchange", "render_hand", "render_position"):
+        monkeypatch.setattr(hand, name, counted(getattr(hand, name)))
+    message = await hand.hand_message(table, 1, "en")
+    if surface == "direct":
+        assert drawn == ["render_position"]
+        assert message.image == render_position(
+            game.view(None), view, names_of(table, "en"), locale="en", selected=[pick])
+    else:
+        assert drawn == ["render_exchange"]
