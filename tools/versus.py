@@ -39,7 +39,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -50,7 +50,6 @@ from engine.tichu.ai import LEVELS
 from engine.tichu.ai.base import Player
 from engine.tichu.ai.selfplay import play_deal
 from engine.tichu.game import TichuGame
-from engine.tichu.view import TichuView
 from tools.arena import Side, _tally, percentile
 from tools.bench_compare import baseline_tree
 from tools.versus_server import SEARCH_LEVELS, player_of
@@ -86,10 +85,14 @@ def other_tree(against: str | None) -> tuple[Path, str]:
 # ------------------------------------------------------------ the other side
 
 class Remote:
-    """The other tree's player, in its child process (:mod:`tools.versus_server`)."""
+    """The other tree's player, in its child process (:mod:`tools.versus_server`); the
+    actions go to and from JSON by ``codec`` (``action_to_json``, ``action_from_json``:
+    Tichu's unless given)."""
 
-    def __init__(self, tree: Path) -> None:
+    def __init__(self, tree: Path, codec: tuple[Callable[[Any], dict[str, Any]],
+                                               Callable[[Any], Any]] | None = None) -> None:
         self.tree = tree.resolve()
+        self.codec = codec if codec is not None else (action_to_json, action_from_json)
         self.process = subprocess.Popen(
             [sys.executable, str(SERVER), str(self.tree)], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, text=True, cwd=str(self.tree),
@@ -129,15 +132,16 @@ class Remote:
                       "players": game.n_seats, "dealer": game.dealer, "level": level,
                       "seed": seed})
 
-    def apply(self, action: Action) -> None:
+    def apply(self, action: Any) -> None:
         """Apply ``action`` to the child's copy (sent with the next question: no answer)."""
-        self._send({"op": "apply", "action": action_to_json(action)})
+        self._send({"op": "apply", "action": self.codec[0](action)})
 
-    def ask(self, seat: int) -> tuple[Action | None, float]:
-        """The seat's decision and the seconds it took (wall time, in the child)."""
+    def ask(self, seat: int) -> tuple[Any, float]:
+        """The seat's decision (None: none now) and the seconds it took (wall time, in
+        the child)."""
         answer = self.request({"op": "ask", "seat": seat})
         data = answer["action"]
-        return (None if data is None else action_from_json(data)), float(answer["seconds"])
+        return (None if data is None else self.codec[1](data)), float(answer["seconds"])
 
     def end(self) -> dict[str, Any]:
         """The child's copy of the deal: its scores and action count."""
@@ -155,7 +159,7 @@ class Remote:
 
 
 class RemoteSeat:
-    """A :class:`~engine.tichu.ai.base.Player` whose decisions come from the child:
+    """A computer player (of Tichu, or of a trick game) whose decisions come from the child:
     it asks for ``view.seat`` (the child decides from its own copy's view, with its
     own random generator; the ``rng`` given is this side's and is not used)."""
 
@@ -164,7 +168,7 @@ class RemoteSeat:
         self.seconds = 0.0
         """How long the last decision took in the child."""
 
-    def act(self, view: TichuView, rng: random.Random) -> Action | None:
+    def act(self, view: Any, rng: random.Random) -> Any:
         assert view.seat is not None  # (a seat's own view, never the public one)
         action, self.seconds = self.remote.ask(view.seat)
         return action
