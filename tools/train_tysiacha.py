@@ -37,11 +37,10 @@ from engine.tysiacha.scoring import BID_STEP, MIN_BID, round_points
 from engine.tysiacha.selfplay import play_deal
 from engine.tysiacha.values import FORMAT, from_bytes
 from engine.tysiacha.view import DealKind, TysiachaView
-from tools.train import write_whole
+from tools.train import fit_passes, write_whole
 
 HELD_OUT = 0.1
 """Share of the deals kept out of the fit, to stop it and to measure it."""
-PATIENCE = 3
 HARD_SAMPLES = 32
 """The samples of each decision of the hard players in the hard records (no time limit)."""
 
@@ -154,34 +153,14 @@ def calibrate(layers: mlp.Layers, x: np.ndarray, y: np.ndarray) -> mlp.Layers:
 
 def fit(x: np.ndarray, y: np.ndarray, x_stop: np.ndarray, y_stop: np.ndarray, seed: int,
         hidden: int, epochs: int, log: bool = True) -> mlp.Layers:
-    """A network fitted to ``x``, ``y``; the weights of the pass with the least squared
-    error on the stopping rows are kept (the fit stops :data:`PATIENCE` passes after)."""
+    """A network fitted to ``x``, ``y``, stopped by the rows ``x_stop``, ``y_stop``
+    (:func:`tools.train.fit_passes`, a pass all the rows at once)."""
     from sklearn.neural_network import MLPRegressor
 
     model = MLPRegressor(hidden_layer_sizes=(hidden,), activation="relu", solver="adam",
                          alpha=1e-4, batch_size=256, learning_rate_init=1e-3,
                          random_state=seed, shuffle=True)
-    order = np.random.default_rng(seed)
-    best: mlp.Layers | None = None
-    best_error = float("inf")
-    waited = 0
-    for epoch in range(epochs):
-        rows = order.permutation(len(x))
-        model.partial_fit(x[rows], y[rows])
-        error = float(((model.predict(x_stop) - y_stop) ** 2).mean())
-        if log:
-            print(f"pass {epoch + 1}: training loss {model.loss_:.4f}, held-out error "
-                  f"{error:.5f}", file=sys.stderr, flush=True)
-        if error < best_error:
-            best_error, waited = error, 0
-            best = [(w.astype(np.float32).copy(), b.astype(np.float32).copy())
-                    for w, b in zip(model.coefs_, model.intercepts_, strict=True)]
-        else:
-            waited += 1
-            if waited >= PATIENCE:
-                break
-    assert best is not None
-    return best
+    return fit_passes(model, x, y, x_stop, y_stop, seed, epochs, log, chunk_rows=len(x))
 
 
 def measure(layers: mlp.Layers, x: np.ndarray, y: np.ndarray) -> dict[str, float]:

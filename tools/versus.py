@@ -258,15 +258,45 @@ def play_pair(task: PairTask, remote: Remote) -> PairResult:
                                play_seating(task, remote, True)))
 
 
+_worker: tuple[Callable[[Any, Remote], Any], Callable[[Any], Remote]] | None = None
+"""What a pool worker plays (set before the pool forks): the play of one task, and how
+its child process is started."""
 _worker_remote: Remote | None = None
-"""A pool worker's own child process, started with its first pair."""
+"""A pool worker's own child process, started with its first task."""
 
 
-def _play_in_worker(task: PairTask) -> PairResult:
+def _play_in_worker(task: Any) -> Any:
     global _worker_remote
+    assert _worker is not None
+    play, start = _worker
     if _worker_remote is None:
-        _worker_remote = Remote(task.tree)
-    return play_pair(task, _worker_remote)
+        _worker_remote = start(task)
+    return play(task, _worker_remote)
+
+
+def in_order(tasks: Sequence[Any], play: Callable[[Any, Remote], Any],
+             start: Callable[[Any], Remote], jobs: int = 1) -> Iterator[Any]:
+    """``play(task, remote)`` for each of ``tasks`` on ``jobs`` processes, each with its
+    own child process (``start(task)``); the results come in the tasks' order."""
+    global _worker
+    if not tasks:
+        return
+    remote = start(tasks[0])  # (also checks the other side starts, before any worker does)
+    if jobs <= 1:
+        try:
+            for task in tasks:
+                yield play(task, remote)
+        finally:
+            remote.close()
+        return
+    remote.close()
+    _worker = (play, start)
+    pool = multiprocessing.get_context("fork").Pool(jobs)
+    try:
+        yield from pool.imap(_play_in_worker, tasks)
+    finally:
+        pool.terminate()
+        pool.join()
 
 
 def play_pairs(pairs: int, *, level: str, vs: str, tree: Path, seed: str = "versus",
@@ -274,21 +304,7 @@ def play_pairs(pairs: int, *, level: str, vs: str, tree: Path, seed: str = "vers
     """Play pairs 0 .. ``pairs`` - 1 against the player of ``tree``, on ``jobs``
     processes (each with its own child); the results come in pair order."""
     tasks = [PairTask(k, seed, players, level, vs, tree) for k in range(pairs)]
-    remote = Remote(tree)  # (also checks the other side starts, before any worker does)
-    if jobs <= 1:
-        try:
-            for task in tasks:
-                yield play_pair(task, remote)
-        finally:
-            remote.close()
-        return
-    remote.close()
-    pool = multiprocessing.get_context("fork").Pool(jobs)
-    try:
-        yield from pool.imap(_play_in_worker, tasks)
-    finally:
-        pool.terminate()
-        pool.join()
+    yield from in_order(tasks, play_pair, lambda task: Remote(task.tree), jobs)
 
 
 # -------------------------------------------------------------- the report
@@ -391,13 +407,19 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parser().parse_args(argv)
+    told(lambda: run(args), "versus")
+
+
+def told(run: Callable[[], object], prog: str) -> None:
+    """``run()``, its failures told in one line: a commit that is not there (exit 2), the
+    other side that would not start or disagreed (exit 1)."""
     try:
-        run(args)
+        run()
     except UnknownCommitError as exc:
-        print(f"versus: {exc}", file=sys.stderr)
+        print(f"{prog}: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
     except RuntimeError as exc:  # (the other side would not start, or disagreed)
-        print(f"versus: {exc}", file=sys.stderr)
+        print(f"{prog}: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
 
 

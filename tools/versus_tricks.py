@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import multiprocessing
 import random
 import sys
 import time
@@ -39,7 +38,7 @@ from typing import Any
 
 from engine.cards import format_cards
 from tools.arena import percentile
-from tools.versus import Remote, RemoteSeat, UnknownCommitError, confidence, other_tree
+from tools.versus import Remote, RemoteSeat, confidence, in_order, other_tree, told
 
 REFERENCE = "20683d2"
 """The commit of the Tysiacha ``hard`` player the learned one is measured against."""
@@ -196,19 +195,8 @@ def play_one(task: DealTask, remote: Remote) -> DealPlayed:
                                for n, sides in enumerate(arrangements(rules.seats))])
 
 
-_worker_remote: Remote | None = None
-"""A pool worker's own child process, started with its first deal."""
-
-
 def _remote(task: DealTask) -> Remote:
     return Remote(task.tree, GAMES[task.game]().codec)
-
-
-def _play_in_worker(task: DealTask) -> DealPlayed:
-    global _worker_remote
-    if _worker_remote is None:
-        _worker_remote = _remote(task)
-    return play_one(task, _worker_remote)
 
 
 def play_deals(deals: int, *, game: str, level: str, vs: str, tree: Path, seed: str = "versus",
@@ -216,23 +204,7 @@ def play_deals(deals: int, *, game: str, level: str, vs: str, tree: Path, seed: 
     """Play duplicate deals ``first`` .. ``first + deals - 1`` against the player of
     ``tree`` on ``jobs`` processes (each with its own child); results in deal order."""
     tasks = [DealTask(game, k, seed, level, vs, tree) for k in range(first, first + deals)]
-    if not tasks:
-        return
-    remote = _remote(tasks[0])  # (also checks the other side starts, before any worker)
-    if jobs <= 1:
-        try:
-            for task in tasks:
-                yield play_one(task, remote)
-        finally:
-            remote.close()
-        return
-    remote.close()
-    pool = multiprocessing.get_context("fork").Pool(jobs)
-    try:
-        yield from pool.imap(_play_in_worker, tasks)
-    finally:
-        pool.terminate()
-        pool.join()
+    yield from in_order(tasks, play_one, _remote, jobs)
 
 
 # -------------------------------------------------------------- the report
@@ -336,14 +308,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parser().parse_args(argv)
-    try:
-        run(args)
-    except UnknownCommitError as exc:
-        print(f"versus_tricks: {exc}", file=sys.stderr)
-        raise SystemExit(2) from None
-    except RuntimeError as exc:  # (the other side would not start, or disagreed)
-        print(f"versus_tricks: {exc}", file=sys.stderr)
-        raise SystemExit(1) from None
+    told(lambda: run(args), "versus_tricks")
 
 
 if __name__ == "__main__":

@@ -5,11 +5,12 @@ bidding). ``normal`` bids from an estimate of the points its hand can take,
 marriages counted, picks the two cards to give, concedes a contract it cannot
 make while conceding is still free, declares its marriages as soon as it
 holds the lead, and plays the cards: masters first, points to its partner,
-the cheapest card when it cannot win. ``hard`` makes every decision (bid or
-pass, raise, concede, the gifts, each card and marriage) by playing the deal out
-many times on sampled deals of the cards it cannot see, with fast playouts of the
-``normal`` play, and in the last tricks by searching each sampled deal exactly
-(see :class:`HardPlayer`).
+the cheapest card when it cannot win. ``hard`` bids or passes from a small
+network's values of the cards a soloist holds with the prikup
+(:mod:`engine.tysiacha.values`), and makes every other decision (raise, concede,
+the gifts, each card and marriage) by playing the deal out many times on sampled
+deals of the cards it cannot see, with fast playouts of the ``normal`` play, and in
+the last tricks by searching each sampled deal exactly (see :class:`HardPlayer`).
 """
 
 from __future__ import annotations
@@ -679,10 +680,13 @@ class HardPlayer(NormalPlayer):
     """Decides by playing deals out, many times over, on sampled deals of the cards it
     cannot see, every seat playing the ``normal`` cards in the playouts.
 
-    - Bidding: it raises the bidding by one step while taking the contract (with a
-      sampled prikup, the best raise or a concession, and its two worst cards given)
-      is worth more than defending against the seat holding the bid. Hands sampled
-      for a seat that bid are ones ``normal`` would have bid with.
+    - Bidding: it raises the bidding by one step while taking the contract is worth
+      more than defending against the seat holding the bid, both valued by the learned
+      values of :mod:`engine.tysiacha.values` (``learned_bids``; see
+      :func:`_learned_bid`): over sampled prikups, the best of conceding, playing and
+      raising; over sampled deals, the holder taking the contract. Hands sampled for a
+      seat that bid are ones ``normal`` would have bid with. (``learned_bids=False``:
+      the same choice valued by playouts, as before the learned values.)
     - The prikup: it tries the gifts among its cheapest cards, and every contract it
       may raise to, on the same sampled deals; it concedes when that is worth more.
     - Play: each legal card (and each marriage it may declare) is tried on the same
@@ -699,11 +703,9 @@ class HardPlayer(NormalPlayer):
 
     def __init__(self, *, samples: int = 64, budget_ms: float | None = 60.0,
                  bid_samples: int | None = None, bid_budget_ms: float | None = None,
-                 learned_bids: bool = True, learned_concede: bool = False) -> None:
+                 learned_bids: bool = True) -> None:
         self.learned_bids = learned_bids
         """Bid from the learned values (:mod:`engine.tysiacha.values`), else by playouts."""
-        self.learned_concede = learned_concede
-        """Concede (on seeing the prikup) from the learned values, else by playouts."""
         self.samples = max(1, samples)
         self.budget_ms = budget_ms
         self.bid_samples = max(1, bid_samples if bid_samples is not None else samples)
@@ -781,8 +783,6 @@ class HardPlayer(NormalPlayer):
             _, planned, planned_give = self._plan
             return Raise(seat, planned) if planned > view.contract else Give(seat, planned_give)
         ordered, contract, concede = self.prikup_plan(view)
-        if self.learned_concede:
-            concede = _learned_concede(view, seat, contract)
         if concede:
             return Concede(seat)
         self._plan = (key, contract, ordered)
@@ -989,14 +989,6 @@ def _soloist_value(sheet: _Sheet, soloist: int, nxt: list[int], outlook: Outlook
     best = max([_outcome(sheet, soloist, nxt, outlook, bid)] +
                [_outcome(sheet, soloist, nxt, outlook, b) - RAISE_EDGE for b in raises])
     return max(best, sheet.conceded(soloist))
-
-
-def _learned_concede(view: TysiachaView, seat: int, contract: int) -> bool:
-    """Whether the soloist holding ``view.hand`` (the prikup taken) should concede rather
-    than play ``contract``, by the learned values of its ten cards."""
-    outlook = learned().outlooks([view.hand])[0]
-    sheet = _Sheet(view, seat)
-    return sheet.conceded(seat) > _outcome(sheet, seat, _next_seats(view), outlook, contract)
 
 
 def _learned_bid(view: TysiachaView, seat: int, bid: int, holder: int, samples: int,

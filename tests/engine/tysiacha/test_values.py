@@ -13,7 +13,7 @@ import pytest
 from engine.cards import parse_cards
 from engine.mlp import ModelError, to_bytes
 from engine.tysiacha import features, values
-from engine.tysiacha.actions import Bid, Concede, Pass
+from engine.tysiacha.actions import Bid, Pass
 from engine.tysiacha.ai import HardPlayer
 from tests.engine.tysiacha.helpers import position, run
 
@@ -85,14 +85,4 @@ def test_hard_may_still_bid_by_its_playouts() -> None:
     hard = HardPlayer(samples=8, budget_ms=None, learned_bids=False)
     strong = run(position(["", "Ah Th Kh Qh As Ts Ad", ""]), "0 bid 100")
     assert hard.act(strong.view(1), random.Random(0)) == Bid(1, 105)
-
-
-def test_hard_may_concede_from_the_learned_values() -> None:
-    hard = HardPlayer(samples=8, budget_ms=None, learned_concede=True)
-    hopeless = run(position(["9c 9d Jc Jd 9h Jh Js", "", ""], "9s Qc Qd"), "0 bid 100",
-                   "1 pass", "2 pass")
-    assert hard.act(hopeless.view(0), random.Random(0)) == Concede(0)
-    sure = run(position(["Ac Tc Kc Qc Ad Td Ah", "", ""], "Th 9s Js"), "0 bid 100", "1 pass",
-               "2 pass")
-    assert not isinstance(hard.act(sure.view(0), random.Random(0)), Concede)
 
