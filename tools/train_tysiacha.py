@@ -189,8 +189,8 @@ def card(out: Path, meta: dict[str, object], figures: dict[str, float],
              "Tysiacha's learned values (`engine/tysiacha/values.py`): for a soloist's ten "
              "cards after the prikup, the chance that its card points and marriages reach "
              f"each total from {THRESHOLDS[0]} to {THRESHOLDS[-1]} in steps of "
-             f"{THRESHOLDS[1] - THRESHOLDS[0]}, and each defender's points. The `hard` "
-             "player bids from it.", "",
+             f"{THRESHOLDS[1] - THRESHOLDS[0]}, and each defender's points. With `learned_bids`, "
+             "the `hard` player bids from it.", "",
              "## Data", "",
              f"{meta['deals']} seeded deals (seed `{meta['seed']}`), three records each: every "
              "playing seat takes the prikup as soloist in turn, gives its two least useful "

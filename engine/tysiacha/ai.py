@@ -5,12 +5,13 @@ bidding). ``normal`` bids from an estimate of the points its hand can take,
 marriages counted, picks the two cards to give, concedes a contract it cannot
 make while conceding is still free, declares its marriages as soon as it
 holds the lead, and plays the cards: masters first, points to its partner,
-the cheapest card when it cannot win. ``hard`` bids or passes from a small
-network's values of the cards a soloist holds with the prikup
-(:mod:`engine.tysiacha.values`), and makes every other decision (raise, concede,
-the gifts, each card and marriage) by playing the deal out many times on sampled
-deals of the cards it cannot see, with fast playouts of the ``normal`` play, and in
-the last tricks by searching each sampled deal exactly (see :class:`HardPlayer`).
+the cheapest card when it cannot win. ``hard`` makes every decision (bid or
+pass, raise, concede, the gifts, each card and marriage) by playing the deal out
+many times on sampled deals of the cards it cannot see, with fast playouts of the
+``normal`` play, and in the last tricks by searching each sampled deal exactly
+(see :class:`HardPlayer`); with ``learned_bids`` it bids or passes from a small
+network's values of the cards a soloist holds with the prikup instead
+(:mod:`engine.tysiacha.values`).
 """
 
 from __future__ import annotations
@@ -680,13 +681,14 @@ class HardPlayer(NormalPlayer):
     """Decides by playing deals out, many times over, on sampled deals of the cards it
     cannot see, every seat playing the ``normal`` cards in the playouts.
 
-    - Bidding: it raises the bidding by one step while taking the contract is worth
-      more than defending against the seat holding the bid, both valued by the learned
-      values of :mod:`engine.tysiacha.values` (``learned_bids``; see
-      :func:`_learned_bid`): over sampled prikups, the best of conceding, playing and
-      raising; over sampled deals, the holder taking the contract. Hands sampled for a
-      seat that bid are ones ``normal`` would have bid with. (``learned_bids=False``:
-      the same choice valued by playouts, as before the learned values.)
+    - Bidding: it raises the bidding by one step while taking the contract (with a
+      sampled prikup, the best raise or a concession, and its two worst cards given)
+      is worth more than defending against the seat holding the bid. Hands sampled
+      for a seat that bid are ones ``normal`` would have bid with. With
+      ``learned_bids`` both sides of that choice are valued by the learned values of
+      :mod:`engine.tysiacha.values` instead of playouts (:func:`_learned_bid`): as
+      strong, measured against the playouts' bidding, in half the time; not the
+      default, since it does not beat them.
     - The prikup: it tries the gifts among its cheapest cards, and every contract it
       may raise to, on the same sampled deals; it concedes when that is worth more.
     - Play: each legal card (and each marriage it may declare) is tried on the same
@@ -703,7 +705,7 @@ class HardPlayer(NormalPlayer):
 
     def __init__(self, *, samples: int = 64, budget_ms: float | None = 60.0,
                  bid_samples: int | None = None, bid_budget_ms: float | None = None,
-                 learned_bids: bool = True) -> None:
+                 learned_bids: bool = False) -> None:
         self.learned_bids = learned_bids
         """Bid from the learned values (:mod:`engine.tysiacha.values`), else by playouts."""
         self.samples = max(1, samples)

@@ -6,7 +6,8 @@ built by ``python -m tools.train_tysiacha``) is a small network
 soloist's ten cards after the prikup. It gives the chance that the soloist's card
 points and marriages reach each of :data:`~engine.tysiacha.features.THRESHOLDS`
 (gifts and play as the self-play made them), and each defender's expected points.
-The ``hard`` player bids from it (:class:`engine.tysiacha.ai.HardPlayer`).
+The ``hard`` player bids from it when told to (``learned_bids``,
+:class:`engine.tysiacha.ai.HardPlayer`).
 
 This is the engine's one read of a file for Tysiacha, at first use (or at start,
 by :func:`check`); a program may point it at another folder first

@@ -1,6 +1,7 @@
 """Tysiacha's learned values (issue 54): the feature rows, the shipped model read and
 checked (a missing, truncated or foreign file is one sentence naming it), what it
-says of strong and weak holdings, and the hard player's bids from it."""
+says of strong and weak holdings, and the hard player's bids from it (an option:
+they did not beat its playouts' bids)."""
 
 from __future__ import annotations
 
@@ -64,8 +65,8 @@ def test_a_bad_model_file_is_one_sentence_naming_it(tmp_path: Path, damage: str)
     values.check()  # the shipped one again
 
 
-def test_hard_bids_from_the_learned_values() -> None:
-    hard = HardPlayer(samples=24, budget_ms=None)
+def test_hard_may_bid_from_the_learned_values() -> None:
+    hard = HardPlayer(samples=24, budget_ms=None, learned_bids=True)
     strong = run(position(["", "Ah Th Kh Qh As Ts Ad", ""]), "0 bid 100")
     assert hard.act(strong.view(1), random.Random(0)) == Bid(1, 105)
     weak = run(position(["", "9c 9d Jc Jd 9h Jh Js", ""]), "0 bid 100")
@@ -81,8 +82,9 @@ def test_hard_bids_from_the_learned_values() -> None:
     assert hard.act(strong.view(1), random.Random(5)) == Bid(1, 105)
 
 
-def test_hard_may_still_bid_by_its_playouts() -> None:
-    hard = HardPlayer(samples=8, budget_ms=None, learned_bids=False)
+def test_hard_bids_by_its_playouts_unless_told() -> None:
+    hard = HardPlayer(samples=8, budget_ms=None)
+    assert not hard.learned_bids
     strong = run(position(["", "Ah Th Kh Qh As Ts Ad", ""]), "0 bid 100")
     assert hard.act(strong.view(1), random.Random(0)) == Bid(1, 105)
 
