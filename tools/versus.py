@@ -340,18 +340,32 @@ def per_call(made: int, calls: int, bonus: int) -> str:
     return f" ({bonus * (2 * made - calls) / calls:+.0f} a call)" if calls else ""
 
 
+def decision_times(ms: Sequence[float], digits: int = 1) -> str:
+    """``decision p50 … ms p99 … ms (wall)``: the median (to ``digits``) and the 99th
+    percentile of decision times in milliseconds."""
+    return (f"decision p50 {percentile(ms, 0.5):.{digits}f} ms "
+            f"p99 {percentile(ms, 0.99):.1f} ms (wall)")
+
+
+def outcome(values: Sequence[float], a: str, b: str) -> tuple[str, int, int, int]:
+    """The line of ``a``'s mean points a deal over ``b`` with its 95% interval, and how
+    many of ``values`` were won, tied and lost."""
+    mean, half = confidence(values)
+    won = sum(v > 0 for v in values)
+    tied = sum(v == 0 for v in values)
+    return (f"  {a} over {b}: {mean:+.1f} points a deal "
+            f"(95% CI {mean - half:+.1f} to {mean + half:+.1f})", won, tied,
+            len(values) - won - tied)
+
+
 def report(tally: Tally, seconds: float, players: int = 4, jobs: int = 1) -> str:
     a, b = tally.sides
     n = len(tally.values)
-    mean, half = confidence(tally.values)
-    won = sum(v > 0 for v in tally.values)
-    tied = sum(v == 0 for v in tally.values)
+    line, won, tied, lost = outcome(tally.values, a.level, b.level)
     sweep = "double" if players == 4 else "triple"
     lines = [f"{a.level} v {b.level}, {players} players: {n} pairs ({2 * n} deals) "
-             f"in {seconds:.1f} s wall, {jobs} job{'s' if jobs != 1 else ''}",
-             f"  {a.level} over {b.level}: {mean:+.1f} points a deal "
-             f"(95% CI {mean - half:+.1f} to {mean + half:+.1f})",
-             f"  pairs won {won}, tied {tied}, lost {n - won - tied}: "
+             f"in {seconds:.1f} s wall, {jobs} job{'s' if jobs != 1 else ''}", line,
+             f"  pairs won {won}, tied {tied}, lost {lost}: "
              f"{(won + tied / 2) / max(1, n):.1%} won (ties half)"]
     width = max(len(a.level), len(b.level))
     for side in tally.sides:
@@ -361,28 +375,39 @@ def report(tally: Tally, seconds: float, players: int = 4, jobs: int = 1) -> str
         lines.append(
             f"  {side.level:{width}s}  {sum(side.deal_points) / deals:6.1f} points a deal  "
             f"Tichu made {tichu:18s}  Grand made {grand:16s}  {sweep} victories "
-            f"{side.doubles:3d}  decision p50 {percentile(side.decision_ms, 0.5):.2f} ms "
-            f"p99 {percentile(side.decision_ms, 0.99):.1f} ms (wall)")
+            f"{side.doubles:3d}  {decision_times(side.decision_ms, 2)}")
     return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> Tally:
     tree, name = other_tree(args.against)
     tally = Tally((Side(f"{args.level} (this tree)"), Side(f"{args.vs} ({name})")), [])
-    start = time.perf_counter()
-    for result in play_pairs(args.pairs, level=args.level, vs=args.vs, tree=tree,
-                             seed=args.seed, players=args.players, jobs=args.jobs):
+
+    def add(result: PairResult) -> int:
         tally.add(result)
-        if not args.quiet:
-            print(f"  pair {result.k}: {result.value:+.1f} (" + ", ".join(
-                f"{s.game.history[-1].scores}" for s in result.seatings) + ")",
-                file=sys.stderr, flush=True)
-        played = len(tally.values)
-        if args.report_every and played % args.report_every == 0 and played < args.pairs:
-            print(report(tally, time.perf_counter() - start, args.players, args.jobs) +
-                  "  (so far)", flush=True)
-    print(report(tally, time.perf_counter() - start, args.players, args.jobs), flush=True)
+        return len(tally.values)
+
+    follow(play_pairs(args.pairs, level=args.level, vs=args.vs, tree=tree, seed=args.seed,
+                      players=args.players, jobs=args.jobs), add,
+           lambda result: f"  pair {result.k}: {result.value:+.1f} (" + ", ".join(
+               f"{s.game.history[-1].scores}" for s in result.seatings) + ")",
+           lambda seconds: report(tally, seconds, args.players, args.jobs), args, args.pairs)
     return tally
+
+
+def follow(results: Iterator[Any], add: Callable[[Any], int], line: Callable[[Any], str],
+           figures: Callable[[float], str], args: argparse.Namespace, total: int) -> None:
+    """Gather a run's ``results``: each added (``add`` says how many so far), its line on
+    standard error (unless ``--quiet``), the ``figures`` so far every ``--report-every``
+    results and at the end (``figures`` given the seconds of wall time)."""
+    start = time.perf_counter()
+    for result in results:
+        done = add(result)
+        if not args.quiet:
+            print(line(result), file=sys.stderr, flush=True)
+        if args.report_every and done % args.report_every == 0 and done < total:
+            print(figures(time.perf_counter() - start) + "  (so far)", flush=True)
+    print(figures(time.perf_counter() - start), flush=True)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -393,16 +418,24 @@ def parser() -> argparse.ArgumentParser:
                    "player; left out: this tree)")
     p.add_argument("--level", choices=(*LEVELS, *SEARCH_LEVELS), default="hard",
                    help="this tree's player")
-    p.add_argument("--vs", default="hard", help="the other side's player")
     p.add_argument("--pairs", type=int, default=400, help="pairs of deals (seeds)")
-    p.add_argument("--jobs", type=int, default=1, help="processes playing pairs side by side")
-    p.add_argument("--seed", default="versus", help="prefix of the deals' seeds")
     p.add_argument("--players", type=int, choices=(4, 6), default=4,
                    help="seats at the table: 4, or 6 for the Tientsin variant")
-    p.add_argument("--report-every", type=int, default=0,
-                   help="print the figures so far every N pairs (0: only at the end)")
-    p.add_argument("--quiet", action="store_true", help="no line per pair")
+    run_options(p, "pair")
     return p
+
+
+def run_options(p: argparse.ArgumentParser, unit: str) -> None:
+    """The options :mod:`tools.versus` and :mod:`tools.versus_tricks` share: the other
+    side's player, the jobs, the seed, the report's rhythm; ``unit`` is what is played
+    (a pair, a deal)."""
+    p.add_argument("--vs", default="hard", help="the other side's player")
+    p.add_argument("--jobs", type=int, default=1,
+                   help=f"processes playing {unit}s side by side")
+    p.add_argument("--seed", default="versus", help="prefix of the deals' seeds")
+    p.add_argument("--report-every", type=int, default=0,
+                   help=f"print the figures so far every N {unit}s (0: only at the end)")
+    p.add_argument("--quiet", action="store_true", help=f"no line per {unit}")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -29,16 +29,23 @@ from __future__ import annotations
 import argparse
 import itertools
 import random
-import sys
-import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from engine.cards import format_cards
-from tools.arena import percentile
-from tools.versus import Remote, RemoteSeat, confidence, in_order, other_tree, told
+from tools.versus import (
+    Remote,
+    RemoteSeat,
+    decision_times,
+    follow,
+    in_order,
+    other_tree,
+    outcome,
+    run_options,
+    told,
+)
 
 REFERENCE = "20683d2"
 """The commit of the Tysiacha ``hard`` player the learned one is measured against."""
@@ -244,16 +251,12 @@ class Tally:
 def report(tally: Tally, game: str, seconds: float, jobs: int = 1) -> str:
     a, b = tally.sides
     n = len(tally.values)
-    mean, half = confidence(tally.values)
-    won = sum(v > 0 for v in tally.values)
-    tied = sum(v == 0 for v in tally.values)
+    line, won, tied, lost = outcome(tally.values, a.level, b.level)
     seats = GAMES[game]().seats
     lines = [f"{a.level} v {b.level}, {game}: {n} duplicate deals "
              f"({len(arrangements(seats))} seatings each) in {seconds:.1f} s wall, "
-             f"{jobs} job{'s' if jobs != 1 else ''}",
-             f"  {a.level} over {b.level}: {mean:+.1f} points a deal "
-             f"(95% CI {mean - half:+.1f} to {mean + half:+.1f})",
-             f"  deals won {won}, tied {tied}, lost {n - won - tied}"]
+             f"{jobs} job{'s' if jobs != 1 else ''}", line,
+             f"  deals won {won}, tied {tied}, lost {lost}"]
     width = max(len(a.level), len(b.level))
     for side in tally.sides:
         per_seat = sum(side.seat_points) / max(1, len(side.seat_points))
@@ -261,8 +264,7 @@ def report(tally: Tally, game: str, seconds: float, jobs: int = 1) -> str:
         lines.append(
             f"  {side.level:{width}s}  {per_seat:6.1f} points a seat a deal  contracts "
             f"{taken}: made {side.made}, failed {side.failed}, conceded {side.conceded}  "
-            f"decision p50 {percentile(side.decision_ms, 0.5):.1f} ms "
-            f"p99 {percentile(side.decision_ms, 0.99):.1f} ms (wall)")
+            f"{decision_times(side.decision_ms)}")
     return "\n".join(lines)
 
 
@@ -270,18 +272,16 @@ def run(args: argparse.Namespace) -> Tally:
     tree, name = (Path(args.tree), str(args.tree)) if args.tree else other_tree(args.against)
     rules = GAMES[args.game]()
     tally = Tally((SideTally(f"{args.level} (this tree)"), SideTally(f"{args.vs} ({name})")))
-    start = time.perf_counter()
-    for played in play_deals(args.deals, game=args.game, level=args.level, vs=args.vs,
-                             tree=tree, seed=args.seed, jobs=args.jobs, first=args.first):
+
+    def add(played: DealPlayed) -> int:
         tally.add(played, rules)
-        if not args.quiet:
-            print(f"  deal {played.k}: {played.value:+.1f} (" + ", ".join(
-                f"{s.margin:+.0f}" for s in played.seatings) + ")", file=sys.stderr, flush=True)
-        done = len(tally.values)
-        if args.report_every and done % args.report_every == 0 and done < args.deals:
-            print(report(tally, args.game, time.perf_counter() - start, args.jobs) +
-                  "  (so far)", flush=True)
-    print(report(tally, args.game, time.perf_counter() - start, args.jobs), flush=True)
+        return len(tally.values)
+
+    follow(play_deals(args.deals, game=args.game, level=args.level, vs=args.vs, tree=tree,
+                      seed=args.seed, jobs=args.jobs, first=args.first), add,
+           lambda played: f"  deal {played.k}: {played.value:+.1f} (" + ", ".join(
+               f"{s.margin:+.0f}" for s in played.seatings) + ")",
+           lambda seconds: report(tally, args.game, seconds, args.jobs), args, args.deals)
     return tally
 
 
@@ -295,14 +295,9 @@ def parser() -> argparse.ArgumentParser:
                    help="the other side's source tree, a worktree already made (instead "
                    "of --against)")
     p.add_argument("--level", default="hard", help="this tree's player")
-    p.add_argument("--vs", default="hard", help="the other side's player")
     p.add_argument("--deals", type=int, default=600, help="duplicate deals")
     p.add_argument("--first", type=int, default=0, help="the first deal's number")
-    p.add_argument("--jobs", type=int, default=1, help="processes playing deals side by side")
-    p.add_argument("--seed", default="versus", help="prefix of the deals' seeds")
-    p.add_argument("--report-every", type=int, default=0,
-                   help="print the figures so far every N deals (0: only at the end)")
-    p.add_argument("--quiet", action="store_true", help="no line per deal")
+    run_options(p, "deal")
     return p
 
 
