@@ -118,8 +118,8 @@ lock-openspiel: $(STAMP)
 		--output-file $(OS_LOCK)
 
 # The shipped models from nothing (docs/learned.md). First Tysiacha's learned values:
-# 200,000 seeded deals played out by normal's play and one small network (about five
-# minutes of one core). Then the four-seat Tichu evaluator: normal's self-play, three
+# 200,000 seeded deals played out by normal's play, one small network, then 1,000 deals
+# of hard players to recalibrate it (about six minutes of both cores). Then the four-seat Tichu evaluator: normal's self-play, three
 # networks on it, the first one's own games and a fourth network, averaged as one. Long:
 # about two and a half hours of both cores; each step is a file in data/model, and a
 # stopped run goes on from the files it finds.
