@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lock lock-openspiel test pytest run demo bench arena arena-openspiel openspiel-env versus model lint typecheck docs docs-serve art snapshots clean
+.PHONY: lock lock-openspiel test pytest run demo bench arena arena-openspiel openspiel-env versus versus-tysiacha model lint typecheck docs docs-serve art snapshots clean
 
 LOCK := requirements.lock
 
@@ -82,6 +82,13 @@ arena: $(STAMP)
 versus: $(STAMP)
 	nice -n 10 $(BIN)/python -m tools.versus --against 159e36d --level hard --vs search-full --pairs 400 --jobs 2 --quiet --report-every 50
 
+# The measure of a change to the Tysiacha hard player (tools/versus_tricks.py): this tree's
+# hard against the hard player of 20683d2 over 600 duplicate deals, each played in the six
+# arrangements of the two players on the three seats, on both cores. About 20 minutes
+# of both cores on a quiet machine.
+versus-tysiacha: $(STAMP)
+	nice -n 10 $(BIN)/python -m tools.versus_tricks --game tysiacha --against 20683d2 --level hard --vs hard --deals 600 --jobs 2 --quiet --report-every 100
+
 # Chinois against OpenSpiel's IS-MCTS (tools/arena_openspiel.py): hard (at its full 32
 # samples, so a busy machine does not weaken it) and normal against IS-MCTS of 1,000
 # simulations on oh_hell, rounds of 1 to 12 cards, 400 duplicate pairs each, on both cores.
@@ -110,11 +117,14 @@ lock-openspiel: $(STAMP)
 		--python-platform linux --custom-compile-command "make lock-openspiel" --quiet \
 		--output-file $(OS_LOCK)
 
-# The shipped four-seat evaluator from nothing (docs/learned.md): normal's self-play, three
+# The shipped models from nothing (docs/learned.md). First Tysiacha's learned values:
+# 200,000 seeded deals played out by normal's play, one small network, then 1,000 deals
+# of hard players to recalibrate it (about six minutes of both cores). Then the four-seat Tichu evaluator: normal's self-play, three
 # networks on it, the first one's own games and a fourth network, averaged as one. Long:
 # about two and a half hours of both cores; each step is a file in data/model, and a
 # stopped run goes on from the files it finds.
 model: $(STAMP)
+	nice -n 10 $(BIN)/python -m tools.train_tysiacha --seed 1 --deals 200000 --hidden 96 --epochs 30 --hard-deals 1000 --jobs 2 --out engine/tysiacha/models/tysiacha.npz
 	nice -n 10 $(BIN)/python -m tools.train ensemble --seed 1 --games 6000 --parts 2 --members 3 --base-games 2500 --jobs 2 --work data/model --out engine/tichu/ai/models/tichu4.npz
 
 art: $(STAMP)

@@ -20,6 +20,7 @@ from bot.config import Settings
 from bot.store import StoreError, StoreUnavailableError, open_repository
 from engine.tichu.ai import model as models
 from engine.tichu.ai.evaluator import ModelError
+from engine.tysiacha import values as tysiacha_values
 
 NO_TOKEN = """\
 No DISCORD_TOKEN is set, so the bot cannot log in to Discord. To get one, open \
@@ -112,12 +113,14 @@ def startup_settings(*, postgres_only: str | None = None) -> Settings | int:
 
 
 def model_problem(settings: Settings) -> str | None:
-    """The one sentence for a Tichu model file that cannot be used, or None: the computer
-    players never play on without their model (``MODEL_DIR``, or the shipped ones)."""
+    """The one sentence for a model file that cannot be used, or None: the computer
+    players never play on without their model (Tichu's: ``MODEL_DIR``, or the shipped
+    ones; Tysiacha's learned values: the shipped one)."""
     if settings.model_dir:
         models.use_directory(settings.model_dir)
     try:
         models.check()
+        tysiacha_values.check()
     except ModelError as exc:
         return str(exc)
     return None

@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -124,18 +125,29 @@ def fit(train: Data, players: int, seed: int, hidden: Sequence[int], epochs: int
     model = MLPRegressor(hidden_layer_sizes=tuple(hidden), activation="relu", solver="adam",
                          alpha=alpha, batch_size=512, learning_rate_init=rate,
                          random_state=seed, shuffle=True)
+    return fit_passes(model, x, y, stop_rows.x, y_stop, seed, epochs, log)
+
+
+def fit_passes(model: Any, x: np.ndarray, y: np.ndarray, x_stop: np.ndarray,
+               y_stop: np.ndarray, seed: int, epochs: int, log: bool = True,
+               chunk_rows: int = CHUNK) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The passes of a fit of ``model`` (a scikit-learn ``MLPRegressor``) and its stopping
+    rule: each pass goes through ``x``, ``y`` in a seeded random order, ``chunk_rows``
+    rows (made float32) at a time; after it, the squared error on ``x_stop``,
+    ``y_stop``. The weights of the best pass are kept, and the fit stops after
+    :data:`PATIENCE` passes without a better one (or ``epochs``)."""
     order = np.random.default_rng(seed)
     best: list[tuple[np.ndarray, np.ndarray]] | None = None
     best_error = float("inf")
     waited = 0
     for epoch in range(epochs):
         rows = order.permutation(len(x))
-        for start in range(0, len(rows), CHUNK):
-            chunk = rows[start:start + CHUNK]
+        for start in range(0, len(rows), chunk_rows):
+            chunk = rows[start:start + chunk_rows]
             model.partial_fit(x[chunk].astype(np.float32), y[chunk])  # (batch by batch)
         predicted = np.concatenate([
-            model.predict(stop_rows.x[i:i + CHUNK].astype(np.float32)).reshape(-1, y.shape[1])
-            for i in range(0, len(stop_rows), CHUNK)])
+            model.predict(x_stop[i:i + chunk_rows].astype(np.float32)).reshape(-1, y.shape[1])
+            for i in range(0, len(x_stop), chunk_rows)])
         error = float(((predicted - y_stop) ** 2).mean())
         if log:
             print(f"pass {epoch + 1}: training loss {model.loss_:.4f}, "

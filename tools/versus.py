@@ -39,7 +39,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -50,7 +50,6 @@ from engine.tichu.ai import LEVELS
 from engine.tichu.ai.base import Player
 from engine.tichu.ai.selfplay import play_deal
 from engine.tichu.game import TichuGame
-from engine.tichu.view import TichuView
 from tools.arena import Side, _tally, percentile
 from tools.bench_compare import baseline_tree
 from tools.versus_server import SEARCH_LEVELS, player_of
@@ -86,10 +85,14 @@ def other_tree(against: str | None) -> tuple[Path, str]:
 # ------------------------------------------------------------ the other side
 
 class Remote:
-    """The other tree's player, in its child process (:mod:`tools.versus_server`)."""
+    """The other tree's player, in its child process (:mod:`tools.versus_server`); the
+    actions go to and from JSON by ``codec`` (``action_to_json``, ``action_from_json``:
+    Tichu's unless given)."""
 
-    def __init__(self, tree: Path) -> None:
+    def __init__(self, tree: Path, codec: tuple[Callable[[Any], dict[str, Any]],
+                                               Callable[[Any], Any]] | None = None) -> None:
         self.tree = tree.resolve()
+        self.codec = codec if codec is not None else (action_to_json, action_from_json)
         self.process = subprocess.Popen(
             [sys.executable, str(SERVER), str(self.tree)], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, text=True, cwd=str(self.tree),
@@ -129,15 +132,16 @@ class Remote:
                       "players": game.n_seats, "dealer": game.dealer, "level": level,
                       "seed": seed})
 
-    def apply(self, action: Action) -> None:
+    def apply(self, action: Any) -> None:
         """Apply ``action`` to the child's copy (sent with the next question: no answer)."""
-        self._send({"op": "apply", "action": action_to_json(action)})
+        self._send({"op": "apply", "action": self.codec[0](action)})
 
-    def ask(self, seat: int) -> tuple[Action | None, float]:
-        """The seat's decision and the seconds it took (wall time, in the child)."""
+    def ask(self, seat: int) -> tuple[Any, float]:
+        """The seat's decision (None: none now) and the seconds it took (wall time, in
+        the child)."""
         answer = self.request({"op": "ask", "seat": seat})
         data = answer["action"]
-        return (None if data is None else action_from_json(data)), float(answer["seconds"])
+        return (None if data is None else self.codec[1](data)), float(answer["seconds"])
 
     def end(self) -> dict[str, Any]:
         """The child's copy of the deal: its scores and action count."""
@@ -155,7 +159,7 @@ class Remote:
 
 
 class RemoteSeat:
-    """A :class:`~engine.tichu.ai.base.Player` whose decisions come from the child:
+    """A computer player (of Tichu, or of a trick game) whose decisions come from the child:
     it asks for ``view.seat`` (the child decides from its own copy's view, with its
     own random generator; the ``rng`` given is this side's and is not used)."""
 
@@ -164,7 +168,7 @@ class RemoteSeat:
         self.seconds = 0.0
         """How long the last decision took in the child."""
 
-    def act(self, view: TichuView, rng: random.Random) -> Action | None:
+    def act(self, view: Any, rng: random.Random) -> Any:
         assert view.seat is not None  # (a seat's own view, never the public one)
         action, self.seconds = self.remote.ask(view.seat)
         return action
@@ -254,15 +258,45 @@ def play_pair(task: PairTask, remote: Remote) -> PairResult:
                                play_seating(task, remote, True)))
 
 
+_worker: tuple[Callable[[Any, Remote], Any], Callable[[Any], Remote]] | None = None
+"""What a pool worker plays (set before the pool forks): the play of one task, and how
+its child process is started."""
 _worker_remote: Remote | None = None
-"""A pool worker's own child process, started with its first pair."""
+"""A pool worker's own child process, started with its first task."""
 
 
-def _play_in_worker(task: PairTask) -> PairResult:
+def _play_in_worker(task: Any) -> Any:
     global _worker_remote
+    assert _worker is not None
+    play, start = _worker
     if _worker_remote is None:
-        _worker_remote = Remote(task.tree)
-    return play_pair(task, _worker_remote)
+        _worker_remote = start(task)
+    return play(task, _worker_remote)
+
+
+def in_order(tasks: Sequence[Any], play: Callable[[Any, Remote], Any],
+             start: Callable[[Any], Remote], jobs: int = 1) -> Iterator[Any]:
+    """``play(task, remote)`` for each of ``tasks`` on ``jobs`` processes, each with its
+    own child process (``start(task)``); the results come in the tasks' order."""
+    global _worker
+    if not tasks:
+        return
+    remote = start(tasks[0])  # (also checks the other side starts, before any worker does)
+    if jobs <= 1:
+        try:
+            for task in tasks:
+                yield play(task, remote)
+        finally:
+            remote.close()
+        return
+    remote.close()
+    _worker = (play, start)
+    pool = multiprocessing.get_context("fork").Pool(jobs)
+    try:
+        yield from pool.imap(_play_in_worker, tasks)
+    finally:
+        pool.terminate()
+        pool.join()
 
 
 def play_pairs(pairs: int, *, level: str, vs: str, tree: Path, seed: str = "versus",
@@ -270,21 +304,7 @@ def play_pairs(pairs: int, *, level: str, vs: str, tree: Path, seed: str = "vers
     """Play pairs 0 .. ``pairs`` - 1 against the player of ``tree``, on ``jobs``
     processes (each with its own child); the results come in pair order."""
     tasks = [PairTask(k, seed, players, level, vs, tree) for k in range(pairs)]
-    remote = Remote(tree)  # (also checks the other side starts, before any worker does)
-    if jobs <= 1:
-        try:
-            for task in tasks:
-                yield play_pair(task, remote)
-        finally:
-            remote.close()
-        return
-    remote.close()
-    pool = multiprocessing.get_context("fork").Pool(jobs)
-    try:
-        yield from pool.imap(_play_in_worker, tasks)
-    finally:
-        pool.terminate()
-        pool.join()
+    yield from in_order(tasks, play_pair, lambda task: Remote(task.tree), jobs)
 
 
 # -------------------------------------------------------------- the report
@@ -320,18 +340,32 @@ def per_call(made: int, calls: int, bonus: int) -> str:
     return f" ({bonus * (2 * made - calls) / calls:+.0f} a call)" if calls else ""
 
 
+def decision_times(ms: Sequence[float], digits: int = 1) -> str:
+    """``decision p50 … ms p99 … ms (wall)``: the median (to ``digits``) and the 99th
+    percentile of decision times in milliseconds."""
+    return (f"decision p50 {percentile(ms, 0.5):.{digits}f} ms "
+            f"p99 {percentile(ms, 0.99):.1f} ms (wall)")
+
+
+def outcome(values: Sequence[float], a: str, b: str) -> tuple[str, int, int, int]:
+    """The line of ``a``'s mean points a deal over ``b`` with its 95% interval, and how
+    many of ``values`` were won, tied and lost."""
+    mean, half = confidence(values)
+    won = sum(v > 0 for v in values)
+    tied = sum(v == 0 for v in values)
+    return (f"  {a} over {b}: {mean:+.1f} points a deal "
+            f"(95% CI {mean - half:+.1f} to {mean + half:+.1f})", won, tied,
+            len(values) - won - tied)
+
+
 def report(tally: Tally, seconds: float, players: int = 4, jobs: int = 1) -> str:
     a, b = tally.sides
     n = len(tally.values)
-    mean, half = confidence(tally.values)
-    won = sum(v > 0 for v in tally.values)
-    tied = sum(v == 0 for v in tally.values)
+    line, won, tied, lost = outcome(tally.values, a.level, b.level)
     sweep = "double" if players == 4 else "triple"
     lines = [f"{a.level} v {b.level}, {players} players: {n} pairs ({2 * n} deals) "
-             f"in {seconds:.1f} s wall, {jobs} job{'s' if jobs != 1 else ''}",
-             f"  {a.level} over {b.level}: {mean:+.1f} points a deal "
-             f"(95% CI {mean - half:+.1f} to {mean + half:+.1f})",
-             f"  pairs won {won}, tied {tied}, lost {n - won - tied}: "
+             f"in {seconds:.1f} s wall, {jobs} job{'s' if jobs != 1 else ''}", line,
+             f"  pairs won {won}, tied {tied}, lost {lost}: "
              f"{(won + tied / 2) / max(1, n):.1%} won (ties half)"]
     width = max(len(a.level), len(b.level))
     for side in tally.sides:
@@ -341,28 +375,39 @@ def report(tally: Tally, seconds: float, players: int = 4, jobs: int = 1) -> str
         lines.append(
             f"  {side.level:{width}s}  {sum(side.deal_points) / deals:6.1f} points a deal  "
             f"Tichu made {tichu:18s}  Grand made {grand:16s}  {sweep} victories "
-            f"{side.doubles:3d}  decision p50 {percentile(side.decision_ms, 0.5):.2f} ms "
-            f"p99 {percentile(side.decision_ms, 0.99):.1f} ms (wall)")
+            f"{side.doubles:3d}  {decision_times(side.decision_ms, 2)}")
     return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> Tally:
     tree, name = other_tree(args.against)
     tally = Tally((Side(f"{args.level} (this tree)"), Side(f"{args.vs} ({name})")), [])
-    start = time.perf_counter()
-    for result in play_pairs(args.pairs, level=args.level, vs=args.vs, tree=tree,
-                             seed=args.seed, players=args.players, jobs=args.jobs):
+
+    def add(result: PairResult) -> int:
         tally.add(result)
-        if not args.quiet:
-            print(f"  pair {result.k}: {result.value:+.1f} (" + ", ".join(
-                f"{s.game.history[-1].scores}" for s in result.seatings) + ")",
-                file=sys.stderr, flush=True)
-        played = len(tally.values)
-        if args.report_every and played % args.report_every == 0 and played < args.pairs:
-            print(report(tally, time.perf_counter() - start, args.players, args.jobs) +
-                  "  (so far)", flush=True)
-    print(report(tally, time.perf_counter() - start, args.players, args.jobs), flush=True)
+        return len(tally.values)
+
+    follow(play_pairs(args.pairs, level=args.level, vs=args.vs, tree=tree, seed=args.seed,
+                      players=args.players, jobs=args.jobs), add,
+           lambda result: f"  pair {result.k}: {result.value:+.1f} (" + ", ".join(
+               f"{s.game.history[-1].scores}" for s in result.seatings) + ")",
+           lambda seconds: report(tally, seconds, args.players, args.jobs), args, args.pairs)
     return tally
+
+
+def follow(results: Iterator[Any], add: Callable[[Any], int], line: Callable[[Any], str],
+           figures: Callable[[float], str], args: argparse.Namespace, total: int) -> None:
+    """Gather a run's ``results``: each added (``add`` says how many so far), its line on
+    standard error (unless ``--quiet``), the ``figures`` so far every ``--report-every``
+    results and at the end (``figures`` given the seconds of wall time)."""
+    start = time.perf_counter()
+    for result in results:
+        done = add(result)
+        if not args.quiet:
+            print(line(result), file=sys.stderr, flush=True)
+        if args.report_every and done % args.report_every == 0 and done < total:
+            print(figures(time.perf_counter() - start) + "  (so far)", flush=True)
+    print(figures(time.perf_counter() - start), flush=True)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -373,27 +418,41 @@ def parser() -> argparse.ArgumentParser:
                    "player; left out: this tree)")
     p.add_argument("--level", choices=(*LEVELS, *SEARCH_LEVELS), default="hard",
                    help="this tree's player")
-    p.add_argument("--vs", default="hard", help="the other side's player")
     p.add_argument("--pairs", type=int, default=400, help="pairs of deals (seeds)")
-    p.add_argument("--jobs", type=int, default=1, help="processes playing pairs side by side")
-    p.add_argument("--seed", default="versus", help="prefix of the deals' seeds")
     p.add_argument("--players", type=int, choices=(4, 6), default=4,
                    help="seats at the table: 4, or 6 for the Tientsin variant")
-    p.add_argument("--report-every", type=int, default=0,
-                   help="print the figures so far every N pairs (0: only at the end)")
-    p.add_argument("--quiet", action="store_true", help="no line per pair")
+    run_options(p, "pair")
     return p
+
+
+def run_options(p: argparse.ArgumentParser, unit: str) -> None:
+    """The options :mod:`tools.versus` and :mod:`tools.versus_tricks` share: the other
+    side's player, the jobs, the seed, the report's rhythm; ``unit`` is what is played
+    (a pair, a deal)."""
+    p.add_argument("--vs", default="hard", help="the other side's player")
+    p.add_argument("--jobs", type=int, default=1,
+                   help=f"processes playing {unit}s side by side")
+    p.add_argument("--seed", default="versus", help="prefix of the deals' seeds")
+    p.add_argument("--report-every", type=int, default=0,
+                   help=f"print the figures so far every N {unit}s (0: only at the end)")
+    p.add_argument("--quiet", action="store_true", help=f"no line per {unit}")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parser().parse_args(argv)
+    told(lambda: run(args), "versus")
+
+
+def told(run: Callable[[], object], prog: str) -> None:
+    """``run()``, its failures told in one line: a commit that is not there (exit 2), the
+    other side that would not start or disagreed (exit 1)."""
     try:
-        run(args)
+        run()
     except UnknownCommitError as exc:
-        print(f"versus: {exc}", file=sys.stderr)
+        print(f"{prog}: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
     except RuntimeError as exc:  # (the other side would not start, or disagreed)
-        print(f"versus: {exc}", file=sys.stderr)
+        print(f"{prog}: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
 
 

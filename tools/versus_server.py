@@ -1,5 +1,5 @@
-"""The other side of :mod:`tools.versus`: a Tichu computer player of another tree,
-served over JSON lines on stdin and stdout.
+"""The other side of :mod:`tools.versus` and :mod:`tools.versus_tricks`: a computer player
+of another tree (Tichu, Chinois or Tysiacha), served over JSON lines on stdin and stdout.
 
 Run by :mod:`tools.versus` as ``python tools/versus_server.py TREE``: ``TREE``
 goes first on ``sys.path`` before anything imports ``engine``, so the engine
@@ -13,7 +13,10 @@ One request a line, one answer a line for those that ask a question:
 
 ``{"op": "start", "hands": [[card, ...], ...], "players": 4, "dealer": null, "level": "hard", "seed": "..."}``
     A fresh deal from these hands (as dealt), a fresh player of ``level`` and a
-    ``random.Random(seed)`` for its decisions. Answer ``{"ok": true}``.
+    ``random.Random(seed)`` for its decisions. Answer ``{"ok": true}``. With
+    ``"game": "tysiacha"`` (and ``"prikup"``) or ``"game": "chinois"`` (and ``"round"``,
+    ``"trump_card"``), a deal of that game (its ``make_deal``), a player of its
+    ``make_player``.
 ``{"op": "apply", "action": {...}}``
     Apply an action to this copy of the deal. No answer (an error is kept and
     given as the answer to the next question).
@@ -59,6 +62,36 @@ def player_of(level: str) -> Any:
     return make_player(level)
 
 
+def trick_game(request: dict[str, Any]) -> tuple[Any, Any, tuple[Any, Any]]:
+    """The deal of a ``start`` request for Chinois or Tysiacha, a player of its level, and
+    the game's (``action_from_json``, ``action_to_json``)."""
+    import importlib
+
+    from engine.cards import parse_card
+
+    name = request["game"]
+    if name not in ("chinois", "tysiacha"):
+        raise ValueError(f"unknown game {name!r}")
+    deal = importlib.import_module(f"engine.{name}.deal")
+    actions = importlib.import_module(f"engine.{name}.actions")
+    ai = importlib.import_module(f"engine.{name}.ai")
+    hands = [[parse_card(c) for c in hand] for hand in request["hands"]]
+    if name == "tysiacha":
+        from engine.tysiacha.game import TysiachaGame
+
+        game: Any = TysiachaGame(players=request["players"], deal=deal.make_deal(
+            request["dealer"], hands, [parse_card(c) for c in request["prikup"]],
+            request["players"]))
+    else:
+        from engine.chinois.game import ChinoisGame
+
+        trump = request["trump_card"]
+        game = ChinoisGame(deal=deal.make_deal(request["round"], hands, None if trump is None
+                                               else parse_card(trump), request["dealer"]))
+    return game, ai.make_player(request["level"]), (actions.action_from_json,
+                                                    actions.action_to_json)
+
+
 def serve(tree: Path) -> None:
     import random
 
@@ -72,6 +105,7 @@ def serve(tree: Path) -> None:
         sys.stdout.flush()
 
     say({"engine": engine.__file__, "tree": str(tree)})
+    codec: tuple[Any, Any] = (action_from_json, action_to_json)
     game: Any = None
     player: Any = None
     rng = random.Random()
@@ -85,16 +119,21 @@ def serve(tree: Path) -> None:
             continue
         try:
             if op == "apply":
-                game.apply(action_from_json(request["action"]))
+                game.apply(codec[0](request["action"]))
             elif op == "ask":
                 seat = request["seat"]
                 view = game.view(seat)
                 began = time.perf_counter()
                 action = player.act(view, rng)
                 seconds = time.perf_counter() - began
-                say({"action": None if action is None else action_to_json(action),
+                say({"action": None if action is None else codec[1](action),
                      "seconds": seconds})
+            elif op == "start" and "game" in request:
+                game, player, codec = trick_game(request)
+                rng = random.Random(request["seed"])
+                say({"ok": True})
             elif op == "start":
+                codec = (action_from_json, action_to_json)
                 hands = [[parse_card(c) for c in hand] for hand in request["hands"]]
                 game = TichuGame(hands=hands, players=request["players"],
                                  dealer=request["dealer"])

@@ -201,3 +201,28 @@ async def test_a_metrics_port_held_by_another_process(emulator: DiscordEmulator,
     assert code == 3
     assert line.startswith(f"Not started: METRICS_PORT={port} cannot be served (")
     assert "choose another port" in line
+
+
+@pytest.mark.parametrize("damage", ["missing", "truncated", "other-model"])
+def test_a_bad_tysiacha_model_file_is_the_one_sentence_that_stops_the_bot(
+        tmp_path: Path, damage: str) -> None:
+    # (the same sentence, printed by main before it exits 2, as for Tichu's model above)
+    from bot.__main__ import model_problem
+    from bot.config import Settings
+    from engine.tichu.ai import model
+    from engine.tysiacha import values
+
+    broken = tmp_path / values.FILE_NAME
+    if damage == "truncated":
+        broken.write_bytes(values.path().read_bytes()[:1000])
+    elif damage == "other-model":  # Tichu's evaluator where Tysiacha's values belong
+        broken.write_bytes(model.path_of(4).read_bytes())
+    settings = Settings(_env_file=None, discord_token=TOKEN)  # type: ignore[call-arg]
+    try:
+        values.use_directory(tmp_path)
+        problem = model_problem(settings)
+    finally:
+        values.use_directory(values.SHIPPED)
+    assert problem is not None and problem.startswith(f"The model file {broken}")
+    assert problem.endswith(".") and "\n" not in problem
+    assert model_problem(settings) is None  # the shipped one is sound

@@ -1,0 +1,66 @@
+"""The numbers the learned Tysiacha values read: a soloist's ten cards after the prikup.
+
+One row describes the ten cards a soloist holds once it has taken the prikup (its
+seven and the prikup's three), before it gives two away: which cards (24 inputs),
+how many of each suit, the marriages, the Aces and Tens, the card points. The
+layout is named by :data:`LAYOUT` and its digest (:data:`DIGEST`), which the model
+file records: a model built for another layout is refused at load.
+
+The network's outputs (:data:`THRESHOLDS`, then the defenders' points) are read
+by :mod:`engine.tysiacha.values`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from engine.cards import Card
+from engine.tysiacha.cards import ACE, DECK, MARRIAGE_VALUES, POINTS, TEN, marriages_in
+
+THRESHOLDS: tuple[int, ...] = tuple(range(100, 245, 5))
+"""The soloist totals (card points and marriages) whose chance of being reached the
+network gives, one output each, in this order."""
+DEFENDER_SCALE = 100.0
+"""The two last outputs, each defender's points (rounded, with its marriages), are in
+hundreds: first the seat after the soloist (which gets the richer gift), then the other."""
+
+_INDEX = {c: i for i, c in enumerate(DECK)}
+
+LAYOUT: tuple[str, ...] = (
+    *(f"card:{c}" for c in DECK),
+    *(f"suit_count:{s}" for s in range(4)),
+    *(f"marriage:{s}" for s in range(4)),
+    "aces", "tens", "points", "marriage_points",
+)
+INPUTS = len(LAYOUT)
+OUTPUTS = len(THRESHOLDS) + 2
+DIGEST = hashlib.sha256("\n".join(LAYOUT).encode()).hexdigest()[:16]
+"""Names the layout in the model file: a model is read only by the layout it was built for."""
+
+
+def encode(cards: Iterable[Card]) -> np.ndarray:
+    """The row of a soloist's ten cards (float32, :data:`INPUTS` numbers)."""
+    row = np.zeros(INPUTS, dtype=np.float32)
+    held = list(cards)
+    base = len(DECK)
+    for c in held:
+        row[_INDEX[c]] = 1.0
+        row[base + (c & 3)] += 0.25
+    marriages = marriages_in(held)
+    for s in marriages:
+        row[base + 4 + s] = 1.0
+    row[base + 8] = sum(1 for c in held if c >> 2 == ACE - 2) / 4
+    row[base + 9] = sum(1 for c in held if c >> 2 == TEN - 2) / 4
+    row[base + 10] = sum(POINTS[c] for c in held) / 100
+    row[base + 11] = sum(MARRIAGE_VALUES[s] for s in marriages) / 100
+    return row
+
+
+def encode_many(hands: Sequence[Iterable[Card]]) -> np.ndarray:
+    """The rows of several holdings, stacked."""
+    if not hands:
+        return np.zeros((0, INPUTS), dtype=np.float32)
+    return np.stack([encode(h) for h in hands])
