@@ -54,22 +54,32 @@ async def test_a_bad_log_level(emulator: DiscordEmulator, tmp_path: Path) -> Non
     assert "LOUD" not in line  # a setting's value is never repeated (it could be the token)
 
 
-@pytest.mark.parametrize("damage", ["missing", "truncated", "other-features"])
+@pytest.mark.parametrize("damage", ["missing", "truncated", "other-features", "chinois-missing",
+                                    "chinois-truncated", "chinois-other-features"])
 async def test_a_bad_model_file_stops_the_bot_before_it_plays(
         emulator: DiscordEmulator, tmp_path: Path, damage: str) -> None:
+    from engine.chinois import values
     from engine.tichu.ai import model
 
     folder = tmp_path / "models"
     folder.mkdir()
     for n in model.SEAT_COUNTS:
         (folder / model.file_name(n)).write_bytes(model.path_of(n).read_bytes())
-    broken = folder / model.file_name(4)
-    if damage == "missing":
+    for kind in values.USED:
+        (folder / values.file_name(kind)).write_bytes(
+            (values.SHIPPED / values.file_name(kind)).read_bytes())
+    if damage.startswith("chinois-"):
+        broken = folder / values.file_name("bid")
+        other = folder / model.file_name(4)  # Tichu's model where Chinois's belongs
+    else:
+        broken = folder / model.file_name(4)
+        other = folder / model.file_name(6)  # the six-seat model where the four-seat one belongs
+    if damage.endswith("missing"):
         broken.unlink()
-    elif damage == "truncated":
+    elif damage.endswith("truncated"):
         broken.write_bytes(broken.read_bytes()[:1000])
-    else:  # the six-seat model where the four-seat one belongs
-        broken.write_bytes((folder / model.file_name(6)).read_bytes())
+    else:
+        broken.write_bytes(other.read_bytes())
     code, output = await stopped(emulator, tmp_path, log_level="WARNING", model_dir=folder)
     line = one_sentence(output)
     assert code == 2
