@@ -39,15 +39,13 @@ from engine.chinois.legal import legal_cards
 from engine.chinois.rules import N_SEATS, ROUNDS
 from engine.chinois.view import Phase
 from engine.mlp import Layers
-from tools.train import write_whole
+from tools.train import best_pass, held_out, write_whole
 
 EXPLORE_BID = 0.5
 EXPLORE_PLAY = 0.05
 PLAY_SHARE = 0.15
 SCALE = 10.0
 """The networks' outputs are trained in tens of points."""
-HELD_OUT = 0.1
-PATIENCE = 3
 
 
 @dataclass
@@ -153,18 +151,15 @@ def generate(seed: str, deals: int, jobs: int = 1, log: bool = True) -> dict[str
 
 
 def split(rows: Rows, seed: int) -> tuple[Rows, Rows]:
-    """Training and held-out rows, by whole deals."""
-    deals = np.unique(rows.deal)
-    rng = np.random.default_rng(seed)
-    held = rng.choice(deals, size=max(1, int(len(deals) * HELD_OUT)), replace=False)
-    mask = np.isin(rows.deal, held)
-    return rows.take(np.flatnonzero(~mask)), rows.take(np.flatnonzero(mask))
+    """Training and held-out rows, by whole deals (:func:`tools.train.held_out`)."""
+    fit_rows, held_rows = held_out(rows.deal, seed)
+    return rows.take(fit_rows), rows.take(held_rows)
 
 
 def fit(train: Rows, seed: int, hidden: Sequence[int], epochs: int, log: bool = True,
         alpha: float = 1e-4, rate: float = 1e-3) -> Layers:
     """A network fitted to ``train``; the weights of the pass with the best squared error
-    on deals the fit never sees (stopping after :data:`PATIENCE` passes without better)."""
+    on deals the fit never sees (:func:`tools.train.best_pass`)."""
     from sklearn.neural_network import MLPRegressor
 
     fit_rows, stop_rows = split(train, seed + 1)
@@ -173,25 +168,9 @@ def fit(train: Rows, seed: int, hidden: Sequence[int], epochs: int, log: bool = 
     model = MLPRegressor(hidden_layer_sizes=tuple(hidden), activation="relu", solver="adam",
                          alpha=alpha, batch_size=256, learning_rate_init=rate,
                          random_state=seed, shuffle=True)
-    best: Layers | None = None
-    best_error = float("inf")
-    waited = 0
-    for epoch in range(epochs):
-        model.partial_fit(x, fit_rows.y)
-        error = float(((model.predict(x_stop) - stop_rows.y) ** 2).mean())
-        if log:
-            print(f"pass {epoch + 1}: training loss {model.loss_:.4f}, held-out error "
-                  f"{error:.4f}", file=sys.stderr, flush=True)
-        if error < best_error:
-            best_error, waited = error, 0
-            best = [(w.astype(np.float32).copy(), b.astype(np.float32).copy())
-                    for w, b in zip(model.coefs_, model.intercepts_, strict=True)]
-        else:
-            waited += 1
-            if waited >= PATIENCE:
-                break
-    assert best is not None
-    return best
+    return best_pass(model, lambda: model.partial_fit(x, fit_rows.y),
+                     lambda: float(((model.predict(x_stop) - stop_rows.y) ** 2).mean()),
+                     epochs, log)
 
 
 def measure(network: values.Values, held: Rows) -> dict[str, float]:

@@ -104,16 +104,19 @@ def _index(kind: str) -> dict[str, int]:
     return {name: i for i, name in enumerate(names)}
 
 
+def _start(kind: str, view: ChinoisView) -> tuple[dict[str, int], int, list[int], np.ndarray]:
+    """The ``kind`` layout's slots by name, the seat, each suit's slot, and a row of zeros."""
+    seat = view.seat
+    assert seat is not None
+    return (_index(kind), seat, _slots(suit_order(view.hand, view.trump)),
+            np.zeros(width(kind), dtype=np.float32))
+
+
 def bid_rows(view: ChinoisView, bids: Sequence[int], estimate: float) -> np.ndarray:
     """One row of the bid layout per candidate bid in ``bids``, for the seat to bid;
     ``estimate`` is ``normal``'s expected tricks of the hand (``ai.estimate_tricks``)."""
-    ix = _index("bid")
-    seat = view.seat
-    assert seat is not None
+    ix, seat, slot, base = _start("bid", view)
     n = view.cards_per_seat
-    trump = view.trump
-    slot = _slots(suit_order(view.hand, trump))
-    base = np.zeros(width("bid"), dtype=np.float32)
     _cards(base, 0, view.hand, slot)
     for suit in range(4):
         base[ix[f"length.{slot[suit]}"]] = sum(1 for c in view.hand if c & 3 == suit) / 4
@@ -149,13 +152,9 @@ def play_rows(view: ChinoisView, cards: Sequence[Card],
     """One row of the play layout per card in ``cards``: the state once the seat to play
     has played it; ``voids`` are the suits each seat has shown it lacks
     (``ai.shown_voids``)."""
-    ix = _index("play")
-    seat = view.seat
-    assert seat is not None
+    ix, seat, slot, base = _start("play", view)
     n_seats = view.n_seats
     trump = view.trump
-    slot = _slots(suit_order(view.hand, trump))
-    base = np.zeros(width("play"), dtype=np.float32)
     gone = list(view.played)
     if view.trump_card is not None:
         gone.append(view.trump_card)
