@@ -30,8 +30,8 @@ Run: ``python -m tools.arena_openspiel --level hard --pairs 120 --sims 1000 --jo
 it there). The pairs, their deals and every seed do not depend on ``--jobs``, but a run does
 not repeat exactly: IS-MCTS is not reproducible from its seed (OpenSpiel keeps a node's
 children in a hash map whose order of iteration changes from one map to the next, and that
-order breaks its ties), and the sampled play's 30 ms budget makes ``hard-search``'s and
-``hard-v1``'s choices depend on the machine's load (``hard-search-full`` has none). The confidence interval counts that noise.
+order breaks its ties), and ``hard``'s 30 ms budget makes its choices depend on the
+machine's load (``hard-full`` has none). The confidence interval counts that noise.
 """
 
 from __future__ import annotations
@@ -70,13 +70,12 @@ SPIEL_SUIT = (0, 1, 3, 2)
 """oh_hell's suit of each of ours: it numbers them C D S H, we c d h s. A card is
 ``rank * 4 + suit`` in both, the ranks from the 2."""
 OURS_SUIT = tuple(SPIEL_SUIT.index(s) for s in range(4))
-LEVELS = ("easy", "normal", "hard", "hard-search", "hard-search-full", "hard-v1")
-"""``hard`` bids and plays by its learned values, in about a millisecond, whatever the
-machine's load. ``hard-search`` bids as ``hard`` and plays each card by sampled deals
-played out (32 samples, 30 ms); ``hard-search-full`` the same with its 32 samples whatever
-the time they take, so its strength does not depend on the load. ``hard-v1`` is ``hard``
-before its learned values (issue 54): ``normal``'s bids and the sampled play
-(:class:`~engine.chinois.ai.PlayoutPlayer`)."""
+LEVELS = ("easy", "normal", "hard", "hard-full", "hard-learned", "hard-v1")
+"""``hard-full`` is ``hard`` with its 32 samples whatever the time they take (no 30 ms
+budget): its strength then does not depend on the machine's load, and a run repeats.
+``hard-learned`` is ``hard`` playing its cards by the learned play values instead (no
+sampling, no clock). ``hard-v1`` is ``hard`` before its learned bids (issue 54):
+``normal``'s bids, the same sampled play (:class:`~engine.chinois.ai.PlayoutPlayer`)."""
 NOT_INSTALLED = ("open_spiel is not installed in this Python: `make arena-openspiel` builds "
                  ".venv-openspiel with it (requirements-openspiel.lock), or run "
                  "`pip install open_spiel` in a separate virtualenv.")
@@ -233,10 +232,10 @@ class PairResult:
 
 def our_player(level: str) -> Player:
     """This engine's player of ``level`` (:data:`LEVELS`)."""
-    if level == "hard-search":
-        return HardPlayer(search=True)
-    if level == "hard-search-full":
-        return HardPlayer(search=True, budget_ms=None)
+    if level == "hard-full":
+        return HardPlayer(budget_ms=None)
+    if level == "hard-learned":
+        return HardPlayer(learned_play=True)
     if level == "hard-v1":
         return PlayoutPlayer()
     return make_player(level)

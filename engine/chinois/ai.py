@@ -3,11 +3,11 @@
 ``easy`` bids and plays at random among the legal choices. ``normal`` bids
 the tricks it expects from the strength of its hand and its trump length, then
 plays to take exactly that many: it tries to win tricks while under its bid
-and ducks once it has made it. ``hard`` bids the bid and plays the card of the highest
-learned value (:mod:`engine.chinois.values`: the deal score each legal bid or card is
-worth, learned from self-play). :class:`PlayoutPlayer`, ``hard`` before its learned
-values, bids like ``normal`` and chooses each card by playing the round out on sampled
-deals of the cards it cannot see (the arenas compare them).
+and ducks once it has made it. ``hard`` bids the bid of the highest learned value
+(:mod:`engine.chinois.values`: the deal score each legal bid is worth, learned from
+self-play; ``normal``'s bid in the 13-card rounds) and chooses each card by playing the
+round out on sampled deals of the cards it cannot see. :class:`PlayoutPlayer`, ``hard``
+before its learned bids, bids like ``normal`` and plays the same way.
 """
 
 from __future__ import annotations
@@ -211,33 +211,37 @@ def near_bids(view: ChinoisView, estimate: float) -> tuple[int, ...]:
 
 
 class HardPlayer(PlayoutPlayer):
-    """Bids and plays by learned values (:mod:`engine.chinois.values`), learned from
-    self-play deals.
+    """Bids by learned values (:mod:`engine.chinois.values`) and plays as
+    :class:`PlayoutPlayer`, sampled deals played out.
 
     The bid network reads the hand, the turned card, the seat's place, the round size,
     the earlier bids and one candidate bid, and gives the deal score the seat may expect
-    from that bid; ``hard`` bids the best of the legal bids near the hand's worth
-    (:func:`near_bids`: those every self-play deal tried), so the dealer's forbidden one
-    is never among them. The play network reads the state once a card is played (the
-    hand left, the cards gone, the open trick, the seat's bid and tricks, what the other
-    seats still need and the suits they showed void in) and gives the same score;
-    ``hard`` plays the legal card of the best value. With ``search`` it plays as
-    :class:`PlayoutPlayer` instead (sampled deals played out): measured no better and a
-    hundred times slower, it is kept for the arenas."""
+    from that bid, learned from self-play deals; ``hard`` bids the best of the legal bids
+    near the hand's worth (:func:`near_bids`: those self-play tried), so the dealer's
+    forbidden one is never among them. In the 13-card rounds (no trump) it bids like
+    ``normal``: there the learned bids, made for ``normal``'s play, measured worse with
+    the sampled play than ``normal``'s.
 
-    def __init__(self, *, search: bool = False, samples: int = 32,
+    With ``learned_play`` it plays the legal card of the best learned value instead (the
+    play network: the state once a card is played, the seat's bid and tricks, what the
+    other seats still need and the suits they showed void in): a hundred times faster,
+    but measured weaker than the sampled play, so kept for the arenas."""
+
+    def __init__(self, *, learned_play: bool = False, samples: int = 32,
                  budget_ms: float | None = 30.0) -> None:
         super().__init__(samples=samples, budget_ms=budget_ms)
-        self.search = search
+        self.learned_play = learned_play
 
     def bid(self, view: ChinoisView) -> int:
+        if view.trump_card is None:
+            return super().bid(view)
         estimate = estimate_tricks(view.hand, view.trump_card, view.cards_per_seat)
         options = near_bids(view, estimate)
         worth = values.network("bid").values(features.bid_rows(view, options, estimate))
         return options[int(np.argmax(worth))]
 
     def card(self, view: ChinoisView) -> Card:
-        if self.search:
+        if not self.learned_play:
             return super().card(view)
         legal = legal_cards(view)
         if len(legal) == 1:

@@ -107,8 +107,9 @@ def network(kind: str) -> Values:
     return from_bytes(mlp.read_file(path), str(path), kind)
 
 
-USED = KINDS
-"""The networks ``hard`` plays with (read at start by :func:`check`)."""
+USED = ("bid",)
+"""The networks ``hard`` plays with (read at start by :func:`check`): the play network is
+kept for the arenas (``HardPlayer(learned_play=True)``), not used by ``hard``."""
 
 
 def check() -> None:

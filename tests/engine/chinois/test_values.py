@@ -1,6 +1,7 @@
 """Chinois's learned values: the shipped files load, a bad one is refused in one sentence
-naming it, the features are the same for hands alike up to the colours, and ``hard``
-bids a legal bid the network ranks first."""
+naming it, the features are the same for hands alike up to the colours, ``hard`` bids a
+legal bid the network ranks first (``normal``'s in the 13-card rounds), and the learned
+play plays the card its network ranks first."""
 
 from __future__ import annotations
 
@@ -13,8 +14,15 @@ import pytest
 
 from engine.cards import parse_cards
 from engine.chinois import features, values
-from engine.chinois.ai import HardPlayer, estimate_tricks, make_player, near_bids
-from engine.chinois.legal import legal_bids
+from engine.chinois.ai import (
+    HardPlayer,
+    NormalPlayer,
+    estimate_tricks,
+    make_player,
+    near_bids,
+    shown_voids,
+)
+from engine.chinois.legal import legal_bids, legal_cards
 from engine.chinois.view import Phase
 from engine.mlp import ModelError
 from tests.engine.chinois.helpers import bids, position
@@ -91,3 +99,24 @@ def test_the_dealer_never_bids_the_forbidden_number() -> None:
     for seed in range(3):
         action = HardPlayer().act(view, random.Random(seed))
         assert action is not None and getattr(action, "bid", None) != 1
+
+
+def test_in_the_13_card_rounds_hard_bids_like_normal() -> None:
+    game = position(13, ["Ac Ad Ah As Kc", "2c", "3c", "4c"])
+    seat = game.turn
+    assert seat is not None
+    view = game.view(seat)
+    assert view.trump_card is None
+    assert HardPlayer().bid(view) == NormalPlayer().bid(view)
+
+
+def test_the_learned_play_plays_the_best_valued_legal_card() -> None:
+    game = bids(position(4, ["Ah Kh 2c 3c", "Qh 4c 5c 6c", "Jh 7c 8c 9c", "Th Tc Jc Qc"],
+                         trump_card="2s"), 1, 1, 1, 0)
+    seat = game.turn
+    assert seat is not None
+    view = game.view(seat)
+    legal = legal_cards(view)
+    worth = values.network("play").values(features.play_rows(view, legal, shown_voids(view)))
+    action = HardPlayer(learned_play=True).act(view, random.Random(0))
+    assert action is not None and getattr(action, "card", None) == legal[int(np.argmax(worth))]
