@@ -82,13 +82,13 @@ arena: $(STAMP)
 versus: $(STAMP)
 	nice -n 10 $(BIN)/python -m tools.versus --against 159e36d --level hard --vs search-full --pairs 400 --jobs 2 --quiet --report-every 50
 
-# Chinois against OpenSpiel's IS-MCTS (tools/arena_openspiel.py): hard (its learned values,
-# whose choices do not depend on the machine's load) and normal against IS-MCTS of 1,000
+# Chinois against OpenSpiel's IS-MCTS (tools/arena_openspiel.py): hard (at its full 32
+# samples, so a busy machine does not weaken it) and normal against IS-MCTS of 1,000
 # simulations on oh_hell, rounds of 1 to 12 cards, 400 duplicate pairs each, on both cores.
 # OpenSpiel lives in its own virtualenv, .venv-openspiel, installed from
 # requirements-openspiel.lock (every file's hash), never in .venv: the bot does not need it
 # and `make test` does not install it (its test runs there when .venv-openspiel exists).
-# About eight minutes of one core's time (hard 0.8 s a pair, normal 0.4 s), on both.
+# About ten minutes of one core's time (hard-full 1.1 s a pair, normal 0.4 s), on both.
 OS_VENV := .venv-openspiel
 OS_LOCK := requirements-openspiel.lock
 OS_STAMP := $(OS_VENV)/.installed
@@ -101,7 +101,7 @@ $(OS_STAMP): $(OS_LOCK)
 openspiel-env: $(OS_STAMP)
 
 arena-openspiel: $(OS_STAMP)
-	nice -n 10 $(OS_VENV)/bin/python -m tools.arena_openspiel --level hard --pairs 400 --sims 1000 --jobs 2 --quiet --report-every 100
+	nice -n 10 $(OS_VENV)/bin/python -m tools.arena_openspiel --level hard-full --pairs 400 --sims 1000 --jobs 2 --quiet --report-every 100
 	nice -n 10 $(OS_VENV)/bin/python -m tools.arena_openspiel --level normal --pairs 400 --sims 1000 --jobs 2 --quiet --report-every 100
 
 # Rewrite requirements-openspiel.lock from requirements-openspiel.in with the lock's uv.
@@ -119,7 +119,7 @@ model: $(STAMP) model-chinois
 
 # Chinois's learned bid and play values (engine/chinois/models, docs/learned.md): 300,000
 # self-play deals of normal with exploration, then two small networks; about 20 minutes of
-# one core's time in all (the deals on both cores, then the two fits).
+# one core's time in all (the deals on both cores, then the two fits). `make model` runs it.
 model-chinois: $(STAMP)
 	nice -n 10 $(BIN)/python -m tools.train_chinois --seed 1 --deals 300000 --jobs 2 --hidden 128 --out engine/chinois/models
 

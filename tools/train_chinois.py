@@ -203,6 +203,8 @@ def card(kind: str, path: Path, meta: dict[str, object], figures: dict[str, floa
              f"Time: {float(str(meta.get('train_seconds', 0))):.0f} s of wall time for the "
              "fit.", "", "## Figures on held-out deals", ""]
     lines += [f"- {k}: {v:.4f}" for k, v in figures.items()]
+    lines += ["", "How `hard` uses it and what it gains as a player: docs/learned.md (Chinois) "
+              "and docs/developers/computer-players.md (issue 54)."]
     return "\n".join(lines) + "\n"
 
 
