@@ -219,8 +219,8 @@ class HardPlayer(PlayoutPlayer):
     from that bid, learned from self-play deals; ``hard`` bids the best of the legal bids
     near the hand's worth (:func:`near_bids`: those self-play tried), so the dealer's
     forbidden one is never among them. In the 13-card rounds (no trump) it bids like
-    ``normal``: there the learned bids, made for ``normal``'s play, measured worse with
-    the sampled play than ``normal``'s.
+    ``normal``: there the learned bids, made for ``normal``'s play, did not gain with the
+    sampled play (docs/learned.md).
 
     With ``learned_play`` it plays the legal card of the best learned value instead (the
     play network: the state once a card is played, the seat's bid and tricks, what the
