@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lock lock-openspiel test pytest run demo bench arena arena-openspiel openspiel-env versus versus-tysiacha model lint typecheck docs docs-serve art snapshots clean
+.PHONY: lock lock-openspiel test pytest run demo bench arena arena-openspiel openspiel-env versus versus-tysiacha model model-chinois lint typecheck docs docs-serve art snapshots clean
 
 LOCK := requirements.lock
 
@@ -117,15 +117,21 @@ lock-openspiel: $(STAMP)
 		--python-platform linux --custom-compile-command "make lock-openspiel" --quiet \
 		--output-file $(OS_LOCK)
 
-# The shipped models from nothing (docs/learned.md). First Tysiacha's learned values:
-# 200,000 seeded deals played out by normal's play, one small network, then 1,000 deals
-# of hard players to recalibrate it (about six minutes of both cores). Then the four-seat Tichu evaluator: normal's self-play, three
-# networks on it, the first one's own games and a fourth network, averaged as one. Long:
+# The shipped models from nothing (docs/learned.md). First Chinois's values (model-chinois,
+# below); then Tysiacha's: 200,000 seeded deals played out by normal's play, one small
+# network, then 1,000 deals of hard players to recalibrate it (about six minutes of both
+# cores); then the four-seat Tichu evaluator: normal's self-play, three networks on it, the first one's own games and a fourth network, averaged as one. Long:
 # about two and a half hours of both cores; each step is a file in data/model, and a
 # stopped run goes on from the files it finds.
-model: $(STAMP)
+model: $(STAMP) model-chinois
 	nice -n 10 $(BIN)/python -m tools.train_tysiacha --seed 1 --deals 200000 --hidden 96 --epochs 30 --hard-deals 1000 --jobs 2 --out engine/tysiacha/models/tysiacha.npz
 	nice -n 10 $(BIN)/python -m tools.train ensemble --seed 1 --games 6000 --parts 2 --members 3 --base-games 2500 --jobs 2 --work data/model --out engine/tichu/ai/models/tichu4.npz
+
+# Chinois's learned bid and play values (engine/chinois/models, docs/learned.md): 300,000
+# self-play deals of normal with exploration, then two small networks; about 20 minutes of
+# one core's time in all (the deals on both cores, then the two fits). `make model` runs it.
+model-chinois: $(STAMP)
+	nice -n 10 $(BIN)/python -m tools.train_chinois --seed 1 --deals 300000 --jobs 2 --hidden 128 --out engine/chinois/models
 
 art: $(STAMP)
 	$(BIN)/python -m tools.make_art --snapshots

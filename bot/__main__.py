@@ -18,6 +18,8 @@ import yarl
 
 from bot.config import Settings
 from bot.store import StoreError, StoreUnavailableError, open_repository
+from engine import mlp
+from engine.chinois import values as chinois_values
 from engine.tichu.ai import model as models
 from engine.tichu.ai.evaluator import ModelError
 from engine.tysiacha import values as tysiacha_values
@@ -113,13 +115,14 @@ def startup_settings(*, postgres_only: str | None = None) -> Settings | int:
 
 
 def model_problem(settings: Settings) -> str | None:
-    """The one sentence for a model file that cannot be used, or None: the computer
-    players never play on without their model (Tichu's: ``MODEL_DIR``, or the shipped
-    ones; Tysiacha's learned values: the shipped one)."""
+    """The one sentence for a model file that cannot be used (Tichu's evaluator, Chinois's
+    and Tysiacha's values), or None: the computer players never play on without their
+    model (``MODEL_DIR`` for every game, or the shipped ones)."""
     if settings.model_dir:
-        models.use_directory(settings.model_dir)
+        mlp.use_directory(settings.model_dir)
     try:
         models.check()
+        chinois_values.check()
         tysiacha_values.check()
     except ModelError as exc:
         return str(exc)

@@ -147,9 +147,10 @@ class Settings(BaseSettings):
         "(0: no wait); a second one sooner is refused in one sentence, before any store "
         "read. Kept in each bot process's memory: a restart forgets it")
     model_dir: str | None = Field(
-        default=None, description="Folder holding the Tichu evaluator's model files "
-        "tichu4.npz and tichu6.npz (unset: the ones shipped in engine/tichu/ai/models); a "
-        "missing or bad file stops the bot at start, exit 2")
+        default=None, description="Folder holding the model files: the Tichu evaluator's "
+        "tichu4.npz and tichu6.npz, Chinois's chinois-bid.npz and chinois-play.npz, Tysiacha's "
+        "tysiacha.npz (unset: the ones shipped in engine/tichu/ai/models, engine/chinois/models "
+        "and engine/tysiacha/models); a missing or bad file stops the bot at start, exit 2")
 
     @field_validator("log_level", mode="before")
     @classmethod

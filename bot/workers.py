@@ -31,9 +31,10 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextvars import ContextVar
+from pathlib import Path
 from typing import Any, TypeVar
 
-from engine.tichu.ai import model as models
+from engine import mlp
 
 T = TypeVar("T")
 _executor: Executor | None = None
@@ -58,7 +59,7 @@ def start(processes: int) -> None:
         context = multiprocessing.get_context("spawn")
         _executor = ProcessPoolExecutor(max_workers=processes, mp_context=context,
                                         initializer=_init_worker,
-                                        initargs=(os.getpid(), str(models.directory())))
+                                        initargs=(os.getpid(), mlp.chosen_directory()))
         for _ in range(processes):
             _executor.submit(_warm_up)
 
@@ -73,7 +74,7 @@ def start_background(processes: int) -> None:
         context = multiprocessing.get_context("spawn")
         _background = ProcessPoolExecutor(max_workers=processes, mp_context=context,
                                           initializer=_init_background,
-                                          initargs=(os.getpid(), str(models.directory())))
+                                          initargs=(os.getpid(), mlp.chosen_directory()))
 
 
 LIVE_HOLD = 0.5
@@ -250,13 +251,13 @@ def lowest_priority(pid: int = 0) -> None:
             os.sched_setscheduler(pid, os.SCHED_IDLE, os.sched_param(0))
 
 
-def _init_background(parent_pid: int, model_dir: str) -> None:
+def _init_background(parent_pid: int, model_dir: Path | None) -> None:
     """In each background process: die with the parent, and yield the CPU to everything
     else on the machine (done from the parent already as it started, and again here);
-    read the bot's Tichu models."""
+    read every game's models from the bot's folder."""
     lowest_priority()
     die_with_parent(parent_pid)
-    models.use_directory(model_dir)
+    _read_models_from(model_dir)
 
 
 def stop() -> None:
@@ -334,11 +335,18 @@ async def offload(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         gate.leave()
 
 
-def _init_worker(parent_pid: int, model_dir: str) -> None:
-    """In each worker: die with the parent, read the bot's Tichu models, then warm up."""
+def _init_worker(parent_pid: int, model_dir: Path | None) -> None:
+    """In each worker: die with the parent, read every game's models from the bot's folder,
+    then warm up."""
     die_with_parent(parent_pid)
-    models.use_directory(model_dir)
+    _read_models_from(model_dir)
     _warm_up()
+
+
+def _read_models_from(model_dir: Path | None) -> None:
+    """Read every game's models from the bot's ``MODEL_DIR`` (None: the shipped ones)."""
+    if model_dir is not None:
+        mlp.use_directory(model_dir)
 
 
 def die_with_parent(parent_pid: int) -> None:

@@ -11,8 +11,10 @@ for, its input width and a SHA-256 of the weights.
 :func:`to_bytes` writes such a file; :func:`unpack`, :func:`check_features` and
 :func:`checked_layers` read one back and raise :class:`ModelError`, one sentence
 naming the file, for anything missing, truncated, corrupt or built for other
-features. :func:`read_file` reads a model file's bytes (a missing file is a
-:class:`ModelError` too): the players never play on silently without their model.
+features. A :class:`Shelf` is where one game keeps its model files: each read once
+(a missing file is a :class:`ModelError` too) and checked, from the game's own folder or
+from the one folder a program chose for every game (:func:`use_directory`, the bot's
+``MODEL_DIR``): the players never play on silently without their model.
 """
 
 from __future__ import annotations
@@ -21,12 +23,15 @@ import hashlib
 import io
 import json
 import zipfile
+from collections.abc import Callable, Hashable
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
 Layers = list[tuple[np.ndarray, np.ndarray]]
+K = TypeVar("K", bound=Hashable)
+T = TypeVar("T")
 
 
 class ModelError(Exception):
@@ -173,3 +178,52 @@ def members_of(meta: dict[str, Any], name: str) -> int:
     if not isinstance(members, int) or isinstance(members, bool) or members < 1:
         raise ModelError(f"The model file {name} names no count of members.")
     return members
+
+
+_chosen: Path | None = None
+"""The folder every game reads its model files from, when a program chose one."""
+_shelves: list[Shelf[Any, Any]] = []
+
+
+class Shelf(Generic[K, T]):
+    """Where one game's model files are: ``file_name(key)`` in its ``shipped`` folder (or
+    the folder chosen for every game), each read once by ``load(key, data, name)``,
+    which checks it and raises :class:`ModelError` naming the file."""
+
+    def __init__(self, shipped: Path, file_name: Callable[[K], str],
+                 load: Callable[[K, bytes, str], T]) -> None:
+        self.shipped = shipped
+        self.directory = _chosen or shipped
+        self._file_name = file_name
+        self._load = load
+        self._read: dict[K, T] = {}
+        _shelves.append(self)
+
+    def use_directory(self, directory: Path | str) -> None:
+        """Read this game's files from ``directory`` from now on (forgets those read)."""
+        self.directory = Path(directory)
+        self._read.clear()
+
+    def path_of(self, key: K) -> Path:
+        return self.directory / self._file_name(key)
+
+    def get(self, key: K) -> T:
+        """The checked model of ``key`` (read at its first use)."""
+        found = self._read.get(key)
+        if found is None:
+            path = self.path_of(key)
+            found = self._read[key] = self._load(key, read_file(path), str(path))
+        return found
+
+
+def use_directory(directory: Path | str) -> None:
+    """Every game reads its model files from ``directory`` from now on."""
+    global _chosen
+    _chosen = Path(directory)
+    for shelf in _shelves:
+        shelf.use_directory(_chosen)
+
+
+def chosen_directory() -> Path | None:
+    """The folder chosen by :func:`use_directory`, or None (each game's own)."""
+    return _chosen

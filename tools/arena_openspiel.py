@@ -52,7 +52,7 @@ from typing import Any
 
 from engine.cards import Card
 from engine.chinois.actions import Action, Bid, Play
-from engine.chinois.ai import HardPlayer, Player, make_player
+from engine.chinois.ai import HardPlayer, Player, PlayoutPlayer, make_player
 from engine.chinois.deal import Deal, seeded_deal
 from engine.chinois.game import ChinoisGame
 from engine.chinois.legal import legal_bids, legal_cards
@@ -70,9 +70,12 @@ SPIEL_SUIT = (0, 1, 3, 2)
 """oh_hell's suit of each of ours: it numbers them C D S H, we c d h s. A card is
 ``rank * 4 + suit`` in both, the ranks from the 2."""
 OURS_SUIT = tuple(SPIEL_SUIT.index(s) for s in range(4))
-LEVELS = ("easy", "normal", "hard", "hard-full")
+LEVELS = ("easy", "normal", "hard", "hard-full", "hard-learned", "hard-v1")
 """``hard-full`` is ``hard`` with its 32 samples whatever the time they take (no 30 ms
-budget): its strength then does not depend on the machine's load, and a run repeats."""
+budget): its strength then does not depend on the machine's load, and a run repeats.
+``hard-learned`` is ``hard`` playing its cards by the learned play values instead (no
+sampling, no clock). ``hard-v1`` is ``hard`` before its learned bids (issue 54):
+``normal``'s bids, the same sampled play (:class:`~engine.chinois.ai.PlayoutPlayer`)."""
 NOT_INSTALLED = ("open_spiel is not installed in this Python: `make arena-openspiel` builds "
                  ".venv-openspiel with it (requirements-openspiel.lock), or run "
                  "`pip install open_spiel` in a separate virtualenv.")
@@ -229,7 +232,13 @@ class PairResult:
 
 def our_player(level: str) -> Player:
     """This engine's player of ``level`` (:data:`LEVELS`)."""
-    return HardPlayer(budget_ms=None) if level == "hard-full" else make_player(level)
+    if level == "hard-full":
+        return HardPlayer(budget_ms=None)
+    if level == "hard-learned":
+        return HardPlayer(learned_play=True)
+    if level == "hard-v1":
+        return PlayoutPlayer()
+    return make_player(level)
 
 
 def seed_int(text: str) -> int:

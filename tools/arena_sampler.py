@@ -2,7 +2,8 @@
 
 The old sampler dealt the unseen cards at random, ignoring the voids the tricks
 had shown; it is kept here only, copied as it was, and plugged into a subclass
-of the hard player (:class:`OldHardPlayer`), so nothing in ``engine`` can reach it.
+of the sampled player (:class:`~engine.chinois.ai.PlayoutPlayer`, ``hard`` before its
+learned values: :class:`OldHardPlayer`), so nothing in ``engine`` can reach it.
 
 Each deal seed is played twice, as a whole game of 28 rounds from the same seed
 (so the same cards): the new player in seats 0 and 2 and the old one in seats 1
@@ -31,7 +32,7 @@ import time
 from collections.abc import Callable
 
 from engine.cards import Card
-from engine.chinois.ai import HardPlayer, unseen_cards
+from engine.chinois.ai import PlayoutPlayer, unseen_cards
 from engine.chinois.selfplay import play_game
 from engine.chinois.view import ChinoisView
 from tools.arena_tricks import Timed, percentile
@@ -54,7 +55,7 @@ def old_sample_hands(view: ChinoisView, rng: random.Random) -> list[list[Card]]:
     return hands
 
 
-class OldHardPlayer(HardPlayer):
+class OldHardPlayer(PlayoutPlayer):
     """The hard player with the old sampler."""
 
     def sampler(self, view: ChinoisView) -> Callable[[random.Random], list[list[Card]]]:
@@ -74,7 +75,7 @@ def _one_game(task: tuple[int, int, int, float | None, int]) -> tuple[
     players = []
     for s in range(4):
         version = "new" if s in new_seats else "old"
-        cls = HardPlayer if version == "new" else OldHardPlayer
+        cls = PlayoutPlayer if version == "new" else OldHardPlayer
         players.append(Timed(cls(samples=samples, budget_ms=budget_ms), times[version]))
     game = play_game(players, seed=f"sampler:{g}", max_rounds=rounds)
     return g, half, list(game.scores), list(game.winners or ()), times

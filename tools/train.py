@@ -92,11 +92,18 @@ def targets(data: Data, players: int) -> np.ndarray:
 
 def split(data: Data, seed: int) -> tuple[Data, Data]:
     """Training and held-out rows, by whole games."""
-    games = np.unique(data.game)
+    fit_rows, held_rows = held_out(data.game, seed)
+    return data.take(fit_rows), data.take(held_rows)
+
+
+def held_out(groups: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The rows to fit and the rows held out, as indices: :data:`HELD_OUT` of the
+    ``groups`` (a game, a deal: rows that share an outcome) drawn from ``seed``, whole."""
+    names = np.unique(groups)
     rng = np.random.default_rng(seed)
-    held = rng.choice(games, size=max(1, int(len(games) * HELD_OUT)), replace=False)
-    mask = np.isin(data.game, held)
-    return data.take(np.flatnonzero(~mask)), data.take(np.flatnonzero(mask))
+    held = rng.choice(names, size=max(1, int(len(names) * HELD_OUT)), replace=False)
+    mask = np.isin(groups, held)
+    return np.flatnonzero(~mask), np.flatnonzero(mask)
 
 
 CHUNK = 262_144
@@ -137,18 +144,33 @@ def fit_passes(model: Any, x: np.ndarray, y: np.ndarray, x_stop: np.ndarray,
     ``y_stop``. The weights of the best pass are kept, and the fit stops after
     :data:`PATIENCE` passes without a better one (or ``epochs``)."""
     order = np.random.default_rng(seed)
-    best: list[tuple[np.ndarray, np.ndarray]] | None = None
-    best_error = float("inf")
-    waited = 0
-    for epoch in range(epochs):
+
+    def one_pass() -> None:
         rows = order.permutation(len(x))
         for start in range(0, len(rows), chunk_rows):
             chunk = rows[start:start + chunk_rows]
             model.partial_fit(x[chunk].astype(np.float32), y[chunk])  # (batch by batch)
+
+    def held_error() -> float:
         predicted = np.concatenate([
             model.predict(x_stop[i:i + chunk_rows].astype(np.float32)).reshape(-1, y.shape[1])
             for i in range(0, len(x_stop), chunk_rows)])
-        error = float(((predicted - y_stop) ** 2).mean())
+        return float(((predicted - y_stop) ** 2).mean())
+
+    return best_pass(model, one_pass, held_error, epochs, log)
+
+
+def best_pass(model: Any, one_pass: Callable[[], None], held_error: Callable[[], float],
+              epochs: int, log: bool = True) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The weights of ``model`` (a scikit-learn ``MLPRegressor``) after its best pass: up
+    to ``epochs`` times ``one_pass()`` then ``held_error()`` on rows the fit never sees,
+    stopping after :data:`PATIENCE` passes without a better error."""
+    best: list[tuple[np.ndarray, np.ndarray]] | None = None
+    best_error = float("inf")
+    waited = 0
+    for epoch in range(epochs):
+        one_pass()
+        error = held_error()
         if log:
             print(f"pass {epoch + 1}: training loss {model.loss_:.4f}, "
                   f"held-out error {error:.4f}", file=sys.stderr, flush=True)

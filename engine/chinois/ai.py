@@ -3,8 +3,11 @@
 ``easy`` bids and plays at random among the legal choices. ``normal`` bids
 the tricks it expects from the strength of its hand and its trump length, then
 plays to take exactly that many: it tries to win tricks while under its bid
-and ducks once it has made it. ``hard`` bids like ``normal`` and chooses each
-card by playing the round out on sampled deals of the cards it cannot see.
+and ducks once it has made it. ``hard`` bids the bid of the highest learned value
+(:mod:`engine.chinois.values`: the deal score each legal bid is worth, learned from
+self-play; ``normal``'s bid in the 13-card rounds) and chooses each card by playing the
+round out on sampled deals of the cards it cannot see. :class:`PlayoutPlayer`, ``hard``
+before its learned bids, bids like ``normal`` and plays the same way.
 """
 
 from __future__ import annotations
@@ -15,7 +18,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Protocol
 
+import numpy as np
+
 from engine.cards import Card
+from engine.chinois import features, values
 from engine.chinois.actions import Action, Bid, Play
 from engine.chinois.deal import DECK
 from engine.chinois.legal import legal_bids, legal_cards
@@ -159,7 +165,7 @@ class NormalPlayer:
         return max(winners, key=weakness) if last else min(winners, key=weakness)
 
 
-class HardPlayer(NormalPlayer):
+class PlayoutPlayer(NormalPlayer):
     """Bids like ``normal``; plays each card by sampling the hidden hands.
 
     For each legal card it deals the cards it cannot see at random among the other
@@ -191,6 +197,58 @@ class HardPlayer(NormalPlayer):
     def sampler(self, view: ChinoisView) -> Callable[[random.Random], list[list[Card]]]:
         """The deals of the hidden hands this decision is tried on (:func:`hidden_hands`)."""
         return hidden_hands(view)
+
+
+BID_SPREAD = 2.5
+"""How far from ``normal``'s estimate the bids tried in self-play go, and so the bids
+whose values were learned (and ``hard`` chooses among)."""
+
+
+def near_bids(view: ChinoisView, estimate: float) -> tuple[int, ...]:
+    """The legal bids within :data:`BID_SPREAD` of ``estimate`` (all of them if none is)."""
+    options = legal_bids(view)
+    return tuple(b for b in options if abs(b - estimate) <= BID_SPREAD) or options
+
+
+class HardPlayer(PlayoutPlayer):
+    """Bids by learned values (:mod:`engine.chinois.values`) and plays as
+    :class:`PlayoutPlayer`, sampled deals played out.
+
+    The bid network reads the hand, the turned card, the seat's place, the round size,
+    the earlier bids and one candidate bid, and gives the deal score the seat may expect
+    from that bid, learned from self-play deals; ``hard`` bids the best of the legal bids
+    near the hand's worth (:func:`near_bids`: those self-play tried), so the dealer's
+    forbidden one is never among them. In the 13-card rounds (no trump) it bids like
+    ``normal``: there the learned bids, made for ``normal``'s play, did not gain with the
+    sampled play (docs/learned.md).
+
+    With ``learned_play`` it plays the legal card of the best learned value instead (the
+    play network: the state once a card is played, the seat's bid and tricks, what the
+    other seats still need and the suits they showed void in): a hundred times faster,
+    but measured weaker than the sampled play, so kept for the arenas."""
+
+    def __init__(self, *, learned_play: bool = False, samples: int = 32,
+                 budget_ms: float | None = 30.0) -> None:
+        super().__init__(samples=samples, budget_ms=budget_ms)
+        self.learned_play = learned_play
+
+    def bid(self, view: ChinoisView) -> int:
+        if view.trump_card is None:
+            return super().bid(view)
+        estimate = estimate_tricks(view.hand, view.trump_card, view.cards_per_seat)
+        options = near_bids(view, estimate)
+        worth = values.network("bid").values(features.bid_rows(view, options, estimate))
+        return options[int(np.argmax(worth))]
+
+    def card(self, view: ChinoisView) -> Card:
+        if not self.learned_play:
+            return super().card(view)
+        legal = legal_cards(view)
+        if len(legal) == 1:
+            return legal[0]
+        worth = values.network("play").values(
+            features.play_rows(view, legal, shown_voids(view)))
+        return legal[int(np.argmax(worth))]
 
 
 UNDEALT = -1

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -28,10 +27,10 @@ from engine.cards import Card
 from engine.mlp import (
     ModelError,
     Network,
+    Shelf,
     check_features,
     checked_layers,
     members_of,
-    read_file,
     unpack,
 )
 from engine.tysiacha import features
@@ -40,8 +39,6 @@ from engine.tysiacha.features import DEFENDER_SCALE, THRESHOLDS
 FORMAT = "tysiacha-values-1"
 SHIPPED = Path(__file__).parent / "models"
 FILE_NAME = "tysiacha.npz"
-
-_directory = SHIPPED
 
 
 @dataclass(frozen=True)
@@ -92,22 +89,18 @@ def from_bytes(data: bytes, name: str) -> Values:
     return Values(Network(layers, members_of(meta, name)), meta)
 
 
-def use_directory(directory: Path | str) -> None:
-    """Read the model from ``directory`` from now on (forgets the one read before)."""
-    global _directory
-    _directory = Path(directory)
-    values.cache_clear()
+_shelf: Shelf[None, Values] = Shelf(SHIPPED, lambda _: FILE_NAME,
+                                   lambda _, data, name: from_bytes(data, name))
+use_directory = _shelf.use_directory
 
 
 def path() -> Path:
-    return _directory / FILE_NAME
+    return _shelf.path_of(None)
 
 
-@cache
 def values() -> Values:
     """The checked model (read once)."""
-    where = path()
-    return from_bytes(read_file(where), str(where))
+    return _shelf.get(None)
 
 
 def check() -> None:

@@ -54,22 +54,39 @@ async def test_a_bad_log_level(emulator: DiscordEmulator, tmp_path: Path) -> Non
     assert "LOUD" not in line  # a setting's value is never repeated (it could be the token)
 
 
-@pytest.mark.parametrize("damage", ["missing", "truncated", "other-features"])
+@pytest.mark.parametrize("damage", [
+    "missing", "truncated", "other-features", "chinois-missing", "chinois-truncated",
+    "chinois-other-features", "tysiacha-missing", "tysiacha-truncated",
+    "tysiacha-other-features"])
 async def test_a_bad_model_file_stops_the_bot_before_it_plays(
         emulator: DiscordEmulator, tmp_path: Path, damage: str) -> None:
+    from engine.chinois import values
     from engine.tichu.ai import model
+    from engine.tysiacha import values as tysiacha
 
     folder = tmp_path / "models"
     folder.mkdir()
     for n in model.SEAT_COUNTS:
         (folder / model.file_name(n)).write_bytes(model.path_of(n).read_bytes())
-    broken = folder / model.file_name(4)
-    if damage == "missing":
+    for kind in values.USED:
+        (folder / values.file_name(kind)).write_bytes(
+            (values.SHIPPED / values.file_name(kind)).read_bytes())
+    (folder / tysiacha.FILE_NAME).write_bytes((tysiacha.SHIPPED / tysiacha.FILE_NAME).read_bytes())
+    if damage.startswith("tysiacha-"):
+        broken = folder / tysiacha.FILE_NAME
+        other = folder / model.file_name(4)  # Tichu's model where Tysiacha's belongs
+    elif damage.startswith("chinois-"):
+        broken = folder / values.file_name("bid")
+        other = folder / model.file_name(4)  # Tichu's model where Chinois's belongs
+    else:
+        broken = folder / model.file_name(4)
+        other = folder / model.file_name(6)  # the six-seat model where the four-seat one belongs
+    if damage.endswith("missing"):
         broken.unlink()
-    elif damage == "truncated":
+    elif damage.endswith("truncated"):
         broken.write_bytes(broken.read_bytes()[:1000])
-    else:  # the six-seat model where the four-seat one belongs
-        broken.write_bytes((folder / model.file_name(6)).read_bytes())
+    else:
+        broken.write_bytes(other.read_bytes())
     code, output = await stopped(emulator, tmp_path, log_level="WARNING", model_dir=folder)
     line = one_sentence(output)
     assert code == 2
@@ -201,28 +218,3 @@ async def test_a_metrics_port_held_by_another_process(emulator: DiscordEmulator,
     assert code == 3
     assert line.startswith(f"Not started: METRICS_PORT={port} cannot be served (")
     assert "choose another port" in line
-
-
-@pytest.mark.parametrize("damage", ["missing", "truncated", "other-model"])
-def test_a_bad_tysiacha_model_file_is_the_one_sentence_that_stops_the_bot(
-        tmp_path: Path, damage: str) -> None:
-    # (the same sentence, printed by main before it exits 2, as for Tichu's model above)
-    from bot.__main__ import model_problem
-    from bot.config import Settings
-    from engine.tichu.ai import model
-    from engine.tysiacha import values
-
-    broken = tmp_path / values.FILE_NAME
-    if damage == "truncated":
-        broken.write_bytes(values.path().read_bytes()[:1000])
-    elif damage == "other-model":  # Tichu's evaluator where Tysiacha's values belong
-        broken.write_bytes(model.path_of(4).read_bytes())
-    settings = Settings(_env_file=None, discord_token=TOKEN)  # type: ignore[call-arg]
-    try:
-        values.use_directory(tmp_path)
-        problem = model_problem(settings)
-    finally:
-        values.use_directory(values.SHIPPED)
-    assert problem is not None and problem.startswith(f"The model file {broken}")
-    assert problem.endswith(".") and "\n" not in problem
-    assert model_problem(settings) is None  # the shipped one is sound
