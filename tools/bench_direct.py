@@ -59,6 +59,8 @@ from tools.bench_shards import CpuMeter, create_database, loop_lag, postgres, ru
 
 GOAL_P99_MS = 300.0
 GOAL_PER_DEAL = 1.8
+SLOW_CLICK = 0.5
+"""A click this slow (s) or slower is counted apart in the breakdown by kind."""
 STALL = 120.0
 """Seconds a person waits for their panel to ask something before looking again."""
 
@@ -94,6 +96,8 @@ class DirectFigures:
     refusals: list[str] = field(default_factory=list)
     slow: int = 0
     rest_429: int = 0
+    kinds: dict[str, list[float]] = field(default_factory=dict)
+    """The click → panel latencies by the kind of click: its custom id's action."""
 
 
 async def play(emu: DiscordEmulator, seat: Seat, rng: random.Random,
@@ -135,6 +139,21 @@ def panel_click(record: Any) -> bool:
         return False
     parsed = ids.parse(str(record.data.get("custom_id", "")))
     return parsed is not None and parsed.action not in READY_ACTIONS
+
+
+def kind_of(record: Any) -> str:
+    """A click's kind: its custom id's action (``play``, ``ex``, ``pass``...)."""
+    parsed = ids.parse(str(record.data.get("custom_id", "")))
+    return parsed.action if parsed is not None else "?"
+
+
+def by_kind(records: Sequence[Any]) -> dict[str, list[float]]:
+    """The click → panel latencies of ``records`` grouped by :func:`kind_of`."""
+    kinds: dict[str, list[float]] = {}
+    for r in records:
+        if r.seen_latency is not None:
+            kinds.setdefault(kind_of(r), []).append(r.seen_latency)
+    return kinds
 
 
 def dm_counts(emu: DiscordEmulator, seats: Sequence[Seat], mono0: float,
@@ -231,7 +250,7 @@ async def run(n: int, *, pg: Any, processes: int = 2, think: tuple[float, float]
             helpers_wait=helpers_waited,
             lag_p99_ms=percentile(lag, 0.99) * 1000, load=load, messages=messages,
             per_deal=per_deal, edits_per_minute=edits, refusals=tally.refusals,
-            slow=tally.slow, rest_429=len(emu.rate_limited))
+            slow=tally.slow, rest_429=len(emu.rate_limited), kinds=by_kind(measured))
 
 
 def ms(values: Sequence[float], share: float) -> str:
@@ -266,6 +285,15 @@ def report(rows: Sequence[DirectFigures], *, think: tuple[float, float], delay: 
                   f"({f.setup:.0f} s); clicks without their panel by the end: {f.unanswered}; "
                   f"answered after 30 s: {f.slow}; refusals: "
                   f"{Counter(f.refusals).most_common(2)}; 429s: {f.rest_429}")
+    for f in rows:
+        print(f"  {f.tables} tables, click → panel by kind (custom id's action): "
+              f"{'kind':>8} {'clicks':>6} {'p50':>5} {'p95':>5} {'p99':>5} {'max':>5} "
+              f"{'≥500 ms':>7}")
+        for kind, values in sorted(f.kinds.items(), key=lambda kv: -len(kv[1])):
+            slow = sum(1 for v in values if v >= SLOW_CLICK)
+            print(f"  {'':>{len(str(f.tables)) + 44}} {kind:>8} {len(values):>6} "
+                  f"{ms(values, 0.5):>5} {ms(values, 0.95):>5} {ms(values, 0.99):>5} "
+                  f"{max(values) * 1000:>5.0f} {slow:>7}")
     goal = [f for f in rows if f.tables == 100]
     if goal:
         p99 = percentile(goal[0].clicks, 0.99) * 1000

@@ -32,7 +32,7 @@ from bot.render.draw import (
     team_color,
     text_width,
 )
-from bot.render.encoding import EncodingCache, encode
+from bot.render.encoding import PANEL_METHOD, EncodingCache, encode
 from bot.render.fonts import Weight, font
 from bot.render.labels import fit_label, label, log, short_label
 from bot.render.seats import Side, seat_at, seat_name, side_of
@@ -370,8 +370,11 @@ def render_exchange(view: TichuView, left: Card | None, partner: Card | None,
     opponent (labelled with their names), before the seat confirms; an empty slot
     shows a card back. With six seats, the two cards for the partner on the left
     (``left``, seat - 2) and on the right (``right``, seat + 2); ``partner`` must
-    then be None. Raises ValueError for the public view.
+    then be None. Raises ValueError for the public view. A live panel's picture, drawn
+    at each pick of an exchange (at a table's first deal, every seat of every table seated
+    in one wave picks at once): encoded with libwebp's least effort (:data:`PANEL_METHOD`).
     """
     if len(names) < view.n_seats:
         raise ValueError(f"need {view.n_seats} names, got {len(names)}")
-    return encode(draw_exchange(view, left, partner, right, names, locale))
+    return encode(draw_exchange(view, left, partner, right, names, locale),
+                  method=PANEL_METHOD)

@@ -123,3 +123,16 @@ def test_a_panels_least_effort_is_an_encoding_of_its_own(
     shown = [Image.open(io.BytesIO(data)).convert("RGB") for data in (quick, usual)]
     assert all(s.size == img.size for s in shown)
     assert shown[0].getpixel((60, 40)) == pytest.approx(shown[1].getpixel((60, 40)), abs=8)
+
+
+def test_an_exchange_is_a_live_panels_picture(fresh: EncodingCache) -> None:
+    """The exchange's picture, drawn at each pick on a panel, is encoded with the live
+    panels' least effort (issue 53: the exchange's picks, every seat at once, were the
+    clicks that waited for the worker in ``python -m tools.bench_direct``)."""
+    from bot.render import examples as ex
+    from bot.render import hand
+    view = ex.exchange_view()
+    left, partner, right = ex.EXCHANGE_CHOICE
+    drawn = hand.draw_exchange(view, left, partner, right, ex.NAMES, "en")
+    assert hand.render_exchange(view, left, partner, right, ex.NAMES) == \
+        encode(drawn, method=encoding.PANEL_METHOD)
