@@ -345,8 +345,7 @@ def _init_worker(parent_pid: int, model_dir: Path | None) -> None:
 
 def _read_models_from(model_dir: Path | None) -> None:
     """Read every game's models from the bot's ``MODEL_DIR`` (None: the shipped ones)."""
-    if model_dir is not None:
-        mlp.use_directory(model_dir)
+    mlp.use_directory(model_dir)
 
 
 def die_with_parent(parent_pid: int) -> None:

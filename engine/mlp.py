@@ -216,12 +216,13 @@ class Shelf(Generic[K, T]):
         return found
 
 
-def use_directory(directory: Path | str) -> None:
-    """Every game reads its model files from ``directory`` from now on."""
+def use_directory(directory: Path | str | None) -> None:
+    """Every game reads its model files from ``directory`` from now on (None: each from
+    its own shipped folder again)."""
     global _chosen
-    _chosen = Path(directory)
+    _chosen = None if directory is None else Path(directory)
     for shelf in _shelves:
-        shelf.use_directory(_chosen)
+        shelf.use_directory(_chosen or shelf.shipped)
 
 
 def chosen_directory() -> Path | None:

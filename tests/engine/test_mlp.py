@@ -51,3 +51,23 @@ def test_a_file_for_something_else_is_refused(blob: bytes, words: str) -> None:
 def test_a_missing_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(mlp.ModelError, match=r"missing\.npz cannot be read"):
         mlp.read_file(tmp_path / "missing.npz")
+
+
+def test_one_folder_for_every_game_then_each_its_own_again(tmp_path: Path) -> None:
+    def load(key: str, data: bytes, name: str) -> bytes:
+        return data
+
+    shipped, chosen = tmp_path / "shipped", tmp_path / "chosen"
+    for folder, text in ((shipped, b"shipped"), (chosen, b"chosen")):
+        folder.mkdir()
+        (folder / "a.npz").write_bytes(text)
+    before = mlp.Shelf(shipped, lambda key: f"{key}.npz", load)
+    assert before.get("a") == b"shipped"
+    try:
+        mlp.use_directory(chosen)
+        after = mlp.Shelf(tmp_path / "elsewhere", lambda key: f"{key}.npz", load)
+        assert before.get("a") == after.get("a") == b"chosen"  # read anew, from the choice
+        assert mlp.chosen_directory() == chosen
+    finally:
+        mlp.use_directory(None)
+    assert before.get("a") == b"shipped" and mlp.chosen_directory() is None
