@@ -1,6 +1,7 @@
 """Regenerate every card PNG, the docs example images and (optionally) the snapshots.
 
-Snapshots are the exact bytes the bot uploads (``tests/render/snapshots/<name>.<IMAGE_EXT>``);
+Snapshots are the exact bytes the bot uploads (``tests/render/snapshots/<name>.webp``, a live
+panel's ``.jpg``);
 the docs examples are those images decoded and stored as dithered palette PNGs
 (``docs/images/<name>.png``), so that any Markdown viewer shows them.
 
@@ -32,7 +33,7 @@ from PIL import Image
 from bot.render.art import CARD_SIZE, Deck, back_image, card_image
 from bot.render.cards import CARDS_DIR
 from bot.render.draw import FIXED_COLORS, canvas, draw_text
-from bot.render.encoding import IMAGE_EXT
+from bot.render.encoding import filename
 from bot.render.examples import SNAPSHOTS, gallery
 from engine.cards import ALL
 from engine.tichu.cards import DECK
@@ -176,8 +177,11 @@ def make_snapshots(out_dir: Path = SNAPSHOT_DIR) -> list[Path]:
     written = []
     images = gallery()
     for name in SNAPSHOTS:
-        path = out_dir / f"{name}.{IMAGE_EXT}"
-        path.write_bytes(images[name]())
+        data = images[name]()
+        path = out_dir / filename(name, data)
+        for old in out_dir.glob(f"{name}.*"):
+            old.unlink()  # a picture whose format changed leaves no stale reference
+        path.write_bytes(data)
         written.append(path)
     return written
 

@@ -19,6 +19,7 @@ import discord
 
 from bot.games.shared import cut
 from bot.i18n import plain
+from bot.render import IMAGE_EXT, PANEL_EXT
 from bot.render import filename as image_name
 from bot.store.models import GameResult
 from bot.tables.computer import computer_move
@@ -85,9 +86,13 @@ class PublicMessage:
 def image_file(data: bytes, name: str, alt: str) -> discord.File:
     """An image to attach, with its description (alt text), which screen readers read:
     within Discord's limit, and never missing; as it reads (a description is no
-    markdown: names as written)."""
+    markdown: names as written). Its name ends as its bytes' format does (a live panel's
+    picture is a JPEG: ``hand.webp`` is sent as ``hand.jpg``)."""
     if not alt.strip():
         raise ValueError(f"the image {name} has no description")
+    stem, dot, ext = name.rpartition(".")
+    if dot and ext in (IMAGE_EXT, PANEL_EXT):
+        name = image_name(stem, data)  # the extension of the bytes' own format
     return discord.File(io.BytesIO(data), filename=name, description=cut(plain(alt)))
 
 

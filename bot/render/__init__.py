@@ -1,7 +1,9 @@
 """Images of the games: engine views (or plain data) in, image bytes out.
 
-Every image is encoded as :data:`IMAGE_FORMAT` (WebP); name attachments with
-:func:`filename` (``filename("table")`` -> ``"table.webp"``), never with a
+Every image is encoded as :data:`IMAGE_FORMAT` (WebP), but the live panels' pictures
+(:func:`render_position`, :func:`render_stacked`, :func:`render_exchange`: JPEG, quicker to
+encode); name attachments with :func:`filename` (``filename("table")`` ->
+``"table.webp"``, ``filename("hand", data)`` in the bytes' format), never with a
 hard-coded extension.
 
 Every ``render_*`` function is pure and synchronous; the ``*_async`` twins run
@@ -27,7 +29,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Collection, Sequence
 
-from bot.render.encoding import IMAGE_EXT, IMAGE_FORMAT, IMAGE_MIME, filename
+from bot.render.encoding import IMAGE_EXT, IMAGE_FORMAT, IMAGE_MIME, PANEL_EXT, filename
 from bot.render.hand import find_bombs, render_exchange, render_hand, sorted_hand
 from bot.render.labels import label
 from bot.render.palette import warm_up
@@ -43,6 +45,7 @@ __all__ = [
     "IMAGE_EXT",
     "IMAGE_FORMAT",
     "IMAGE_MIME",
+    "PANEL_EXT",
     "SeatInfo",
     "Side",
     "filename",

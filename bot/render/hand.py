@@ -32,7 +32,7 @@ from bot.render.draw import (
     team_color,
     text_width,
 )
-from bot.render.encoding import PANEL_METHOD, EncodingCache, encode
+from bot.render.encoding import EncodingCache, encode, encode_panel
 from bot.render.fonts import Weight, font
 from bot.render.labels import fit_label, label, log, short_label
 from bot.render.seats import Side, seat_at, seat_name, side_of
@@ -372,9 +372,9 @@ def render_exchange(view: TichuView, left: Card | None, partner: Card | None,
     (``left``, seat - 2) and on the right (``right``, seat + 2); ``partner`` must
     then be None. Raises ValueError for the public view. A live panel's picture, drawn
     at each pick of an exchange (at a table's first deal, every seat of every table seated
-    in one wave picks at once): encoded with libwebp's least effort (:data:`PANEL_METHOD`).
+    in one wave picks at once): encoded as a live panel's
+    (:func:`~bot.render.encoding.encode_panel`).
     """
     if len(names) < view.n_seats:
         raise ValueError(f"need {view.n_seats} names, got {len(names)}")
-    return encode(draw_exchange(view, left, partner, right, names, locale),
-                  method=PANEL_METHOD)
+    return encode_panel(draw_exchange(view, left, partner, right, names, locale))

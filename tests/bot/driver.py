@@ -25,7 +25,7 @@ from bot.config import Settings
 from bot.games.base import spec_of
 from bot.games.registry import all_specs
 from bot.i18n import LANGUAGES, t
-from bot.render import filename
+from bot.render import IMAGE_EXT, PANEL_EXT, filename
 from bot.store import open_repository
 from bot.store.models import ActionRecord, TableStatus
 from bot.tables import SeatKind, Table
@@ -51,6 +51,17 @@ TEST_BOARD_SECRET = "the tests' board secret: seeds every daily deal"
 """``BOARD_SECRET`` of the bots the tests run, so every deal is seeded (a test of the
 random secret a deployment makes passes ``board_secret=None``)."""
 
+
+
+def hand_picture(message: Any) -> Any:
+    """The picture of a hand panel: ``hand.webp`` in a thread, ``hand.jpg`` (a live panel's
+    JPEG) at a table in DMs or played alone; raises LookupError."""
+    for ext in (IMAGE_EXT, PANEL_EXT):
+        try:
+            return message.attachment(f"hand.{ext}")
+        except LookupError:
+            continue
+    return message.attachment(filename("hand"))  # raises, naming what it has
 
 def make_bot(db: Path, **settings: Any) -> TichuBot:
     values: dict[str, Any] = {"ai_delay": 0.0, "worker_processes": 0,
@@ -324,7 +335,7 @@ class ChinoisChoices(Choices):
         assert table is not None
         seat = person.seat
         view = table.game.view(seat)
-        assert hand.attachment(filename("hand")) is not None
+        assert hand_picture(hand) is not None
         locale = person.user.locale
         if locale == "fr":
             self.french_hands += 1
@@ -361,7 +372,7 @@ class ChinoisChoices(Choices):
         if self.shots is None or not self.shots.exists():
             return
         assert person.table is not None
-        (self.shots / f"{name}.png").write_bytes(hand.attachment(filename("hand")).data)
+        (self.shots / f"{name}.png").write_bytes(hand_picture(hand).data)
         (self.shots / f"{name}.txt").write_text(hand.content)
         message = table_message(person.emu, person.table)
         (self.shots / f"{table_name}.png").write_bytes(message.attachment(filename("table")).data)

@@ -130,7 +130,7 @@ async def test_a_private_panel_shows_the_table_and_each_board_s_result(
     game = table.game
     assert isinstance(game, BoardsGame) and first.image is not None
     # One picture, the table with the hand under it: two would be cropped into a mosaic.
-    assert [f.filename for f in first.files()] == ["hand.webp"]
+    assert [f.filename for f in first.files()] == ["hand.jpg"]  # a live panel: JPEG
     with Image.open(io.BytesIO(first.image)) as picture:  # the computers move meanwhile
         assert picture.size == (SIZE[0], SIZE[1] + STRIP_H)
     await service.results.close_idle_tables()  # computers finish it

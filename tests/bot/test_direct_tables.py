@@ -149,7 +149,7 @@ async def test_four_people_from_anywhere_play_a_game_in_their_dms(
         # Each sees their own hand in the picture: the one drawn for their seat.
         for seat, person in people.items():
             expected = await bot.presenter.direct.panel(table, seat, person.user.locale)
-            assert person.panel.attachment(filename("hand")).data == expected.image
+            assert person.panel.attachment(filename("hand", expected.image)).data == expected.image
         await play(bot, table, people, lambda tb: len(tb.game.history) >= 1)
         table_id = table.id
         kept = {s: p.panel.id for s, p in people.items()}
@@ -270,7 +270,7 @@ async def test_a_chinois_table_in_dms_plays_a_round(emulator: DiscordEmulator,
         for seat, person in people.items():
             expected = await bot.presenter.direct.panel(table, seat, person.user.locale)
             hand = await table.spec.hand_message(table, seat, person.user.locale)
-            shown_image = person.panel.attachment(filename("hand")).data
+            shown_image = person.panel.attachment(filename("hand", expected.image)).data
             assert shown_image == expected.image and shown_image != hand.image
             assert Image.open(io.BytesIO(shown_image)).height > \
                 Image.open(io.BytesIO(hand.image)).height

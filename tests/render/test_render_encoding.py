@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from bot.render import encoding
-from bot.render.encoding import EncodingCache, encode
+from bot.render.encoding import EncodingCache, encode, encode_panel
 
 
 def picture(colour: tuple[int, int, int], size: tuple[int, int] = (120, 80)) -> Image.Image:
@@ -108,31 +108,36 @@ def test_a_hand_drawn_again_is_the_kept_picture_and_any_change_draws_anew(
         hand.render_hand(TichuGame(seed=4).view(None))
 
 
-def test_a_panels_least_effort_is_an_encoding_of_its_own(
-        fresh: EncodingCache, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A live panel's picture is encoded with libwebp's least effort (``PANEL_METHOD``),
-    kept apart from the same picture at the usual effort, and shows the same picture."""
+def test_a_live_panel_is_a_jpeg_never_kept(fresh: EncodingCache) -> None:
+    """A live panel's picture is a JPEG (:func:`encode_panel`), never looked up nor kept
+    in the cache, as close to the drawing as the WebP of every other picture."""
     img = picture((10, 90, 40), (240, 160))
-    quick = encode(img, method=encoding.PANEL_METHOD)
+    panel = encode_panel(img)
     usual = encode(img)
-    assert encoding.PANEL_METHOD != encoding.WEBP_METHOD
-    assert (fresh.hits, fresh.misses) == (0, 2)
-    monkeypatch.setattr(encoding, "WEBP_METHOD", encoding.PANEL_METHOD)
-    assert encode(img) == quick  # the same settings: the same encoding, from the cache
-    assert fresh.hits == 1
-    shown = [Image.open(io.BytesIO(data)).convert("RGB") for data in (quick, usual)]
+    assert panel[:3] == b"\xff\xd8\xff" and usual[8:12] == b"WEBP"
+    assert encode_panel(img) == panel  # deterministic
+    assert (fresh.hits, fresh.misses, len(fresh)) == (0, 1, 1)  # only the WebP was kept
+    shown = [Image.open(io.BytesIO(data)).convert("RGB") for data in (panel, usual)]
+    assert [s.format for s in (Image.open(io.BytesIO(panel)), Image.open(io.BytesIO(usual)))] \
+        == ["JPEG", "WEBP"]
     assert all(s.size == img.size for s in shown)
-    assert shown[0].getpixel((60, 40)) == pytest.approx(shown[1].getpixel((60, 40)), abs=8)
+    for x, y in ((60, 40), (200, 120)):
+        assert shown[0].getpixel((x, y)) == pytest.approx(img.getpixel((x, y)), abs=6)
 
 
-def test_an_exchange_is_a_live_panels_picture(fresh: EncodingCache) -> None:
-    """The exchange's picture, drawn at each pick on a panel, is encoded with the live
-    panels' least effort (issue 53: the exchange's picks, every seat at once, were the
-    clicks that waited for the worker in ``python -m tools.bench_direct``)."""
+def test_the_live_panels_are_jpeg(fresh: EncodingCache) -> None:
+    """The exchange's picture, drawn at each pick, and a table with a hand under it, drawn
+    at each click and each move in DMs, are encoded as live panels (issue 53: their WebP
+    encodings, every seat at once, were what the clicks waited for in ``python -m
+    tools.bench_direct``)."""
     from bot.render import examples as ex
-    from bot.render import hand
+    from bot.render import hand, position
     view = ex.exchange_view()
     left, partner, right = ex.EXCHANGE_CHOICE
     drawn = hand.draw_exchange(view, left, partner, right, ex.NAMES, "en")
-    assert hand.render_exchange(view, left, partner, right, ex.NAMES) == \
-        encode(drawn, method=encoding.PANEL_METHOD)
+    assert hand.render_exchange(view, left, partner, right, ex.NAMES) == encode_panel(drawn)
+    public, seat = ex.table_view(), ex.position_view()
+    assert position.render_position(public, seat, ex.NAMES) == \
+        encode_panel(position.draw_position(public, seat, ex.NAMES))
+    table = encode(position.draw_position(public, seat, ex.NAMES))
+    assert position.render_stacked(table, table)[:3] == b"\xff\xd8\xff"

@@ -15,7 +15,7 @@ from PIL import Image
 
 import bot.render as render
 from bot.render import examples as ex
-from bot.render.encoding import IMAGE_EXT, IMAGE_FORMAT, filename
+from bot.render.encoding import IMAGE_EXT, IMAGE_FORMAT, PANEL_EXT, PANEL_FORMAT, filename
 from bot.render.french import HAND_W as FRENCH_W
 from bot.render.french import HEIGHT as FRENCH_H
 from bot.render.french import render_french_hand
@@ -30,23 +30,45 @@ from tests.render.test_render_legibility import LEGIBLE
 
 MAX_BYTES = 80 * 1024
 """Byte budget of every example image (the palette PNGs they replace weighed 100-180 KB)."""
+PANEL_MAX_BYTES = 200 * 1024
+"""Byte budget of a live panel's picture (JPEG: 2.6 times WebP's bytes, for a fifth of its
+CPU)."""
 TABLE_MAX_BYTES = 70 * 1024
 """The table image is re-uploaded after every action: it gets the tightest budget."""
 
 
-def decode(data: bytes) -> Image.Image:
+PANELS = frozenset({"exchange", "exchange-six", "exchange-partial", "exchange-de",
+                    "exchange-el", "position", "position-full"})
+"""The examples that are live panels' pictures (JPEG: :func:`bot.render.encoding.encode_panel`)."""
+
+
+def decode(data: bytes, *, panel: bool = False) -> Image.Image:
     img = Image.open(io.BytesIO(data))
-    assert img.format == IMAGE_FORMAT
+    assert img.format == (PANEL_FORMAT if panel else IMAGE_FORMAT)
     img.load()
     return img
 
 
 def test_format_is_named_in_one_place() -> None:
     assert IMAGE_FORMAT == "WEBP" and IMAGE_EXT == "webp"
+    assert PANEL_FORMAT == "JPEG" and PANEL_EXT == "jpg"
     assert filename("table") == "table.webp"
     assert render.filename is filename and render.IMAGE_EXT == IMAGE_EXT
     data = render.render_table(ex.table_view(), ex.NAMES)
     assert data[:4] == b"RIFF" and data[8:12] == b"WEBP"
+    assert filename("table", data) == "table.webp"
+    panel = render.render_position(ex.table_view(), ex.position_view(), ex.NAMES)
+    assert panel[:3] == b"\xff\xd8\xff" and filename("hand", panel) == "hand.jpg"
+
+
+def test_an_attachment_is_named_in_its_bytes_format() -> None:
+    """A panel's picture sent under the name of the usual format is renamed to its own."""
+    from bot.games.base import image_file
+    panel = render.render_position(ex.table_view(), ex.position_view(), ex.NAMES)
+    table = render.render_table(ex.table_view(), ex.NAMES)
+    assert image_file(panel, filename("hand"), "a hand").filename == "hand.jpg"
+    assert image_file(table, filename("table"), "a table").filename == "table.webp"
+    assert image_file(b"{}", "replay.json", "a replay").filename == "replay.json"
 
 
 TABLE_SIZE = SIZE
@@ -69,9 +91,10 @@ EXPECTED_SIZES = {
 @pytest.mark.parametrize("name", sorted(ex.gallery()))
 def test_gallery_image_decodes_small_and_wide(name: str) -> None:
     data = ex.gallery()[name]()
-    img = decode(data)
+    img = decode(data, panel=name in PANELS)
     assert img.width >= 800
-    budget = LEGIBLE.get(name, MAX_BYTES)  # a kind drawn for Discord's size has its own
+    # a kind drawn for Discord's size has its own
+    budget = LEGIBLE.get(name, PANEL_MAX_BYTES if name in PANELS else MAX_BYTES)
     assert len(data) < budget, f"{name}: {len(data) // 1024} KB"
     if name.startswith("table"):
         assert len(data) < TABLE_MAX_BYTES, f"{name}: {len(data) // 1024} KB"
@@ -130,13 +153,14 @@ def test_exchange_refuses_public_view_and_short_names() -> None:
 def test_six_seat_exchange_goes_to_the_two_partners_only() -> None:
     view = ex.six_exchange_view()
     card = view.hand[0]
-    assert decode(render.render_exchange(view, card, None, None, ex.NAMES6)).size == EXCHANGE_SIZE
+    assert decode(render.render_exchange(view, card, None, None, ex.NAMES6), panel=True).size == EXCHANGE_SIZE
     with pytest.raises(ValueError):
         render.render_exchange(view, None, card, None, ex.NAMES6)
 
 
 def test_exchange_with_nothing_chosen() -> None:
-    img = decode(render.render_exchange(ex.exchange_view(), None, None, None, ex.NAMES))
+    img = decode(render.render_exchange(ex.exchange_view(), None, None, None, ex.NAMES),
+                 panel=True)
     assert img.size == EXCHANGE_SIZE
 
 

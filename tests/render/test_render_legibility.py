@@ -16,10 +16,10 @@ LEGIBLE: dict[str, int] = {
     "hand": 80_000,
     "hand-ten": 75_000,
     "hand-six": 75_000,
-    "exchange": 60_000,
-    "exchange-six": 60_000,
-    "position": 75_000,
-    "position-full": 85_000,
+    "exchange": 140_000,
+    "exchange-six": 130_000,
+    "position": 185_000,
+    "position-full": 195_000,
     "deal-summary": 56_000,
     "deal-summary-six": 60_000,
     "game-over": 63_000,
@@ -38,7 +38,9 @@ LEGIBLE: dict[str, int] = {
     "score-grid-long": 125_000,
     "score-grid-tysiacha": 104_000,
 }
-"""The image kinds drawn for Discord's size, and each one's budget in bytes (WebP)."""
+"""The image kinds drawn for Discord's size, and each one's budget in bytes (WebP; the live
+panels' pictures, ``exchange*`` and ``position*``, JPEG: 2.6 times the bytes, for a fifth of
+the CPU, :mod:`bot.render.encoding`)."""
 LEGIBLE |= {f"{kind}-{lang}": LEGIBLE[kind] + 8_000 for lang in ("de", "el") for kind in (
     "table", "hand", "exchange", "deal-summary", "game-over", "trick-table", "trick-table-3")}
 """The same in German and Greek, whose words are longer."""

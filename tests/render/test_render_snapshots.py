@@ -1,6 +1,7 @@
 """Snapshot tests: new renders must stay close to the reference images.
 
-The references (``<name>.<IMAGE_EXT>``, the bytes the bot would upload) live in
+The references (``<name>.webp``, or ``<name>.jpg`` for a live panel's picture: the bytes
+the bot would upload, named as :func:`~bot.render.encoding.filename` names them) live in
 ``tests/render/snapshots/`` and come from
 ``bot.render.examples.gallery()`` (the names in ``examples.SNAPSHOTS``). The
 comparison tolerates small changes (font hinting, one moved pixel): it fails
@@ -26,7 +27,7 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from bot.render import examples as ex
-from bot.render.encoding import IMAGE_EXT
+from bot.render.encoding import IMAGE_EXT, PANEL_EXT, filename
 
 SNAPSHOT_DIR = Path(__file__).parent / "snapshots"
 MEAN_TOLERANCE = 1.5
@@ -53,16 +54,20 @@ def test_difference_is_sensitive() -> None:
 
 
 def test_no_stale_snapshot() -> None:
-    stored = {p.name for p in SNAPSHOT_DIR.iterdir() if p.is_file()}
-    assert stored <= {f"{name}.{IMAGE_EXT}" for name in ex.SNAPSHOTS}
+    stored = [p for p in SNAPSHOT_DIR.iterdir() if p.is_file()]
+    assert {p.suffix for p in stored} <= {f".{IMAGE_EXT}", f".{PANEL_EXT}"}
+    stems = sorted(p.stem for p in stored)
+    assert set(stems) <= set(ex.SNAPSHOTS) and len(stems) == len(set(stems))
 
 
 @pytest.mark.parametrize("name", ex.SNAPSHOTS)
 def test_snapshot(name: str) -> None:
     data = ex.gallery()[name]()
-    path = SNAPSHOT_DIR / f"{name}.{IMAGE_EXT}"
+    path = SNAPSHOT_DIR / filename(name, data)
     if UPDATE:
         SNAPSHOT_DIR.mkdir(parents=True, exist_ok=True)
+        for old in SNAPSHOT_DIR.glob(f"{name}.*"):
+            old.unlink()  # a picture whose format changed leaves no stale reference
         path.write_bytes(data)
         pytest.skip(f"snapshot {name} rewritten")
     if not path.exists():
