@@ -9,26 +9,35 @@ no OpenSpiel and always run."""
 from __future__ import annotations
 
 import os
+import random
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from engine.chinois.actions import Bid, Play
-from engine.chinois.deal import seeded_deal
+from engine.chinois.actions import Action, Bid, Play
+from engine.chinois.ai import NormalPlayer, shown_voids
+from engine.chinois.deal import Deal, seeded_deal
+from engine.chinois.game import ChinoisGame
 from engine.chinois.view import Phase
 from tools import arena_openspiel
 from tools.arena_openspiel import (
+    Mirror,
     Settings,
     chance_actions,
+    fair_deal,
+    fair_state,
     from_spiel,
     load_pyspiel,
     our_card,
     play_pairs,
     spiel_card,
+    spiel_game,
     to_spiel,
+    undealt,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -110,6 +119,8 @@ def test_a_tiny_match_agrees_in_both_engines_and_reports() -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("normal, Chinois rounds 1,7: 2 pairs (4 deals) in ")
+    assert lines[0].endswith(" job(s); not fair: IS-MCTS searches the true state, knows the "
+                             "pack")
     assert lines.pop(1) == ("against IS-MCTS(20) on oh_hell (uct_c 2, random rollouts, most "
                             "visited): 2 pairs")
     number = r"[+-]\d+\.\d\d"
@@ -124,3 +135,92 @@ def test_a_tiny_match_agrees_in_both_engines_and_reports() -> None:
                         "every final score of 4 deals")
     assert lines[5].startswith("  ms a decision with a choice: normal p50 ")
     assert len(lines) == 6
+
+
+def decisions(deal: Deal) -> list[tuple[ChinoisGame, list[Action]]]:
+    """Every decision of ``deal`` played by ``normal`` for all: the game before it (a copy
+    replayed from the deal) and the round's actions so far."""
+    game, out = ChinoisGame(deal=deal), []
+    actions: list[Action] = []
+    player, rng = NormalPlayer(), random.Random("decisions")
+    while game.phase in (Phase.BID, Phase.PLAY):
+        before = ChinoisGame(deal=deal)
+        for done in actions:
+            before.apply(done)
+        out.append((before, list(actions)))
+        assert game.turn is not None
+        action = player.act(game.view(game.turn), rng)
+        assert action is not None
+        game.apply(action)
+        actions.append(action)
+    return out
+
+
+def test_the_fair_world_keeps_what_the_seat_knows_and_redeals_the_rest() -> None:
+    moved = 0
+    for round_ in (1, 7, 12):
+        deal = seeded_deal("fair", round_)
+        for game, actions in decisions(deal):
+            seat = game.turn
+            assert seat is not None
+            world = fair_deal(game, actions, random.Random(f"fair:{len(actions)}"))
+            assert world == fair_deal(game, actions, random.Random(f"fair:{len(actions)}"))
+            assert (world.round, world.dealer, world.trump_card) == \
+                (deal.round, deal.dealer, deal.trump_card)
+            assert world.hands[seat] == deal.hands[seat]
+            voids = shown_voids(game.view(seat))
+            for s in range(4):
+                shown = [a.card for a in actions if isinstance(a, Play) and a.seat == s]
+                assert list(world.hands[s][:len(shown)]) == shown or s == seat
+                left = set(world.hands[s]) - set(shown)
+                assert len(left) == len(game.hands[s])
+                if s != seat:
+                    assert not any(c & 3 in voids[s] for c in left)
+            moved += undealt(world) != undealt(deal)
+    assert moved > 0
+
+
+def test_the_fair_state_offers_the_true_legal_actions_and_another_pack() -> None:
+    pyspiel = load_pyspiel()
+    if pyspiel is None:
+        pytest.skip("open_spiel is not installed in this Python")
+    oh_hell = spiel_game(pyspiel)
+
+    def pack(state: Any) -> set[int]:
+        """The cards oh_hell's chance nodes neither dealt nor turned."""
+        n = state.history()[0]
+        return set(range(52)) - set(state.history()[2:2 + 4 * n + 1])
+
+    differ = same = 0
+    for round_ in (1, 7, 12):
+        deal = seeded_deal("fair", round_)
+        for game, actions in decisions(deal):
+            true = Mirror(oh_hell, deal)
+            for done in actions:
+                true.apply(done)
+            legal = true.check(game)
+            state = fair_state(oh_hell, game, actions, random.Random(f"fair:{len(actions)}"))
+            assert state.current_player() == game.turn
+            assert sorted(state.legal_actions()) == legal
+            assert state.information_state_string(game.turn) == \
+                true.state.information_state_string(game.turn)
+            if pack(state) != pack(true.state):
+                differ += 1
+            else:
+                same += 1
+    assert differ > 0 and differ > same
+
+
+def test_a_tiny_fair_match_agrees_in_both_engines_and_says_so() -> None:
+    python = python_with_openspiel()
+    if python is None:
+        pytest.skip("open_spiel is not installed here and there is no .venv-openspiel "
+                    "(make openspiel-env)")
+    done = run(python, "--level", "normal", "--pairs", "2", "--sims", "20", "--rounds", "1,7",
+               "--seed", "test", "--quiet", "--fair")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("normal, Chinois rounds 1,7: 2 pairs (4 deals) in ")
+    assert lines[0].endswith(" job(s); fair: IS-MCTS searches a redealt world, not the pack")
+    assert lines[5] == ("  engines agreed: every legal set of 80 decisions and every final "
+                        "score of 4 deals")
