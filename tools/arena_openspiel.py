@@ -25,6 +25,20 @@ so it deals at most 12 tricks to four seats. Those rounds (13 to 16 of ``--round
 played in this engine only, against its ``--thirteen-vs`` player (``hard`` by default), and
 reported apart.
 
+With ``--fair`` IS-MCTS no longer sees which cards are out of play. oh_hell's
+``ResampleFromInfostate``, which ``ISMCTSBot`` samples its worlds with, shuffles only the
+cards dealt to the other seats and never deals them a card of the undealt pack, so searching
+the true state tells IS-MCTS which cards nobody holds, which no player can know. With
+``--fair`` each of its decisions searches instead a substitute oh_hell state: the same number
+of tricks, dealer, own hand, turned card, bids and plays, but the cards that seat cannot see
+(the other seats' unplayed cards and the pack) redealt at random among the other seats and
+the pack, as this engine's ``hard`` samples them (:func:`~engine.chinois.ai.hidden_hands`:
+uniform among the deals that keep every suit a seat showed void in), from a seed of the
+pair's seed and the decision. Its simulations then resample the other hands within that
+world, so the pack it believes in is a random consistent one. The search (``ISMCTSBot``, its
+settings) is unchanged; its action must be legal in the true state (else the run stops).
+Without ``--fair`` a run is played as before the option existed.
+
 Run: ``python -m tools.arena_openspiel --level hard --pairs 120 --sims 1000 --jobs 2``
 (``make arena-openspiel`` builds ``.venv-openspiel``, which holds ``open_spiel``, and runs
 it there). The pairs, their deals and every seed do not depend on ``--jobs``, but a run does
@@ -45,14 +59,14 @@ import sys
 import time
 import zlib
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from statistics import NormalDist
 from types import ModuleType
 from typing import Any
 
 from engine.cards import Card
 from engine.chinois.actions import Action, Bid, Play
-from engine.chinois.ai import HardPlayer, Player, PlayoutPlayer, make_player
+from engine.chinois.ai import HardPlayer, Player, PlayoutPlayer, hidden_hands, make_player
 from engine.chinois.deal import Deal, seeded_deal
 from engine.chinois.game import ChinoisGame
 from engine.chinois.legal import legal_bids, legal_cards
@@ -175,6 +189,44 @@ class Mirror:
                                f"oh_hell (terminal: {self.state.is_terminal()})")
 
 
+# ------------------------------------------------------------- the fair world
+
+def fair_deal(game: ChinoisGame, actions: Sequence[Action], rng: random.Random) -> Deal:
+    """A deal the seat to move in ``game`` cannot tell from the true one: its own hand, the
+    round, dealer and turned card as dealt, each other seat's played cards (``actions``,
+    this round's so far) as played, and the cards it has not seen redealt at random among
+    the other seats' unplayed cards and the pack by :func:`~engine.chinois.ai.hidden_hands`
+    (no seat gets a suit it has shown void in)."""
+    seat = game.turn
+    assert seat is not None
+    now = hidden_hands(game.view(seat))(rng)
+    played: list[list[Card]] = [[] for _ in range(N_SEATS)]
+    for action in actions:
+        if isinstance(action, Play):
+            played[action.seat].append(action.card)
+    hands = tuple(game.deal.hands[s] if s == seat else (*played[s], *now[s])
+                  for s in range(N_SEATS))
+    return replace(game.deal, hands=hands)
+
+
+def fair_state(spiel_game: Any, game: ChinoisGame, actions: Sequence[Action],
+               rng: random.Random) -> Any:
+    """oh_hell's state of :func:`fair_deal`'s world after ``actions``: what the seat to move
+    knows is the same as in the true state, the rest a random draw."""
+    mirror = Mirror(spiel_game, fair_deal(game, actions, rng))
+    for action in actions:
+        mirror.apply(action)
+    return mirror.state
+
+
+def undealt(deal: Deal) -> set[Card]:
+    """The cards of the pack: neither dealt nor turned."""
+    out = {c for hand in deal.hands for c in hand}
+    if deal.trump_card is not None:
+        out.add(deal.trump_card)
+    return {Card(c) for c in range(DECK_SIZE)} - out
+
+
 # ------------------------------------------------------------------ the play
 
 @dataclass(frozen=True)
@@ -186,6 +238,8 @@ class Settings:
     sims: int
     rounds: tuple[int, ...]
     thirteen_vs: str
+    fair: bool = False
+    """IS-MCTS searches a redealt world (:func:`fair_state`), not the true state."""
 
 
 @dataclass
@@ -299,7 +353,19 @@ def play_deal(deal: Deal, ours: tuple[int, int], settings: Settings, name: str) 
             times = result.their_ms
         else:
             assert mirror is not None
-            action = from_spiel(int(bot.step(mirror.state)), seat, game.phase)
+            state = mirror.state
+            if settings.fair:
+                world = random.Random(f"{name}:fair:{len(result.actions)}")
+                state = fair_state(mirror.state.get_game(), game, result.actions, world)
+                if sorted(state.legal_actions()) != legal:
+                    raise Disagreement(f"seat {seat}'s redealt world offers "
+                                       f"{sorted(state.legal_actions())}, the true state "
+                                       f"{legal}")
+            chosen = int(bot.step(state))
+            if chosen not in legal:
+                raise Disagreement(f"IS-MCTS chose {chosen} for seat {seat}, not legal in "
+                                   f"the true state ({legal})")
+            action = from_spiel(chosen, seat, game.phase)
             times = result.their_ms
         if len(legal) > 1:
             times.append((time.perf_counter() - start) * 1000)
@@ -410,8 +476,11 @@ def report(results: Sequence[PairResult], settings: Settings, seconds: float, jo
     ismcts = [r for r in results if r.opponent == "IS-MCTS"]
     thirteen = [r for r in results if r.opponent != "IS-MCTS"]
     name = f"IS-MCTS({settings.sims})"
+    variant = ("fair: IS-MCTS searches a redealt world, not the pack" if settings.fair else
+               "not fair: IS-MCTS searches the true state, knows the pack")
     lines = [f"{settings.level}, Chinois rounds {spec_of(settings.rounds)}: {len(results)} "
-             f"pairs ({2 * len(results)} deals) in {seconds:.1f} s wall, {jobs} job(s)"]
+             f"pairs ({2 * len(results)} deals) in {seconds:.1f} s wall, {jobs} job(s)"
+             + (f"; {variant}" if ismcts else "")]
     if ismcts:
         lines.append(f"against {name} on {GAME} (uct_c {UCT_C:g}, random rollouts, most "
                      f"visited): {len(ismcts)} pairs")
@@ -469,6 +538,9 @@ def parser() -> argparse.ArgumentParser:
                    "13-card rounds, played against --thirteen-vs)")
     p.add_argument("--thirteen-vs", choices=LEVELS, default="hard",
                    help="this engine's opponent in the 13-card rounds")
+    p.add_argument("--fair", action="store_true",
+                   help="IS-MCTS searches a world redealt from what its seat knows instead of "
+                   "the true state, which shows it the undealt cards")
     p.add_argument("--jobs", type=positive, default=1,
                    help="processes playing pairs side by side (results do not depend on it)")
     p.add_argument("--report-every", type=int, default=0,
@@ -479,7 +551,8 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parser().parse_args(argv)
-    settings = Settings(args.seed, args.level, args.sims, args.rounds, args.thirteen_vs)
+    settings = Settings(args.seed, args.level, args.sims, args.rounds, args.thirteen_vs,
+                        args.fair)
     needs_spiel = any(cards_in_round(r) < MAX_CARDS for r in settings.rounds[:args.pairs])
     if needs_spiel and load_pyspiel() is None:
         print(f"arena_openspiel: {NOT_INSTALLED}", file=sys.stderr)

@@ -8,7 +8,9 @@ no OpenSpiel and always run."""
 
 from __future__ import annotations
 
+import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -16,19 +18,23 @@ from pathlib import Path
 
 import pytest
 
-from engine.chinois.actions import Bid, Play
+from engine.chinois.actions import Action, Bid, Play
+from engine.chinois.ai import NormalPlayer, shown_voids
 from engine.chinois.deal import seeded_deal
+from engine.chinois.game import ChinoisGame
 from engine.chinois.view import Phase
 from tools import arena_openspiel
 from tools.arena_openspiel import (
     Settings,
     chance_actions,
+    fair_deal,
     from_spiel,
     load_pyspiel,
     our_card,
     play_pairs,
     spiel_card,
     to_spiel,
+    undealt,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -110,6 +116,8 @@ def test_a_tiny_match_agrees_in_both_engines_and_reports() -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("normal, Chinois rounds 1,7: 2 pairs (4 deals) in ")
+    assert lines[0].endswith(" job(s); not fair: IS-MCTS searches the true state, knows the "
+                             "pack")
     assert lines.pop(1) == ("against IS-MCTS(20) on oh_hell (uct_c 2, random rollouts, most "
                             "visited): 2 pairs")
     number = r"[+-]\d+\.\d\d"
@@ -124,3 +132,103 @@ def test_a_tiny_match_agrees_in_both_engines_and_reports() -> None:
                         "every final score of 4 deals")
     assert lines[5].startswith("  ms a decision with a choice: normal p50 ")
     assert len(lines) == 6
+
+
+def test_the_fair_world_keeps_what_the_seat_knows_and_redeals_the_rest() -> None:
+    moved = decisions = 0
+    for round_ in (1, 7, 12):
+        deal = seeded_deal("fair", round_)
+        game, actions = ChinoisGame(deal=deal), list[Action]()
+        player, rng = NormalPlayer(), random.Random("decisions")
+        while game.phase in (Phase.BID, Phase.PLAY):
+            seat = game.turn
+            assert seat is not None
+            world = fair_deal(game, actions, random.Random(f"fair:{len(actions)}"))
+            assert world == fair_deal(game, actions, random.Random(f"fair:{len(actions)}"))
+            assert (world.round, world.dealer, world.trump_card) == \
+                (deal.round, deal.dealer, deal.trump_card)
+            assert world.hands[seat] == deal.hands[seat]
+            voids = shown_voids(game.view(seat))
+            for s in range(4):
+                shown = [a.card for a in actions if isinstance(a, Play) and a.seat == s]
+                assert set(shown) <= set(world.hands[s])
+                left = set(world.hands[s]) - set(shown)
+                assert len(left) == len(game.hands[s])
+                if s != seat:
+                    assert not any(c & 3 in voids[s] for c in left)
+            decisions += 1
+            moved += undealt(world) != undealt(deal)
+            action = player.act(game.view(seat), rng)
+            assert action is not None
+            game.apply(action)
+            actions.append(action)
+    assert decisions == (4 + 4) + (4 + 28) + (4 + 48)
+    assert moved > decisions / 2
+
+
+FAIR_STATES = """
+import json, random
+from engine.chinois.ai import NormalPlayer
+from engine.chinois.deal import seeded_deal
+from engine.chinois.game import ChinoisGame
+from engine.chinois.view import Phase
+from tools.arena_openspiel import Mirror, fair_state, load_pyspiel, spiel_game
+
+oh_hell = spiel_game(load_pyspiel())
+
+def pack(state):
+    n = state.history()[0]
+    return set(range(52)) - set(state.history()[2:2 + 4 * n + 1])
+
+out = dict(decisions=0, same_legal=0, same_infostate=0, other_pack=0)
+for round_ in (1, 7, 12):
+    deal = seeded_deal("fair", round_)
+    game, true, actions = ChinoisGame(deal=deal), Mirror(oh_hell, deal), []
+    player, rng = NormalPlayer(), random.Random("decisions")
+    while game.phase in (Phase.BID, Phase.PLAY):
+        seat, legal = game.turn, true.check(game)
+        state = fair_state(oh_hell, game, actions, random.Random(f"fair:{len(actions)}"))
+        out["decisions"] += 1
+        out["same_legal"] += (state.current_player() == seat
+                              and sorted(state.legal_actions()) == legal)
+        out["same_infostate"] += (state.information_state_string(seat)
+                                  == true.state.information_state_string(seat))
+        out["other_pack"] += pack(state) != pack(true.state)
+        action = player.act(game.view(seat), rng)
+        game.apply(action)
+        true.apply(action)
+        actions.append(action)
+print(json.dumps(out))
+"""
+"""Every decision of three deals (1, 7 and 12 cards) played by ``normal``: the fair state's
+player to move, legal actions and information state against the true state's, and how
+often its pack differs from the true one."""
+
+
+def test_the_fair_state_offers_the_true_legal_actions_and_another_pack() -> None:
+    python = python_with_openspiel()
+    if python is None:
+        pytest.skip("open_spiel is not installed here and there is no .venv-openspiel "
+                    "(make openspiel-env)")
+    runs = [subprocess.run([python, "-c", FAIR_STATES], cwd=ROOT, capture_output=True,
+                           text=True, timeout=600, check=False) for _ in range(2)]
+    assert runs[0].returncode == 0, runs[0].stderr
+    assert runs[0].stdout == runs[1].stdout  # seeded: the same worlds each time
+    out = json.loads(runs[0].stdout)
+    decisions = (4 + 4) + (4 + 28) + (4 + 48)
+    assert out["decisions"] == out["same_legal"] == out["same_infostate"] == decisions
+    assert out["other_pack"] > decisions / 2
+
+def test_a_tiny_fair_match_agrees_in_both_engines_and_says_so() -> None:
+    python = python_with_openspiel()
+    if python is None:
+        pytest.skip("open_spiel is not installed here and there is no .venv-openspiel "
+                    "(make openspiel-env)")
+    done = run(python, "--level", "normal", "--pairs", "2", "--sims", "20", "--rounds", "1,7",
+               "--seed", "test", "--quiet", "--fair")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("normal, Chinois rounds 1,7: 2 pairs (4 deals) in ")
+    assert lines[0].endswith(" job(s); fair: IS-MCTS searches a redealt world, not the pack")
+    assert lines[5] == ("  engines agreed: every legal set of 80 decisions and every final "
+                        "score of 4 deals")
