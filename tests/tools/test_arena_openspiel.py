@@ -48,6 +48,16 @@ def python_with_openspiel() -> str | None:
     return str(OPENSPIEL_VENV / "bin" / "python") if installed else None
 
 
+def openspiel_python() -> str:
+    """A Python that has OpenSpiel (this one, or ``.venv-openspiel``'s); else the test is
+    skipped."""
+    python = python_with_openspiel()
+    if python is None:
+        pytest.skip("open_spiel is not installed here and there is no .venv-openspiel "
+                    "(make openspiel-env)")
+    return python
+
+
 def run(python: str, *args: str, pythonpath: str | None = None) -> subprocess.CompletedProcess[str]:
     """``python -m tools.arena_openspiel`` from the top of the repository."""
     env = None if pythonpath is None else dict(os.environ, PYTHONPATH=pythonpath)
@@ -107,10 +117,7 @@ def test_without_openspiel_one_sentence_and_exit_2(tmp_path: Path) -> None:
 
 
 def test_a_tiny_match_agrees_in_both_engines_and_reports() -> None:
-    python = python_with_openspiel()
-    if python is None:
-        pytest.skip("open_spiel is not installed here and there is no .venv-openspiel "
-                    "(make openspiel-env)")
+    python = openspiel_python()
     done = run(python, "--level", "normal", "--pairs", "2", "--sims", "20", "--rounds", "1,7",
                "--seed", "test", "--quiet")
     assert done.returncode == 0, done.stderr
@@ -206,10 +213,7 @@ often its pack differs from the true one."""
 
 
 def test_the_fair_state_offers_the_true_legal_actions_and_another_pack() -> None:
-    python = python_with_openspiel()
-    if python is None:
-        pytest.skip("open_spiel is not installed here and there is no .venv-openspiel "
-                    "(make openspiel-env)")
+    python = openspiel_python()
     runs = [subprocess.run([python, "-c", FAIR_STATES], cwd=ROOT, capture_output=True,
                            text=True, timeout=600, check=False) for _ in range(2)]
     assert runs[0].returncode == 0, runs[0].stderr
@@ -220,10 +224,7 @@ def test_the_fair_state_offers_the_true_legal_actions_and_another_pack() -> None
     assert out["other_pack"] > decisions / 2
 
 def test_a_tiny_fair_match_agrees_in_both_engines_and_says_so() -> None:
-    python = python_with_openspiel()
-    if python is None:
-        pytest.skip("open_spiel is not installed here and there is no .venv-openspiel "
-                    "(make openspiel-env)")
+    python = openspiel_python()
     done = run(python, "--level", "normal", "--pairs", "2", "--sims", "20", "--rounds", "1,7",
                "--seed", "test", "--quiet", "--fair")
     assert done.returncode == 0, done.stderr
