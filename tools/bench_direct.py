@@ -54,7 +54,14 @@ from tests.emulator.errors import NoResponseError
 from tests.emulator.ratelimits import RateLimits
 from tests.emulator.server import DiscordEmulator
 from tools.bench_bot import percentile
-from tools.bench_queue import Seat, people_of, seat_everyone, start_bots
+from tools.bench_queue import (
+    Seat,
+    add_bot_options,
+    pace_of,
+    people_of,
+    seat_everyone,
+    start_bots,
+)
 from tools.bench_shards import CpuMeter, create_database, loop_lag, postgres, run_delay
 
 GOAL_P99_MS = 300.0
@@ -325,14 +332,11 @@ def main(argv: list[str] | None = None) -> None:
                         help="seconds of play before the window")
     parser.add_argument("--window", type=float, default=60.0, help="measured seconds")
     parser.add_argument("--delay", type=float, default=1.2, help="AI_DELAY of the bots, s")
-    parser.add_argument("--processes", type=int, default=2, help="bot processes (shards)")
-    parser.add_argument("--pace", type=float, default=0.0,
-                        help="REST_WRITES_PER_SECOND per bot (default: 30 shared by all)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the people")
+    add_bot_options(parser)
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.tables.split(",") if s.strip()]
     low, high = (float(x) for x in args.think.split(","))
-    pace = args.pace or round(30 / args.processes, 1)
+    pace = pace_of(args)
     rows = []
     with postgres("bench-direct-") as pg:
         for n in sizes:

@@ -458,6 +458,20 @@ def report(rows: Sequence[QueueFigures], *, mix: str, wave: float,
               "DMs/p: the bot's DM messages per person (greeting, ready check, panel).")
 
 
+def add_bot_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the benches that start bot processes on a local Discord and the
+    people's seed: ``--processes``, ``--pace`` (see :func:`pace_of`) and ``--seed``."""
+    parser.add_argument("--processes", type=int, default=2, help="bot processes (shards)")
+    parser.add_argument("--pace", type=float, default=0.0,
+                        help="REST_WRITES_PER_SECOND per bot (default: 30 shared by all)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the people")
+
+
+def pace_of(args: argparse.Namespace) -> float:
+    """Each bot's REST_WRITES_PER_SECOND: ``--pace``, else 30 shared by the processes."""
+    return float(args.pace or round(30 / args.processes, 1))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tools.bench_queue",
                                      description=__doc__.splitlines()[0].strip('"'))
@@ -469,16 +483,13 @@ def main(argv: list[str] | None = None) -> None:
                         help="a person's delay before accepting a ready check, min,max s")
     parser.add_argument("--wave", type=float, default=10.0,
                         help="QUEUE_WAVE_INTERVAL of the bots, s")
-    parser.add_argument("--processes", type=int, default=2, help="bot processes (shards)")
-    parser.add_argument("--pace", type=float, default=0.0,
-                        help="REST_WRITES_PER_SECOND per bot (default: 30 shared by all)")
     parser.add_argument("--timeout", type=float, default=240.0,
                         help="seconds after which anyone not seated counts as left")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the people")
+    add_bot_options(parser)
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.people.split(",") if s.strip()]
     low, high = (float(x) for x in args.accept.split(","))
-    pace = args.pace or round(30 / args.processes, 1)
+    pace = pace_of(args)
     rows = []
     with postgres("bench-queue-") as pg:
         for n in sizes:
