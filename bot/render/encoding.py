@@ -16,7 +16,7 @@ A live panel's picture (the table with a seat's hand under it, 1100 × 884, draw
 each click on a panel in DMs and for each seat at each move; the exchange's picture,
 drawn at each pick) is JPEG instead: libjpeg-turbo encodes it in a fifth of libwebp's
 least effort (3.7 against 17 ms), closer to the drawing (mean difference 1.67 against
-2.21 levels of 255, and a quarter of the pixels off by more than 24), for about 2.6 times
+2.21 levels of 255, and a quarter as many pixels off by more than 24), for about 2.6 times
 the bytes (165 against 63 KB). With a hundred tables in DMs, their encodings were most of
 shard 0's drawing (``python -m tools.bench_direct``, docs/developers/benchmarks.md).
 
