@@ -29,13 +29,20 @@ import numpy as np
 from engine import mlp
 from engine.tysiacha import features
 from engine.tysiacha.actions import Action, Bid, Pass
-from engine.tysiacha.ai import HardPlayer, _cheap_gifts, _finish, _next_seats, _solo_deal
+from engine.tysiacha.ai import (
+    HardPlayer,
+    _cheap_gifts,
+    _finish,
+    _next_seats,
+    _solo_deal,
+    gift_pairs,
+)
 from engine.tysiacha.deal import FIRST_DEALER, seeded_deal
 from engine.tysiacha.features import DEFENDER_SCALE, THRESHOLDS
 from engine.tysiacha.game import TysiachaGame
 from engine.tysiacha.scoring import BID_STEP, MIN_BID, round_points
 from engine.tysiacha.selfplay import play_deal
-from engine.tysiacha.values import FORMAT, from_bytes
+from engine.tysiacha.values import FORMAT, GIFT_FORMAT, from_bytes
 from engine.tysiacha.view import DealKind, TysiachaView
 from tools.train import fit_passes, write_whole
 
@@ -45,23 +52,33 @@ HARD_SAMPLES = 32
 """The samples of each decision of the hard players in the hard records (no time limit)."""
 
 
-def deal_records(seed: str, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """The three records of deal ``k`` of ``seed``: rows and targets."""
+def deal_records(seed: str, k: int, gifts: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The three records of deal ``k`` of ``seed``: rows and targets. With ``gifts``, the
+    soloist gives a pair drawn at random (seeded) among those ``hard`` weighs
+    (:func:`engine.tysiacha.ai.gift_pairs`), and the rows are
+    :func:`engine.tysiacha.features.encode_gifts` of what it keeps and gives."""
     deal = seeded_deal(f"train:{seed}", k, FIRST_DEALER, 3)
     view = TysiachaGame(players=3, deal=deal).view(None)
     nxt = _next_seats(view)
+    rng = random.Random(f"gifts:{seed}:{k}")
     rows, targets = [], []
     for soloist in view.active:
         ten = [*deal.hands[soloist], *deal.prikup]
-        kept, gifts = _cheap_gifts(view, soloist, ten)
         after = nxt[soloist]
         other = nxt[after]
-        d = _solo_deal(view, soloist, kept, {s: [*deal.hands[s], gifts[s]]
+        if gifts:
+            (_, high), (_, low) = rng.choice(gift_pairs(ten, after, other))
+            kept = [c for c in ten if c not in (high, low)]
+            given = {after: high, other: low}
+            rows.append(features.encode_gifts(kept, high, low))
+        else:
+            kept, given = _cheap_gifts(view, soloist, ten)
+            rows.append(features.encode(ten))
+        d = _solo_deal(view, soloist, kept, {s: [*deal.hands[s], given[s]]
                                               for s in (after, other)}, nxt)
         _finish(d)
         total = d.points[soloist] + d.marr[soloist]
         defenders = [round_points(d.points[s]) + d.marr[s] for s in (after, other)]
-        rows.append(features.encode(ten))
         targets.append([*(float(total >= t) for t in THRESHOLDS),
                         *(p / DEFENDER_SCALE for p in defenders)])
     return np.stack(rows), np.asarray(targets, dtype=np.float32)
@@ -112,22 +129,24 @@ def hard_record(seed: str, k: int) -> tuple[np.ndarray, np.ndarray] | None:
         dtype=np.float32)
 
 
-def _chunk(task: tuple[str, int, int, bool]) -> tuple[np.ndarray, np.ndarray]:
-    seed, start, stop, hard = task
-    found = [hard_record(seed, k) if hard else deal_records(seed, k) for k in range(start, stop)]
+def _chunk(task: tuple[str, int, int, bool, bool]) -> tuple[np.ndarray, np.ndarray]:
+    seed, start, stop, hard, gifts = task
+    found = [hard_record(seed, k) if hard else deal_records(seed, k, gifts)
+             for k in range(start, stop)]
     parts = [p for p in found if p is not None]
     if not parts:
-        return (np.zeros((0, features.INPUTS), np.float32),
+        return (np.zeros((0, features.GIFT_INPUTS if gifts else features.INPUTS), np.float32),
                 np.zeros((0, features.OUTPUTS), np.float32))
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
-def generate(seed: str, deals: int, jobs: int = 1, hard: bool = False
+def generate(seed: str, deals: int, jobs: int = 1, hard: bool = False, gifts: bool = False
              ) -> tuple[np.ndarray, np.ndarray]:
     """The records of deals 0 .. ``deals`` - 1 (three a deal, or with ``hard`` one a deal
-    played by ``hard``, in order; the same for any job count)."""
+    played by ``hard``, in order; the same for any job count); with ``gifts``, the gift
+    records (:func:`deal_records`)."""
     step = 10 if hard else 500
-    tasks = [(seed, a, min(deals, a + step), hard) for a in range(0, deals, step)]
+    tasks = [(seed, a, min(deals, a + step), hard, gifts) for a in range(0, deals, step)]
     if jobs > 1:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             parts = pool.map(_chunk, tasks, chunksize=1)
@@ -224,6 +243,39 @@ def card(out: Path, meta: dict[str, object], figures: dict[str, float],
     return "\n".join(lines) + "\n"
 
 
+def gift_card(out: Path, meta: dict[str, object], figures: dict[str, float]) -> str:
+    lines = [f"# Model card: {out.name}", "",
+             "Tysiacha's learned gift values (`engine/tysiacha/values.py`, `gift_values`): "
+             "for the eight cards a soloist keeps after the prikup and the two it gives (one "
+             "to the seat after it, one to the other), the chance that its card points and "
+             f"marriages reach each total from {THRESHOLDS[0]} to {THRESHOLDS[-1]} in steps of "
+             f"{THRESHOLDS[1] - THRESHOLDS[0]}, and each defender's points. With "
+             "`learned_gifts`, the `hard` player chooses its gifts from it.", "",
+             "## Data", "",
+             f"{meta['deals']} seeded deals (seed `{meta['seed']}`), three records each: every "
+             "playing seat takes the prikup as soloist in turn, gives a pair of cards drawn at "
+             "random (seeded) among the six `hard` weighs (each two of its four least useful "
+             "cards, the richer to the seat after it: `engine.tysiacha.ai.gift_pairs`), leads, "
+             "and the deal is played out by the `normal` play of every seat. "
+             f"{HELD_OUT:.0%} of the deals are held out, to stop the fit and to measure it. "
+             "No calibration to `hard` deals.", "",
+             "## Features", "",
+             f"`engine/tysiacha/features.py` (`encode_gifts`), layout digest "
+             f"`{features.GIFT_DIGEST}`, {features.GIFT_INPUTS} inputs: the eight cards kept "
+             "(as the ten-card layout reads them), the card given to the seat after the "
+             "soloist, the card given to the other seat, and their points.", "",
+             "## Network", "",
+             f"One hidden layer of {meta['hidden']}, ReLU; {features.OUTPUTS} linear outputs "
+             f"(the {len(THRESHOLDS)} chances, fitted by squared error to 0/1, then the two "
+             "defenders' points in hundreds).", "",
+             "## Training", "",
+             f"`{meta['command']}`: {float(str(meta['data_seconds'])):.0f} s to deal and play, "
+             f"{float(str(meta['fit_seconds'])):.0f} s to fit, wall time.", "",
+             "## Figures on the held-out deals", ""]
+    lines += [f"- {k}: {v:.4f}" for k, v in figures.items()]
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tools.train_tysiacha",
                                 description=(__doc__ or "").split("\n\n")[0])
@@ -234,13 +286,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--hard-deals", type=int, default=0,
                    help="deals played by hard players to calibrate the network to (0: none)")
     p.add_argument("--jobs", type=int, default=1)
-    p.add_argument("--out", type=Path, default=Path("engine/tysiacha/models/tysiacha.npz"))
+    p.add_argument("--gifts", action="store_true",
+                   help="the gift values: the soloist gives a random pair among those hard "
+                        "weighs; rows are the eight cards kept and the two given "
+                        "(default --out engine/tysiacha/models/tysiacha-gifts.npz)")
+    p.add_argument("--out", type=Path, default=None)
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args(argv)
+    if args.out is None:
+        args.out = Path("engine/tysiacha/models") / \
+            ("tysiacha-gifts.npz" if args.gifts else "tysiacha.npz")
+    if args.gifts and args.hard_deals:
+        p.error("--hard-deals calibrates the values of ten cards, not the gift values")
     command = "python -m tools.train_tysiacha " + " ".join(
         sys.argv[1:] if argv is None else argv)
     began = time.perf_counter()
-    x, y = generate(str(args.seed), args.deals, args.jobs)
+    x, y = generate(str(args.seed), args.deals, args.jobs, gifts=args.gifts)
     data_seconds = time.perf_counter() - began
     # Whole deals are held out (their three records together): the last ones.
     held = max(2, round(args.deals * HELD_OUT)) * 3
@@ -272,12 +333,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                                "command": command, "data_seconds": round(data_seconds, 1),
                                "fit_seconds": round(fit_seconds, 1), "figures": figures,
                                "hard_figures": hard_figures}
-    data = mlp.to_bytes(layers, meta, format=FORMAT, features=features.DIGEST,
-                        inputs=features.INPUTS)
-    from_bytes(data, str(args.out))  # (the file reads back, checked, before it is written)
+    if args.gifts:
+        meta["gifts"] = True
+        data = mlp.to_bytes(layers, meta, format=GIFT_FORMAT, features=features.GIFT_DIGEST,
+                            inputs=features.GIFT_INPUTS)
+    else:
+        data = mlp.to_bytes(layers, meta, format=FORMAT, features=features.DIGEST,
+                            inputs=features.INPUTS)
+    # (the file reads back, checked, before it is written)
+    from_bytes(data, str(args.out), gifts=args.gifts)
     write_whole(args.out, data)
-    write_whole(args.out.with_suffix(".md"), card(args.out, meta, figures, hard_figures)
-                .encode())
+    text = gift_card(args.out, meta, figures) if args.gifts else \
+        card(args.out, meta, figures, hard_figures)
+    write_whole(args.out.with_suffix(".md"), text.encode())
     for k, v in figures.items():
         print(f"{k}: {v:.4f}")
     for k, v in hard_figures.items():

@@ -63,6 +63,7 @@ from engine.tysiacha.scoring import (
     settle,
 )
 from engine.tysiacha.values import Outlook
+from engine.tysiacha.values import gift_values as learned_gift_values
 from engine.tysiacha.values import values as learned
 from engine.tysiacha.view import Phase, TysiachaView
 
@@ -691,6 +692,8 @@ class HardPlayer(NormalPlayer):
       default, since it does not beat them.
     - The prikup: it tries the gifts among its cheapest cards, and every contract it
       may raise to, on the same sampled deals; it concedes when that is worth more.
+      With ``learned_gifts`` the learned gift values choose the gifts among the same
+      candidates, and the playouts weigh the contracts for those gifts alone.
     - Play: each legal card (and each marriage it may declare) is tried on the same
       sampled deals, which respect what the play so far has shown (a seat that did
       not follow or trump lacks the suit; the other half of a declared marriage
@@ -705,9 +708,12 @@ class HardPlayer(NormalPlayer):
 
     def __init__(self, *, samples: int = 64, budget_ms: float | None = 60.0,
                  bid_samples: int | None = None, bid_budget_ms: float | None = None,
-                 learned_bids: bool = False) -> None:
+                 learned_bids: bool = False, learned_gifts: bool = False) -> None:
         self.learned_bids = learned_bids
         """Bid from the learned values (:mod:`engine.tysiacha.values`), else by playouts."""
+        self.learned_gifts = learned_gifts
+        """Choose the gifts by the learned gift values (:func:`_learned_gift`), and the
+        contract (raise, concede) by playouts of those gifts only; else both by playouts."""
         self.samples = max(1, samples)
         self.budget_ms = budget_ms
         self.bid_samples = max(1, bid_samples if bid_samples is not None else samples)
@@ -800,15 +806,14 @@ class HardPlayer(NormalPlayer):
         held = set(view.hand)
         after = view.active[(view.active.index(seat) + 1) % 3]
         other = next(s for s in view.opponents if s != after)
-        cheap = sorted(view.hand, key=lambda c: _keep_value(c, held))[:4]
-        # The richer of each two cards goes to the seat after the soloist (see normal).
-        gifts = [((after, y), (other, x)) for a, b in combinations(cheap, 2)
-                 for x, y in [sorted((a, b), key=POINTS.__getitem__)]]
+        nxt = _next_seats(view)
+        gifts = gift_pairs(view.hand, after, other)
+        if self.learned_gifts:
+            gifts = [_learned_gift(view, seat, gifts, nxt)]
         contracts = [view.contract, *legal_raises(view)]
         unseen = [c for c in DECK if c not in held]
         rng = random.Random(repr((view.deal_number, view.hand, view.contract)))
         sheet = _Sheet(view, seat)
-        nxt = _next_seats(view)
         sums = {(g, b): 0.0 for g in gifts for b in contracts}
         deadline = self._deadline(self.bid_budget_ms)
         n = 0
@@ -924,6 +929,32 @@ def _plausible(view: TysiachaView, hands: dict[int, list[Card]]) -> bool:
         if view.passed[s] and view.high_bid is not None and worth >= view.high_bid + BID_STEP:
             return False
     return True
+
+
+Gifts = tuple[tuple[int, Card], tuple[int, Card]]
+"""Two gifts: (the seat after the soloist, its card), (the other seat, its card)."""
+
+
+def gift_pairs(hand: tuple[Card, ...] | list[Card], after: int, other: int) -> list[Gifts]:
+    """The gifts ``hard`` weighs for a soloist holding ``hand`` (its ten cards): each two
+    of its four least useful cards, the richer to the seat ``after`` it (as ``normal``
+    gives), the other to ``other``."""
+    held = set(hand)
+    cheap = sorted(hand, key=lambda c: _keep_value(c, held))[:4]
+    return [((after, y), (other, x)) for a, b in combinations(cheap, 2)
+            for x, y in [sorted((a, b), key=POINTS.__getitem__)]]
+
+
+def _learned_gift(view: TysiachaView, seat: int, gifts: list[Gifts], nxt: list[int]) -> Gifts:
+    """The gifts of ``gifts`` the learned gift values (:func:`engine.tysiacha.values.gift_values`)
+    rate best for ``seat``, the soloist: the score sheet's expected value of the contract
+    held with the eight cards kept, as :func:`_outcome` values a bid."""
+    assert view.contract is not None
+    sheet = _Sheet(view, seat)
+    outlooks = learned_gift_values().gift_outlooks(
+        [([c for c in view.hand if c not in (x, y)], x, y) for (_, x), (_, y) in gifts])
+    worth = [_outcome(sheet, seat, nxt, o, view.contract) for o in outlooks]
+    return gifts[max(range(len(gifts)), key=worth.__getitem__)]
 
 
 def _cheap_gifts(view: TysiachaView, soloist: int,

@@ -64,3 +64,30 @@ def encode_many(hands: Sequence[Iterable[Card]]) -> np.ndarray:
     if not hands:
         return np.zeros((0, INPUTS), dtype=np.float32)
     return np.stack([encode(h) for h in hands])
+
+
+GIFT_LAYOUT: tuple[str, ...] = (
+    *(f"kept:{name}" for name in LAYOUT),
+    *(f"gift_after:{c}" for c in DECK),
+    *(f"gift_other:{c}" for c in DECK),
+    "gift_after_points", "gift_other_points",
+)
+"""The gift values' layout: the eight cards the soloist keeps (read as :data:`LAYOUT`
+reads ten), the card given to the seat after it and the card given to the other seat
+(one of 24 each), and those two cards' points."""
+GIFT_INPUTS = len(GIFT_LAYOUT)
+GIFT_DIGEST = hashlib.sha256("\n".join(GIFT_LAYOUT).encode()).hexdigest()[:16]
+"""Names the gift layout in the gift model's file."""
+
+
+def encode_gifts(kept: Iterable[Card], to_after: Card, to_other: Card) -> np.ndarray:
+    """The row of a soloist's gifts (float32, :data:`GIFT_INPUTS` numbers): the eight cards
+    it keeps, the card it gives the seat after it, the card it gives the other seat."""
+    row = np.zeros(GIFT_INPUTS, dtype=np.float32)
+    row[:INPUTS] = encode(kept)
+    base = INPUTS
+    row[base + _INDEX[to_after]] = 1.0
+    row[base + len(DECK) + _INDEX[to_other]] = 1.0
+    row[base + 2 * len(DECK)] = POINTS[to_after] / 100
+    row[base + 2 * len(DECK) + 1] = POINTS[to_other] / 100
+    return row

@@ -39,6 +39,11 @@ from engine.tysiacha.features import DEFENDER_SCALE, THRESHOLDS
 FORMAT = "tysiacha-values-1"
 SHIPPED = Path(__file__).parent / "models"
 FILE_NAME = "tysiacha.npz"
+GIFT_FORMAT = "tysiacha-gift-values-1"
+GIFT_FILE_NAME = "tysiacha-gifts.npz"
+"""The gift values: the same outputs, read from the eight cards a soloist keeps and the
+two it gives (:func:`engine.tysiacha.features.encode_gifts`); ``hard`` chooses its gifts
+from them when told to (``learned_gifts``)."""
 
 
 @dataclass(frozen=True)
@@ -71,7 +76,18 @@ class Values:
         """One :class:`Outlook` per holding of ten cards (one pass of the network)."""
         if not holdings:
             return []
-        raw = self.network.raw(features.encode_many(holdings))
+        return self._outlooks(features.encode_many(holdings))
+
+    def gift_outlooks(self, gifts: Sequence[tuple[Iterable[Card], Card, Card]]) -> list[Outlook]:
+        """With the gift model: one :class:`Outlook` per (the eight cards kept, the card
+        given to the seat after the soloist, the card given to the other seat)."""
+        if not gifts:
+            return []
+        return self._outlooks(np.stack([features.encode_gifts(kept, after, other)
+                                        for kept, after, other in gifts]))
+
+    def _outlooks(self, x: np.ndarray) -> list[Outlook]:
+        raw = self.network.raw(x)
         n = len(THRESHOLDS)
         # The chances as trained (squared error on 0/1) may stray a little outside
         # 0..1 or rise with the threshold: clipped, then made non-increasing.
@@ -81,17 +97,27 @@ class Values:
                 for i in range(len(raw))]
 
 
-def from_bytes(data: bytes, name: str) -> Values:
-    """The values of a model file's ``data`` (``name`` is the file, for the messages)."""
-    arrays, meta = unpack(data, name, FORMAT)
-    check_features(meta, name, features.DIGEST, features.INPUTS)
-    layers = checked_layers(arrays, meta, name, features.INPUTS, features.OUTPUTS)
+def from_bytes(data: bytes, name: str, gifts: bool = False) -> Values:
+    """The values of a model file's ``data`` (``name`` is the file, for the messages);
+    with ``gifts``, of a gift model file."""
+    fmt, digest, inputs = (GIFT_FORMAT, features.GIFT_DIGEST, features.GIFT_INPUTS) if gifts \
+        else (FORMAT, features.DIGEST, features.INPUTS)
+    arrays, meta = unpack(data, name, fmt)
+    check_features(meta, name, digest, inputs)
+    layers = checked_layers(arrays, meta, name, inputs, features.OUTPUTS)
     return Values(Network(layers, members_of(meta, name)), meta)
 
 
 _shelf: Shelf[None, Values] = Shelf(SHIPPED, lambda _: FILE_NAME,
                                    lambda _, data, name: from_bytes(data, name))
-use_directory = _shelf.use_directory
+_gift_shelf: Shelf[None, Values] = Shelf(SHIPPED, lambda _: GIFT_FILE_NAME,
+                                        lambda _, data, name: from_bytes(data, name, True))
+
+
+def use_directory(directory: Path | str) -> None:
+    """Read both models from ``directory`` from now on (forgets those read)."""
+    _shelf.use_directory(directory)
+    _gift_shelf.use_directory(directory)
 
 
 def path() -> Path:
@@ -103,10 +129,16 @@ def values() -> Values:
     return _shelf.get(None)
 
 
+def gift_values() -> Values:
+    """The checked gift model (read once)."""
+    return _gift_shelf.get(None)
+
+
 def check() -> None:
     """Read and check the model now (at start): raises ModelError if it cannot be used."""
     values()
 
 
-__all__ = ["FILE_NAME", "FORMAT", "SHIPPED", "ModelError", "Outlook", "Values", "check",
-           "from_bytes", "path", "use_directory", "values"]
+__all__ = ["FILE_NAME", "FORMAT", "GIFT_FILE_NAME", "GIFT_FORMAT", "SHIPPED", "ModelError",
+           "Outlook", "Values", "check", "from_bytes", "gift_values", "path", "use_directory",
+           "values"]

@@ -88,3 +88,50 @@ def test_hard_bids_by_its_playouts_unless_told() -> None:
     strong = run(position(["", "Ah Th Kh Qh As Ts Ad", ""]), "0 bid 100")
     assert hard.act(strong.view(1), random.Random(0)) == Bid(1, 105)
 
+
+
+def test_the_gift_feature_row() -> None:
+    assert len(features.GIFT_LAYOUT) == features.GIFT_INPUTS
+    assert features.GIFT_DIGEST != features.DIGEST
+    kept = parse_cards(["Ah", "Th", "Kh", "Qh", "As", "Ts", "Ad", "Kd"])
+    to_after, to_other = parse_cards(["Jc", "9c"])
+    row = features.encode_gifts(kept, to_after, to_other)
+    at = features.GIFT_LAYOUT.index
+    assert row.dtype == np.float32 and row.shape == (features.GIFT_INPUTS,)
+    assert (row[:features.INPUTS] == features.encode(kept)).all()  # the eight kept, as ten are
+    assert row[at("kept:marriage:2")] == 1 and row[:24].sum() == 8
+    assert row[at("gift_after:Jc")] == 1 and row[at("gift_other:9c")] == 1
+    assert row[at("gift_after:9c")] == 0 and row[at("gift_other:Jc")] == 0
+    after, other = features.INPUTS, features.INPUTS + 24
+    assert row[after:after + 24].sum() == 1 and row[other:other + 24].sum() == 1
+    assert row[at("gift_after_points")] == pytest.approx(0.02)
+    assert row[at("gift_other_points")] == 0
+
+
+def test_the_shipped_gift_model_reads_and_prefers_keeping_points() -> None:
+    model = values.gift_values()
+    kept = parse_cards(["Ah", "Th", "Kh", "Qh", "As", "Ts", "Ad", "Kd"])
+    jc, nine, ah, th = parse_cards(["Jc", "9c", "Ah", "Th"])
+    spent = parse_cards(["Jc", "9c", "Kh", "Qh", "As", "Ts", "Ad", "Kd"])
+    cheap, dear = model.gift_outlooks([(kept, jc, nine), (spent, ah, th)])
+    assert cheap.chance(120) > dear.chance(120)
+    assert model.gift_outlooks([]) == []
+
+
+def test_hard_may_choose_its_gifts_from_the_gift_values() -> None:
+    from engine.tysiacha.actions import Give
+    from engine.tysiacha.ai import _learned_gift, _next_seats, gift_pairs
+
+    game = run(position(["Ac Tc Kc Qc 9d Jh 9s", "", ""], "Th Js Qd"), "0 bid 100", "1 pass",
+               "2 pass")
+    view = game.view(0)
+    pairs = gift_pairs(view.hand, 1, 2)
+    assert len(pairs) == 6 and all(len({x, y}) == 2 for (_, x), (_, y) in pairs)
+    learned = HardPlayer(samples=8, budget_ms=None, learned_gifts=True)
+    ordered, contract, _ = learned.prikup_plan(view)
+    chosen = _learned_gift(view, 0, pairs, _next_seats(view))
+    assert ordered == tuple(sorted(chosen)) and chosen in pairs
+    assert learned.prikup_plan(view) == (ordered, contract, _)  # deterministic
+    action = learned.act(view, random.Random(0))
+    if isinstance(action, Give):
+        assert action.give == ordered
