@@ -108,30 +108,29 @@ def from_bytes(data: bytes, name: str, gifts: bool = False) -> Values:
     return Values(Network(layers, members_of(meta, name)), meta)
 
 
-_shelf: Shelf[None, Values] = Shelf(SHIPPED, lambda _: FILE_NAME,
-                                   lambda _, data, name: from_bytes(data, name))
-_gift_shelf: Shelf[None, Values] = Shelf(SHIPPED, lambda _: GIFT_FILE_NAME,
-                                        lambda _, data, name: from_bytes(data, name, True))
+def file_name(gifts: bool) -> str:
+    """The model file of the gift values (``gifts``) or of the ten cards' values."""
+    return GIFT_FILE_NAME if gifts else FILE_NAME
 
 
-def use_directory(directory: Path | str) -> None:
-    """Read both models from ``directory`` from now on (forgets those read)."""
-    _shelf.use_directory(directory)
-    _gift_shelf.use_directory(directory)
+_shelf: Shelf[bool, Values] = Shelf(SHIPPED, file_name,
+                                   lambda gifts, data, name: from_bytes(data, name, gifts))
+use_directory = _shelf.use_directory
+"""Read both models from this folder from now on (forgets those read)."""
 
 
 def path() -> Path:
-    return _shelf.path_of(None)
+    return _shelf.path_of(False)
 
 
 def values() -> Values:
     """The checked model (read once)."""
-    return _shelf.get(None)
+    return _shelf.get(False)
 
 
 def gift_values() -> Values:
     """The checked gift model (read once)."""
-    return _gift_shelf.get(None)
+    return _shelf.get(True)
 
 
 def check() -> None:
@@ -140,5 +139,5 @@ def check() -> None:
 
 
 __all__ = ["FILE_NAME", "FORMAT", "GIFT_FILE_NAME", "GIFT_FORMAT", "SHIPPED", "ModelError",
-           "Outlook", "Values", "check", "from_bytes", "gift_values", "path", "use_directory",
-           "values"]
+           "Outlook", "Values", "check", "file_name", "from_bytes", "gift_values", "path",
+           "use_directory", "values"]
