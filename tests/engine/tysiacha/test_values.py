@@ -14,8 +14,8 @@ import pytest
 from engine.cards import parse_cards
 from engine.mlp import ModelError, to_bytes
 from engine.tysiacha import features, values
-from engine.tysiacha.actions import Bid, Pass
-from engine.tysiacha.ai import HardPlayer
+from engine.tysiacha.actions import Bid, Give, Pass
+from engine.tysiacha.ai import HardPlayer, _learned_gift, _next_seats, gift_pairs
 from tests.engine.tysiacha.helpers import position, run
 
 
@@ -89,7 +89,6 @@ def test_hard_bids_by_its_playouts_unless_told() -> None:
     assert hard.act(strong.view(1), random.Random(0)) == Bid(1, 105)
 
 
-
 def test_the_gift_feature_row() -> None:
     assert len(features.GIFT_LAYOUT) == features.GIFT_INPUTS
     assert features.GIFT_DIGEST != features.DIGEST
@@ -119,9 +118,6 @@ def test_the_shipped_gift_model_reads_and_prefers_keeping_points() -> None:
 
 
 def test_hard_may_choose_its_gifts_from_the_gift_values() -> None:
-    from engine.tysiacha.actions import Give
-    from engine.tysiacha.ai import _learned_gift, _next_seats, gift_pairs
-
     game = run(position(["Ac Tc Kc Qc 9d Jh 9s", "", ""], "Th Js Qd"), "0 bid 100", "1 pass",
                "2 pass")
     view = game.view(0)
