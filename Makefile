@@ -126,6 +126,7 @@ lock-openspiel: $(STAMP)
 model: $(STAMP) model-chinois
 	nice -n 10 $(BIN)/python -m tools.train_tysiacha --seed 1 --deals 200000 --hidden 96 --epochs 30 --hard-deals 1000 --jobs 2 --out engine/tysiacha/models/tysiacha.npz
 	nice -n 10 $(BIN)/python -m tools.train_tysiacha --gifts --seed 1 --deals 200000 --hidden 96 --epochs 30 --jobs 2 --out engine/tysiacha/models/tysiacha-gifts.npz
+	nice -n 10 $(BIN)/python -m tools.train_tysiacha --play --seed 1 --deals 24000 --hidden 128 --epochs 40 --jobs 2 --out engine/tysiacha/models/tysiacha-play.npz
 	nice -n 10 $(BIN)/python -m tools.train ensemble --seed 1 --games 6000 --parts 2 --members 3 --base-games 2500 --jobs 2 --work data/model --out engine/tichu/ai/models/tichu4.npz
 
 # Chinois's learned bid and play values (engine/chinois/models, docs/learned.md): 300,000

@@ -30,20 +30,24 @@ from engine import mlp
 from engine.tysiacha import features
 from engine.tysiacha.actions import Action, Bid, Pass
 from engine.tysiacha.ai import (
+    ENDGAME_CARDS,
+    LEARNED_PLAY_SHARE,
     HardPlayer,
     _cheap_gifts,
+    _Deal,
     _finish,
     _next_seats,
     _solo_deal,
     gift_pairs,
 )
-from engine.tysiacha.deal import FIRST_DEALER, seeded_deal
+from engine.tysiacha.cards import DECK, MARRIAGE_VALUES, POINTS
+from engine.tysiacha.deal import FIRST_DEALER, HAND_SIZE, seeded_deal
 from engine.tysiacha.features import DEFENDER_SCALE, THRESHOLDS
 from engine.tysiacha.game import TysiachaGame
 from engine.tysiacha.scoring import BID_STEP, MIN_BID, round_points
 from engine.tysiacha.selfplay import play_deal
-from engine.tysiacha.values import FORMAT, GIFT_FORMAT, from_bytes
-from engine.tysiacha.view import DealKind, TysiachaView
+from engine.tysiacha.values import FILES, Kind, file_name, from_bytes
+from engine.tysiacha.view import DealKind, Phase, TysiachaView
 from tools.train import fit_passes, write_whole
 
 HELD_OUT = 0.1
@@ -97,12 +101,11 @@ class _NeverConcedes(HardPlayer):
         return super()._prikup(view)
 
 
-def hard_record(seed: str, k: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """The record of hard deal ``k`` of ``seed``: the soloist (each playing seat in turn,
-    by ``k``) takes the contract at the lowest bid the rules let it and the deal is
-    played by ``hard`` players without a time limit (32 samples, deterministic); None if
-    it ends in a redeal."""
-    game = TysiachaGame(players=3, seed=f"hard:{seed}:{k}")
+def _scripted(name: str) -> tuple[TysiachaGame, int]:
+    """A fresh game seeded ``name`` whose soloist (each playing seat in turn, by the
+    number ending ``name``) holds the contract at the lowest bid the rules let it."""
+    k = int(name.rsplit(":", 1)[1])
+    game = TysiachaGame(players=3, seed=name)
     first, second, third = game.active
     soloist = game.active[k % 3]
     script: list[Action] = [Bid(first, MIN_BID)]
@@ -114,6 +117,15 @@ def hard_record(seed: str, k: int) -> tuple[np.ndarray, np.ndarray] | None:
         script += [Pass(second), Bid(third, MIN_BID + BID_STEP), Pass(first)]
     for action in script:
         game.apply(action)
+    return game, soloist
+
+
+def hard_record(seed: str, k: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The record of hard deal ``k`` of ``seed``: the soloist (each playing seat in turn,
+    by ``k``) takes the contract at the lowest bid the rules let it and the deal is
+    played by ``hard`` players without a time limit (32 samples, deterministic); None if
+    it ends in a redeal."""
+    game, soloist = _scripted(f"hard:{seed}:{k}")
     ten = list(game.hands[soloist])
     players = [_NeverConcedes(samples=HARD_SAMPLES, budget_ms=None) for _ in range(3)]
     play_deal(game, players, random.Random(f"hard:{seed}:{k}"))
@@ -129,24 +141,75 @@ def hard_record(seed: str, k: int) -> tuple[np.ndarray, np.ndarray] | None:
         dtype=np.float32)
 
 
-def _chunk(task: tuple[str, int, int, bool, bool]) -> tuple[np.ndarray, np.ndarray]:
-    seed, start, stop, hard, gifts = task
-    found = [hard_record(seed, k) if hard else deal_records(seed, k, gifts)
-             for k in range(start, stop)]
-    parts = [p for p in found if p is not None]
+PLAY_CARDS = range(ENDGAME_CARDS + 1, HAND_SIZE + 2)
+"""The cards a seat holds at the tricks whose start the play records describe (from the
+first lead; the last tricks are searched exactly, not valued)."""
+
+
+def play_records(seed: str, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The play records of hard deal ``k`` of ``seed`` (the deal as :func:`hard_record`
+    plays it, seeded apart): the deal at the start of each trick while the seats hold
+    :data:`PLAY_CARDS` cards (:func:`engine.tysiacha.features.encode_play`, every hand
+    seen), and the deal's end (the soloist's total against each threshold, each
+    defender's points)."""
+    game, soloist = _scripted(f"play:{seed}:{k}")
+    after = game.after(soloist)
+    roles = (soloist, after, game.after(after))
+    rows: list[np.ndarray] = []
+
+    def observe(g: TysiachaGame, seat: int, action: Action, seconds: float) -> None:
+        if g.phase is Phase.PLAY and not g.trick.plays and \
+                len(g.hands[soloist]) in PLAY_CARDS:
+            marr = {s: 0 for s in roles}
+            for who, suit in g.marriages:
+                marr[who] += MARRIAGE_VALUES[suit]
+            assert g.turn is not None
+            rows.append(features.encode_play(
+                [g.hands[s] for s in roles], g.trump, roles.index(g.turn),
+                [sum(POINTS[c] for c in g.won[s]) for s in roles], [marr[s] for s in roles],
+                [g.tricks_taken[s] > 0 for s in roles]))
+
+    players = [_NeverConcedes(samples=HARD_SAMPLES, budget_ms=None) for _ in range(3)]
+    play_deal(game, players, random.Random(f"play:{seed}:{k}"), observe)
+    result = game.history[-1]
+    if result.kind is not DealKind.PLAYED or not rows:
+        return (np.zeros((0, features.PLAY_INPUTS), np.float32),
+                np.zeros((0, features.OUTPUTS), np.float32))
+    total = result.points[soloist] + result.marriages[soloist]
+    defenders = [round_points(result.points[s]) + result.marriages[s] for s in roles[1:]]
+    target = [*(float(total >= t) for t in THRESHOLDS), *(p / DEFENDER_SCALE for p in defenders)]
+    return np.stack(rows), np.tile(np.asarray(target, np.float32), (len(rows), 1))
+
+
+KINDS = ("values", "hard", "gifts", "play")
+"""The records :func:`generate` makes: :func:`deal_records` (of ten cards, or with the
+gifts), :func:`hard_record`, :func:`play_records`."""
+
+
+def _records(kind: str, seed: str, k: int) -> tuple[np.ndarray, np.ndarray] | None:
+    if kind == "hard":
+        return hard_record(seed, k)
+    if kind == "play":
+        return play_records(seed, k)
+    return deal_records(seed, k, gifts=kind == "gifts")
+
+
+def _chunk(task: tuple[str, str, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    kind, seed, start, stop = task
+    parts = [p for k in range(start, stop) if (p := _records(kind, seed, k)) is not None]
     if not parts:
-        return (np.zeros((0, features.GIFT_INPUTS if gifts else features.INPUTS), np.float32),
+        inputs = {"gifts": features.GIFT_INPUTS, "play": features.PLAY_INPUTS}
+        return (np.zeros((0, inputs.get(kind, features.INPUTS)), np.float32),
                 np.zeros((0, features.OUTPUTS), np.float32))
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
-def generate(seed: str, deals: int, jobs: int = 1, hard: bool = False, gifts: bool = False
+def generate(seed: str, deals: int, jobs: int = 1, kind: str = "values"
              ) -> tuple[np.ndarray, np.ndarray]:
-    """The records of deals 0 .. ``deals`` - 1 (three a deal, or with ``hard`` one a deal
-    played by ``hard``, in order; the same for any job count); with ``gifts``, the gift
-    records (:func:`deal_records`)."""
-    step = 10 if hard else 500
-    tasks = [(seed, a, min(deals, a + step), hard, gifts) for a in range(0, deals, step)]
+    """The records of deals 0 .. ``deals`` - 1 of ``kind`` (:data:`KINDS`), in order: the
+    same for any job count."""
+    step = 10 if kind in ("hard", "play") else 500
+    tasks = [(kind, seed, a, min(deals, a + step)) for a in range(0, deals, step)]
     if jobs > 1:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             parts = pool.map(_chunk, tasks, chunksize=1)
@@ -264,16 +327,88 @@ def gift_card(out: Path, meta: dict[str, object], figures: dict[str, float]) -> 
              f"`{features.GIFT_DIGEST}`, {features.GIFT_INPUTS} inputs: the eight cards kept "
              "(as the ten-card layout reads them), the card given to the seat after the "
              "soloist, the card given to the other seat, and their points.", "",
-             "## Network", "",
-             f"One hidden layer of {meta['hidden']}, ReLU; {features.OUTPUTS} linear outputs "
-             f"(the {len(THRESHOLDS)} chances, fitted by squared error to 0/1, then the two "
-             "defenders' points in hundreds).", "",
-             "## Training", "",
-             f"`{meta['command']}`: {float(str(meta['data_seconds'])):.0f} s to deal and play, "
-             f"{float(str(meta['fit_seconds'])):.0f} s to fit, wall time.", "",
-             "## Figures on the held-out deals", ""]
+             *_network_and_training(meta), "## Figures on the held-out deals", ""]
     lines += [f"- {k}: {v:.4f}" for k, v in figures.items()]
     return "\n".join(lines) + "\n"
+
+
+def _deal_of(row: np.ndarray) -> _Deal:
+    """The deal a play record describes (:func:`engine.tysiacha.features.encode_play`), the
+    soloist in seat 0, the seat after it 1, the other 2."""
+    at = features.PLAY_LAYOUT.index
+    n = len(DECK)
+    hands = [[c for i, c in enumerate(DECK) if row[r * n + i] > 0.5] for r in range(3)]
+    trumps = [s for s in range(4) if row[at(f"trump:{s}")] > 0.5]
+    roles = features.ROLES
+    return _Deal(hands, [1, 2, 0], int(np.argmax([row[at(f"leads:{r}")] for r in roles])), [],
+                 trumps[0] if trumps else None,
+                 [round(float(row[at(f"points:{r}")]) * 120) for r in roles],
+                 [int(row[at(f"took_trick:{r}")] > 0.5) for r in roles],
+                 [round(float(row[at(f"marriages:{r}")]) * 100) for r in roles], 0)
+
+
+def play_figures(layers: mlp.Layers, x: np.ndarray, y: np.ndarray) -> dict[str, float]:
+    """On held-out play records, against what ``hard`` players made of them: the Brier
+    score of the network's chances, of the playout's (``normal`` for every seat, from the
+    true deal: 0 or 1), and of the mix ``hard`` uses (:data:`engine.tysiacha.ai.
+    LEARNED_PLAY_SHARE`), in all and by the cards each seat holds."""
+    n = len(THRESHOLDS)
+    net = np.clip(mlp.Network(layers).raw(x)[:, :n], 0.0, 1.0)
+    playout = np.zeros_like(net)
+    for i, row in enumerate(x):
+        d = _deal_of(row)
+        _finish(d)
+        playout[i] = [d.points[0] + d.marr[0] >= t for t in THRESHOLDS]
+    held = np.rint(x[:, :3 * len(DECK)].sum(axis=1) / 3).astype(int)
+    share = np.asarray([LEARNED_PLAY_SHARE.get(int(k), 0.0) for k in held],
+                       np.float32)[:, None]
+    mixed = share * net + (1 - share) * playout
+    figures: dict[str, float] = {}
+    for name, rows in [("", held > 0), *((f"_{k}_cards", held == k) for k in PLAY_CARDS)]:
+        if rows.any():
+            for what, p in (("network", net), ("playout", playout), ("mixed", mixed)):
+                figures[f"brier_{what}{name}"] = float(((p[rows] - y[rows, :n]) ** 2).mean())
+    return figures
+
+
+def play_card(out: Path, meta: dict[str, object], figures: dict[str, float]) -> str:
+    lines = [f"# Model card: {out.name}", "",
+             "Tysiacha's learned play values (`engine/tysiacha/values.py`, `play_values`): for "
+             "a deal in play between two tricks, every hand seen, the chance that the "
+             "soloist's card points and marriages reach each total from "
+             f"{THRESHOLDS[0]} to {THRESHOLDS[-1]} in steps of {THRESHOLDS[1] - THRESHOLDS[0]} "
+             "when `hard` players play it on, and each defender's points. With "
+             "`learned_play`, the `hard` player values each card it may play, on each "
+             "sampled deal, by them at the end of the trick mixed with the playout "
+             "(`engine.tysiacha.ai.LEARNED_PLAY_SHARE`), and its prikup's choices at the "
+             "first lead.", "",
+             "## Data", "",
+             f"{meta['deals']} seeded deals (seed `{meta['seed']}`) played by `hard` players "
+             f"(no time limit, {HARD_SAMPLES} samples a decision), one soloist a deal (each "
+             "playing seat in turn) holding the contract at the lowest bid and never "
+             "conceding; one record at the start of each trick while the seats hold "
+             f"{PLAY_CARDS.start} to {PLAY_CARDS.stop - 1} cards, all a deal's records with its "
+             f"end. The last {HELD_OUT:.0%} of the records (the last deals) are held out, to "
+             "stop the fit and to measure it.", "",
+             "## Features", "",
+             f"`engine/tysiacha/features.py` (`encode_play`), layout digest "
+             f"`{features.PLAY_DIGEST}`, {features.PLAY_INPUTS} inputs: the cards of the "
+             "soloist, of the seat after it and of the other defender, the trump, who leads, "
+             "each seat's card and marriage points so far and whether it has taken a trick, "
+             "the cards left.", "",
+             *_network_and_training(meta), "## Figures on the held-out records", ""]
+    lines += [f"- {k}: {v:.4f}" for k, v in figures.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _network_and_training(meta: dict[str, object]) -> list[str]:
+    return ["## Network", "",
+            f"One hidden layer of {meta['hidden']}, ReLU; {features.OUTPUTS} linear outputs "
+            f"(the {len(THRESHOLDS)} chances, fitted by squared error to 0/1, then the two "
+            "defenders' points in hundreds).", "",
+            "## Training", "",
+            f"`{meta['command']}`: {float(str(meta['data_seconds'])):.0f} s to deal and play, "
+            f"{float(str(meta['fit_seconds'])):.0f} s to fit, wall time.", ""]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -290,21 +425,29 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="the gift values: the soloist gives a random pair among those hard "
                         "weighs; rows are the eight cards kept and the two given "
                         "(default --out engine/tysiacha/models/tysiacha-gifts.npz)")
+    p.add_argument("--play", action="store_true",
+                   help="the play values: deals played by hard players, a record at the start "
+                        "of each trick with every hand seen "
+                        "(default --out engine/tysiacha/models/tysiacha-play.npz)")
     p.add_argument("--out", type=Path, default=None)
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args(argv)
+    if args.gifts and args.play:
+        p.error("--gifts and --play are two models: one at a time")
+    kind: Kind = "gifts" if args.gifts else "play" if args.play else "values"
     if args.out is None:
-        args.out = Path("engine/tysiacha/models") / \
-            ("tysiacha-gifts.npz" if args.gifts else "tysiacha.npz")
-    if args.gifts and args.hard_deals:
-        p.error("--hard-deals calibrates the values of ten cards, not the gift values")
+        args.out = Path("engine/tysiacha/models") / file_name(kind)
+    if kind != "values" and args.hard_deals:
+        p.error("--hard-deals calibrates the values of ten cards only")
     command = "python -m tools.train_tysiacha " + " ".join(
         sys.argv[1:] if argv is None else argv)
     began = time.perf_counter()
-    x, y = generate(str(args.seed), args.deals, args.jobs, gifts=args.gifts)
+    x, y = generate(str(args.seed), args.deals, args.jobs, kind)
     data_seconds = time.perf_counter() - began
-    # Whole deals are held out (their three records together): the last ones.
-    held = max(2, round(args.deals * HELD_OUT)) * 3
+    # The last deals are held out: their three records together (the play records, a
+    # deal's from one to five, by their share).
+    held = max(2, round(len(x) * HELD_OUT)) if kind == "play" else \
+        max(2, round(args.deals * HELD_OUT)) * 3
     stop = held // 2
     x_fit, y_fit = x[:-held], y[:-held]
     x_stop, y_stop = x[-held:-held + stop], y[-held:-held + stop]
@@ -314,10 +457,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                  log=not args.quiet)
     fit_seconds = time.perf_counter() - began
     figures = measure(layers, x_held, y_held)
+    if kind == "play":
+        figures.update(play_figures(layers, x_held, y_held))
     hard_figures: dict[str, float] = {}
     if args.hard_deals:
         began = time.perf_counter()
-        x_hard, y_hard = generate(str(args.seed), args.hard_deals, args.jobs, hard=True)
+        x_hard, y_hard = generate(str(args.seed), args.hard_deals, args.jobs, "hard")
         data_seconds += time.perf_counter() - began
         # The first half fits the calibration, the second measures it.
         half = len(x_hard) // 2
@@ -333,17 +478,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                                "command": command, "data_seconds": round(data_seconds, 1),
                                "fit_seconds": round(fit_seconds, 1), "figures": figures,
                                "hard_figures": hard_figures}
-    if args.gifts:
-        meta["gifts"] = True
-        data = mlp.to_bytes(layers, meta, format=GIFT_FORMAT, features=features.GIFT_DIGEST,
-                            inputs=features.GIFT_INPUTS)
-    else:
-        data = mlp.to_bytes(layers, meta, format=FORMAT, features=features.DIGEST,
-                            inputs=features.INPUTS)
+    if kind != "values":
+        meta[kind] = True
+    _, fmt, digest, inputs = FILES[kind]
+    data = mlp.to_bytes(layers, meta, format=fmt, features=digest, inputs=inputs)
     # (the file reads back, checked, before it is written)
-    from_bytes(data, str(args.out), gifts=args.gifts)
+    from_bytes(data, str(args.out), kind)
     write_whole(args.out, data)
-    text = gift_card(args.out, meta, figures) if args.gifts else \
+    text = gift_card(args.out, meta, figures) if kind == "gifts" else \
+        play_card(args.out, meta, figures) if kind == "play" else \
         card(args.out, meta, figures, hard_figures)
     write_whole(args.out.with_suffix(".md"), text.encode())
     for k, v in figures.items():

@@ -91,3 +91,48 @@ def encode_gifts(kept: Iterable[Card], to_after: Card, to_other: Card) -> np.nda
     row[base + 2 * len(DECK)] = POINTS[to_after] / 100
     row[base + 2 * len(DECK) + 1] = POINTS[to_other] / 100
     return row
+
+
+ROLES: tuple[str, ...] = ("soloist", "after", "other")
+"""The seats of a deal in play, as the play values read them: the soloist, the seat after
+it (which got the richer gift), the other defender."""
+PLAY_LAYOUT: tuple[str, ...] = (
+    *(f"{role}:{c}" for role in ROLES for c in DECK),
+    *(f"trump:{s}" for s in range(4)),
+    *(f"leads:{role}" for role in ROLES),
+    *(f"points:{role}" for role in ROLES),
+    *(f"marriages:{role}" for role in ROLES),
+    *(f"took_trick:{role}" for role in ROLES),
+    "cards_left",
+)
+"""The play values' layout: a deal in play between two tricks, every hand seen (the
+values of one sampled deal): each seat's cards, the trump (none: all zero), who leads,
+each seat's card points and marriage points so far, whether it has taken a trick, and
+the cards each seat has left."""
+PLAY_INPUTS = len(PLAY_LAYOUT)
+PLAY_DIGEST = hashlib.sha256("\n".join(PLAY_LAYOUT).encode()).hexdigest()[:16]
+"""Names the play layout in the play model's file."""
+
+
+def encode_play(hands: Sequence[Iterable[Card]], trump: int | None, leader: int,
+                points: Sequence[int], marriages: Sequence[int],
+                took: Sequence[bool]) -> np.ndarray:
+    """The row of a deal in play between two tricks (float32, :data:`PLAY_INPUTS` numbers),
+    every sequence in the order of :data:`ROLES`, ``leader`` an index into it."""
+    row = np.zeros(PLAY_INPUTS, dtype=np.float32)
+    n = len(DECK)
+    left = 0
+    for r, hand in enumerate(hands):
+        for c in hand:
+            row[r * n + _INDEX[c]] = 1.0
+            left += 1
+    base = 3 * n
+    if trump is not None:
+        row[base + trump] = 1.0
+    row[base + 4 + leader] = 1.0
+    for r in range(3):
+        row[base + 7 + r] = points[r] / 120
+        row[base + 10 + r] = marriages[r] / 100
+        row[base + 13 + r] = float(took[r])
+    row[base + 16] = left / 24
+    return row

@@ -1,18 +1,25 @@
-"""The learned values of Tysiacha: what a soloist's ten cards are worth, read once and checked.
+"""The learned values of Tysiacha: what a soloist's cards, its gifts and a deal in play are
+worth, read once and checked.
 
-The model (``engine/tysiacha/models/tysiacha.npz``, its card beside it as ``.md``,
-built by ``python -m tools.train_tysiacha``) is a small network
-(:class:`engine.mlp.Network`) reading :func:`engine.tysiacha.features.encode` of a
-soloist's ten cards after the prikup. It gives the chance that the soloist's card
-points and marriages reach each of :data:`~engine.tysiacha.features.THRESHOLDS`
-(gifts and play as the self-play made them), and each defender's expected points.
-The ``hard`` player bids from it when told to (``learned_bids``,
-:class:`engine.tysiacha.ai.HardPlayer`).
+Three small networks (:class:`engine.mlp.Network`, each file in ``engine/tysiacha/models``
+with its card beside it as ``.md``, built by ``python -m tools.train_tysiacha``) give the
+same outputs: the chance that the soloist's card points and marriages reach each of
+:data:`~engine.tysiacha.features.THRESHOLDS`, and each defender's expected points.
 
-This is the engine's one read of a file for Tysiacha, at first use (or at start,
-by :func:`check`); a program may point it at another folder first
-(:func:`use_directory`). A missing, truncated or corrupt file, or one built for
-other features, raises :class:`~engine.mlp.ModelError`, one sentence naming it.
+- ``values`` (``tysiacha.npz``) reads a soloist's ten cards after the prikup
+  (:func:`engine.tysiacha.features.encode`); ``hard`` bids from it when told to
+  (``learned_bids``).
+- ``gifts`` (``tysiacha-gifts.npz``) reads the eight cards kept and the two given
+  (:func:`~engine.tysiacha.features.encode_gifts`); ``hard`` chooses its gifts from it
+  when told to (``learned_gifts``).
+- ``play`` (``tysiacha-play.npz``) reads a deal in play between two tricks, every hand
+  seen (:func:`~engine.tysiacha.features.encode_play`), as ``hard`` players go on to
+  play it; ``hard`` values its cards from it (``learned_play``).
+
+These are the engine's reads of a file for Tysiacha, at first use (or at start, by
+:func:`check`, for the models of :data:`USED`); a program may point them at another
+folder first (:func:`use_directory`). A missing, truncated or corrupt file, or one built
+for other features, raises :class:`~engine.mlp.ModelError`, one sentence naming it.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
@@ -44,6 +52,21 @@ GIFT_FILE_NAME = "tysiacha-gifts.npz"
 """The gift values: the same outputs, read from the eight cards a soloist keeps and the
 two it gives (:func:`engine.tysiacha.features.encode_gifts`); ``hard`` chooses its gifts
 from them when told to (``learned_gifts``)."""
+PLAY_FORMAT = "tysiacha-play-values-1"
+PLAY_FILE_NAME = "tysiacha-play.npz"
+"""The play values: the same outputs, read from a deal in play between two tricks with
+every hand seen (:func:`engine.tysiacha.features.encode_play`), as ``hard`` players go on
+to play it; ``hard`` values its cards from them (``learned_play``)."""
+
+Kind = Literal["values", "gifts", "play"]
+KINDS: tuple[Kind, ...] = ("values", "gifts", "play")
+"""The three models: a soloist's ten cards, its gifts, a deal in play."""
+FILES: dict[str, tuple[str, str, str, int]] = {
+    "values": (FILE_NAME, FORMAT, features.DIGEST, features.INPUTS),
+    "gifts": (GIFT_FILE_NAME, GIFT_FORMAT, features.GIFT_DIGEST, features.GIFT_INPUTS),
+    "play": (PLAY_FILE_NAME, PLAY_FORMAT, features.PLAY_DIGEST, features.PLAY_INPUTS),
+}
+"""Each kind's file, format, feature layout digest and inputs."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +109,13 @@ class Values:
         return self._outlooks(np.stack([features.encode_gifts(kept, after, other)
                                         for kept, after, other in gifts]))
 
+    def play_outlooks(self, rows: np.ndarray) -> list[Outlook]:
+        """With the play model: one :class:`Outlook` per row of
+        :func:`engine.tysiacha.features.encode_play` (a deal between two tricks)."""
+        if not len(rows):
+            return []
+        return self._outlooks(rows)
+
     def _outlooks(self, x: np.ndarray) -> list[Outlook]:
         raw = self.network.raw(x)
         n = len(THRESHOLDS)
@@ -97,47 +127,60 @@ class Values:
                 for i in range(len(raw))]
 
 
-def from_bytes(data: bytes, name: str, gifts: bool = False) -> Values:
-    """The values of a model file's ``data`` (``name`` is the file, for the messages);
-    with ``gifts``, of a gift model file."""
-    fmt, digest, inputs = (GIFT_FORMAT, features.GIFT_DIGEST, features.GIFT_INPUTS) if gifts \
-        else (FORMAT, features.DIGEST, features.INPUTS)
+def from_bytes(data: bytes, name: str, kind: Kind = "values") -> Values:
+    """The values of a model file's ``data`` of ``kind`` (``name`` is the file, for the
+    messages)."""
+    _, fmt, digest, inputs = FILES[kind]
     arrays, meta = unpack(data, name, fmt)
     check_features(meta, name, digest, inputs)
     layers = checked_layers(arrays, meta, name, inputs, features.OUTPUTS)
     return Values(Network(layers, members_of(meta, name)), meta)
 
 
-def file_name(gifts: bool) -> str:
-    """The model file of the gift values (``gifts``) or of the ten cards' values."""
-    return GIFT_FILE_NAME if gifts else FILE_NAME
+def file_name(kind: Kind) -> str:
+    """The model file of ``kind``."""
+    return FILES[kind][0]
 
 
-_shelf: Shelf[bool, Values] = Shelf(SHIPPED, file_name,
-                                   lambda gifts, data, name: from_bytes(data, name, gifts))
+_shelf: Shelf[Kind, Values] = Shelf(SHIPPED, file_name, lambda kind, data, name:
+                                    from_bytes(data, name, kind))
 use_directory = _shelf.use_directory
-"""Read both models from this folder from now on (forgets those read)."""
+"""Read the models from this folder from now on (forgets those read)."""
 
 
-def path() -> Path:
-    return _shelf.path_of(False)
+def path(kind: Kind = "values") -> Path:
+    return _shelf.path_of(kind)
 
 
 def values() -> Values:
-    """The checked model (read once)."""
-    return _shelf.get(False)
+    """The checked model of ten cards (read once)."""
+    return _shelf.get("values")
 
 
 def gift_values() -> Values:
     """The checked gift model (read once)."""
-    return _shelf.get(True)
+    return _shelf.get("gifts")
+
+
+def play_values() -> Values:
+    """The checked play model (read once)."""
+    return _shelf.get("play")
+
+
+USED: tuple[Kind, ...] = ("values", "play")
+"""The models read at start by :func:`check`: those ``hard`` plays with (the play
+values) and the values of ten cards, which the tools read; the gift values are kept for
+the measures (``HardPlayer(learned_gifts=True)``), not used by ``hard``."""
 
 
 def check() -> None:
-    """Read and check the model now (at start): raises ModelError if it cannot be used."""
-    values()
+    """Read and check the models of :data:`USED` now (at start): raises ModelError for the
+    first bad one."""
+    for kind in USED:
+        _shelf.get(kind)
 
 
-__all__ = ["FILE_NAME", "FORMAT", "GIFT_FILE_NAME", "GIFT_FORMAT", "SHIPPED", "ModelError",
-           "Outlook", "Values", "check", "file_name", "from_bytes", "gift_values", "path",
+__all__ = ["FILES", "FILE_NAME", "FORMAT", "GIFT_FILE_NAME", "GIFT_FORMAT", "KINDS",
+           "PLAY_FILE_NAME", "PLAY_FORMAT", "SHIPPED", "USED", "Kind", "ModelError", "Outlook",
+           "Values", "check", "file_name", "from_bytes", "gift_values", "path", "play_values",
            "use_directory", "values"]

@@ -71,9 +71,10 @@ async def test_a_bad_model_file_stops_the_bot_before_it_plays(
     for kind in values.USED:
         (folder / values.file_name(kind)).write_bytes(
             (values.SHIPPED / values.file_name(kind)).read_bytes())
-    (folder / tysiacha.FILE_NAME).write_bytes((tysiacha.SHIPPED / tysiacha.FILE_NAME).read_bytes())
+    for name in tysiacha.KINDS:
+        (folder / tysiacha.file_name(name)).write_bytes(tysiacha.path(name).read_bytes())
     if damage.startswith("tysiacha-"):
-        broken = folder / tysiacha.FILE_NAME
+        broken = folder / tysiacha.file_name("play")  # the network hard plays with
         other = folder / model.file_name(4)  # Tichu's model where Tysiacha's belongs
     elif damage.startswith("chinois-"):
         broken = folder / values.file_name("bid")

@@ -252,3 +252,20 @@ def test_the_endgame_search_agrees_with_plain_minimax() -> None:
         before = [sorted(h) for h in d.hands]
         assert _search(d, leaf, -math.inf, math.inf) == _plain_minimax(d, leaf)
         assert [sorted(h) for h in d.hands] == before and d.trick == []
+
+
+def test_a_playout_stops_at_the_end_of_a_trick_when_told() -> None:
+    from engine.tysiacha.ai import _Deal, _finish
+    from engine.tysiacha.cards import DECK
+
+    cards = list(DECK)
+    random.Random(3).shuffle(cards)
+    hands = [cards[0:6], cards[6:12], cards[12:18]]
+    whole = _Deal([list(h) for h in hands], [1, 2, 0], 1, [], None, [0] * 3, [0] * 3, [0] * 3, 0)
+    _finish(whole)
+    part = _Deal([list(h) for h in hands], [1, 2, 0], 1, [], None, [0] * 3, [0] * 3, [0] * 3, 0)
+    _finish(part, None, 4)  # two tricks
+    assert [len(h) for h in part.hands] == [4, 4, 4] and part.trick == []
+    assert sum(part.tricks) == 2 and sum(whole.tricks) == 6
+    _finish(part)  # and on from there, as the whole playout went
+    assert part.points == whole.points and part.tricks == whole.tricks

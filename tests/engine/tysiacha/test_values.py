@@ -14,9 +14,10 @@ import pytest
 from engine.cards import parse_cards
 from engine.mlp import ModelError, to_bytes
 from engine.tysiacha import features, values
-from engine.tysiacha.actions import Bid, Give, Pass
+from engine.tysiacha.actions import Bid, Give, Pass, Play
 from engine.tysiacha.ai import HardPlayer, _learned_gift, _next_seats, gift_pairs
-from tests.engine.tysiacha.helpers import position, run
+from engine.tysiacha.legal import legal_cards
+from tests.engine.tysiacha.helpers import played_deal, position, run
 
 
 def test_the_feature_row() -> None:
@@ -42,27 +43,38 @@ def test_the_shipped_model_reads_strong_and_weak_holdings() -> None:
     assert model.outlooks([]) == []
 
 
+@pytest.mark.parametrize("kind", values.KINDS)
 @pytest.mark.parametrize("damage", ["missing", "truncated", "other-features", "other-format"])
-def test_a_bad_model_file_is_one_sentence_naming_it(tmp_path: Path, damage: str) -> None:
-    broken = tmp_path / values.FILE_NAME
+def test_a_bad_model_file_is_one_sentence_naming_it(tmp_path: Path, damage: str,
+                                                    kind: values.Kind) -> None:
+    for other in values.KINDS:  # the others as shipped
+        if other != kind:
+            (tmp_path / values.file_name(other)).write_bytes(values.path(other).read_bytes())
+    broken = tmp_path / values.file_name(kind)
     layers = [(np.zeros((3, 2), np.float32), np.zeros(2, np.float32))]
     if damage == "truncated":
-        broken.write_bytes(values.path().read_bytes()[:500])
+        broken.write_bytes(values.path(kind).read_bytes()[:500])
     elif damage == "other-features":
-        broken.write_bytes(to_bytes(layers, {}, format=values.FORMAT, features="0" * 16,
-                                    inputs=3))
+        broken.write_bytes(to_bytes(layers, {}, format=values.FILES[kind][1],
+                                    features="0" * 16, inputs=3))
     elif damage == "other-format":
         broken.write_bytes(to_bytes(layers, {}, format="tichu-evaluator", features="x",
                                     inputs=3))
+    read = {"values": values.values, "gifts": values.gift_values, "play": values.play_values}
     try:
         values.use_directory(tmp_path)
         with pytest.raises(ModelError) as caught:
+            read[kind]()
+        if kind in values.USED:  # the bot reads it at start
+            with pytest.raises(ModelError):
+                values.check()
+        else:
             values.check()
     finally:
         values.use_directory(values.SHIPPED)
     message = str(caught.value)
     assert message.startswith(f"The model file {broken}") and message.endswith(".")
-    values.check()  # the shipped one again
+    values.check()  # the shipped ones again
 
 
 def test_hard_may_bid_from_the_learned_values() -> None:
@@ -131,3 +143,48 @@ def test_hard_may_choose_its_gifts_from_the_gift_values() -> None:
     action = learned.act(view, random.Random(0))
     if isinstance(action, Give):
         assert action.give == ordered
+
+
+def test_the_play_feature_row() -> None:
+    assert len(features.PLAY_LAYOUT) == features.PLAY_INPUTS
+    assert features.PLAY_DIGEST not in (features.DIGEST, features.GIFT_DIGEST)
+    hands = [parse_cards(h.split()) for h in ("Ah Th Kh Qh", "9c 9d Jc Jd", "As Ts Ks Qs")]
+    row = features.encode_play(hands, 2, 1, [60, 12, 0], [100, 0, 0], [True, True, False])
+    at = features.PLAY_LAYOUT.index
+    assert row.dtype == np.float32 and row.shape == (features.PLAY_INPUTS,)
+    assert row[at("soloist:Ah")] == row[at("after:9c")] == row[at("other:Qs")] == 1
+    assert row[at("soloist:9c")] == row[at("after:Ah")] == 0 and row[:72].sum() == 12
+    assert row[at("trump:2")] == 1 and row[at("trump:0"):at("trump:3") + 1].sum() == 1
+    assert row[at("leads:after")] == 1 and row[at("leads:soloist")] == 0
+    assert row[at("points:soloist")] == 0.5 and row[at("points:after")] == pytest.approx(0.1)
+    assert row[at("marriages:soloist")] == 1 and row[at("took_trick:other")] == 0
+    assert row[at("cards_left")] == 0.5
+    assert features.encode_play(hands, None, 0, [0] * 3, [0] * 3,
+                                [False] * 3)[at("trump:0"):at("trump:3") + 1].sum() == 0
+
+
+def test_the_shipped_play_model_tells_a_made_contract_from_a_lost_one() -> None:
+    model = values.play_values()
+    strong = ["Ah Th Kh Qh As Ts", "9c 9d Jc Jd 9s Js", "Ac Tc Kc Ad Td Kd"]
+    weak = [strong[1], strong[0], strong[2]]  # the soloist with the weak cards, leading
+    rows = [features.encode_play([parse_cards(h.split()) for h in hands], None, 0,
+                                 [10, 0, 4], [0, 0, 0], [True, False, True])
+            for hands in (strong, weak)]
+    made, lost = model.play_outlooks(np.stack(rows))
+    for outlook in (made, lost):
+        assert (np.diff(outlook.reach) <= 0).all()
+    assert made.chance(100) > 0.5 > lost.chance(100)
+    assert model.play_outlooks(np.zeros((0, features.PLAY_INPUTS), np.float32)) == []
+
+
+def test_hard_may_play_from_the_learned_play_values() -> None:
+    hard = HardPlayer(samples=6, budget_ms=None, learned_play=True)
+    played = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        for _, _, view, action in played_deal(f"learned-play:{seed}", rng, hard):
+            if isinstance(action, Play):
+                assert action.card in legal_cards(view)
+                played += 1
+            assert hard.act(view, random.Random(9)) == action  # deterministic
+    assert played >= 24
