@@ -17,7 +17,7 @@ same outputs: the chance that the soloist's card points and marriages reach each
   play it; ``hard`` values its cards from it (``learned_play``).
 
 These are the engine's reads of a file for Tysiacha, at first use (or at start, by
-:func:`check`, for the models of :data:`USED`); a program may point them at another
+:func:`check`); a program may point them at another
 folder first (:func:`use_directory`). A missing, truncated or corrupt file, or one built
 for other features, raises :class:`~engine.mlp.ModelError`, one sentence naming it.
 """
@@ -167,20 +167,14 @@ def play_values() -> Values:
     return _shelf.get("play")
 
 
-USED: tuple[Kind, ...] = ("values", "play")
-"""The models read at start by :func:`check`: those ``hard`` plays with (the play
-values) and the values of ten cards, which the tools read; the gift values are kept for
-the measures (``HardPlayer(learned_gifts=True)``), not used by ``hard``."""
-
-
 def check() -> None:
-    """Read and check the models of :data:`USED` now (at start): raises ModelError for the
-    first bad one."""
-    for kind in USED:
+    """Read and check the three models now (at start): ``hard`` may be told to use any of
+    them (the measures do). Raises ModelError for the first bad one."""
+    for kind in KINDS:
         _shelf.get(kind)
 
 
 __all__ = ["FILES", "FILE_NAME", "FORMAT", "GIFT_FILE_NAME", "GIFT_FORMAT", "KINDS",
-           "PLAY_FILE_NAME", "PLAY_FORMAT", "SHIPPED", "USED", "Kind", "ModelError", "Outlook",
+           "PLAY_FILE_NAME", "PLAY_FORMAT", "SHIPPED", "Kind", "ModelError", "Outlook",
            "Values", "check", "file_name", "from_bytes", "gift_values", "path", "play_values",
            "use_directory", "values"]
