@@ -17,9 +17,9 @@ same outputs: the chance that the soloist's card points and marriages reach each
   play it; ``hard`` values its cards from it (``learned_play``).
 
 These are the engine's reads of a file for Tysiacha, at first use (or at start, by
-:func:`check`); a program may point them at another
-folder first (:func:`use_directory`). A missing, truncated or corrupt file, or one built
-for other features, raises :class:`~engine.mlp.ModelError`, one sentence naming it.
+:func:`check`); a program may point them at another folder first
+(:func:`use_directory`). A missing, truncated or corrupt file, or one built for other
+features, raises :class:`~engine.mlp.ModelError`, one sentence naming it.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ to play it; ``hard`` values its cards from them (``learned_play``)."""
 Kind = Literal["values", "gifts", "play"]
 KINDS: tuple[Kind, ...] = ("values", "gifts", "play")
 """The three models: a soloist's ten cards, its gifts, a deal in play."""
-FILES: dict[str, tuple[str, str, str, int]] = {
+FILES: dict[Kind, tuple[str, str, str, int]] = {
     "values": (FILE_NAME, FORMAT, features.DIGEST, features.INPUTS),
     "gifts": (GIFT_FILE_NAME, GIFT_FORMAT, features.GIFT_DIGEST, features.GIFT_INPUTS),
     "play": (PLAY_FILE_NAME, PLAY_FORMAT, features.PLAY_DIGEST, features.PLAY_INPUTS),

@@ -74,7 +74,7 @@ async def test_a_bad_model_file_stops_the_bot_before_it_plays(
     for name in tysiacha.KINDS:
         (folder / tysiacha.file_name(name)).write_bytes(tysiacha.path(name).read_bytes())
     if damage.startswith("tysiacha-"):
-        broken = folder / tysiacha.file_name("play")  # the network hard plays with
+        broken = folder / tysiacha.file_name("play")  # one of the three read at start
         other = folder / model.file_name(4)  # Tichu's model where Tysiacha's belongs
     elif damage.startswith("chinois-"):
         broken = folder / values.file_name("bid")
