@@ -1,7 +1,7 @@
-"""Tysiacha's learned values (issue 54): the feature rows, the shipped model read and
-checked (a missing, truncated or foreign file is one sentence naming it), what it
-says of strong and weak holdings, and the hard player's bids from it (an option:
-they did not beat its playouts' bids)."""
+"""Tysiacha's learned values (issue 54): the feature rows of the three models, each
+shipped model read and checked (a missing, truncated or foreign file is one sentence
+naming it), what they say of strong and weak holdings and deals, and the hard player's
+bids, gifts and cards from them (options: they did not beat its playouts)."""
 
 from __future__ import annotations
 
