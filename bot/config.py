@@ -149,8 +149,9 @@ class Settings(BaseSettings):
     model_dir: str | None = Field(
         default=None, description="Folder holding the model files: the Tichu evaluator's "
         "tichu4.npz and tichu6.npz, Chinois's chinois-bid.npz and chinois-play.npz, Tysiacha's "
-        "tysiacha.npz, tysiacha-gifts.npz and tysiacha-play.npz (unset: the ones shipped in engine/tichu/ai/models, engine/chinois/models "
-        "and engine/tysiacha/models); a missing or bad file stops the bot at start, exit 2")
+        "tysiacha.npz, tysiacha-gifts.npz and tysiacha-play.npz (unset: the ones shipped in "
+        "engine/tichu/ai/models, engine/chinois/models and engine/tysiacha/models); a missing "
+        "or bad file stops the bot at start, exit 2")
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -265,14 +265,18 @@ def measure(layers: mlp.Layers, x: np.ndarray, y: np.ndarray) -> dict[str, float
     return figures
 
 
+_TOTALS = (f"each total from {THRESHOLDS[0]} to {THRESHOLDS[-1]} in steps of "
+           f"{THRESHOLDS[1] - THRESHOLDS[0]}")
+"""The thresholds, as the model cards name them."""
+
+
 def card(out: Path, meta: dict[str, object], figures: dict[str, float],
          hard_figures: dict[str, float]) -> str:
     lines = [f"# Model card: {out.name}", "",
              "Tysiacha's learned values (`engine/tysiacha/values.py`): for a soloist's ten "
              "cards after the prikup, the chance that its card points and marriages reach "
-             f"each total from {THRESHOLDS[0]} to {THRESHOLDS[-1]} in steps of "
-             f"{THRESHOLDS[1] - THRESHOLDS[0]}, and each defender's points. With `learned_bids`, "
-             "the `hard` player bids from it.", "",
+             f"{_TOTALS}, and each defender's points. With `learned_bids`, the `hard` player "
+             "bids from it.", "",
              "## Data", "",
              f"{meta['deals']} seeded deals (seed `{meta['seed']}`), three records each: every "
              "playing seat takes the prikup as soloist in turn, gives its two least useful "
@@ -311,9 +315,8 @@ def gift_card(out: Path, meta: dict[str, object], figures: dict[str, float]) -> 
              "Tysiacha's learned gift values (`engine/tysiacha/values.py`, `gift_values`): "
              "for the eight cards a soloist keeps after the prikup and the two it gives (one "
              "to the seat after it, one to the other), the chance that its card points and "
-             f"marriages reach each total from {THRESHOLDS[0]} to {THRESHOLDS[-1]} in steps of "
-             f"{THRESHOLDS[1] - THRESHOLDS[0]}, and each defender's points. With "
-             "`learned_gifts`, the `hard` player chooses its gifts from it.", "",
+             f"marriages reach {_TOTALS}, and each defender's points. With `learned_gifts`, "
+             "the `hard` player chooses its gifts from it.", "",
              "## Data", "",
              f"{meta['deals']} seeded deals (seed `{meta['seed']}`), three records each: every "
              "playing seat takes the prikup as soloist in turn, gives a pair of cards drawn at "
@@ -375,9 +378,8 @@ def play_card(out: Path, meta: dict[str, object], figures: dict[str, float]) -> 
     lines = [f"# Model card: {out.name}", "",
              "Tysiacha's learned play values (`engine/tysiacha/values.py`, `play_values`): for "
              "a deal in play between two tricks, every hand seen, the chance that the "
-             "soloist's card points and marriages reach each total from "
-             f"{THRESHOLDS[0]} to {THRESHOLDS[-1]} in steps of {THRESHOLDS[1] - THRESHOLDS[0]} "
-             "when `hard` players play it on, and each defender's points. With "
+             f"soloist's card points and marriages reach {_TOTALS} when `hard` players play it "
+             "on, and each defender's points. With "
              "`learned_play`, the `hard` player values each card it may play, on each "
              "sampled deal, by them at the end of the trick mixed with the playout "
              "(`engine.tysiacha.ai.LEARNED_PLAY_SHARE`), and its prikup's choices at the "
