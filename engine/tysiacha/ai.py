@@ -891,16 +891,11 @@ class HardPlayer(NormalPlayer):
             return d
 
         if len(view.hand) <= ENDGAME_CARDS:
-            # Few cards left: each sampled deal is searched exactly, every seat seeing
-            # every card (the soloist for its result, the defenders against it).
-            solo = _Sheet(view, view.soloist)
-            sign = 1.0 if seat == view.soloist else -1.0
-
-            def leaf(d: _Deal) -> float:
-                return solo.played(d, contract)
+            # Few cards left: each sampled deal is searched exactly.
+            exact = _exact_value(view)
 
             def play_out(d: _Deal, option: tuple[Card, bool]) -> float:
-                return sign * _search_after(d, option, leaf, -math.inf, math.inf)
+                return exact(d, option)
         else:
             def play_out(d: _Deal, option: tuple[Card, bool]) -> float:
                 d = d.copy()
@@ -923,6 +918,25 @@ rest), by the cards each seat holds at the end of the trick: the mix that best f
 how ``hard`` players ended held-out deals (Brier score 0.027 at every depth together,
 against 0.037 for the network alone and 0.038 for the playout alone: the play model's
 card). The first lead (8 cards) is the prikup's."""
+
+
+def _exact_value(view: TysiachaView) -> Callable[[_Deal, tuple[Card, bool] | None], float]:
+    """The value for ``view``'s seat of a sampled deal after a move (None: as it stands)
+    searched exactly, every seat seeing every card: the soloist for its result at the
+    contract, the defenders against it."""
+    assert view.soloist is not None and view.contract is not None
+    solo, contract = _Sheet(view, view.soloist), view.contract
+    sign = 1.0 if view.seat == view.soloist else -1.0
+
+    def leaf(d: _Deal) -> float:
+        return solo.played(d, contract)
+
+    def value(d: _Deal, move: tuple[Card, bool] | None) -> float:
+        if move is None:
+            return sign * _search(d, leaf, -math.inf, math.inf)
+        return sign * _search_after(d, move, leaf, -math.inf, math.inf)
+
+    return value
 
 
 def _play_row(d: _Deal) -> np.ndarray:
@@ -949,12 +963,7 @@ def _learned_totals(view: TysiachaView, options: list[tuple[Card, bool]], rng: r
     until = len(view.hand) - 1
     deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1e3
     totals = dict.fromkeys(options, 0.0)
-    if until <= ENDGAME_CARDS:
-        solo = _Sheet(view, soloist)
-        sign = 1.0 if view.seat == soloist else -1.0
-
-        def leaf(d: _Deal) -> float:
-            return solo.played(d, contract)
+    exact = _exact_value(view)
     sheet = _Sheet(view, view.seat)
     learned = LEARNED_PLAY_SHARE.get(until, 0.0)
     rows: list[np.ndarray] = []
@@ -965,7 +974,7 @@ def _learned_totals(view: TysiachaView, options: list[tuple[Card, bool]], rng: r
             d = dealt.copy()
             _finish(d, option, until)
             if until <= ENDGAME_CARDS:
-                totals[option] += sign * _search(d, leaf, -math.inf, math.inf)
+                totals[option] += exact(d, None)
                 continue
             rows.append(_play_row(d))
             keys.append(option)
