@@ -178,10 +178,14 @@ class Drivers:
         """One computer move, if any is due: ``moved``, ``again`` (the table moved on or
         was read again from the store: think again) or ``done`` (nothing to do)."""
         seq = table.seq
+        players = [seat.bot_level for seat in table.seats]
         unsure = table.unsure
         action = None if unsure else await self._computer_action(table)
         async with self.core.hold(table):
-            if unsure or table.seq != seq:
+            # A seat that changed hands meanwhile (a computer taking a person's seat while
+            # this one thought) may have a move now: this driver is still running, so
+            # nobody started another one for it.
+            if unsure or table.seq != seq or [s.bot_level for s in table.seats] != players:
                 return "again"
             if action is None or table.status is not TableStatus.PLAYING:
                 return "done"

@@ -3,6 +3,7 @@ the table service (no Discord)."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import time
 from collections.abc import AsyncIterator
@@ -183,3 +184,32 @@ async def test_a_board_whose_time_is_over_says_so_on_its_panel(service: TableSer
         assert t("en", said) in message.content
         ids = [str(getattr(item, "custom_id", "")) for item in message.view.children]
         assert any(i.endswith(":back") for i in ids) is back, ids
+
+
+async def test_a_seat_computers_take_while_the_driver_thinks_is_played(
+        service: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
+    table = await boards_table(service, (None, "easy", "easy", "easy"), finish_at=time.time() - 1)
+    drivers = service.drivers
+
+    def idle() -> bool:  # the person's turn, and the computers have stopped
+        task = drivers._drivers.get(table.id)
+        return (task is None or task.done()) and table.kind(0) is SeatKind.HUMAN and \
+            0 in table.spec.due_seats(table.game)
+
+    await wait_for(idle, 60)
+    thinking, go = asyncio.Event(), asyncio.Event()
+    think = drivers._computer_action
+
+    async def slow_thought(t: Table) -> object:
+        action = await think(t)  # nothing to do: the seat due is the person's
+        if not go.is_set():
+            thinking.set()
+            await go.wait()
+        return action
+
+    monkeypatch.setattr(drivers, "_computer_action", slow_thought)
+    drivers.kick_driver(table)
+    await thinking.wait()
+    await service.results.finish_for_people(table)  # a computer takes the seat meanwhile
+    go.set()
+    await wait_for(lambda: table.status is TableStatus.FINISHED, 60)
