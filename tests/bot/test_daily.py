@@ -23,7 +23,7 @@ from bot.jobs import Jobs, local_jobs
 from bot.render import filename
 from bot.store import SQLiteRepository
 from bot.store.models import BoardPlayer, BoardResult, EventRecord, TableStatus
-from bot.tables import Table
+from bot.tables import SeatKind, Table
 from engine.duplicate.boards import daily_boards
 from engine.duplicate.scoring import Result, score
 from engine.tichu.cards import DECK
@@ -52,10 +52,23 @@ async def open_board(world: World, bot: Any, user: Any, message: Any) -> tuple[A
 
 
 async def play_out(bot: Any, person: Person, table: Table, limit: int = 400) -> None:
-    """The person plays the board from their panel until it is over."""
+    """The person plays the board from their panel until it is over, each decision after
+    the computers due with them made theirs. In the Grand Tichu and exchange phases all
+    seats decide at once, and the order is part of the choices (a partner's Grand Tichu
+    changes a computer's, and every action seeds the computers' later play): a person who
+    decides after the computers makes the same choices at every table."""
+    loop = asyncio.get_running_loop()
     for _ in range(limit):
-        if not await settle(bot, table, timeout=60):
-            return
+        deadline = loop.time() + 60
+        while True:
+            if not await settle(bot, table, timeout=60):
+                return
+            game = table.game
+            if game is None or all(table.kind(s) is SeatKind.HUMAN
+                                   for s in table.spec.due_seats(game)):
+                break
+            assert loop.time() < deadline, "the computers did not decide"
+            await asyncio.sleep(0.005)
         await person.act()
     raise AssertionError("the board did not end")
 
