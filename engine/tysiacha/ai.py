@@ -812,9 +812,30 @@ class HardPlayer(NormalPlayer):
             return Raise(seat, contract)
         return Give(seat, ordered)
 
-    def prikup_plan(self, view: TysiachaView) -> tuple[tuple[tuple[int, Card], ...], int, bool]:
+    def prikup_plan(self, view: TysiachaView,
+                    values: tuple[dict[tuple[Gifts, int], float], int] | None = None,
+                    ) -> tuple[tuple[tuple[int, Card], ...], int, bool]:
         """The soloist's best gifts and contract on seeing the prikup, and whether
-        conceding is worth more than playing them."""
+        conceding is worth more than playing them (from ``values``, else
+        :meth:`prikup_values`)."""
+        seat = view.seat
+        assert seat is not None
+        sums, n = values if values is not None else self.prikup_values(view)
+        # (in the order they were weighed: the contract held first)
+        gifts = list(dict.fromkeys(g for g, _ in sums))
+        contracts = list(dict.fromkeys(b for _, b in sums))
+        give = max(gifts, key=lambda g: sums[(g, contracts[0])])
+        # A raise must be worth a margin more than the contract held (the best of many
+        # sampled means is a little lucky); then the best contract, against conceding.
+        contract = max(contracts, key=lambda b: sums[(give, b)] - (b > contracts[0]) *
+                       RAISE_EDGE * n)
+        return tuple(sorted(give)), contract, \
+            sums[(give, contract)] < _Sheet(view, seat).conceded(seat) * n
+
+    def prikup_values(self, view: TysiachaView) -> tuple[dict[tuple[Gifts, int], float], int]:
+        """For each pair of gifts the soloist may make on seeing the prikup, and each
+        contract it may hold or raise to, the total value of playing them over the
+        sampled deals, and the count of those deals."""
         seat = view.seat
         assert seat is not None and view.contract is not None
         held = set(view.hand)
@@ -860,12 +881,7 @@ class HardPlayer(NormalPlayer):
                                   strict=True):
                 for b in contracts:
                     sums[(g, b)] += learned * _outcome(sheet, seat, nxt, outlook, b)
-        give = max(gifts, key=lambda g: sums[(g, contracts[0])])
-        # A raise must be worth a margin more than the contract held (the best of many
-        # sampled means is a little lucky); then the best contract, against conceding.
-        contract = max(contracts, key=lambda b: sums[(give, b)] - (b > contracts[0]) *
-                       RAISE_EDGE * n)
-        return tuple(sorted(give)), contract, sums[(give, contract)] < sheet.conceded(seat) * n
+        return sums, n
 
     # ------------------------------------------------------------------ play
     def _play(self, view: TysiachaView) -> Action:

@@ -269,3 +269,23 @@ def test_a_playout_stops_at_the_end_of_a_trick_when_told() -> None:
     assert sum(part.tricks) == 2 and sum(whole.tricks) == 6
     _finish(part)  # and on from there, as the whole playout went
     assert part.points == whole.points and part.tricks == whole.tricks
+
+
+
+def test_hard_decides_the_prikup_from_the_values_it_weighs() -> None:
+    from engine.tysiacha.ai import HardPlayer, _Sheet
+
+    hard = HardPlayer(samples=8, budget_ms=None)
+    game = run(position(["Ac Tc Kd Qd 9h Jh Js", "", ""], "9s Qc Jc"), "0 bid 100", "1 pass",
+               "2 pass")
+    view = game.view(0)
+    sums, n = hard.prikup_values(view)
+    assert n == 8 and {b for _, b in sums} >= {100}
+    assert hard.prikup_plan(view, (sums, n)) == hard.prikup_plan(view)
+    conceded = _Sheet(view, 0).conceded(0)
+    # Every choice worth the same: a point below conceding, it concedes; a point above, it
+    # plays on, at the contract held (a raise must be worth more) and the first gifts.
+    for above, concedes in ((-1.0, True), (1.0, False)):
+        weighed = {key: (conceded + above) * n for key in sums}
+        gifts, contract, concede = hard.prikup_plan(view, (weighed, n))
+        assert (gifts, contract, concede) == (tuple(sorted(next(iter(sums))[0])), 100, concedes)
