@@ -6,10 +6,12 @@
   deal reaches the 1000-point target), and :func:`board_diff` gives a direction's
   deal score minus the other's, bonuses included.
 * :func:`computer_seed` is the seed a computer player decides with: a hash of the
-  board id, an optional salt and the JSON form of every action so far, keyed with
+  board id, an optional salt and the JSON form of every action so far (the choices
+  all seats make at once counted seat by seat: :func:`seed_order`), keyed with
   the deployment's key for the board (HMAC-SHA256), so that nobody without the key
   can foresee a computer's play. Two people who make the same choices on the same
-  board meet the same computer play — as long as the computers are deterministic
+  board meet the same computer play, however fast they made them — as long as the
+  computers are deterministic
   (:func:`board_player`) and each table has its own player objects (a player
   remembers what its seats saw).
 * :func:`play_field_table` plays a board with four computer players, salted with a
@@ -29,10 +31,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.cards import Card
-from engine.duplicate.boards import Board
+from engine.duplicate.boards import SEATS, Board
 from engine.duplicate.scoring import Result
 from engine.errors import BadActionError, GameOverError, WrongPhaseError
-from engine.tichu.actions import Action, action_to_json
+from engine.tichu.actions import Action, DeclineGrand, Exchange, GrandTichu, action_to_json
 from engine.tichu.ai import make_player
 from engine.tichu.ai.base import Player
 from engine.tichu.ai.selfplay import play_deal
@@ -56,6 +58,7 @@ __all__ = [
     "play_board",
     "play_field",
     "play_field_table",
+    "seed_order",
 ]
 
 DIRECTIONS = (0, 1)
@@ -115,38 +118,96 @@ def _step(digest: bytes, action: Action) -> bytes:
     return hashlib.sha256(digest + text.encode()).digest()
 
 
-def computer_seed(board_id: str, actions: Iterable[Action], salt: str = "",
+def _phases(actions: Sequence[Action]) -> tuple[list[Action], list[Action], int | None]:
+    """The actions of the Grand Tichu phase and of the exchange (each with the Tichu
+    calls made meanwhile), and the index of the play's first action, or None while one
+    of those two phases lasts."""
+    grand: list[Action] = []
+    exchange: list[Action] = []
+    decided = exchanged = 0
+    for i, action in enumerate(actions):
+        if decided < SEATS:
+            grand.append(action)
+            decided += isinstance(action, GrandTichu | DeclineGrand)
+        elif exchanged < SEATS:
+            exchange.append(action)
+            exchanged += isinstance(action, Exchange)
+        else:
+            return grand, exchange, i
+    return grand, exchange, len(actions) if exchanged == SEATS else None
+
+
+def seed_order(actions: Sequence[Action], seat: int) -> list[Action]:
+    """The actions a decision of ``seat`` is seeded with, in the order they are hashed.
+
+    Every seat makes its Grand Tichu choice and its exchange at once, so the order in
+    which people's and computers' choices of those phases arrive is a matter of time,
+    not of choice: once a phase is over, its actions count seat by seat (each seat's in
+    the order it made them); while it lasts, only ``seat``'s own. The play counts as
+    it went. So people who make the same choices meet the same computers, however
+    fast they made them."""
+    grand, exchange, play = _phases(actions)
+    if sum(isinstance(a, GrandTichu | DeclineGrand) for a in grand) < SEATS:
+        return [a for a in grand if a.seat == seat]  # the Grand Tichu phase lasts
+    order = sorted(grand, key=_seat)
+    if play is None:  # the exchange lasts
+        return order + [a for a in exchange if a.seat == seat]
+    return order + sorted(exchange, key=_seat) + list(actions[play:])
+
+
+def _seat(action: Action) -> int:
+    return action.seat
+
+
+def computer_seed(board_id: str, actions: Sequence[Action], seat: int, salt: str = "",
                   key: bytes = b"") -> str:
-    """The seed a computer player decides with on ``board_id`` after ``actions``.
+    """The seed a computer player at ``seat`` decides with on ``board_id`` after
+    ``actions``.
 
     A hash chain: ``h0 = HMAC-SHA256(key, JSON ["tichu-duplicate", board_id, salt])``,
-    then ``h = SHA-256(h + JSON of the action)`` for each action in order (its replay
-    form, keys sorted, no spaces); the seed is the last ``h`` in hex. ``salt`` is
-    empty for people's tables (all of them meet the same computers) and a table
-    seed for a computer field. ``key`` is the board's secret key: without it nobody
-    can compute ``h0``, so nobody can foresee the computers' play. An empty ``key``
-    (boards dealt before deployments had a secret) starts the chain with
-    ``SHA-256(JSON ...)``, which anyone can compute.
+    then ``h = SHA-256(h + JSON of the action)`` for each action of
+    :func:`seed_order` (its replay form, keys sorted, no spaces); the seed is the last
+    ``h`` in hex. ``salt`` is empty for people's tables (all of them meet the same
+    computers) and a table seed for a computer field. ``key`` is the board's secret
+    key: without it nobody can compute ``h0``, so nobody can foresee the computers'
+    play. An empty ``key`` (boards dealt before deployments had a secret) starts the
+    chain with ``SHA-256(JSON ...)``, which anyone can compute.
     """
     digest = _start(board_id, salt, key)
-    for action in actions:
+    for action in seed_order(actions, seat):
         digest = _step(digest, action)
     return digest.hex()
 
 
 class _Seeded:
-    """A player asked with :func:`computer_seed` of the game's actions so far (the
-    chain extended as the game goes, not rehashed from the start)."""
+    """A player asked with :func:`computer_seed` of the game's actions so far for the
+    seat it decides for (once the play has begun, the chain is extended as the game
+    goes, not rehashed from the start)."""
 
     def __init__(self, player: Player, game: TichuGame, board_id: str, salt: str,
                  key: bytes) -> None:
         self.player = player
         self.game = game
-        self.digest = _start(board_id, salt, key)
+        self.start = _start(board_id, salt, key)
+        self.digest = b""
         self.hashed = 0
+        """The actions in ``digest``: 0 until the play has begun."""
 
     def act(self, view: TichuView, rng: random.Random) -> Action | None:
         actions = self.game.actions
+        seat = view.seat
+        assert seat is not None
+        if not self.hashed:
+            _, _, play = _phases(actions)
+            if play is None:
+                digest = self.start
+                for action in seed_order(actions, seat):
+                    digest = _step(digest, action)
+                return self.player.act(view, random.Random(digest.hex()))
+            self.digest = self.start
+            for action in seed_order(actions[:play], seat):
+                self.digest = _step(self.digest, action)
+            self.hashed = play
         while self.hashed < len(actions):
             self.digest = _step(self.digest, actions[self.hashed])
             self.hashed += 1
@@ -319,4 +380,4 @@ def decide(board: Board, actions: Sequence[Action], seat: int, level: str = FIEL
     for action in actions:
         game.apply(action)
     view = game.view(seat)
-    return player.act(view, random.Random(computer_seed(board.id, actions, salt, key)))
+    return player.act(view, random.Random(computer_seed(board.id, actions, seat, salt, key)))

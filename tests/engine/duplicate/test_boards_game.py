@@ -4,13 +4,15 @@ asks at duplicate tables."""
 from __future__ import annotations
 
 import random
+from datetime import date
 from typing import Any
 
 import pytest
 
-from engine.duplicate.boards import make_boards
+from engine.duplicate.boards import Board, daily_boards, make_boards
 from engine.duplicate.play import BoardsGame, decide
 from engine.errors import BadActionError, GameOverError
+from engine.tichu.actions import Action
 from engine.tichu.ai import make_player, pending_seats
 from engine.tichu.ai.selfplay import play_deal
 from engine.tichu.view import Phase
@@ -80,3 +82,38 @@ def test_under_a_key_the_computers_play_what_only_the_key_tells() -> None:
             assert list(game.actions) == plays[key]
         plays[key] = list(game.actions)
     assert plays[b""] != plays[b"deployment"]
+
+
+def play_at_pace(board: Board, computers_first: int, salt: str = "") -> list[Action]:
+    """``board`` played by a stand-in for a person at seat 0 (an easy player drawing from
+    its own seeded rng) and computers asked as the bot asks them, the person making each
+    choice that every seat makes at once (Grand Tichu, the exchange) after
+    ``computers_first`` computers made theirs."""
+    game = BoardsGame([board])
+    person, rng = make_player("easy"), random.Random(7)
+    made: dict[Phase, int] = {}
+    while game.phase not in (Phase.DEAL_OVER, Phase.GAME_OVER):
+        due = pending_seats(game.view(None))
+        computers = [s for s in due if s != 0]
+        action: Action | None
+        if 0 in due and (not computers or made.get(game.phase, 0) >= computers_first):
+            action = person.act(game.view(0), rng)
+        else:
+            made[game.phase] = made.get(game.phase, 0) + 1
+            action = decide(board, game.actions, computers[0], "hard", samples=4, salt=salt)
+        assert action is not None
+        game.apply(action)
+    return list(game.actions)
+
+
+def test_the_same_choices_made_sooner_or_later_meet_the_same_computers() -> None:
+    board = daily_boards(date(2026, 11, 23), 1, seed="2026-11-23")[0]
+    first, last = play_at_pace(board, 0), play_at_pace(board, 3)
+    assert first != last  # the person chose before the computers, then after them
+
+    def by_seat(actions: list[Action]) -> list[list[Action]]:
+        return [[a for a in actions if a.seat == seat] for seat in range(4)]
+
+    assert by_seat(first) == by_seat(last)
+    # Not for want of chance: the computers' rng does decide things on this board.
+    assert by_seat(play_at_pace(board, 0, salt="elsewhere")) != by_seat(first)

@@ -27,11 +27,12 @@ from engine.duplicate.play import (
     play_board,
     play_field,
     play_field_table,
+    seed_order,
 )
 from engine.duplicate.scoring import score
 from engine.errors import BadActionError, WrongPhaseError
 from engine.replay import run_replay
-from engine.tichu.actions import Action, DeclineGrand, GrandTichu
+from engine.tichu.actions import Action, DeclineGrand, Exchange, GrandTichu
 from engine.tichu.ai import make_player
 from engine.tichu.ai.base import Player
 from engine.tichu.view import Phase, TichuView
@@ -59,12 +60,13 @@ class Recording:
     def __init__(self, inner: Player, actions: list[Action]) -> None:
         self.inner = inner
         self.actions = actions
-        self.seen: list[tuple[int, float]] = []
+        self.seen: list[tuple[int, int, float]] = []
 
     def act(self, view: TichuView, rng: random.Random) -> Action | None:
         probe = random.Random()
         probe.setstate(rng.getstate())
-        self.seen.append((len(self.actions), probe.random()))
+        assert view.seat is not None
+        self.seen.append((len(self.actions), view.seat, probe.random()))
         return self.inner.act(view, rng)
 
 
@@ -111,21 +113,49 @@ def test_direction_of_seats() -> None:
 
 
 def test_computer_seed_is_a_hash_of_board_salt_and_actions() -> None:
-    actions: list[Action] = [DeclineGrand(0), DeclineGrand(1)]
-    seed = computer_seed("2026-11-23/1", actions)
-    assert seed == computer_seed("2026-11-23/1", list(actions))
+    actions: list[Action] = [DeclineGrand(0), DeclineGrand(1), DeclineGrand(2), DeclineGrand(3)]
+    seed = computer_seed("2026-11-23/1", actions, 0)
+    assert seed == computer_seed("2026-11-23/1", list(actions), 0)
     assert len(seed) == 64 and int(seed, 16) >= 0
-    others = {computer_seed("2026-11-23/2", actions), computer_seed("2026-11-23/1", actions[:1]),
-              computer_seed("2026-11-23/1", [DeclineGrand(1), DeclineGrand(0)]),
-              computer_seed("2026-11-23/1", actions, salt="field:1"),
-              computer_seed("2026-11-23/1", []),
-              computer_seed("2026-11-23/1", actions, key=b"k"),
-              computer_seed("2026-11-23/1", actions, key=b"other")}
+    others = {computer_seed("2026-11-23/2", actions, 0),
+              computer_seed("2026-11-23/1", actions[:3], 0),
+              computer_seed("2026-11-23/1", [*actions[:3], GrandTichu(3)], 0),
+              computer_seed("2026-11-23/1", actions, 0, salt="field:1"),
+              computer_seed("2026-11-23/1", [], 0),
+              computer_seed("2026-11-23/1", actions, 0, key=b"k"),
+              computer_seed("2026-11-23/1", actions, 0, key=b"other")}
     assert seed not in others and len(others) == 7
-    assert computer_seed("2026-11-23/1", actions, key=b"k") == \
-        computer_seed("2026-11-23/1", list(actions), key=b"k")
+    assert computer_seed("2026-11-23/1", actions, 0, key=b"k") == \
+        computer_seed("2026-11-23/1", list(actions), 0, key=b"k")
     with pytest.raises(BadActionError):
-        computer_seed("2026-11-23/1", actions, key="k")  # type: ignore[arg-type]
+        computer_seed("2026-11-23/1", actions, 0, key="k")  # type: ignore[arg-type]
+
+
+def test_choices_made_at_once_count_seat_by_seat_and_others_not_while_they_last() -> None:
+    grand: list[Action] = [DeclineGrand(2), GrandTichu(0), DeclineGrand(3), DeclineGrand(1)]
+    assert seed_order(grand, 1) == [GrandTichu(0), DeclineGrand(1), DeclineGrand(2),
+                                    DeclineGrand(3)]
+    # While the phase lasts, a seat's seed holds its own choices only.
+    assert seed_order(grand[:3], 1) == [] and seed_order(grand[:3], 2) == [DeclineGrand(2)]
+    assert computer_seed("b", grand[:2], 1) == computer_seed("b", [], 1) == \
+        computer_seed("b", grand[:1], 3)
+    # So the order the choices came in does not count, and the play does.
+    board = BOARDS[0]
+    game = board_game(board)
+    play_board(game, board.id, [make_player("normal")] * 4)
+    actions = list(game.actions)
+    grand = [i for i, a in enumerate(actions) if isinstance(a, DeclineGrand | GrandTichu)][-1] + 1
+    begins = [i for i, a in enumerate(actions) if isinstance(a, Exchange)][-1] + 1
+    shuffled = [*sorted(actions[:grand], key=lambda a: -a.seat),
+                *sorted(actions[grand:begins], key=lambda a: -a.seat), *actions[begins:]]
+    assert shuffled[:grand] != actions[:grand] and shuffled[grand:begins] != actions[grand:begins]
+    for count in (begins, begins + 3, len(actions)):
+        seeds = {computer_seed(board.id, order[:count], seat)
+                 for order in (actions, shuffled) for seat in range(4)}
+        assert len(seeds) == 1
+    swapped = [*actions[:begins], actions[begins + 1], actions[begins], *actions[begins + 2:]]
+    assert computer_seed(board.id, swapped[:begins + 2], 0) != \
+        computer_seed(board.id, actions[:begins + 2], 0)
 
 
 def test_each_decision_is_seeded_by_the_actions_before_it() -> None:
@@ -134,9 +164,9 @@ def test_each_decision_is_seeded_by_the_actions_before_it() -> None:
     recording = Recording(make_player("normal"), game.actions)
     play_board(game, board.id, [recording] * 4, salt="s")
     assert recording.seen
-    for count, draw in recording.seen:
-        expected = random.Random(computer_seed(board.id, game.actions[:count], "s")).random()
-        assert draw == expected
+    for count, seat, draw in recording.seen:
+        expected = random.Random(computer_seed(board.id, game.actions[:count], seat, "s"))
+        assert draw == expected.random()
 
 
 def play_with_person(board: Board, person_seed: int, seat: int = 0,
