@@ -54,9 +54,10 @@ async def open_board(world: World, bot: Any, user: Any, message: Any) -> tuple[A
 async def play_out(bot: Any, person: Person, table: Table, limit: int = 400) -> None:
     """The person plays the board from their panel until it is over, each decision after
     the computers due with them made theirs. In the Grand Tichu and exchange phases all
-    seats decide at once, and the order is part of the choices (a partner's Grand Tichu
-    changes a computer's, and every action seeds the computers' later play): a person who
-    decides after the computers makes the same choices at every table."""
+    seats decide at once: a person who decides after the computers makes the same choices
+    in the same order at every table, so the tables' actions can be compared in full (the
+    order alone does not change the computers' play:
+    ``tests/engine/duplicate/test_boards_game.py``)."""
     loop = asyncio.get_running_loop()
     for _ in range(limit):
         deadline = loop.time() + 60
