@@ -271,7 +271,6 @@ def test_a_playout_stops_at_the_end_of_a_trick_when_told() -> None:
     assert part.points == whole.points and part.tricks == whole.tricks
 
 
-
 def test_hard_decides_the_prikup_from_the_values_it_weighs() -> None:
     from engine.tysiacha.ai import HardPlayer, _Sheet
 
