@@ -57,8 +57,10 @@ docs-serve: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/pytest -n 2 --dist worksteal
 
+# Without a token the bot explains how to get one and exits 0; the local demo then plays.
 run: $(STAMP)
 	$(BIN)/python -m bot
+	$(BIN)/python -m tools.demo --unless-token
 
 PLAYERS ?= 4
 demo: $(STAMP)

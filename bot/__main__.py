@@ -36,8 +36,9 @@ in Threads, Create Public Threads, Embed Links, Attach Files and Read Message Hi
 generated link and pick \
 your server. Set DEV_GUILD_ID to your server's id while testing to see the commands at once.
 
-Meanwhile, `make demo` plays a whole game of four computer players through the real bot \
-against a local Discord emulator, printing the table log and saving the images it posted."""
+Meanwhile, the local demo plays a whole game of four computer players through the real \
+bot against a local Discord emulator, printing the table log and saving the images it \
+posted: `make run` starts it now, and `make demo` at any time."""
 
 IMAGE_VARIABLE = "TICHU_IMAGE"
 """Set by the Dockerfile: ``python -m bot`` runs inside the image, where neither this
@@ -54,7 +55,8 @@ and press "Reset Token"."""
 
 NO_TOKEN_STATUS = 2
 """The exit status without a token inside the image: a missing setting, as for a wrong
-one (outside the image, ``make run`` explains, names the demo and exits 0)."""
+one (outside the image, ``python -m bot`` explains and exits 0, and ``make run`` then
+starts the demo)."""
 
 
 CONFIGURED = """\
@@ -264,8 +266,9 @@ def main(argv: Sequence[str] = ()) -> int:
     if settings.discord_token is None or not settings.discord_token.get_secret_value():
         if (status := no_token_in_image()) is not None:
             return status
-        # The demo (`make demo`, ``python -m tools.demo``) is started by its own command:
-        # the product never imports the tools above it (tests/test_layers.py).
+        # The demo (``python -m tools.demo``) is started by its own command, after this one
+        # under `make run`: the product never imports the tools above it
+        # (tests/test_layers.py).
         print(NO_TOKEN)
         return 0
     discord.http.Route.BASE = settings.discord_api_base.rstrip("/")

@@ -7,6 +7,9 @@ computer players and starts. Every line of the table log is printed once, as it
 happens. Every image the bot posts is saved under ``demo-output/``, with the table
 and the first seat's hand as they stand in the middle of the first deal
 (``mid-deal-table``, ``mid-deal-hand``) and the table at the end (``final-table``).
+
+``make run`` starts it after the bot when the bot has no token (``--unless-token``): the
+bot explains how to get one, then the demo plays.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ import time
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
+
+import pydantic
 
 from bot.app import TichuBot
 from bot.config import Settings
@@ -136,6 +141,17 @@ async def _follow(emu: DiscordEmulator, bot: TichuBot, table: object, out: Path,
     print(f"Played {table.seq} actions in {time.monotonic() - started:.1f} s.")
 
 
+def has_token() -> bool:
+    """Whether the bot's settings (the environment, or ``.env`` here) hold a Discord
+    token, as ``python -m bot`` reads them; settings it cannot read count as holding one
+    (the bot has said what is wrong with them, and the demo is not what was asked)."""
+    try:
+        token = Settings().discord_token
+    except pydantic.ValidationError:
+        return True
+    return token is not None and bool(token.get_secret_value())
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m tools.demo",
@@ -149,7 +165,12 @@ def main(argv: list[str] | None = None) -> None:
                         help="folder of the saved images (default: demo-output)")
     parser.add_argument("--players", type=int, choices=(4, 6), default=4,
                         help="four players, or six (Tichu for six)")
+    parser.add_argument("--unless-token", action="store_true",
+                        help="play only when the bot has no DISCORD_TOKEN (how `make run` "
+                        "starts the demo after the bot)")
     args = parser.parse_args(argv)
+    if args.unless_token and has_token():
+        return
     asyncio.run(demo(args.out, args.target, args.delay, args.locale, args.players))
 
 
