@@ -263,7 +263,8 @@ def main(argv: Sequence[str] = ()) -> int:
     settings = startup_settings()
     if isinstance(settings, int):
         return settings
-    if settings.discord_token is None or not settings.discord_token.get_secret_value():
+    token = settings.token
+    if token is None:
         if (status := no_token_in_image()) is not None:
             return status
         # The demo (``python -m tools.demo``) is started by its own command, after this one
@@ -274,7 +275,7 @@ def main(argv: Sequence[str] = ()) -> int:
     discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
     try:
-        return asyncio.run(serve(settings, settings.discord_token.get_secret_value().strip()))
+        return asyncio.run(serve(settings, token.strip()))
     except _Stop as exc:
         print(exc, file=sys.stderr)
         return exc.code

@@ -21,7 +21,7 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr | None = Field(
         default=None, description="The bot's token (never logged). Without it, `python -m bot` "
-        "explains how to get one and names the demo (`make demo`)")
+        "explains how to get one and names the demo (`make demo`), which `make run` then starts")
     database: str = Field(default="data/tichu.sqlite3",
                           description="SQLite file path (or sqlite:///path), or a "
                           "postgresql://user:password@host/db URL")
@@ -213,6 +213,13 @@ class Settings(BaseSettings):
         scheme, separator, _ = self.database.strip().partition("://")
         return bool(separator) and scheme.lower().partition("+")[0] in ("postgres",
                                                                           "postgresql")
+
+    @property
+    def token(self) -> str | None:
+        """The Discord token, or None when ``DISCORD_TOKEN`` is unset or empty."""
+        secret = self.discord_token
+        return secret.get_secret_value() if secret is not None and \
+            secret.get_secret_value() else None
 
     @property
     def runs_jobs(self) -> bool:

@@ -146,10 +146,9 @@ def has_token() -> bool:
     token, as ``python -m bot`` reads them; settings it cannot read count as holding one
     (the bot has said what is wrong with them, and the demo is not what was asked)."""
     try:
-        token = Settings().discord_token
+        return Settings().token is not None
     except pydantic.ValidationError:
         return True
-    return token is not None and bool(token.get_secret_value())
 
 
 def main(argv: list[str] | None = None) -> None:
